@@ -1,0 +1,40 @@
+# regress: build, test, bench, lint, proto.
+GO        ?= go
+PKGS      := ./...
+BIN       := bin/regress
+# Real-HBase integration tests start HBase from Maven Central; this version is
+# the one the suite runs against unless overridden.
+export REGRESS_TEST_HBASE_VERSION ?= 2.6.1-hadoop3
+
+.PHONY: all build test test-short bench lint proto validate-stats clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./harness/cmd/regress
+
+# The full suite: unit tests with -race plus the integration tests against a
+# real standalone HBase (started by the tests themselves).
+test: build
+	$(GO) vet $(PKGS)
+	$(GO) test -race -count=1 -timeout 25m $(PKGS)
+
+# Unit tests only (no HBase).
+test-short:
+	$(GO) test -race -short -count=1 $(PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+lint:
+	@out=$$(gofmt -l harness); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+proto:
+	protoc --proto_path=harness/hbase/proto --go_out=harness/hbase/pb --go_opt=paths=source_relative harness/hbase/proto/*.proto
+
+validate-stats:
+	$(GO) test -count=1 -run 'TestValidation' -v ./harness/compare/ | grep -v '^=== RUN'
+
+clean:
+	rm -rf bin

@@ -1,0 +1,91 @@
+// Command regress compares the performance of two HBase releases and exits
+// non-zero when the candidate regressed beyond tolerance.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, following diff(1): 0 no regression, 1 regression, 2 trouble with
+// the input, 3 the run failed, 4 inconclusive when --fail-on-inconclusive.
+const (
+	exitOK           = 0
+	exitRegression   = 1
+	exitUsage        = 2
+	exitRunFailed    = 3
+	exitInconclusive = 4
+)
+
+// exitError carries the process exit code for an error up to main.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErr marks err as bad input or usage (exit 2).
+func usageErr(err error) error { return &exitError{code: exitUsage, err: err} }
+
+// runErr marks err as a failed run (exit 3).
+func runErr(err error) error { return &exitError{code: exitRunFailed, err: err} }
+
+// subcommands holds the constructors each command file registers in init.
+var subcommands []func() *cobra.Command
+
+// register adds a subcommand constructor; each command file calls it from init.
+func register(f func() *cobra.Command) { subcommands = append(subcommands, f) }
+
+// rootSetup lets the root command's own flags and RunE be installed by the
+// file that implements the whole comparison job.
+var rootSetup func(*cobra.Command)
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "regress",
+		Short:         "Release-regression harness for Apache HBase",
+		Long:          "regress answers one question with evidence: is the candidate HBase slower than the baseline, beyond tolerance?",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	if rootSetup != nil {
+		rootSetup(root)
+	}
+	for _, f := range subcommands {
+		root.AddCommand(f())
+	}
+	return root
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newRootCmd().ExecuteContext(ctx)
+	stop()
+	os.Exit(exitCode(err))
+}
+
+// exitCode prints err (if any) to stderr and maps it to the process exit code.
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil && ee.err.Error() != "" {
+			fmt.Fprintln(os.Stderr, "regress:", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(os.Stderr, "regress:", err)
+	// cobra reports unknown commands and flags as plain errors: treat them as usage.
+	return exitUsage
+}

@@ -1,0 +1,81 @@
+// Package results is the on-disk store of trial results: one manifest.json per
+// HBase version (or label) and suite fingerprint, beside each trial's .hlog.
+package results
+
+import "time"
+
+// SchemaVersion is the manifest schema this build writes and reads.
+const SchemaVersion = 1
+
+// Manifest is everything stored for one target (an HBase version or label) and one suite.
+type Manifest struct {
+	Schema      int               `json:"schema"`
+	Version     string            `json:"hbase_version"`
+	Label       string            `json:"label,omitempty"`
+	Provider    string            `json:"provider"`
+	Settings    map[string]string `json:"settings,omitempty"`
+	JVMOpts     []string          `json:"jvm_opts,omitempty"`
+	Environment Environment       `json:"environment"`
+	Suite       SuiteInfo         `json:"suite"`
+	// Source is "regress" for measured trials or "ycsb-import" for imported YCSB output.
+	Source string  `json:"source"`
+	Trials []Trial `json:"trials"`
+	// Summaries hold imported results: one summary value per metric, no trials,
+	// so they can only be compared descriptively.
+	Summaries []Trial `json:"summaries,omitempty"`
+}
+
+// Environment fingerprints the machine a result was measured on.
+type Environment struct {
+	CPUModel    string `json:"cpu_model"`
+	Cores       int    `json:"cores"`
+	MemoryBytes int64  `json:"memory_bytes"`
+	OS          string `json:"os"`
+	JDK         string `json:"jdk"`
+	Hostname    string `json:"hostname,omitempty"`
+}
+
+// SuiteInfo names the suite and the fingerprint of everything that makes two
+// results comparable (workloads, data spec, rate, windows).
+type SuiteInfo struct {
+	Name        string `json:"name"`
+	Fingerprint string `json:"fingerprint"`
+	// DataSpec describes the seed data: rows, fields, field length, regions, compression.
+	DataSpec string `json:"data_spec"`
+}
+
+// Trial is one measured trial: one clone, one workload, one measurement window.
+type Trial struct {
+	ID       string    `json:"id"`
+	Workload string    `json:"workload"`
+	Pair     int       `json:"pair"`
+	Order    int       `json:"order"` // 0 ran first within its pair, 1 ran second
+	Start    time.Time `json:"start"`
+	// DurationMillis is the measurement window's length, warm-up excluded.
+	DurationMillis    int64              `json:"duration_ms"`
+	TargetOpsPerSec   float64            `json:"target_ops_per_sec"`
+	AchievedOpsPerSec float64            `json:"achieved_ops_per_sec"`
+	Ops               map[string]OpStats `json:"ops"` // keyed by READ, UPDATE, INSERT, SCAN, READ-MODIFY-WRITE
+	HlogFile          string             `json:"hlog_file,omitempty"`
+}
+
+// OpStats summarises one operation type within a trial.
+type OpStats struct {
+	Count    int64            `json:"count"`
+	Errors   int64            `json:"errors"`
+	Statuses map[string]int64 `json:"statuses,omitempty"` // OK, NOT_FOUND, ERROR counts
+	Intended Latency          `json:"intended"`
+	Service  Latency          `json:"service"`
+}
+
+// Latency holds the summary figures of one latency histogram in microseconds.
+// A zero value means the source did not report that figure.
+type Latency struct {
+	P50Micros  float64 `json:"p50_us,omitempty"`
+	P95Micros  float64 `json:"p95_us,omitempty"`
+	P99Micros  float64 `json:"p99_us,omitempty"`
+	P999Micros float64 `json:"p999_us,omitempty"`
+	MaxMicros  float64 `json:"max_us,omitempty"`
+	MinMicros  float64 `json:"min_us,omitempty"`
+	MeanMicros float64 `json:"mean_us,omitempty"`
+}
