@@ -1,0 +1,384 @@
+// Package suite loads and validates the YAML suites under scenarios/suites:
+// which workloads run, on what data, at what rate, for how many trials, and
+// which metrics gate the verdict at what tolerance.
+package suite
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Suite is one validated suite definition.
+type Suite struct {
+	// Name is the suite's name (its file name without .yaml unless set).
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+	// Workloads names YCSB property files, resolved against the scenarios dir.
+	Workloads []string `yaml:"workloads"`
+	Data      Data     `yaml:"data"`
+	Load      Preload  `yaml:"load"`
+	Run       Run      `yaml:"run"`
+	Pairs     Pairs    `yaml:"pairs"`
+	Compare   Compare  `yaml:"compare"`
+	// Properties are extra YCSB properties applied to every workload (-p style).
+	Properties map[string]string `yaml:"properties"`
+
+	// Dir is the scenarios directory the workload files were resolved against.
+	Dir string `yaml:"-"`
+}
+
+// Data is the seed table's data spec; a stored seed snapshot is reused while it is unchanged.
+type Data struct {
+	RecordCount  int64  `yaml:"recordcount"`
+	FieldCount   int    `yaml:"fieldcount"`
+	FieldLength  int    `yaml:"fieldlength"`
+	Regions      int    `yaml:"regions"`
+	ColumnFamily string `yaml:"columnfamily"`
+	Compression  string `yaml:"compression"`
+}
+
+// Preload configures the preload of the seed table.
+type Preload struct {
+	Threads   int `yaml:"threads"`
+	BatchSize int `yaml:"batch"`
+}
+
+// Run configures each trial's run phase.
+type Run struct {
+	Threads int `yaml:"threads"`
+	// TargetOpsPerSec is the global target rate before the per-server clamp.
+	TargetOpsPerSec float64 `yaml:"target"`
+	// PerServerClampOpsPerSec caps the rate per live region server (0: no clamp).
+	PerServerClampOpsPerSec float64       `yaml:"per_server_clamp"`
+	Warmup                  time.Duration `yaml:"-"`
+	Measure                 time.Duration `yaml:"-"`
+	// OperationCount stops a trial's measurement early after this many operations (0: by time only).
+	OperationCount int64 `yaml:"operationcount"`
+	// MaxErrorRate fails the run when more than this fraction of operations fail.
+	MaxErrorRate float64 `yaml:"-"`
+
+	WarmupText  string `yaml:"warmup"`
+	MeasureText string `yaml:"measure"`
+	MaxErrText  string `yaml:"max_error_rate"`
+}
+
+// Pairs sets how many interleaved baseline/candidate pairs run per workload.
+type Pairs struct {
+	Initial int `yaml:"initial"`
+	Max     int `yaml:"max"`
+	// Looks is how many times the comparison is planned to be looked at while pairs grow.
+	Looks int `yaml:"looks"`
+}
+
+// Compare holds the statistical settings of the verdict.
+type Compare struct {
+	// Alpha is the family-wise error rate of the gated metrics.
+	Alpha float64 `yaml:"-"`
+	// Tolerances maps a metric (p50, p95, p99, p99.9, mean, throughput) to a fraction (0.10 = 10%).
+	Tolerances map[string]float64 `yaml:"-"`
+	// Gate lists the metrics whose regression fails the run.
+	Gate []string `yaml:"gate"`
+
+	AlphaText      string            `yaml:"alpha"`
+	ToleranceTexts map[string]string `yaml:"tolerances"`
+}
+
+// Metrics are the metric names a suite may set tolerances for or gate on.
+var Metrics = []string{"p50", "p95", "p99", "p99.9", "mean", "throughput"}
+
+// DefaultTolerances are the tolerances used for metrics a suite does not set.
+var DefaultTolerances = map[string]float64{
+	"p50": 0.05, "mean": 0.05, "throughput": 0.05, "p95": 0.10, "p99": 0.10, "p99.9": 0.20,
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// Resolve finds a suite by name (scenarios/suites/NAME.yaml) or by path.
+func Resolve(scenariosDir, nameOrPath string) (string, error) {
+	if strings.HasSuffix(nameOrPath, ".yaml") || strings.HasSuffix(nameOrPath, ".yml") || strings.ContainsRune(nameOrPath, os.PathSeparator) {
+		return nameOrPath, nil
+	}
+	if !nameRE.MatchString(nameOrPath) {
+		return "", fmt.Errorf("suite %q: a suite name may hold only letters, digits, '.', '_' and '-'", nameOrPath)
+	}
+	p := filepath.Join(scenariosDir, "suites", nameOrPath+".yaml")
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("suite %q not found at %s (known suites: %s)", nameOrPath, p, strings.Join(Names(scenariosDir), ", "))
+	}
+	return p, nil
+}
+
+// Names lists the suites shipped in scenariosDir/suites.
+func Names(scenariosDir string) []string {
+	m, _ := filepath.Glob(filepath.Join(scenariosDir, "suites", "*.yaml"))
+	var out []string
+	for _, p := range m {
+		out = append(out, strings.TrimSuffix(filepath.Base(p), ".yaml"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Load reads and validates a suite file; scenariosDir resolves workload names.
+func Load(path, scenariosDir string) (*Suite, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read suite: %w", err)
+	}
+	s, err := Parse(b, scenariosDir)
+	if err != nil {
+		return nil, fmt.Errorf("suite %s: %w", path, err)
+	}
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".yaml"), ".yml")
+	}
+	return s, nil
+}
+
+// Parse decodes and validates a suite; unknown keys are errors so typos do not pass silently.
+func Parse(b []byte, scenariosDir string) (*Suite, error) {
+	s := &Suite{Dir: scenariosDir}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(s); err != nil {
+		return nil, fmt.Errorf("not a valid suite: %w", err)
+	}
+	if err := s.normalise(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Suite) normalise() error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+
+	if s.Name != "" && !nameRE.MatchString(s.Name) {
+		bad("name %q: use letters, digits, '.', '_' and '-'", s.Name)
+	}
+	if len(s.Workloads) == 0 {
+		bad("workloads: list at least one workload file, e.g. [workloada]")
+	}
+	for _, w := range s.Workloads {
+		if _, err := os.Stat(s.WorkloadPath(w)); err != nil {
+			bad("workloads: unknown workload file %q (looked for %s)", w, s.WorkloadPath(w))
+		}
+	}
+	d := &s.Data
+	setDefault(&d.FieldCount, 10)
+	setDefault(&d.FieldLength, 100)
+	setDefault(&d.Regions, 8)
+	if d.ColumnFamily == "" {
+		d.ColumnFamily = "family"
+	}
+	if d.Compression == "" {
+		d.Compression = "NONE"
+	}
+	d.Compression = strings.ToUpper(d.Compression)
+	if d.RecordCount <= 0 {
+		bad("data.recordcount: must be a positive number of rows, got %d", d.RecordCount)
+	}
+	if d.FieldCount <= 0 || d.FieldLength <= 0 {
+		bad("data.fieldcount and data.fieldlength must be positive")
+	}
+	if d.Regions <= 0 || int64(d.Regions) > max(d.RecordCount, 1) {
+		bad("data.regions: must be between 1 and the row count, got %d", d.Regions)
+	}
+	switch d.Compression {
+	case "NONE", "GZ", "SNAPPY", "LZ4", "ZSTD", "LZO", "BZIP2", "LZMA":
+	default:
+		bad("data.compression: %q is not an HBase codec (NONE, GZ, SNAPPY, LZ4, ZSTD)", d.Compression)
+	}
+	setDefault(&s.Load.Threads, 4)
+	setDefault(&s.Load.BatchSize, 500)
+	if s.Load.Threads < 0 || s.Load.BatchSize < 0 {
+		bad("load.threads and load.batch must be positive")
+	}
+	r := &s.Run
+	setDefault(&r.Threads, 8)
+	if r.Threads < 0 {
+		bad("run.threads: must be positive, got %d", r.Threads)
+	}
+	if r.TargetOpsPerSec < 0 {
+		bad("run.target: a rate in ops/s cannot be negative, got %g (0 means unthrottled)", r.TargetOpsPerSec)
+	}
+	if r.PerServerClampOpsPerSec < 0 {
+		bad("run.per_server_clamp: cannot be negative, got %g", r.PerServerClampOpsPerSec)
+	}
+	var err error
+	if r.Warmup, err = parseDuration(r.WarmupText, 5*time.Second); err != nil {
+		bad("run.warmup: %v", err)
+	}
+	if r.Measure, err = parseDuration(r.MeasureText, 30*time.Second); err != nil || r.Measure <= 0 {
+		if err == nil {
+			err = errors.New("must be longer than 0s")
+		}
+		bad("run.measure: %v", err)
+	}
+	if r.MaxErrorRate, err = parsePercent(r.MaxErrText, 0.01); err != nil {
+		bad("run.max_error_rate: %v", err)
+	}
+	if r.OperationCount < 0 {
+		bad("run.operationcount: cannot be negative")
+	}
+	p := &s.Pairs
+	setDefault(&p.Initial, 5)
+	if p.Max == 0 {
+		p.Max = p.Initial
+	}
+	setDefault(&p.Looks, 1)
+	if p.Initial < 2 {
+		bad("pairs.initial: at least 2 pairs are needed for a confidence interval, got %d", p.Initial)
+	}
+	if p.Max < p.Initial {
+		bad("pairs.max (%d) must be at least pairs.initial (%d)", p.Max, p.Initial)
+	}
+	if p.Looks < 1 {
+		bad("pairs.looks: must be at least 1")
+	}
+	c := &s.Compare
+	if c.Alpha, err = parsePercent(c.AlphaText, 0.05); err != nil || c.Alpha <= 0 || c.Alpha >= 0.5 {
+		if err == nil {
+			err = fmt.Errorf("must lie between 0%% and 50%%, got %s", c.AlphaText)
+		}
+		bad("compare.alpha: %v", err)
+	}
+	c.Tolerances = map[string]float64{}
+	for k, v := range DefaultTolerances {
+		c.Tolerances[k] = v
+	}
+	for k, v := range c.ToleranceTexts {
+		if !isMetric(k) {
+			bad("compare.tolerances: unknown metric %q (known: %s)", k, strings.Join(Metrics, ", "))
+			continue
+		}
+		f, err := parsePercent(v, -1)
+		if err != nil || f <= 0 {
+			if err == nil {
+				err = errors.New("must be above 0%")
+			}
+			bad("compare.tolerances.%s: %v", k, err)
+			continue
+		}
+		c.Tolerances[k] = f
+	}
+	if len(c.Gate) == 0 {
+		c.Gate = []string{"p99", "throughput"}
+	}
+	for _, g := range c.Gate {
+		if !isMetric(g) {
+			bad("compare.gate: unknown metric %q (known: %s)", g, strings.Join(Metrics, ", "))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// WorkloadPath is where a workload named in the suite is read from.
+func (s *Suite) WorkloadPath(name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(s.Dir, name)
+}
+
+// SeedKey identifies the seed data; a stored seed snapshot is reused while it
+// and the HBase version are unchanged.
+func (s *Suite) SeedKey() string {
+	d := s.Data
+	return fmt.Sprintf("rows=%d fields=%d fieldlength=%d regions=%d family=%s compression=%s",
+		d.RecordCount, d.FieldCount, d.FieldLength, d.Regions, d.ColumnFamily, d.Compression)
+}
+
+// Fingerprint hashes everything that makes two results comparable: the data
+// spec, the workload files' contents, the rate, threads, windows and extra
+// properties. Pair counts and tolerances are left out: they change the
+// verdict's power, not what a trial measures.
+func (s *Suite) Fingerprint() (string, error) {
+	h := sha256.New()
+	type fp struct {
+		Data       Data
+		Workloads  map[string]string
+		Threads    int
+		Target     float64
+		Clamp      float64
+		Warmup     time.Duration
+		Measure    time.Duration
+		OpCount    int64
+		Properties map[string]string
+	}
+	f := fp{Data: s.Data, Workloads: map[string]string{}, Threads: s.Run.Threads, Target: s.Run.TargetOpsPerSec,
+		Clamp: s.Run.PerServerClampOpsPerSec, Warmup: s.Run.Warmup, Measure: s.Run.Measure,
+		OpCount: s.Run.OperationCount, Properties: s.Properties}
+	for _, w := range s.Workloads {
+		b, err := os.ReadFile(s.WorkloadPath(w))
+		if err != nil {
+			return "", fmt.Errorf("fingerprint suite: %w", err)
+		}
+		sum := sha256.Sum256(b)
+		f.Workloads[w] = hex.EncodeToString(sum[:])
+	}
+	b, _ := json.Marshal(f) // map keys marshal sorted, so this is canonical
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+func isMetric(m string) bool {
+	for _, k := range Metrics {
+		if k == m {
+			return true
+		}
+	}
+	return false
+}
+
+func setDefault(v *int, d int) {
+	if *v == 0 {
+		*v = d
+	}
+}
+
+func parseDuration(s string, def time.Duration) (time.Duration, error) {
+	if s == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration (write e.g. 30s or 2m)", s)
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("%q: a duration cannot be negative", s)
+	}
+	return d, nil
+}
+
+// parsePercent reads "10%" as 0.10; def is returned for an empty string (def < 0: required).
+func parsePercent(s string, def float64) (float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		if def < 0 {
+			return 0, errors.New("missing value (write a percentage such as 10%)")
+		}
+		return def, nil
+	}
+	if !strings.HasSuffix(s, "%") {
+		return 0, fmt.Errorf("%q is not a percentage (write e.g. 10%%)", s)
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, "%")), 64)
+	if err != nil || f < 0 || f > 1000 {
+		return 0, fmt.Errorf("%q is not a percentage (write e.g. 10%%)", s)
+	}
+	return f / 100, nil
+}

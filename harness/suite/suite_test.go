@@ -1,0 +1,119 @@
+package suite
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// scenariosWith makes a scenarios dir holding the named (empty) workload files.
+func scenariosWith(t *testing.T, names ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("recordcount=1000\noperationcount=1000\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const minimal = `
+workloads: [workloada]
+data: {recordcount: 1000}
+`
+
+func TestParseAppliesDefaults(t *testing.T) {
+	s, err := Parse([]byte(minimal), scenariosWith(t, "workloada"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Data.FieldCount != 10 || s.Data.FieldLength != 100 || s.Data.Regions != 8 || s.Data.ColumnFamily != "family" {
+		t.Errorf("data defaults not applied: %+v", s.Data)
+	}
+	if s.Pairs.Initial != 5 || s.Pairs.Max != 5 || s.Compare.Alpha != 0.05 {
+		t.Errorf("pairs/compare defaults not applied: %+v %+v", s.Pairs, s.Compare)
+	}
+	if s.Compare.Tolerances["p99"] != 0.10 || len(s.Compare.Gate) != 2 {
+		t.Errorf("tolerance defaults not applied: %+v", s.Compare)
+	}
+}
+
+func TestParseRejectsBadInput(t *testing.T) {
+	dir := scenariosWith(t, "workloada")
+	cases := []struct {
+		name, yaml, want string
+	}{
+		{"unknown workload", "workloads: [nosuch]\ndata: {recordcount: 10}", `unknown workload file "nosuch"`},
+		{"negative rate", minimal + "run: {target: -5}", "cannot be negative"},
+		{"tolerance not a percentage", minimal + "compare: {tolerances: {p99: 0.1}}", "not a percentage"},
+		{"unknown metric", minimal + "compare: {tolerances: {p42: 10%}}", `unknown metric "p42"`},
+		{"unknown gate", minimal + "compare: {gate: [latency]}", `unknown metric "latency"`},
+		{"bad duration", minimal + "run: {measure: forever}", "not a duration"},
+		{"one pair", minimal + "pairs: {initial: 1}", "at least 2 pairs"},
+		{"max below initial", minimal + "pairs: {initial: 5, max: 3}", "pairs.max"},
+		{"typo key", minimal + "rn: {threads: 3}", "field rn not found"},
+		{"codec", "workloads: [workloada]\ndata: {recordcount: 10, compression: brotli}", "not an HBase codec"},
+		{"no rows", "workloads: [workloada]\ndata: {recordcount: 0}", "data.recordcount"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse([]byte(c.yaml), dir)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestFingerprintTracksWhatMakesResultsComparable(t *testing.T) {
+	dir := scenariosWith(t, "workloada")
+	a, _ := Parse([]byte(minimal), dir)
+	b, _ := Parse([]byte(minimal+"pairs: {initial: 7}\ncompare: {tolerances: {p99: 30%}}"), dir)
+	c, _ := Parse([]byte(minimal+"run: {target: 123}"), dir)
+	fa, _ := a.Fingerprint()
+	fb, _ := b.Fingerprint()
+	fc, _ := c.Fingerprint()
+	if fa != fb {
+		t.Errorf("pairs and tolerances changed the fingerprint: %s vs %s", fa, fb)
+	}
+	if fa == fc {
+		t.Errorf("a different target rate kept the fingerprint %s", fa)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "workloada"), []byte("readproportion=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fd, _ := a.Fingerprint()
+	if fd == fa {
+		t.Error("editing the workload file kept the fingerprint")
+	}
+}
+
+func TestShippedSuitesLoad(t *testing.T) {
+	scen := filepath.Join("..", "..", "scenarios")
+	names := Names(scen)
+	for _, want := range []string{"smoke", "quick", "rc"} {
+		p, err := Resolve(scen, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Load(p, scen)
+		if err != nil {
+			t.Fatalf("shipped suite %s does not load: %v", want, err)
+		}
+		if s.Name != want {
+			t.Errorf("suite %s has name %q", want, s.Name)
+		}
+	}
+	if len(names) < 3 {
+		t.Errorf("Names found %v", names)
+	}
+	rc, _ := Load(filepath.Join(scen, "suites", "rc.yaml"), scen)
+	if rc.Data.RecordCount != 100_000_000 || rc.Run.Threads != 32 || rc.Run.TargetOpsPerSec != 50000 || rc.Run.PerServerClampOpsPerSec != 10000 || rc.Run.OperationCount != 10_000_000 {
+		t.Errorf("rc suite is not at the published scale: %+v %+v", rc.Data, rc.Run)
+	}
+	if _, err := Resolve(scen, "nosuch"); err == nil || !strings.Contains(err.Error(), "smoke") {
+		t.Errorf("unknown suite error should list the known ones, got %v", err)
+	}
+}
