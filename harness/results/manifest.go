@@ -46,7 +46,9 @@ type SuiteInfo struct {
 
 // Trial is one measured trial: one clone, one workload, one measurement window.
 type Trial struct {
-	ID       string    `json:"id"`
+	ID string `json:"id"`
+	// RunID names the run that measured the trial; pairs match only within a run.
+	RunID    string    `json:"run_id,omitempty"`
 	Workload string    `json:"workload"`
 	Pair     int       `json:"pair"`
 	Order    int       `json:"order"` // 0 ran first within its pair, 1 ran second
