@@ -1,5 +1,3 @@
-// Package compare decides, from per-trial metrics, whether a candidate
-// regressed against a baseline beyond tolerance. It never prints.
 package compare
 
 // Status is the decision for one metric.
@@ -23,6 +21,9 @@ const (
 	Pass                Verdict = "PASS"
 	Regression          Verdict = "REGRESSION"
 	VerdictInconclusive Verdict = "INCONCLUSIVE"
+	// VerdictDescriptive is the only verdict of a descriptive comparison
+	// (imported summaries without trials): ratios are shown, nothing is decided.
+	VerdictDescriptive Verdict = "DESCRIPTIVE"
 )
 
 // Side describes one side of a comparison.
@@ -62,4 +63,11 @@ type Comparison struct {
 	Alpha       float64        `json:"alpha"`
 	Metrics     []MetricResult `json:"metrics"`
 	Warnings    []string       `json:"warnings,omitempty"`
+	// Interleaved is true when the pairs were verified to have run back to back
+	// (start times), so pairing cancels drift; false when unpaired or unverified.
+	Interleaved bool `json:"interleaved"`
+	// Looks is the number of planned looks alpha was split over (adaptive pairs).
+	Looks int `json:"looks"`
+	// LookAlpha is the family-wise error rate each look spends: Alpha/Looks.
+	LookAlpha float64 `json:"look_alpha"`
 }

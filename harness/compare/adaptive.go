@@ -1,0 +1,102 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/regress-hbase/regress/harness/results"
+)
+
+// Plan is the answer to the scheduler after one look at the pairs run so far.
+type Plan struct {
+	// More is true when a gated metric is INCONCLUSIVE, none is REGRESSED,
+	// looks remain and the budget allows more pairs.
+	More bool
+	// Extra maps a workload to the number of pairs to add to it before the
+	// next look; only workloads with an INCONCLUSIVE gated metric appear.
+	Extra map[string]int
+	// Inconclusive names the gated metrics still undecided, as workload/op/metric.
+	Inconclusive []string
+	// Comparison is this look's result; it is the final one when More is false.
+	Comparison *Comparison
+}
+
+// NeedMorePairs is what the scheduler calls after look number look (1-based)
+// of cfg.Looks planned looks. It compares the trials so far at this look's
+// share of alpha and, for each workload whose gated metrics include an
+// INCONCLUSIVE one, projects from the current spread how many pairs would
+// let the interval clear the tolerance boundary nearest the estimate, capped
+// at cfg.MaxPairs pairs in all. A REGRESSED gated metric ends the run: the
+// verdict cannot be anything but REGRESSION at a later look that is trusted.
+func NeedMorePairs(base, cand *results.Manifest, cfg Config, look int) (Plan, error) {
+	r, err := cfg.resolve()
+	if err != nil {
+		return Plan{}, err
+	}
+	if look < 1 || look > r.Looks {
+		return Plan{}, fmt.Errorf("compare: look %d is outside the %d planned looks; count looks from 1 and plan enough of them in Config.Looks", look, r.Looks)
+	}
+	c, details, err := compare(base, cand, cfg)
+	if err != nil {
+		return Plan{}, err
+	}
+	p := Plan{Comparison: c, Extra: map[string]int{}}
+	if c.Descriptive {
+		return p, nil
+	}
+	for i, m := range c.Metrics {
+		if m.Gated && m.Status == Inconclusive {
+			p.Inconclusive = append(p.Inconclusive, details[i].key.String())
+		}
+	}
+	if c.Verdict != VerdictInconclusive || look == r.Looks {
+		return p, nil
+	}
+	for i, m := range c.Metrics {
+		if !m.Gated || m.Status != Inconclusive {
+			continue
+		}
+		d := details[i]
+		need := pairsNeeded(d, c.Paired, r.MaxPairs) - d.est.N
+		if need > p.Extra[d.key.Workload] {
+			p.Extra[d.key.Workload] = need
+		}
+	}
+	for w, n := range p.Extra {
+		if n <= 0 {
+			delete(p.Extra, w)
+		}
+	}
+	p.More = len(p.Extra) > 0
+	return p, nil
+}
+
+// pairsNeeded projects the smallest number of pairs (candidate trials when
+// unpaired) at which, with the current estimate and spread, the interval at
+// the metric's current level would be narrower than the distance from the
+// estimate to the nearest tolerance boundary, so the status would be decided.
+// It returns max when no count up to max would do.
+func pairsNeeded(d detail, paired bool, max int) int {
+	e := d.est
+	x := e.Mean * d.key.worseSign()
+	gap := math.Min(math.Abs(x-d.c), math.Abs(x+d.c))
+	for n := e.N + 1; n <= max; n++ {
+		var se, df float64
+		if paired {
+			se = e.SE * math.Sqrt(float64(e.N)/float64(n))
+			df = float64(n - 1)
+		} else {
+			qb := d.varBase / float64(d.nBase)
+			qc := d.varCand / float64(n)
+			se = math.Sqrt(qb + qc)
+			df = float64(d.nBase + n - 2)
+			if den := qb*qb/float64(d.nBase-1) + qc*qc/float64(n-1); den > 0 {
+				df = (qb + qc) * (qb + qc) / den
+			}
+		}
+		if tQuantile(1-d.level, df)*se < gap {
+			return n
+		}
+	}
+	return max
+}

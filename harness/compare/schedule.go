@@ -1,0 +1,174 @@
+package compare
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/regress-hbase/regress/harness/results"
+)
+
+// minPairsForOrderCheck is how many pairs a schedule needs before "the
+// baseline always ran first" is flagged: with random orders that pattern has
+// probability 2^(1-n), about 3% at 6 pairs.
+const minPairsForOrderCheck = 6
+
+// schedule is what the trials' pair indices, orders and start times say
+// about how they were run.
+type schedule struct {
+	paired      bool
+	interleaved bool // pairs verified back to back by start time
+	// pairs maps a workload to its pairs, sorted by pair index:
+	// [0] is the baseline trial, [1] the candidate trial.
+	pairs    map[string][][2]*results.Trial
+	warnings []string
+}
+
+// checkSchedule decides between the paired and the unpaired analysis. Pairs
+// are used only when they are real: every workload's baseline and candidate
+// trials carry the same pair indices once each, with complementary orders,
+// and (when start times are recorded) the two trials of each pair ran back to
+// back. A schedule whose pairs did not run back to back (a sequential
+// AAAA-BBBB schedule, or a stored baseline from an earlier run) cannot cancel
+// drift, so it is analysed unpaired and flagged.
+func checkSchedule(bt, ct []results.Trial, forceUnpaired bool) schedule {
+	s := schedule{pairs: map[string][][2]*results.Trial{}}
+	if forceUnpaired {
+		s.warnings = append(s.warnings, "unpaired analysis requested: Welch's t on log values; drift between the two sets of trials is not cancelled")
+		return s
+	}
+	byW := func(ts []results.Trial) (map[string]map[int]*results.Trial, string) {
+		m := map[string]map[int]*results.Trial{}
+		for i := range ts {
+			t := &ts[i]
+			if m[t.Workload] == nil {
+				m[t.Workload] = map[int]*results.Trial{}
+			}
+			if prev, dup := m[t.Workload][t.Pair]; dup {
+				return nil, fmt.Sprintf("trials %q and %q of workload %s share pair index %d", prev.ID, t.ID, t.Workload, t.Pair)
+			}
+			m[t.Workload][t.Pair] = t
+		}
+		return m, ""
+	}
+	bm, why := byW(bt)
+	var cm map[string]map[int]*results.Trial
+	if why == "" {
+		cm, why = byW(ct)
+	}
+	if why == "" {
+		why = matchPairs(bm, cm, &s)
+	}
+	if why != "" {
+		s.paired = false
+		s.pairs = nil
+		s.warnings = append(s.warnings, "unpaired comparison: "+why+
+			"; comparing with Welch's t on log values, which does not cancel drift between the two sets of trials")
+		return s
+	}
+	s.paired = true
+	// Verify interleaving by start time, per workload: the two trials of each
+	// pair must be neighbours in time among that workload's trials.
+	var notAdjacent []string
+	timed := true
+	orderDisagrees := 0
+	baseFirst, total := 0, 0
+	for _, w := range sortedKeys(s.pairs) {
+		ps := s.pairs[w]
+		var all []*results.Trial
+		for _, p := range ps {
+			all = append(all, p[0], p[1])
+			if p[0].Start.IsZero() || p[1].Start.IsZero() {
+				timed = false
+			}
+			total++
+			if p[0].Order == 0 {
+				baseFirst++
+			}
+		}
+		if !timed {
+			continue
+		}
+		sort.SliceStable(all, func(i, j int) bool { return all[i].Start.Before(all[j].Start) })
+		pos := make(map[*results.Trial]int, len(all))
+		for i, t := range all {
+			pos[t] = i
+		}
+		bad := 0
+		for _, p := range ps {
+			pb, pc := pos[p[0]], pos[p[1]]
+			if pb-pc != 1 && pc-pb != 1 {
+				bad++
+			}
+			if (p[0].Order == 0) != p[0].Start.Before(p[1].Start) {
+				orderDisagrees++
+			}
+		}
+		if bad > 0 {
+			notAdjacent = append(notAdjacent, fmt.Sprintf("workload %s: %d of %d pairs", w, bad, len(ps)))
+		}
+	}
+	switch {
+	case !timed:
+		s.warnings = append(s.warnings, "some trials have no start time, so it cannot be verified that each pair ran back to back; the paired test assumes it did")
+	case len(notAdjacent) > 0:
+		s.paired, s.interleaved = false, false
+		s.pairs = nil
+		s.warnings = append(s.warnings, "schedule not interleaved: the two trials of a pair did not run back to back ("+
+			strings.Join(notAdjacent, "; ")+"), e.g. all baseline trials before all candidate trials; "+
+			"pairing would not cancel drift, so the trials are compared unpaired with Welch's t and a drift between them reads as a change. "+
+			"Rerun with interleaved pairs (random order inside each pair)")
+		return s
+	default:
+		s.interleaved = true
+		if orderDisagrees > 0 {
+			s.warnings = append(s.warnings, fmt.Sprintf("the order recorded for %d pair(s) disagrees with their start times; the order field is not trustworthy", orderDisagrees))
+		}
+	}
+	if total >= minPairsForOrderCheck && (baseFirst == 0 || baseFirst == total) {
+		first := "baseline"
+		if baseFirst == 0 {
+			first = "candidate"
+		}
+		s.warnings = append(s.warnings, fmt.Sprintf("the %s ran first in all %d pairs: the order inside each pair was not randomized, "+
+			"so a first-versus-second effect (warm caches, JIT, compactions) is not cancelled and reads as a change", first, total))
+	}
+	return s
+}
+
+// matchPairs fills s.pairs from the per-workload pair maps, or says why the
+// trials do not form pairs.
+func matchPairs(bm, cm map[string]map[int]*results.Trial, s *schedule) string {
+	for _, w := range sortedKeys(bm) {
+		b, c := bm[w], cm[w]
+		if c == nil {
+			continue // a workload only one side ran is reported as not compared
+		}
+		if len(b) != len(c) {
+			return fmt.Sprintf("workload %s has %d baseline and %d candidate trials", w, len(b), len(c))
+		}
+		idx := sortedKeys(b)
+		for _, p := range idx {
+			ctr, ok := c[p]
+			if !ok {
+				return fmt.Sprintf("workload %s: pair %d has a baseline trial but no candidate trial", w, p)
+			}
+			btr := b[p]
+			if btr.Order+ctr.Order != 1 || (btr.Order != 0 && btr.Order != 1) {
+				return fmt.Sprintf("workload %s: pair %d has orders %d and %d, not one first and one second", w, p, btr.Order, ctr.Order)
+			}
+			s.pairs[w] = append(s.pairs[w], [2]*results.Trial{btr, ctr})
+		}
+	}
+	return ""
+}
+
+// sortedKeys returns a map's keys in order, so warnings and pairs are deterministic.
+func sortedKeys[K interface{ ~int | ~string }, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	return keys
+}
