@@ -59,6 +59,8 @@ type Trial struct {
 	AchievedOpsPerSec float64            `json:"achieved_ops_per_sec"`
 	Ops               map[string]OpStats `json:"ops"` // keyed by READ, UPDATE, INSERT, SCAN, READ-MODIFY-WRITE
 	HlogFile          string             `json:"hlog_file,omitempty"`
+	// HlogSHA256 is the hex SHA-256 of the .hlog file, so a reader can tell a damaged log.
+	HlogSHA256 string `json:"hlog_sha256,omitempty"`
 }
 
 // OpStats summarises one operation type within a trial.

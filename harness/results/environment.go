@@ -1,0 +1,147 @@
+package results
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// CurrentEnvironment fingerprints this machine: CPU model, cores, memory, OS and
+// the JDK that HBase would run on (JAVA_HOME first, then java on PATH). Figures
+// it cannot read are left empty and logged; it never fails.
+func CurrentEnvironment(ctx context.Context) Environment {
+	env := Environment{Cores: runtime.NumCPU()}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		env.CPUModel = cpuModel(b)
+	} else {
+		slog.Debug("environment: cpu model unknown", "err", err)
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		env.MemoryBytes = memTotal(b)
+	}
+	env.OS = osName()
+	env.JDK = jdkVersion(ctx)
+	if h, err := os.Hostname(); err == nil {
+		env.Hostname = h
+	}
+	return env
+}
+
+// cpuModel returns the first "model name" (x86) or "Model"/"Hardware" (ARM) line of /proc/cpuinfo.
+func cpuModel(cpuinfo []byte) string {
+	var fallback string
+	sc := bufio.NewScanner(bytes.NewReader(cpuinfo))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok {
+			continue
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		switch k {
+		case "model name":
+			return v
+		case "Model", "Hardware", "cpu model":
+			if fallback == "" {
+				fallback = v
+			}
+		}
+	}
+	return fallback
+}
+
+// memTotal returns MemTotal from /proc/meminfo in bytes (0 when absent).
+func memTotal(meminfo []byte) int64 {
+	sc := bufio.NewScanner(bytes.NewReader(meminfo))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 2 && f[0] == "MemTotal:" {
+			n, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil {
+				return 0
+			}
+			if len(f) >= 3 && strings.EqualFold(f[2], "kB") {
+				n *= 1024
+			}
+			return n
+		}
+	}
+	return 0
+}
+
+// osName is PRETTY_NAME from /etc/os-release plus the kernel release.
+func osName() string {
+	name := runtime.GOOS + "/" + runtime.GOARCH
+	if b, err := os.ReadFile("/etc/os-release"); err == nil {
+		if p := osReleasePretty(b); p != "" {
+			name = p + " " + runtime.GOARCH
+		}
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		name += " (kernel " + strings.TrimSpace(string(b)) + ")"
+	}
+	return name
+}
+
+func osReleasePretty(b []byte) string {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "PRETTY_NAME="); ok {
+			return strings.Trim(v, `"'`)
+		}
+	}
+	return ""
+}
+
+// jdkVersion runs `java -version` and keeps its first line, e.g.
+// `openjdk version "17.0.9" 2023-10-17`.
+func jdkVersion(ctx context.Context) string {
+	java := "java"
+	if home := os.Getenv("JAVA_HOME"); home != "" {
+		java = filepath.Join(home, "bin", "java")
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, java, "-version").CombinedOutput()
+	if err != nil {
+		slog.Warn("environment: JDK version unknown", "java", java, "err", err)
+		return ""
+	}
+	return firstJDKLine(out)
+}
+
+func firstJDKLine(out []byte) string {
+	for _, l := range strings.Split(string(out), "\n") {
+		l = strings.TrimSpace(l)
+		// JVMs may print "Picked up JAVA_TOOL_OPTIONS" before the version.
+		if strings.Contains(l, "version") {
+			return l
+		}
+	}
+	return strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+}
+
+// Diff lists the fields in which two environments differ, as "field: a != b",
+// so a comparison across machines can warn about it. Hostname is ignored.
+func (e Environment) Diff(o Environment) []string {
+	var d []string
+	add := func(field string, a, b any) {
+		if a != b {
+			d = append(d, fmt.Sprintf("%s: %v != %v", field, a, b))
+		}
+	}
+	add("cpu_model", e.CPUModel, o.CPUModel)
+	add("cores", e.Cores, o.Cores)
+	add("memory_bytes", e.MemoryBytes, o.MemoryBytes)
+	add("os", e.OS, o.OS)
+	add("jdk", e.JDK, o.JDK)
+	return d
+}

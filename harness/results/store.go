@@ -1,0 +1,463 @@
+package results
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// DefaultRoot is the store directory used when --store is not given.
+const DefaultRoot = "baselines"
+
+// manifestFile is the name of each entry's manifest; trialsDir holds its .hlog files.
+const (
+	manifestFile = "manifest.json"
+	trialsDir    = "trials"
+	lockFile     = ".lock"
+	// envelopeFormat names the file format so a stray JSON file is not taken for a manifest.
+	envelopeFormat = "regress-manifest"
+)
+
+// ErrNotFound is returned (wrapped) when no manifest is stored for a key.
+var ErrNotFound = errors.New("no stored results")
+
+// ErrCorrupt is returned (wrapped) when a stored file fails its checksum or does not parse.
+var ErrCorrupt = errors.New("stored results are corrupted")
+
+// ErrSchema is returned (wrapped) when a manifest was written by an unknown schema version.
+var ErrSchema = errors.New("unknown manifest schema")
+
+// Store is a results directory: <root>/<target>/<suite>-<fingerprint[:12]>/manifest.json
+// beside trials/<trial-id>.hlog. One process writes at a time: every write holds
+// an exclusive lock on <root>/.lock.
+type Store struct {
+	root string
+}
+
+// Key names one stored entry: a target (HBase version or label), a suite and its fingerprint.
+type Key struct {
+	Target      string
+	Suite       string
+	Fingerprint string
+}
+
+// String renders the key as the path fragment it is stored under.
+func (k Key) String() string { return k.Target + "/" + k.Suite + "-" + shortFP(k.Fingerprint) }
+
+// KeyOf returns the key a manifest is stored under: its label when set, else its version.
+func KeyOf(m *Manifest) Key {
+	t := m.Version
+	if m.Label != "" {
+		t = m.Label
+	}
+	return Key{Target: t, Suite: m.Suite.Name, Fingerprint: m.Suite.Fingerprint}
+}
+
+// Entry describes one stored manifest, as listed by List and Find.
+type Entry struct {
+	Key
+	Dir       string    // directory holding manifest.json
+	Source    string    // "regress" or "ycsb-import"
+	Trials    int       // measured trials
+	Summaries int       // imported summaries
+	Updated   time.Time // last write of manifest.json
+}
+
+// Open opens (creating if needed) the store rooted at root.
+func Open(root string) (*Store, error) {
+	if root == "" {
+		root = DefaultRoot
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, fmt.Errorf("open results store %s: %w (check the --store directory is writable)", root, err)
+	}
+	return &Store{root: root}, nil
+}
+
+// Root returns the directory the store is rooted at.
+func (s *Store) Root() string { return s.root }
+
+// safeName accepts names that are one path element and cannot climb out of the store.
+var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
+
+func checkName(what, v string) error {
+	if !safeName.MatchString(v) || strings.Contains(v, "..") {
+		return fmt.Errorf("%s %q cannot name a store directory: use letters, digits, '.', '_', '+' and '-' only", what, v)
+	}
+	return nil
+}
+
+func (k Key) validate() error {
+	if err := checkName("target (version or label)", k.Target); err != nil {
+		return err
+	}
+	if err := checkName("suite name", k.Suite); err != nil {
+		return err
+	}
+	return checkName("suite fingerprint", k.Fingerprint)
+}
+
+func shortFP(fp string) string {
+	if len(fp) > 12 {
+		return fp[:12]
+	}
+	return fp
+}
+
+// Dir returns the directory an entry is stored in.
+func (s *Store) Dir(k Key) string {
+	return filepath.Join(s.root, k.Target, k.Suite+"-"+shortFP(k.Fingerprint))
+}
+
+// Load reads and verifies the manifest stored for k. A missing entry wraps
+// ErrNotFound; a damaged one wraps ErrCorrupt; a newer schema wraps ErrSchema.
+func (s *Store) Load(k Key) (*Manifest, error) {
+	if err := k.validate(); err != nil {
+		return nil, err
+	}
+	return ReadManifestFile(filepath.Join(s.Dir(k), manifestFile))
+}
+
+// ReadManifestFile reads and verifies one manifest.json.
+func ReadManifestFile(path string) (*Manifest, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read manifest %s: %w", path, err)
+	}
+	m, err := DecodeManifest(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// Ensure returns the manifest stored under m's key, creating it from m (with
+// no trials) when absent. An existing manifest keeps its own metadata; m only
+// has to agree on the key.
+func (s *Store) Ensure(m *Manifest) (*Manifest, error) {
+	k := KeyOf(m)
+	if err := k.validate(); err != nil {
+		return nil, err
+	}
+	unlock, err := s.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	existing, err := s.Load(k)
+	if err == nil {
+		return existing, nil
+	}
+	if !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	fresh := *m
+	fresh.Schema = SchemaVersion
+	fresh.Trials = []Trial{}
+	fresh.Summaries = nil
+	if fresh.Source == "" {
+		fresh.Source = "regress"
+	}
+	if err := os.MkdirAll(filepath.Join(s.Dir(k), trialsDir), 0o755); err != nil {
+		return nil, fmt.Errorf("create store entry %s: %w", k, err)
+	}
+	if err := s.writeManifest(k, &fresh); err != nil {
+		return nil, err
+	}
+	return &fresh, nil
+}
+
+// AppendTrial adds a measured trial to k's manifest and stores its .hlog (read
+// from hlog; nil stores none). Stored trials are never rewritten: a trial
+// with an ID already present is refused.
+func (s *Store) AppendTrial(k Key, t Trial, hlog io.Reader) (Trial, error) {
+	return s.appendTo(k, t, hlog, false)
+}
+
+// AppendTrialFile is AppendTrial with the .hlog read from a file path.
+func (s *Store) AppendTrialFile(k Key, t Trial, hlogPath string) (Trial, error) {
+	f, err := os.Open(hlogPath)
+	if err != nil {
+		return Trial{}, fmt.Errorf("store trial %s: open hlog: %w", t.ID, err)
+	}
+	defer f.Close()
+	return s.appendTo(k, t, f, false)
+}
+
+// AppendSummary adds an imported summary (no significance possible) to k's
+// manifest, with an optional .hlog, under the same append-only rules.
+func (s *Store) AppendSummary(k Key, t Trial, hlog io.Reader) (Trial, error) {
+	return s.appendTo(k, t, hlog, true)
+}
+
+func (s *Store) appendTo(k Key, t Trial, hlog io.Reader, summary bool) (Trial, error) {
+	if err := k.validate(); err != nil {
+		return Trial{}, err
+	}
+	if err := checkName("trial id", t.ID); err != nil {
+		return Trial{}, err
+	}
+	unlock, err := s.lock()
+	if err != nil {
+		return Trial{}, err
+	}
+	defer unlock()
+	m, err := s.Load(k)
+	if err != nil {
+		return Trial{}, fmt.Errorf("append trial %s: %w (create the entry with Ensure first)", t.ID, err)
+	}
+	for _, have := range append(append([]Trial{}, m.Trials...), m.Summaries...) {
+		if have.ID == t.ID {
+			return Trial{}, fmt.Errorf("append trial %s to %s: a trial with that id is already stored; stored trials are never replaced", t.ID, k)
+		}
+	}
+	before, err := json.Marshal(append([]Trial{}, storedList(m, summary)...))
+	if err != nil {
+		return Trial{}, fmt.Errorf("append trial %s: %w", t.ID, err)
+	}
+	t.HlogFile, t.HlogSHA256 = "", ""
+	if hlog != nil {
+		rel := filepath.ToSlash(filepath.Join(trialsDir, t.ID+".hlog"))
+		sum, err := writeAtomic(filepath.Join(s.Dir(k), filepath.FromSlash(rel)), hlog, true)
+		if err != nil {
+			return Trial{}, fmt.Errorf("store hlog of trial %s: %w", t.ID, err)
+		}
+		t.HlogFile, t.HlogSHA256 = rel, sum
+	}
+	if summary {
+		m.Summaries = append(m.Summaries, t)
+	} else {
+		m.Trials = append(m.Trials, t)
+	}
+	b, err := EncodeManifest(m)
+	if err != nil {
+		return Trial{}, err
+	}
+	// Guard the append-only promise on the bytes about to be written: decoded
+	// again, the stored prefix must be exactly what was read.
+	again, err := DecodeManifest(b)
+	if err != nil {
+		return Trial{}, fmt.Errorf("append trial %s to %s: re-reading the new manifest: %w", t.ID, k, err)
+	}
+	list := storedList(again, summary)
+	after, err := json.Marshal(append([]Trial{}, list[:len(list)-1]...))
+	if err != nil || !bytes.Equal(before, after) {
+		return Trial{}, fmt.Errorf("append trial %s to %s: stored trials would change; refusing to write", t.ID, k)
+	}
+	if _, err := writeAtomic(filepath.Join(s.Dir(k), manifestFile), bytes.NewReader(b), false); err != nil {
+		return Trial{}, fmt.Errorf("write manifest of %s: %w", k, err)
+	}
+	return t, nil
+}
+
+func storedList(m *Manifest, summary bool) []Trial {
+	if summary {
+		return m.Summaries
+	}
+	return m.Trials
+}
+
+// ReadHlog returns a stored trial's .hlog after checking it against the
+// checksum recorded in the manifest.
+func (s *Store) ReadHlog(k Key, t Trial) ([]byte, error) {
+	if t.HlogFile == "" {
+		return nil, fmt.Errorf("trial %s in %s has no stored hlog", t.ID, k)
+	}
+	rel := filepath.Clean(filepath.FromSlash(t.HlogFile))
+	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "..") {
+		return nil, fmt.Errorf("trial %s in %s: hlog path %q leaves the store entry: %w", t.ID, k, t.HlogFile, ErrCorrupt)
+	}
+	path := filepath.Join(s.Dir(k), rel)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read hlog of trial %s: %w", t.ID, err)
+	}
+	sum := sha256.Sum256(b)
+	if t.HlogSHA256 != "" && hex.EncodeToString(sum[:]) != t.HlogSHA256 {
+		return nil, fmt.Errorf("%s: checksum does not match the manifest: %w; delete this trial's entry directory and re-run, or restore it from a copy", path, ErrCorrupt)
+	}
+	return b, nil
+}
+
+// List returns every stored entry, sorted by target, suite and fingerprint.
+// Entries that fail verification are skipped with their error joined into err,
+// so one damaged manifest does not hide the rest.
+func (s *Store) List() ([]Entry, error) {
+	var out []Entry
+	var errs []error
+	targets, err := os.ReadDir(s.root)
+	if err != nil {
+		return nil, fmt.Errorf("list results store %s: %w", s.root, err)
+	}
+	for _, t := range targets {
+		if !t.IsDir() {
+			continue
+		}
+		suites, err := os.ReadDir(filepath.Join(s.root, t.Name()))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, d := range suites {
+			path := filepath.Join(s.root, t.Name(), d.Name(), manifestFile)
+			st, err := os.Stat(path)
+			if err != nil {
+				continue // not an entry directory
+			}
+			m, err := ReadManifestFile(path)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			k := KeyOf(m)
+			out = append(out, Entry{Key: k, Dir: filepath.Dir(path), Source: m.Source,
+				Trials: len(m.Trials), Summaries: len(m.Summaries), Updated: st.ModTime().UTC()})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Target != b.Target {
+			return a.Target < b.Target
+		}
+		if a.Suite != b.Suite {
+			return a.Suite < b.Suite
+		}
+		return a.Fingerprint < b.Fingerprint
+	})
+	return out, errors.Join(errs...)
+}
+
+// Find returns the stored entries of one target (version or label), optionally
+// narrowed to a suite name ("" matches any).
+func (s *Store) Find(target, suiteName string) ([]Entry, error) {
+	all, err := s.List()
+	var out []Entry
+	for _, e := range all {
+		if e.Target == target && (suiteName == "" || e.Suite == suiteName) {
+			out = append(out, e)
+		}
+	}
+	return out, err
+}
+
+// envelope is the on-disk form: the manifest plus the SHA-256 of its compact JSON.
+type envelope struct {
+	Format   string          `json:"format"`
+	SHA256   string          `json:"sha256"`
+	Manifest json.RawMessage `json:"manifest"`
+}
+
+// EncodeManifest renders m as a checksummed manifest.json body.
+func EncodeManifest(m *Manifest) ([]byte, error) {
+	body, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("encode manifest: %w", err)
+	}
+	sum := sha256.Sum256(body)
+	out, err := json.MarshalIndent(envelope{Format: envelopeFormat, SHA256: hex.EncodeToString(sum[:]), Manifest: body}, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode manifest: %w", err)
+	}
+	return append(out, '\n'), nil
+}
+
+// DecodeManifest parses and verifies a manifest.json body: the checksum must
+// match (whitespace aside) and the schema must be one this build knows.
+func DecodeManifest(b []byte) (*Manifest, error) {
+	var env envelope
+	if err := json.Unmarshal(b, &env); err != nil {
+		return nil, fmt.Errorf("not a readable manifest (%v): %w; restore the file from a copy or delete its directory and re-run", err, ErrCorrupt)
+	}
+	if env.Format != envelopeFormat {
+		return nil, fmt.Errorf("not a regress manifest (format %q, want %q): %w", env.Format, envelopeFormat, ErrCorrupt)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, env.Manifest); err != nil || len(env.Manifest) == 0 {
+		return nil, fmt.Errorf("manifest body is not JSON: %w", ErrCorrupt)
+	}
+	sum := sha256.Sum256(compact.Bytes())
+	if hex.EncodeToString(sum[:]) != strings.ToLower(env.SHA256) {
+		return nil, fmt.Errorf("manifest checksum mismatch (the file was edited or damaged): %w; restore it from a copy or delete its directory and re-run", ErrCorrupt)
+	}
+	var head struct {
+		Schema *int `json:"schema"`
+	}
+	if err := json.Unmarshal(compact.Bytes(), &head); err != nil || head.Schema == nil {
+		return nil, fmt.Errorf("manifest has no schema version: %w", ErrCorrupt)
+	}
+	if *head.Schema != SchemaVersion {
+		return nil, fmt.Errorf("manifest schema %d, this build reads schema %d: %w; use a regress build that matches the store", *head.Schema, SchemaVersion, ErrSchema)
+	}
+	var m Manifest
+	if err := json.Unmarshal(compact.Bytes(), &m); err != nil {
+		return nil, fmt.Errorf("manifest fields do not parse (%v): %w", err, ErrCorrupt)
+	}
+	return &m, nil
+}
+
+func (s *Store) writeManifest(k Key, m *Manifest) error {
+	b, err := EncodeManifest(m)
+	if err != nil {
+		return err
+	}
+	if _, err := writeAtomic(filepath.Join(s.Dir(k), manifestFile), bytes.NewReader(b), false); err != nil {
+		return fmt.Errorf("write manifest of %s: %w", k, err)
+	}
+	return nil
+}
+
+// writeAtomic copies r into path through a temporary file in the same
+// directory, fsynced and renamed, so readers see the old file or the new one,
+// never half of one. It returns the hex SHA-256 of what it wrote. With
+// noReplace an existing file is an error (trial logs are write-once).
+func writeAtomic(path string, r io.Reader, noReplace bool) (string, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	if noReplace {
+		if _, err := os.Stat(path); err == nil {
+			return "", fmt.Errorf("%s already exists; stored files are never replaced", path)
+		}
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	h := sha256.New()
+	if _, err := io.Copy(io.MultiWriter(tmp, h), r); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return "", err
+	}
+	// The rename is durable only once the directory itself is synced.
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
