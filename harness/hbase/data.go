@@ -1,0 +1,487 @@
+package hbase
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/regress-hbase/regress/harness/hbase/pb"
+)
+
+// Cell is one stored value.
+type Cell struct {
+	Row, Family, Qualifier, Value []byte
+	Timestamp                     int64 // milliseconds since the epoch, set by the server
+}
+
+// Result is one row's cells, in the server's order (family, qualifier).
+type Result struct {
+	Cells []Cell
+}
+
+// Column is one qualifier and value to write.
+type Column struct {
+	Qualifier, Value []byte
+}
+
+// Durability is how a write is persisted (MutationProto.Durability).
+type Durability int32
+
+// Durability values, as HBase numbers them.
+const (
+	UseDefault Durability = iota // the table's setting
+	SkipWAL                      // no write-ahead log
+	AsyncWAL                     // WAL written asynchronously
+	SyncWAL                      // WAL synced before acking (HBase's default)
+	FsyncWAL                     // WAL fsynced before acking
+)
+
+// Mutation is one row's put for PutBatch.
+type Mutation struct {
+	Row    []byte
+	Family []byte
+	Cols   []Column
+}
+
+// ScanOptions selects the rows of a Scan.
+type ScanOptions struct {
+	StartRow, StopRow []byte   // StopRow is exclusive; nil = to the end of the table
+	Family            []byte   // nil = all families
+	Qualifiers        [][]byte // nil = whole family
+	Limit             int      // maximum rows returned; 0 = no limit
+	Caching           int      // rows per RPC; 0 = 256
+}
+
+// getReq is the reusable request graph of one Get, pooled so the per-op path
+// allocates no protobuf request objects.
+type getReq struct {
+	req  pb.GetRequest
+	spec pb.RegionSpecifier
+	get  pb.Get
+	col  pb.Column
+	cols [1]*pb.Column
+	resp pb.GetResponse
+}
+
+var regionNameType = pb.RegionSpecifier_REGION_NAME.Enum()
+
+var getPool = sync.Pool{New: func() any {
+	g := &getReq{}
+	g.spec.Type = regionNameType
+	g.req.Region = &g.spec
+	g.req.Get = &g.get
+	g.cols[0] = &g.col
+	return g
+}}
+
+// Get reads row's cells in family (all qualifiers when qualifiers is nil).
+// A missing row gives an empty Result and no error.
+func (c *Client) Get(ctx context.Context, table string, row []byte, family []byte, qualifiers [][]byte) (*Result, error) {
+	g := getPool.Get().(*getReq)
+	g.get.Row = row
+	g.get.Column = nil
+	if family != nil {
+		g.col.Family = family
+		g.col.Qualifier = qualifiers
+		g.get.Column = g.cols[:]
+	}
+	var res *Result
+	err := c.regionCall(ctx, "get", table, row, clientService, func(ctx context.Context, r *RegionInfo, cn *conn) error {
+		g.spec.Value = r.Name
+		g.resp.Reset()
+		if err := cn.invoke(ctx, "Get", &g.req, &g.resp, c.cfg.rpcTimeout); err != nil {
+			return err
+		}
+		out := decodeResult(g.resp.Result)
+		res = &out
+		return nil
+	})
+	// Drop references to caller memory before pooling.
+	g.get.Row, g.col.Family, g.col.Qualifier, g.spec.Value = nil, nil, nil, nil
+	g.resp.Reset()
+	getPool.Put(g)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// mutateReq is the reusable request graph of one Put or Delete.
+type mutateReq struct {
+	req  pb.MutateRequest
+	spec pb.RegionSpecifier
+	mut  pb.MutationProto
+	cv   pb.MutationProto_ColumnValue
+	cvs  [1]*pb.MutationProto_ColumnValue
+	qvs  []pb.MutationProto_ColumnValue_QualifierValue
+	qvp  []*pb.MutationProto_ColumnValue_QualifierValue
+	typ  pb.MutationProto_MutationType
+	dur  pb.MutationProto_Durability
+	resp pb.MutateResponse
+}
+
+var mutatePool = sync.Pool{New: func() any {
+	m := &mutateReq{}
+	m.spec.Type = regionNameType
+	m.req.Region = &m.spec
+	m.req.Mutation = &m.mut
+	m.cvs[0] = &m.cv
+	m.mut.MutateType = &m.typ
+	m.mut.Durability = &m.dur
+	return m
+}}
+
+// setColumns fills the pooled column values without allocating once the
+// pooled slices are large enough.
+func (m *mutateReq) setColumns(family []byte, cols []Column) {
+	if cap(m.qvs) < len(cols) {
+		m.qvs = make([]pb.MutationProto_ColumnValue_QualifierValue, len(cols))
+		m.qvp = make([]*pb.MutationProto_ColumnValue_QualifierValue, len(cols))
+	}
+	m.qvs = m.qvs[:len(cols)]
+	m.qvp = m.qvp[:len(cols)]
+	for i := range cols {
+		m.qvs[i] = pb.MutationProto_ColumnValue_QualifierValue{Qualifier: cols[i].Qualifier, Value: cols[i].Value}
+		m.qvp[i] = &m.qvs[i]
+	}
+	m.cv.Family = family
+	m.cv.QualifierValue = m.qvp
+	m.mut.ColumnValue = m.cvs[:]
+}
+
+func (m *mutateReq) release() {
+	for i := range m.qvs {
+		m.qvs[i] = pb.MutationProto_ColumnValue_QualifierValue{}
+	}
+	m.cv.Family, m.cv.QualifierValue, m.mut.Row, m.mut.ColumnValue, m.spec.Value = nil, nil, nil, nil, nil
+	m.resp.Reset()
+	mutatePool.Put(m)
+}
+
+// Put writes cols into row's family with the given durability.
+func (c *Client) Put(ctx context.Context, table string, row, family []byte, cols []Column, d Durability) error {
+	if len(cols) == 0 {
+		return fmt.Errorf("hbase: put to table %q row %q has no columns", table, row)
+	}
+	m := mutatePool.Get().(*mutateReq)
+	m.mut.Row = row
+	m.typ = pb.MutationProto_PUT
+	m.dur = pb.MutationProto_Durability(d)
+	m.setColumns(family, cols)
+	err := c.regionCall(ctx, "put", table, row, clientService, func(ctx context.Context, r *RegionInfo, cn *conn) error {
+		m.spec.Value = r.Name
+		m.resp.Reset()
+		return cn.invoke(ctx, "Mutate", &m.req, &m.resp, c.cfg.rpcTimeout)
+	})
+	m.release()
+	return err
+}
+
+// Delete removes every cell of row.
+func (c *Client) Delete(ctx context.Context, table string, row []byte) error {
+	m := mutatePool.Get().(*mutateReq)
+	m.mut.Row = row
+	m.typ = pb.MutationProto_DELETE
+	m.dur = pb.MutationProto_USE_DEFAULT
+	m.mut.ColumnValue = nil
+	err := c.regionCall(ctx, "delete", table, row, clientService, func(ctx context.Context, r *RegionInfo, cn *conn) error {
+		m.spec.Value = r.Name
+		m.resp.Reset()
+		return cn.invoke(ctx, "Mutate", &m.req, &m.resp, c.cfg.rpcTimeout)
+	})
+	m.release()
+	return err
+}
+
+// scanState carries a Scan's progress across regions and retries.
+type scanState struct {
+	next    []byte // first row not yet returned
+	out     []Result
+	limit   int
+	done    bool // no more rows anywhere
+	region  *RegionInfo
+	regionX bool // the current region is exhausted
+}
+
+// Scan returns the rows from o.StartRow (inclusive) to o.StopRow (exclusive),
+// crossing regions. A scanner the client opens is always closed, also when the
+// context is cancelled or the limit is reached mid-region.
+func (c *Client) Scan(ctx context.Context, table string, o ScanOptions) ([]Result, error) {
+	caching := o.Caching
+	if caching <= 0 {
+		caching = 256
+	}
+	st := &scanState{next: append([]byte(nil), o.StartRow...), limit: o.Limit}
+	for !st.done {
+		st.regionX = false
+		err := c.regionCall(ctx, "scan", table, st.next, clientService, func(ctx context.Context, r *RegionInfo, cn *conn) error {
+			st.region = r
+			return c.scanRegion(ctx, cn, r, o, caching, st)
+		})
+		if err != nil {
+			return st.out, err
+		}
+		if st.done || !st.regionX {
+			break
+		}
+		end := st.region.EndKey
+		if len(end) == 0 || (len(o.StopRow) > 0 && bytes.Compare(end, o.StopRow) >= 0) {
+			break
+		}
+		st.next = append(st.next[:0], end...)
+	}
+	return st.out, nil
+}
+
+// scanRegion scans one region from st.next, appending rows to st.out.
+func (c *Client) scanRegion(ctx context.Context, cn *conn, r *RegionInfo, o ScanOptions, caching int, st *scanState) error {
+	scan := &pb.Scan{StartRow: st.next, StopRow: o.StopRow}
+	if o.Family != nil {
+		scan.Column = []*pb.Column{{Family: o.Family, Qualifier: o.Qualifiers}}
+	}
+	rows := uint32(caching)
+	if st.limit > 0 && st.limit-len(st.out) < caching {
+		rows = uint32(st.limit - len(st.out))
+	}
+	scan.Caching = proto.Uint32(rows)
+	req := &pb.ScanRequest{Region: regionSpec(r), Scan: scan, NumberOfRows: proto.Uint32(rows)}
+	if st.limit > 0 {
+		req.LimitOfRows = proto.Uint32(uint32(st.limit - len(st.out)))
+	}
+	var scannerID uint64
+	open := false
+	var seq uint64
+	for {
+		var resp pb.ScanResponse
+		if err := cn.invoke(ctx, "Scan", req, &resp, c.cfg.rpcTimeout); err != nil {
+			if open {
+				c.closeScanner(cn, r, scannerID)
+			}
+			return err
+		}
+		if resp.ScannerId != nil {
+			scannerID = resp.GetScannerId()
+			open = true
+		}
+		for _, pr := range resp.GetResults() {
+			res := decodeResult(pr)
+			if len(res.Cells) == 0 {
+				continue
+			}
+			st.out = append(st.out, res)
+			// Resume after this row if the region fails mid-scan.
+			last := res.Cells[0].Row
+			st.next = append(append(st.next[:0:0], last...), 0)
+		}
+		more := resp.MoreResults == nil || resp.GetMoreResults()
+		moreInRegion := resp.MoreResultsInRegion == nil || resp.GetMoreResultsInRegion()
+		if st.limit > 0 && len(st.out) >= st.limit {
+			st.out = st.out[:st.limit]
+			st.done = true
+			if more && moreInRegion && open {
+				c.closeScanner(cn, r, scannerID)
+			}
+			return nil
+		}
+		if !more {
+			st.done = true
+			return nil
+		}
+		if !moreInRegion {
+			st.regionX = true
+			return nil
+		}
+		if !open {
+			return fmt.Errorf("hbase: scan of region %q returned more results but no scanner id", r.Name)
+		}
+		if err := ctx.Err(); err != nil {
+			c.closeScanner(cn, r, scannerID)
+			return err
+		}
+		req = &pb.ScanRequest{ScannerId: proto.Uint64(scannerID), NumberOfRows: proto.Uint32(rows), NextCallSeq: proto.Uint64(seq)}
+		seq++
+	}
+}
+
+// closeScanner releases a server-side scanner. It runs on its own short
+// context so a cancelled caller still frees the server's resources.
+func (c *Client) closeScanner(cn *conn, r *RegionInfo, id uint64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req := &pb.ScanRequest{ScannerId: proto.Uint64(id), NumberOfRows: proto.Uint32(0), CloseScanner: proto.Bool(true)}
+	var resp pb.ScanResponse
+	if err := cn.invoke(ctx, "Scan", req, &resp, 5*time.Second); err != nil {
+		// Not fatal: the server expires the scanner's lease on its own
+		// (hbase.client.scanner.timeout.period).
+		slog.Debug("hbase: close scanner failed", "region", string(r.Name), "scanner", id, "err", err)
+	}
+}
+
+// PutBatch writes ms with one Multi call per region server per round;
+// actions that fail with retriable errors are retried after relocating.
+func (c *Client) PutBatch(ctx context.Context, table string, ms []Mutation, d Durability) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	dur := pb.MutationProto_Durability(d)
+	pending := make([]int, len(ms))
+	for i := range pending {
+		pending[i] = i
+	}
+	var lastErr error
+	for attempt := 0; len(pending) > 0; attempt++ {
+		if attempt > c.cfg.maxRetries {
+			return &RetriesExhaustedError{Op: "put batch", Table: table, Row: ms[pending[0]].Row, Attempts: attempt, Err: lastErr}
+		}
+		if attempt > 0 {
+			if err := c.backoff(ctx, attempt-1); err != nil {
+				return fmt.Errorf("hbase: put batch to table %q: %w (last error: %v)", table, err, lastErr)
+			}
+		}
+		// Group by server, then by region.
+		type regionGroup struct {
+			r   *RegionInfo
+			idx []int
+		}
+		byServer := map[string]map[string]*regionGroup{}
+		var failed []int
+		for _, i := range pending {
+			r, err := c.locate(ctx, table, ms[i].Row)
+			if err != nil {
+				if classify(err) == retryNever {
+					return err
+				}
+				lastErr = err
+				failed = append(failed, i)
+				continue
+			}
+			rg := byServer[r.Server]
+			if rg == nil {
+				rg = map[string]*regionGroup{}
+				byServer[r.Server] = rg
+			}
+			g := rg[string(r.Name)]
+			if g == nil {
+				g = &regionGroup{r: r}
+				rg[string(r.Name)] = g
+			}
+			g.idx = append(g.idx, i)
+		}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		var final error
+		for server, groups := range byServer {
+			req := &pb.MultiRequest{}
+			var order []*regionGroup
+			for _, g := range groups {
+				order = append(order, g)
+			}
+			sort.Slice(order, func(a, b int) bool { return bytes.Compare(order[a].r.StartKey, order[b].r.StartKey) < 0 })
+			for _, g := range order {
+				ra := &pb.RegionAction{Region: regionSpec(g.r)}
+				for k, i := range g.idx {
+					m := ms[i]
+					qvs := make([]*pb.MutationProto_ColumnValue_QualifierValue, len(m.Cols))
+					for j, col := range m.Cols {
+						qvs[j] = &pb.MutationProto_ColumnValue_QualifierValue{Qualifier: col.Qualifier, Value: col.Value}
+					}
+					ra.Action = append(ra.Action, &pb.Action{
+						Index: proto.Uint32(uint32(k)),
+						Mutation: &pb.MutationProto{
+							Row:         m.Row,
+							MutateType:  pb.MutationProto_PUT.Enum(),
+							ColumnValue: []*pb.MutationProto_ColumnValue{{Family: m.Family, QualifierValue: qvs}},
+							Durability:  dur.Enum(),
+						},
+					})
+				}
+				req.RegionAction = append(req.RegionAction, ra)
+			}
+			wg.Add(1)
+			go func(server string, order []*regionGroup, req *pb.MultiRequest) {
+				defer wg.Done()
+				var resp pb.MultiResponse
+				cn, err := c.getConn(ctx, server, clientService)
+				if err == nil {
+					err = cn.invoke(ctx, "Multi", req, &resp, c.cfg.rpcTimeout)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					k := classify(err)
+					if k == retryNever || ctx.Err() != nil {
+						final = err
+						return
+					}
+					lastErr = err
+					if k == retryReconnect {
+						c.cache.removeServer(server)
+					}
+					for _, g := range order {
+						if k == retryRelocate {
+							c.cache.remove(g.r)
+						}
+						failed = append(failed, g.idx...)
+					}
+					return
+				}
+				results := resp.GetRegionActionResult()
+				for n, g := range order {
+					if n >= len(results) {
+						failed = append(failed, g.idx...)
+						lastErr = fmt.Errorf("hbase: Multi response from %s lacks region %q", server, g.r.Name)
+						continue
+					}
+					rar := results[n]
+					if ex := rar.GetException(); ex != nil {
+						re := &RemoteError{Class: ex.GetName(), Message: firstLine(string(ex.GetValue())), Server: server, Table: table, Row: ms[g.idx[0]].Row}
+						if k := classify(re); k == retryNever {
+							final = mapRemote(re)
+							return
+						} else if k == retryRelocate {
+							c.cache.remove(g.r)
+						}
+						lastErr = re
+						failed = append(failed, g.idx...)
+						continue
+					}
+					for _, roe := range rar.GetResultOrException() {
+						ex := roe.GetException()
+						if ex == nil {
+							continue
+						}
+						k := int(roe.GetIndex())
+						if k >= len(g.idx) {
+							continue
+						}
+						re := &RemoteError{Class: ex.GetName(), Message: firstLine(string(ex.GetValue())), Server: server, Table: table, Row: ms[g.idx[k]].Row}
+						if classify(re) == retryNever {
+							final = mapRemote(re)
+							return
+						}
+						if classify(re) == retryRelocate {
+							c.cache.remove(g.r)
+						}
+						lastErr = re
+						failed = append(failed, g.idx[k])
+					}
+				}
+			}(server, order, req)
+		}
+		wg.Wait()
+		if final != nil {
+			return fmt.Errorf("hbase: put batch to table %q: %w", table, final)
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("hbase: put batch to table %q: %w", table, err)
+		}
+		pending = failed
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+package hbase
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/regress-hbase/regress/harness/hbase/pb"
+)
+
+// pbMagic prefixes protobuf payloads HBase stores in znodes and meta cells.
+var pbMagic = []byte("PBUF")
+
+// parseZNode strips the znode envelope (0xFF, int32 id length, id, "PBUF")
+// and returns the protobuf payload.
+func parseZNode(data []byte) ([]byte, error) {
+	if len(data) < 5 || data[0] != 0xFF {
+		return nil, fmt.Errorf("znode data does not start with the 0xFF marker (%d bytes)", len(data))
+	}
+	idLen := binary.BigEndian.Uint32(data[1:5])
+	if idLen > uint32(len(data)-5) {
+		return nil, fmt.Errorf("znode id length %d exceeds data of %d bytes", idLen, len(data))
+	}
+	rest := data[5+idLen:]
+	if !bytes.HasPrefix(rest, pbMagic) {
+		return nil, errors.New("znode payload lacks the PBUF magic (is this HBase 0.96 or newer?)")
+	}
+	return rest[len(pbMagic):], nil
+}
+
+// serverAddr formats a ServerName as host:port.
+func serverAddr(s *pb.ServerName) string {
+	return net.JoinHostPort(s.GetHostName(), strconv.Itoa(int(s.GetPort())))
+}
+
+// parseMasterZNode returns host:port of the active master.
+func parseMasterZNode(data []byte) (string, error) {
+	b, err := parseZNode(data)
+	if err != nil {
+		return "", err
+	}
+	var m pb.Master
+	if err := proto.Unmarshal(b, &m); err != nil {
+		return "", fmt.Errorf("decode master znode: %w", err)
+	}
+	if m.GetMaster().GetHostName() == "" {
+		return "", errors.New("master znode names no server")
+	}
+	return serverAddr(m.GetMaster()), nil
+}
+
+// parseMetaZNode returns host:port of the server holding hbase:meta.
+func parseMetaZNode(data []byte) (string, error) {
+	b, err := parseZNode(data)
+	if err != nil {
+		return "", err
+	}
+	var m pb.MetaRegionServer
+	if err := proto.Unmarshal(b, &m); err != nil {
+		return "", fmt.Errorf("decode meta-region-server znode: %w", err)
+	}
+	if m.GetServer().GetHostName() == "" {
+		return "", errors.New("meta-region-server znode names no server")
+	}
+	return serverAddr(m.GetServer()), nil
+}
+
+type zkLogger struct{}
+
+func (zkLogger) Printf(format string, args ...any) {
+	slog.Debug("zookeeper: " + fmt.Sprintf(format, args...))
+}
+
+// readZNodes reads the given znodes under parent and returns their data in
+// order. go-zookeeper retries a dead server forever, so the session is bounded
+// by ctx and always closed before returning.
+func readZNodes(ctx context.Context, zkAddr, parent string, names ...string) ([][]byte, error) {
+	conn, _, err := zk.Connect([]string{zkAddr}, 30*time.Second, zk.WithLogger(zkLogger{}), zk.WithLogInfo(false))
+	if err != nil {
+		return nil, fmt.Errorf("zookeeper %s: %w", zkAddr, err)
+	}
+	type res struct {
+		out [][]byte
+		err error
+	}
+	ch := make(chan res, 1)
+	go func() {
+		var r res
+		for _, n := range names {
+			p := parent + "/" + n
+			data, _, err := conn.Get(p)
+			if err != nil {
+				if errors.Is(err, zk.ErrNoNode) {
+					err = fmt.Errorf("znode %s does not exist (is HBase running, and is the znode parent %q right?)", p, parent)
+				} else {
+					err = fmt.Errorf("read znode %s: %w", p, err)
+				}
+				r.err = err
+				break
+			}
+			r.out = append(r.out, data)
+		}
+		ch <- r
+	}()
+	select {
+	case r := <-ch:
+		conn.Close()
+		if r.err != nil {
+			return nil, fmt.Errorf("zookeeper %s: %w", zkAddr, r.err)
+		}
+		return r.out, nil
+	case <-ctx.Done():
+		conn.Close() // unblocks the Get in the goroutine
+		return nil, fmt.Errorf("zookeeper %s did not answer (is the address right and HBase up?): %w", zkAddr, ctx.Err())
+	}
+}
