@@ -86,7 +86,7 @@ func Connect(ctx context.Context, zkAddr string, opts ...Option) (*Client, error
 		return nil, err
 	}
 	var resp pb.IsMasterRunningResponse
-	if err := c.masterCall(ctx, "IsMasterRunning", &pb.IsMasterRunningRequest{}, &resp); err != nil {
+	if err := c.masterCall(ctx, "", "IsMasterRunning", &pb.IsMasterRunningRequest{}, &resp); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("hbase: master at %s (from ZooKeeper %s) does not answer: %w", c.masterAddr(), zkAddr, err)
 	}
@@ -225,7 +225,8 @@ func (c *Client) backoff(ctx context.Context, n int) error {
 
 // masterCall runs one MasterService call with retries; it re-reads the master
 // location from ZooKeeper when the connection fails.
-func (c *Client) masterCall(ctx context.Context, method string, req, resp proto.Message) error {
+// table (may be empty) names the table in typed errors.
+func (c *Client) masterCall(ctx context.Context, table, method string, req, resp proto.Message) error {
 	var err error
 	for attempt := 0; ; attempt++ {
 		addr := c.masterAddr()
@@ -244,12 +245,15 @@ func (c *Client) masterCall(ctx context.Context, method string, req, resp proto.
 		if k == retryNever {
 			var re *RemoteError
 			if errors.As(err, &re) {
+				if re.Table == "" {
+					re.Table = table
+				}
 				return mapRemote(re)
 			}
 			return err
 		}
 		if attempt >= c.cfg.maxRetries {
-			return &RetriesExhaustedError{Op: method, Attempts: attempt + 1, Err: err}
+			return &RetriesExhaustedError{Op: method, Table: table, Attempts: attempt + 1, Err: err}
 		}
 		if k == retryReconnect {
 			if zerr := c.refreshLocations(ctx); zerr != nil {
@@ -333,7 +337,7 @@ func (c *Client) lookupMeta(ctx context.Context, table string, row []byte) (*Reg
 // regionFromMeta picks row's region from a reversed meta scan response.
 func regionFromMeta(resp *pb.ScanResponse, table string, row []byte) (*RegionInfo, error) {
 	for _, r := range resp.GetResults() {
-		ri, ok, err := parseMetaRow(r)
+		ri, ok, err := parseMetaRow(decodeResult(r))
 		if err != nil {
 			return nil, err
 		}

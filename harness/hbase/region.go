@@ -19,15 +19,13 @@ var metaRegionName = []byte("hbase:meta,,1")
 const metaTable = "hbase:meta"
 
 var (
-	infoFamily        = []byte("info")
-	regionInfoQual    = []byte("regioninfo")
-	serverQual        = []byte("server")
-	serverStartQual   = []byte("serverstartcode")
-	metaLookupRows    = uint32(5)
-	metaLookupSuffix  = []byte(",99999999999999")
-	defaultNamespace  = "default"
-	namespaceSep      = ":"
-	metaScanBatchRows = uint32(1000)
+	infoFamily       = []byte("info")
+	regionInfoQual   = []byte("regioninfo")
+	serverQual       = []byte("server")
+	metaLookupRows   = uint32(5)
+	metaLookupSuffix = []byte(",99999999999999")
+	defaultNamespace = "default"
+	namespaceSep     = ":"
 )
 
 // RegionInfo describes one region of a table and the server hosting it.
@@ -76,18 +74,18 @@ func metaRowFor(table string, row []byte) []byte {
 
 // parseMetaRow decodes one hbase:meta row. ok is false for rows that do not
 // describe a usable region (split parents and offline regions).
-func parseMetaRow(r *pb.Result) (ri *RegionInfo, ok bool, err error) {
+func parseMetaRow(r Result) (ri *RegionInfo, ok bool, err error) {
 	var name, info, server []byte
-	for _, c := range r.GetCell() {
-		if !bytes.Equal(c.GetFamily(), infoFamily) {
+	for _, c := range r.Cells {
+		if !bytes.Equal(c.Family, infoFamily) {
 			continue
 		}
-		name = c.GetRow()
+		name = c.Row
 		switch {
-		case bytes.Equal(c.GetQualifier(), regionInfoQual):
-			info = c.GetValue()
-		case bytes.Equal(c.GetQualifier(), serverQual):
-			server = c.GetValue()
+		case bytes.Equal(c.Qualifier, regionInfoQual):
+			info = c.Value
+		case bytes.Equal(c.Qualifier, serverQual):
+			server = c.Value
 		}
 	}
 	if info == nil {

@@ -1,0 +1,468 @@
+package hbase
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/regress-hbase/regress/harness/hbase/pb"
+)
+
+// FamilySpec describes one column family of a new table. Empty or zero fields
+// keep HBase's defaults.
+type FamilySpec struct {
+	Name              string
+	Compression       string // NONE, SNAPPY, GZ, LZ4, ZSTD, LZO, BZIP2
+	Versions          int
+	BloomFilter       string // NONE, ROW, ROWCOL, ROWPREFIX_FIXED_LENGTH
+	DataBlockEncoding string // NONE, PREFIX, DIFF, FAST_DIFF, ROW_INDEX_V1
+	BlockCache        *bool
+}
+
+// TableSpec describes a table to create; SplitKeys pre-split it into
+// len(SplitKeys)+1 regions.
+type TableSpec struct {
+	Name      string
+	Families  []FamilySpec
+	SplitKeys [][]byte
+}
+
+// SnapshotInfo describes a completed snapshot.
+type SnapshotInfo struct {
+	Name    string
+	Table   string
+	Created time.Time
+}
+
+var (
+	validCompression = []string{"NONE", "SNAPPY", "GZ", "LZ4", "ZSTD", "LZO", "BZIP2", "LZMA"}
+	validBloom       = []string{"NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH"}
+	validEncoding    = []string{"NONE", "PREFIX", "DIFF", "FAST_DIFF", "ROW_INDEX_V1"}
+)
+
+func checkChoice(table, family, attr, v string, valid []string) (string, error) {
+	u := strings.ToUpper(v)
+	if !slices.Contains(valid, u) {
+		return "", fmt.Errorf("hbase: table %q family %q: %s %q is not one of %s", table, family, attr, v, strings.Join(valid, ", "))
+	}
+	return u, nil
+}
+
+// familySchema validates f and turns it into HBase's schema attributes.
+func familySchema(table string, f FamilySpec) (*pb.ColumnFamilySchema, error) {
+	if f.Name == "" || strings.ContainsAny(f.Name, ":") {
+		return nil, fmt.Errorf("hbase: table %q: column family name %q must be non-empty and contain no ':'", table, f.Name)
+	}
+	cf := &pb.ColumnFamilySchema{Name: []byte(f.Name)}
+	add := func(k, v string) {
+		cf.Attributes = append(cf.Attributes, &pb.BytesBytesPair{First: []byte(k), Second: []byte(v)})
+	}
+	if f.Compression != "" {
+		v, err := checkChoice(table, f.Name, "COMPRESSION", f.Compression, validCompression)
+		if err != nil {
+			return nil, err
+		}
+		add("COMPRESSION", v)
+	}
+	if f.Versions < 0 {
+		return nil, fmt.Errorf("hbase: table %q family %q: VERSIONS %d must be positive", table, f.Name, f.Versions)
+	}
+	if f.Versions > 0 {
+		add("VERSIONS", strconv.Itoa(f.Versions))
+	}
+	if f.BloomFilter != "" {
+		v, err := checkChoice(table, f.Name, "BLOOMFILTER", f.BloomFilter, validBloom)
+		if err != nil {
+			return nil, err
+		}
+		add("BLOOMFILTER", v)
+	}
+	if f.DataBlockEncoding != "" {
+		v, err := checkChoice(table, f.Name, "DATA_BLOCK_ENCODING", f.DataBlockEncoding, validEncoding)
+		if err != nil {
+			return nil, err
+		}
+		add("DATA_BLOCK_ENCODING", v)
+	}
+	if f.BlockCache != nil {
+		add("BLOCKCACHE", strconv.FormatBool(*f.BlockCache))
+	}
+	return cf, nil
+}
+
+// nonce gives admin calls an identity so a retried call is not run twice.
+func nonce() *uint64 { return proto.Uint64(rand.Uint64()) }
+
+// CreateTable creates a table and waits until its regions are online.
+func (c *Client) CreateTable(ctx context.Context, s TableSpec) error {
+	if s.Name == "" {
+		return errors.New("hbase: create table: empty table name")
+	}
+	if len(s.Families) == 0 {
+		return fmt.Errorf("hbase: create table %q: at least one column family is needed", s.Name)
+	}
+	schema := &pb.TableSchema{TableName: toTableName(s.Name)}
+	for _, f := range s.Families {
+		cf, err := familySchema(s.Name, f)
+		if err != nil {
+			return err
+		}
+		schema.ColumnFamilies = append(schema.ColumnFamilies, cf)
+	}
+	splits := slices.Clone(s.SplitKeys)
+	slices.SortFunc(splits, bytes.Compare)
+	for i, k := range splits {
+		if len(k) == 0 {
+			return fmt.Errorf("hbase: create table %q: empty split key", s.Name)
+		}
+		if i > 0 && bytes.Equal(k, splits[i-1]) {
+			return fmt.Errorf("hbase: create table %q: duplicate split key %q", s.Name, k)
+		}
+	}
+	req := &pb.CreateTableRequest{TableSchema: schema, SplitKeys: splits, NonceGroup: nonce(), Nonce: nonce()}
+	var resp pb.CreateTableResponse
+	if err := c.masterCall(ctx, s.Name, "CreateTable", req, &resp); err != nil {
+		return fmt.Errorf("hbase: create table %q: %w", s.Name, err)
+	}
+	c.cache.removeTable(s.Name)
+	return c.waitProcedure(ctx, s.Name, "create table", resp.GetProcId())
+}
+
+// tableProc runs EnableTable, DisableTable or DeleteTable and waits for it.
+func (c *Client) tableProc(ctx context.Context, method, what, table string) error {
+	req := &pb.TableRequest{TableName: toTableName(table), NonceGroup: nonce(), Nonce: nonce()}
+	var resp pb.ProcResponse
+	if err := c.masterCall(ctx, table, method, req, &resp); err != nil {
+		return fmt.Errorf("hbase: %s %q: %w", what, table, err)
+	}
+	defer c.cache.removeTable(table)
+	return c.waitProcedure(ctx, table, what, resp.GetProcId())
+}
+
+// EnableTable enables a disabled table and waits.
+func (c *Client) EnableTable(ctx context.Context, table string) error {
+	return c.tableProc(ctx, "EnableTable", "enable table", table)
+}
+
+// DisableTable disables a table and waits.
+func (c *Client) DisableTable(ctx context.Context, table string) error {
+	return c.tableProc(ctx, "DisableTable", "disable table", table)
+}
+
+// DeleteTable deletes a disabled table and waits.
+func (c *Client) DeleteTable(ctx context.Context, table string) error {
+	return c.tableProc(ctx, "DeleteTable", "delete table", table)
+}
+
+// waitProcedure polls a master procedure until it finishes, with backoff.
+func (c *Client) waitProcedure(ctx context.Context, table, what string, procID uint64) error {
+	req := &pb.GetProcedureResultRequest{ProcId: proto.Uint64(procID)}
+	delay := 50 * time.Millisecond
+	for {
+		var resp pb.GetProcedureResultResponse
+		if err := c.masterCall(ctx, table, "getProcedureResult", req, &resp); err != nil {
+			return fmt.Errorf("hbase: %s %q: poll procedure %d: %w", what, table, procID, err)
+		}
+		switch resp.GetState() {
+		case pb.GetProcedureResultResponse_FINISHED:
+			if ex := resp.GetException(); ex != nil {
+				ge := ex.GetGenericException()
+				re := &RemoteError{Class: ge.GetClassName(), Message: ge.GetMessage(), Server: c.masterAddr(), Table: table, DoNotRetry: true}
+				return fmt.Errorf("hbase: %s %q: procedure %d failed: %w", what, table, procID, mapRemote(re))
+			}
+			return nil
+		case pb.GetProcedureResultResponse_NOT_FOUND:
+			return fmt.Errorf("hbase: %s %q: master does not know procedure %d (did the master restart?)", what, table, procID)
+		}
+		if err := sleepCtx(ctx, delay); err != nil {
+			return fmt.Errorf("hbase: %s %q: waiting for procedure %d: %w", what, table, procID, err)
+		}
+		delay = min(delay*2, time.Second)
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// TableState returns ENABLED, DISABLED, ENABLING or DISABLING.
+func (c *Client) TableState(ctx context.Context, table string) (string, error) {
+	var resp pb.GetTableStateResponse
+	if err := c.masterCall(ctx, table, "GetTableState", &pb.GetTableStateRequest{TableName: toTableName(table)}, &resp); err != nil {
+		return "", fmt.Errorf("hbase: state of table %q: %w", table, err)
+	}
+	return resp.GetTableState().GetState().String(), nil
+}
+
+// TableExists reports whether the table exists.
+func (c *Client) TableExists(ctx context.Context, table string) (bool, error) {
+	_, err := c.TableState(ctx, table)
+	var nf *TableNotFoundError
+	if errors.As(err, &nf) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// ListTables returns the user tables ("ns:name" outside the default namespace).
+func (c *Client) ListTables(ctx context.Context) ([]string, error) {
+	var resp pb.GetTableNamesResponse
+	if err := c.masterCall(ctx, "", "GetTableNames", &pb.GetTableNamesRequest{IncludeSysTables: proto.Bool(false)}, &resp); err != nil {
+		return nil, fmt.Errorf("hbase: list tables: %w", err)
+	}
+	out := make([]string, 0, len(resp.GetTableNames()))
+	for _, t := range resp.GetTableNames() {
+		out = append(out, tableNameString(t))
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// TableRegions lists the table's online regions in key order, read from hbase:meta.
+func (c *Client) TableRegions(ctx context.Context, table string) ([]RegionInfo, error) {
+	rows, err := c.Scan(ctx, metaTable, ScanOptions{
+		StartRow: []byte(table + ","),
+		StopRow:  []byte(table + "-"), // ',' + 1: just past every row of the table
+		Family:   infoFamily,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("hbase: list regions of table %q: %w", table, err)
+	}
+	var out []RegionInfo
+	for _, r := range rows {
+		ri, ok, err := parseMetaRow(r)
+		if err != nil {
+			return nil, err
+		}
+		if ri == nil || !ok || ri.Table != table {
+			continue
+		}
+		out = append(out, *ri)
+	}
+	if len(out) == 0 {
+		return nil, &TableNotFoundError{Table: table}
+	}
+	return out, nil
+}
+
+// eachRegion calls fn on every region of table with an AdminService
+// connection to its server, re-listing and retrying regions whose calls fail
+// with retriable errors (a region moved or split meanwhile).
+func (c *Client) eachRegion(ctx context.Context, table, what string, fn func(ctx context.Context, r *RegionInfo, cn *conn) error) error {
+	done := map[string]bool{}
+	var lastErr error
+	for attempt := 0; ; attempt++ {
+		regions, err := c.TableRegions(ctx, table)
+		if err != nil {
+			return err
+		}
+		failed := false
+		for i := range regions {
+			r := &regions[i]
+			if done[string(r.Name)] {
+				continue
+			}
+			var cn *conn
+			if r.Server == "" {
+				err = fmt.Errorf("region %q: %w", r.Name, errRegionOffline)
+			} else if cn, err = c.getConn(ctx, r.Server, adminService); err == nil {
+				err = fn(ctx, r, cn)
+			}
+			if err != nil {
+				var re *RemoteError
+				if errors.As(err, &re) && re.Table == "" {
+					re.Table = table
+				}
+				if ctx.Err() != nil || classify(err) == retryNever {
+					if re != nil {
+						return fmt.Errorf("hbase: %s %q: %w", what, table, mapRemote(re))
+					}
+					return fmt.Errorf("hbase: %s %q: %w", what, table, err)
+				}
+				lastErr = err
+				failed = true
+				continue
+			}
+			done[string(r.Name)] = true
+		}
+		if !failed {
+			return nil
+		}
+		if attempt >= c.cfg.maxRetries {
+			return &RetriesExhaustedError{Op: what, Table: table, Attempts: attempt + 1, Err: lastErr}
+		}
+		if err := c.backoff(ctx, attempt); err != nil {
+			return fmt.Errorf("hbase: %s %q: %w (last error: %v)", what, table, err, lastErr)
+		}
+	}
+}
+
+// FlushTable flushes every region's memstore to store files; it returns when
+// all flushes are done.
+func (c *Client) FlushTable(ctx context.Context, table string) error {
+	return c.eachRegion(ctx, table, "flush table", func(ctx context.Context, r *RegionInfo, cn *conn) error {
+		var resp pb.FlushRegionResponse
+		return cn.invoke(ctx, "FlushRegion", &pb.FlushRegionRequest{Region: regionSpec(r)}, &resp, c.cfg.rpcTimeout)
+	})
+}
+
+// MajorCompactTable requests a major compaction of every region and waits
+// until every region's compaction state is NONE.
+func (c *Client) MajorCompactTable(ctx context.Context, table string) error {
+	err := c.eachRegion(ctx, table, "major compact table", func(ctx context.Context, r *RegionInfo, cn *conn) error {
+		var resp pb.CompactRegionResponse
+		return cn.invoke(ctx, "CompactRegion", &pb.CompactRegionRequest{Region: regionSpec(r), Major: proto.Bool(true)}, &resp, c.cfg.rpcTimeout)
+	})
+	if err != nil {
+		return err
+	}
+	delay := 100 * time.Millisecond
+	for {
+		busy := 0
+		err := c.eachRegion(ctx, table, "compaction state of table", func(ctx context.Context, r *RegionInfo, cn *conn) error {
+			var resp pb.GetRegionInfoResponse
+			req := &pb.GetRegionInfoRequest{Region: regionSpec(r), CompactionState: proto.Bool(true)}
+			if err := cn.invoke(ctx, "GetRegionInfo", req, &resp, c.cfg.rpcTimeout); err != nil {
+				return err
+			}
+			if resp.GetCompactionState() != pb.GetRegionInfoResponse_NONE {
+				busy++
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if busy == 0 {
+			return nil
+		}
+		if err := sleepCtx(ctx, delay); err != nil {
+			return fmt.Errorf("hbase: major compact table %q: %d regions still compacting: %w", table, busy, err)
+		}
+		delay = min(delay*2, 2*time.Second)
+	}
+}
+
+// Snapshot takes a flush snapshot of table named name and waits until it is done.
+func (c *Client) Snapshot(ctx context.Context, table, name string) error {
+	desc := &pb.SnapshotDescription{Name: proto.String(name), Table: proto.String(table), Type: pb.SnapshotDescription_FLUSH.Enum(), Version: proto.Int32(2)}
+	var resp pb.SnapshotResponse
+	if err := c.masterCall(ctx, table, "Snapshot", &pb.SnapshotRequest{Snapshot: desc, NonceGroup: nonce(), Nonce: nonce()}, &resp); err != nil {
+		return fmt.Errorf("hbase: snapshot %q of table %q: %w", name, table, err)
+	}
+	delay := 50 * time.Millisecond
+	for {
+		var done pb.IsSnapshotDoneResponse
+		if err := c.masterCall(ctx, table, "IsSnapshotDone", &pb.IsSnapshotDoneRequest{Snapshot: desc}, &done); err != nil {
+			return fmt.Errorf("hbase: snapshot %q of table %q: %w", name, table, err)
+		}
+		if done.GetDone() {
+			return nil
+		}
+		if err := sleepCtx(ctx, delay); err != nil {
+			return fmt.Errorf("hbase: snapshot %q of table %q: waiting: %w", name, table, err)
+		}
+		delay = min(delay*2, time.Second)
+	}
+}
+
+// CloneSnapshot creates newTable from a snapshot and waits until it is online.
+func (c *Client) CloneSnapshot(ctx context.Context, snapshot, newTable string) error {
+	// A clone is RestoreSnapshot naming a table that does not exist yet.
+	desc := &pb.SnapshotDescription{Name: proto.String(snapshot), Table: proto.String(newTable)}
+	var resp pb.RestoreSnapshotResponse
+	if err := c.masterCall(ctx, newTable, "RestoreSnapshot", &pb.RestoreSnapshotRequest{Snapshot: desc, NonceGroup: nonce(), Nonce: nonce()}, &resp); err != nil {
+		return fmt.Errorf("hbase: clone snapshot %q to table %q: %w", snapshot, newTable, err)
+	}
+	c.cache.removeTable(newTable)
+	return c.waitProcedure(ctx, newTable, "clone snapshot "+snapshot+" to table", resp.GetProcId())
+}
+
+// ListSnapshots returns the completed snapshots.
+func (c *Client) ListSnapshots(ctx context.Context) ([]SnapshotInfo, error) {
+	var resp pb.GetCompletedSnapshotsResponse
+	if err := c.masterCall(ctx, "", "GetCompletedSnapshots", &pb.GetCompletedSnapshotsRequest{}, &resp); err != nil {
+		return nil, fmt.Errorf("hbase: list snapshots: %w", err)
+	}
+	out := make([]SnapshotInfo, 0, len(resp.GetSnapshots()))
+	for _, s := range resp.GetSnapshots() {
+		out = append(out, SnapshotInfo{Name: s.GetName(), Table: s.GetTable(), Created: time.UnixMilli(s.GetCreationTime())})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// DeleteSnapshot deletes a snapshot.
+func (c *Client) DeleteSnapshot(ctx context.Context, name string) error {
+	var resp pb.DeleteSnapshotResponse
+	if err := c.masterCall(ctx, "", "DeleteSnapshot", &pb.DeleteSnapshotRequest{Snapshot: &pb.SnapshotDescription{Name: proto.String(name)}}, &resp); err != nil {
+		return fmt.Errorf("hbase: delete snapshot %q: %w", name, err)
+	}
+	return nil
+}
+
+func (c *Client) clusterStatus(ctx context.Context, opts ...pb.GetClusterStatusRequest_Option) (*pb.ClusterStatus, error) {
+	var resp pb.GetClusterStatusResponse
+	if err := c.masterCall(ctx, "", "GetClusterStatus", &pb.GetClusterStatusRequest{Options: opts}, &resp); err != nil {
+		return nil, fmt.Errorf("hbase: cluster status: %w", err)
+	}
+	return resp.GetClusterStatus(), nil
+}
+
+// LiveRegionServers returns the live region servers as host:port, sorted.
+func (c *Client) LiveRegionServers(ctx context.Context) ([]string, error) {
+	st, err := c.clusterStatus(ctx, pb.GetClusterStatusRequest_LIVE_SERVERS)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, s := range st.GetLiveServers() {
+		out = append(out, serverAddr(s.GetServer()))
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ClusterVersion returns the HBase version the master runs, e.g. "2.6.1-hadoop3".
+func (c *Client) ClusterVersion(ctx context.Context) (string, error) {
+	st, err := c.clusterStatus(ctx, pb.GetClusterStatusRequest_HBASE_VERSION)
+	if err != nil {
+		return "", err
+	}
+	v := st.GetHbaseVersion().GetVersion()
+	if v == "" {
+		return "", errors.New("hbase: the master's cluster status carries no version")
+	}
+	return v, nil
+}
+
+// SplitRegion splits the region of table containing splitKey at splitKey and
+// waits for the split procedure.
+func (c *Client) SplitRegion(ctx context.Context, table string, splitKey []byte) error {
+	r, err := c.lookupMeta(ctx, table, splitKey)
+	if err != nil {
+		return fmt.Errorf("hbase: split table %q at %q: %w", table, splitKey, err)
+	}
+	req := &pb.SplitTableRegionRequest{RegionInfo: r.pb, SplitRow: splitKey, NonceGroup: nonce(), Nonce: nonce()}
+	var resp pb.SplitTableRegionResponse
+	if err := c.masterCall(ctx, table, "SplitRegion", req, &resp); err != nil {
+		return fmt.Errorf("hbase: split table %q at %q: %w", table, splitKey, err)
+	}
+	return c.waitProcedure(ctx, table, "split region of table", resp.GetProcId())
+}

@@ -1,0 +1,180 @@
+package hbase
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/regress-hbase/regress/harness/hbase/pb"
+)
+
+// splitRequest undoes appendRequest the way the server reads a call.
+func splitRequest(t testing.TB, frame []byte) (*pb.RequestHeader, []byte) {
+	t.Helper()
+	n := binary.BigEndian.Uint32(frame)
+	if int(n) != len(frame)-4 {
+		t.Fatalf("frame length %d, want %d", n, len(frame)-4)
+	}
+	b := frame[4:]
+	hl, k := protowire.ConsumeVarint(b)
+	var h pb.RequestHeader
+	if err := proto.Unmarshal(b[k:k+int(hl)], &h); err != nil {
+		t.Fatal(err)
+	}
+	b = b[k+int(hl):]
+	pl, k := protowire.ConsumeVarint(b)
+	if k+int(pl) != len(b) {
+		t.Fatalf("param length %d does not fill the frame (%d bytes left)", pl, len(b)-k)
+	}
+	return &h, b[k:]
+}
+
+func TestAppendRequestIsReadableByServer(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		id      uint32
+		timeout uint32
+	}{{"small id no timeout", 1, 0}, {"large id with timeout", 0x7ffffff0, 60000}} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := &pb.GetRequest{Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: []byte("t,,1.abc.")},
+				Get: &pb.Get{Row: []byte("row1"), Column: []*pb.Column{{Family: []byte("f")}}}}
+			frame, err := appendRequest([]byte("junk"), tc.id, "Get", tc.timeout, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(frame, []byte("junk")) {
+				t.Fatal("appendRequest clobbered the buffer prefix")
+			}
+			h, param := splitRequest(t, frame[4:])
+			if h.GetCallId() != tc.id || h.GetMethodName() != "Get" || !h.GetRequestParam() || h.GetTimeout() != tc.timeout {
+				t.Fatalf("header = %v", h)
+			}
+			var got pb.GetRequest
+			if err := proto.Unmarshal(param, &got); err != nil {
+				t.Fatal(err)
+			}
+			if !proto.Equal(&got, req) {
+				t.Fatalf("param = %v, want %v", &got, req)
+			}
+		})
+	}
+}
+
+func TestConnectionHeader(t *testing.T) {
+	b, err := appendConnectionHeader(nil, "alice", "ClientService")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b[:6], []byte{'H', 'B', 'a', 's', 0, 0x50}) {
+		t.Fatalf("preamble = %q", b[:6])
+	}
+	n := binary.BigEndian.Uint32(b[6:])
+	var h pb.ConnectionHeader
+	if err := proto.Unmarshal(b[10:10+n], &h); err != nil || int(n) != len(b)-10 {
+		t.Fatalf("header length %d of %d: %v", n, len(b)-10, err)
+	}
+	if h.GetServiceName() != "ClientService" || h.GetUserInfo().GetEffectiveUser() != "alice" || h.CellBlockCodecClass != nil {
+		t.Fatalf("header = %v", &h)
+	}
+}
+
+// responseBytes builds a response frame (without the 4-byte length) as the server does.
+func responseBytes(t testing.TB, h *pb.ResponseHeader, body proto.Message) []byte {
+	t.Helper()
+	hb, _ := proto.Marshal(h)
+	b := protowire.AppendBytes(nil, hb)
+	if body != nil {
+		bb, _ := proto.Marshal(body)
+		b = protowire.AppendBytes(b, bb)
+	}
+	return b
+}
+
+func TestParseResponse(t *testing.T) {
+	body := &pb.GetResponse{Result: &pb.Result{Cell: []*pb.Cell{{Row: []byte("r"), Family: []byte("f"), Qualifier: []byte("q"), Value: []byte("v"), Timestamp: proto.Uint64(7)}}}}
+	t.Run("ok", func(t *testing.T) {
+		f, err := parseResponse(responseBytes(t, &pb.ResponseHeader{CallId: proto.Uint32(42)}, body))
+		if err != nil || f.callID != 42 || f.exception != nil {
+			t.Fatalf("f=%+v err=%v", f, err)
+		}
+		var got pb.GetResponse
+		if err := proto.Unmarshal(f.body, &got); err != nil || !proto.Equal(&got, body) {
+			t.Fatalf("body = %v, %v", &got, err)
+		}
+		r := decodeResult(got.Result)
+		if len(r.Cells) != 1 || string(r.Cells[0].Value) != "v" || r.Cells[0].Timestamp != 7 {
+			t.Fatalf("decoded %+v", r)
+		}
+	})
+	t.Run("exception", func(t *testing.T) {
+		h := &pb.ResponseHeader{CallId: proto.Uint32(3), Exception: &pb.ExceptionResponse{
+			ExceptionClassName: proto.String("org.apache.hadoop.hbase.NotServingRegionException"),
+			StackTrace:         proto.String("org.apache.hadoop.hbase.NotServingRegionException: t,,1.abc. is not online on rs1\n\tat ..."),
+		}}
+		f, err := parseResponse(responseBytes(t, h, nil))
+		if err != nil || f.callID != 3 || f.exception == nil || f.body != nil {
+			t.Fatalf("f=%+v err=%v", f, err)
+		}
+		re := remoteFrom(f.exception, "rs1:16020")
+		if re.Message != "t,,1.abc. is not online on rs1" || classify(re) != retryRelocate {
+			t.Fatalf("remote error %+v", re)
+		}
+	})
+	for _, bad := range [][]byte{{}, {0x05, 0x08}, {0x02, 0xff, 0xff}, {0x00}, {0x02, 0x08, 0x01, 0x09}} {
+		if _, err := parseResponse(bad); err == nil {
+			t.Errorf("parseResponse(%x) accepted a malformed frame", bad)
+		}
+	}
+}
+
+func FuzzParseResponse(f *testing.F) {
+	f.Add(responseBytes(f, &pb.ResponseHeader{CallId: proto.Uint32(1)}, &pb.GetResponse{}))
+	f.Add([]byte{0x02, 0x08, 0x01})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = parseResponse(b) // must not panic
+	})
+}
+
+func TestClassifyAndMap(t *testing.T) {
+	for _, tc := range []struct {
+		class      string
+		doNotRetry bool
+		want       retryKind
+	}{
+		{"org.apache.hadoop.hbase.NotServingRegionException", false, retryRelocate},
+		{"org.apache.hadoop.hbase.exceptions.RegionMovedException", false, retryRelocate},
+		{"org.apache.hadoop.hbase.exceptions.RegionOpeningException", false, retryBackoff},
+		{"org.apache.hadoop.hbase.RegionTooBusyException", false, retryBackoff},
+		{"org.apache.hadoop.hbase.CallQueueTooBigException", false, retryBackoff},
+		{"org.apache.hadoop.hbase.ipc.ServerNotRunningYetException", false, retryReconnect},
+		{"org.apache.hadoop.hbase.TableNotFoundException", true, retryNever},
+		{"org.apache.hadoop.hbase.SomethingNewException", true, retryNever},
+		{"org.apache.hadoop.hbase.SomethingNewException", false, retryBackoff},
+		{"org.apache.hadoop.hbase.UnknownScannerException", true, retryRelocate},
+	} {
+		re := &RemoteError{Class: tc.class, DoNotRetry: tc.doNotRetry}
+		if got := classify(re); got != tc.want {
+			t.Errorf("classify(%s, doNotRetry=%v) = %v, want %v", tc.class, tc.doNotRetry, got, tc.want)
+		}
+	}
+	if classify(&ConnError{Server: "x:1", Err: errors.New("reset")}) != retryReconnect {
+		t.Error("connection errors must reconnect")
+	}
+	var nf *TableNotFoundError
+	err := mapRemote(&RemoteError{Class: "org.apache.hadoop.hbase.TableNotFoundException", Message: "nope", Table: "t1"})
+	if !errors.As(err, &nf) || nf.Table != "t1" {
+		t.Fatalf("mapRemote gave %T %v", err, err)
+	}
+	var re *RemoteError
+	if !errors.As(err, &re) || re.Class == "" {
+		t.Fatal("typed error must unwrap to the RemoteError")
+	}
+	var te *TableExistsError
+	if err := mapRemote(&RemoteError{Class: "org.apache.hadoop.hbase.TableExistsException", Message: "t2"}); !errors.As(err, &te) || te.Table != "t2" {
+		t.Fatalf("mapRemote gave %v", err)
+	}
+}
