@@ -1,0 +1,152 @@
+package loadgen
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// collector merges the workers' intervals on every tick into the run's totals,
+// writes each tick's histograms to the interval log, and keeps the figures the
+// progress callback shows. It runs on one goroutine.
+type collector struct {
+	recs []*workerRecorder
+
+	total    [NumOps][numKinds]*hdr.Histogram // the measurement window so far
+	tick     [NumOps][numKinds]*hdr.Histogram // this tick, written to the log
+	tickAll  *hdr.Histogram                   // intended latency of all ops this tick
+	status   [NumOps][numStatuses]int64
+	lateness *hdr.Histogram
+
+	slots, warmupSlots, empty, clamped, invalid int64
+	lastEnd                                     time.Time
+
+	log     *hdr.HistogramLogWriter
+	logErr  error
+	lastLog time.Time // end of the last interval written
+}
+
+func newCollector(recs []*workerRecorder) *collector {
+	return &collector{recs: recs, tickAll: newHistogram(), lateness: newHistogram()}
+}
+
+// startLog writes the interval log's headers; interval timestamps are then
+// relative to measureStart, which is the log's StartTime and BaseTime.
+func (c *collector) startLog(w io.Writer, measureStart time.Time, comment string) {
+	if w == nil {
+		return
+	}
+	c.log = hdr.NewHistogramLogWriter(w)
+	ms := measureStart.UnixMilli()
+	c.log.SetBaseTime(ms)
+	c.lastLog = measureStart
+	for _, f := range []func() error{
+		c.log.OutputLogFormatVersion,
+		func() error { return c.log.OutputComment(comment) },
+		func() error { return c.log.OutputStartTime(ms) },
+		func() error { return c.log.OutputBaseTime(ms) },
+		c.log.OutputLegend,
+	} {
+		if err := f(); err != nil {
+			c.logErr = fmt.Errorf("write interval log header: %w", err)
+			return
+		}
+	}
+}
+
+// tickFigures is what one collection saw, for progress.
+type tickFigures struct {
+	slots, warmupSlots int64
+	p99Intended        time.Duration
+}
+
+// collect swaps out every worker's interval and merges it. now closes the
+// tick's interval in the log.
+func (c *collector) collect(now time.Time) tickFigures {
+	var f tickFigures
+	for _, r := range c.recs {
+		iv := r.swap()
+		for o := range iv.hist {
+			for k, h := range iv.hist[o] {
+				if h == nil || h.TotalCount() == 0 {
+					continue
+				}
+				if c.tick[o][k] == nil {
+					c.tick[o][k] = newHistogram()
+				}
+				c.tick[o][k].Merge(h)
+				if Kind(k) == Intended {
+					c.tickAll.Merge(h)
+				}
+			}
+			for s, n := range iv.status[o] {
+				c.status[o][s] += n
+			}
+		}
+		if iv.lateness != nil {
+			c.lateness.Merge(iv.lateness)
+		}
+		f.slots += iv.slots
+		f.warmupSlots += iv.warmupSlots
+		c.empty += iv.empty
+		c.clamped += iv.clamped
+		c.invalid += iv.invalid
+		if iv.lastEnd.After(c.lastEnd) {
+			c.lastEnd = iv.lastEnd
+		}
+		iv.reset()
+	}
+	c.slots += f.slots
+	c.warmupSlots += f.warmupSlots
+	f.p99Intended = time.Duration(c.tickAll.ValueAtQuantile(99)) * time.Microsecond
+	c.tickAll.Reset()
+
+	writeLog := c.log != nil && c.logErr == nil && now.After(c.lastLog)
+	for o := range c.tick {
+		for k, h := range c.tick[o] {
+			if h == nil || h.TotalCount() == 0 {
+				continue
+			}
+			if c.total[o][k] == nil {
+				c.total[o][k] = newHistogram()
+			}
+			c.total[o][k].Merge(h)
+			if writeLog {
+				h.SetTag(Tag(Op(o), Kind(k)))
+				h.SetStartTimeMs(c.lastLog.UnixMilli())
+				h.SetEndTimeMs(now.UnixMilli())
+				if err := c.log.OutputIntervalHistogram(h); err != nil {
+					c.logErr = fmt.Errorf("write interval log: %w", err)
+					writeLog = false
+				}
+			}
+			h.Reset()
+		}
+	}
+	if writeLog {
+		c.lastLog = now
+	}
+	return f
+}
+
+// result fills the per-op part of r from the merged totals.
+func (c *collector) result(r *Result) {
+	for o := range c.total {
+		if c.total[o][Intended] == nil && c.status[o] == [numStatuses]int64{} {
+			continue
+		}
+		or := &OpResult{Op: Op(o), Statuses: c.status[o], Intended: c.total[o][Intended], Service: c.total[o][Service]}
+		if or.Intended == nil {
+			or.Intended, or.Service = newHistogram(), newHistogram()
+		}
+		r.PerOp[o] = or
+	}
+	r.Lateness = c.lateness
+	r.Ops = c.slots
+	r.WarmupOps = c.warmupSlots
+	r.Empty = c.empty
+	r.Clamped = c.clamped
+	r.Invalid = c.invalid
+}

@@ -1,0 +1,46 @@
+package loadgen
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Tag returns the interval-log tag of an op's histogram kind, e.g. READ.intended.
+func Tag(op Op, k Kind) string { return op.String() + "." + k.String() }
+
+// ReadHlog reads an HdrHistogram interval log and returns its interval
+// histograms in order, each with its Tag and absolute start/end times (ms).
+func ReadHlog(r io.Reader) ([]*hdr.Histogram, error) {
+	lr := hdr.NewHistogramLogReader(r)
+	var out []*hdr.Histogram
+	for {
+		h, err := lr.NextIntervalHistogram()
+		if err != nil {
+			hint := ""
+			if strings.Contains(err.Error(), "cookie") {
+				hint = " (V1-encoded logs from old YCSB versions cannot be decoded by hdrhistogram-go)"
+			}
+			return out, fmt.Errorf("read interval log after %d intervals: %w%s", len(out), err, hint)
+		}
+		if h == nil {
+			return out, nil
+		}
+		out = append(out, h)
+	}
+}
+
+// MergeByTag merges interval histograms into one histogram per tag.
+func MergeByTag(intervals []*hdr.Histogram) map[string]*hdr.Histogram {
+	out := make(map[string]*hdr.Histogram)
+	for _, h := range intervals {
+		if m, ok := out[h.Tag()]; ok {
+			m.Merge(h)
+		} else {
+			out[h.Tag()] = h.Clone()
+		}
+	}
+	return out
+}

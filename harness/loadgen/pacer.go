@@ -1,0 +1,71 @@
+package loadgen
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Pacer decides when each operation is due. Both methods are pure, so pacing
+// is testable without a clock.
+type Pacer interface {
+	// Pace returns how long to wait, at elapsed since the start, before starting
+	// operation number hits (0-based), and true when no more operations are due.
+	Pace(elapsed time.Duration, hits uint64) (wait time.Duration, stop bool)
+	// Due returns the intended start of operation number hits, as an offset from the start.
+	Due(hits uint64) time.Duration
+}
+
+// ConstantPacer schedules Rate operations per second at fixed intervals:
+// operation k is due at k/Rate. A Rate of zero or less means unthrottled:
+// every operation is due at once.
+type ConstantPacer struct {
+	Rate float64 // operations per second
+}
+
+// Due returns k/Rate; the schedule is absolute, so lateness never accumulates
+// into drift and a late worker catches up back to back.
+func (p ConstantPacer) Due(hits uint64) time.Duration {
+	if !(p.Rate > 0) {
+		return 0
+	}
+	d := float64(hits) * 1e9 / p.Rate
+	if d >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(d)
+}
+
+// Pace returns the time left until operation hits is due, or zero when it is
+// already due (or overdue: the caller then runs back to back). It never stops;
+// the run's duration and operation count stop it.
+func (p ConstantPacer) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
+	wait := p.Due(hits) - elapsed
+	if wait < 0 {
+		wait = 0
+	}
+	return wait, false
+}
+
+// ClampRate returns the rate a run should use: min(target, perServer × servers).
+// A target of zero means unthrottled (infinite), so a clamp still applies to it;
+// a perServer of zero means no clamp. The result zero means unthrottled.
+func ClampRate(target, perServer float64, servers int) (float64, error) {
+	if target < 0 || math.IsNaN(target) || math.IsInf(target, 0) {
+		return 0, fmt.Errorf("target rate %v ops/s is invalid: use 0 (unthrottled) or a positive rate", target)
+	}
+	if perServer < 0 || math.IsNaN(perServer) || math.IsInf(perServer, 0) {
+		return 0, fmt.Errorf("per-server rate clamp %v ops/s is invalid: use 0 (no clamp) or a positive rate", perServer)
+	}
+	if perServer == 0 {
+		return target, nil
+	}
+	if servers <= 0 {
+		return 0, fmt.Errorf("per-server rate clamp %v ops/s needs the number of live region servers, got %d: pass the live count or drop the clamp", perServer, servers)
+	}
+	limit := perServer * float64(servers)
+	if target == 0 || target > limit {
+		return limit, nil
+	}
+	return target, nil
+}

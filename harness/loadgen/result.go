@@ -1,0 +1,151 @@
+package loadgen
+
+import (
+	"fmt"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/workload"
+)
+
+// HoldThreshold is the fraction of the target rate a run must achieve to have
+// held its target. 95% leaves room for the last interval's partial schedule
+// and scheduler jitter on a loaded client, while a run that is really behind
+// (a saturated cluster) lands well below it.
+const HoldThreshold = 0.95
+
+// OpResult is what one operation type measured in the measurement window.
+type OpResult struct {
+	Op Op
+	// Intended holds latencies in µs from each slot's scheduled start to the
+	// operation's end: the coordinated-omission-corrected figure.
+	Intended *hdr.Histogram
+	// Service holds latencies in µs from the operation's actual start to its end.
+	Service *hdr.Histogram
+	// Statuses counts OK, NOT_FOUND and ERROR, indexed by workload.Status.
+	Statuses [numStatuses]int64
+}
+
+// Count returns the number of operations recorded, whatever their status.
+func (o *OpResult) Count() int64 {
+	var n int64
+	for _, c := range o.Statuses {
+		n += c
+	}
+	return n
+}
+
+// Status returns the number of operations that ended with status s.
+func (o *OpResult) Status(s workload.Status) int64 { return o.Statuses[statusIndex(s)] }
+
+// Result is a run's (or load's) measurement window.
+type Result struct {
+	// TargetRate is the rate asked for in ops/s; 0 means unthrottled.
+	TargetRate float64
+	// Rate is the rate the run paced to after the per-server clamp; 0 means unthrottled.
+	Rate float64
+	// Start is the start of the measurement window (after warm-up).
+	Start time.Time
+	// Duration is the measurement window: from Start to the later of the
+	// scheduled end and the last operation's end.
+	Duration time.Duration
+	// Ops counts operations (slots) in the window; a READ-MODIFY-WRITE slot
+	// counts once although it records three measurements. For a load, rows.
+	Ops int64
+	// WarmupOps counts operations run during warm-up and excluded.
+	WarmupOps int64
+	// PerOp holds one entry per operation type seen, indexed by Op; unseen ops are nil.
+	PerOp [NumOps]*OpResult
+	// Lateness holds, in µs, how late each slot's first operation started
+	// after its intended start (open loop only; empty when unthrottled).
+	Lateness *hdr.Histogram
+	// Clamped counts latencies above 60 s recorded as 60 s.
+	Clamped int64
+	// Invalid counts records with an unknown Op (a Worker bug), kept out of the histograms.
+	Invalid int64
+	// Empty counts slots in which the Worker recorded nothing (a Worker bug).
+	Empty int64
+	// StoppedBy says what ended the run: "duration", "count", "rows" or "canceled".
+	StoppedBy string
+}
+
+// Achieved returns the achieved rate in ops/s over the measurement window.
+func (r *Result) Achieved() float64 {
+	if r.Duration <= 0 {
+		return 0
+	}
+	return float64(r.Ops) / r.Duration.Seconds()
+}
+
+// HeldTarget reports whether the run achieved at least HoldThreshold of its
+// (clamped) rate. An unthrottled run has no target and always holds it.
+func (r *Result) HeldTarget() bool {
+	return r.Rate <= 0 || r.Achieved() >= HoldThreshold*r.Rate
+}
+
+// RateMessage says plainly how the achieved rate compares with the target.
+func (r *Result) RateMessage() string {
+	a := r.Achieved()
+	clamp := ""
+	if r.Rate > 0 && r.Rate != r.TargetRate {
+		if r.TargetRate > 0 {
+			clamp = fmt.Sprintf(" (target %.0f ops/s clamped to %.0f by the per-server limit)", r.TargetRate, r.Rate)
+		} else {
+			clamp = " (unthrottled run clamped by the per-server limit)"
+		}
+	}
+	switch {
+	case r.Rate <= 0:
+		return fmt.Sprintf("achieved %.1f ops/s, unthrottled", a)
+	case r.HeldTarget():
+		return fmt.Sprintf("achieved %.1f ops/s of target %.0f ops/s (%.1f%%)%s", a, r.Rate, 100*a/r.Rate, clamp)
+	default:
+		return fmt.Sprintf("TARGET NOT HELD: achieved %.1f ops/s of target %.0f ops/s (%.1f%%, below %.0f%%)%s; "+
+			"the client or the cluster could not keep up, so intended latencies include the queueing behind the schedule",
+			a, r.Rate, 100*a/r.Rate, 100*HoldThreshold, clamp)
+	}
+}
+
+// OpStats converts the per-op results to the stored form, keyed by YCSB's op names.
+// Errors counts ERROR only; NOT_FOUND is a status, not an error.
+func (r *Result) OpStats() map[string]results.OpStats {
+	out := make(map[string]results.OpStats)
+	for _, o := range r.PerOp {
+		if o == nil {
+			continue
+		}
+		st := make(map[string]int64)
+		for i, c := range o.Statuses {
+			if c > 0 {
+				st[workload.Status(i).String()] = c
+			}
+		}
+		out[o.Op.String()] = results.OpStats{
+			Count:    o.Count(),
+			Errors:   o.Statuses[workload.Error],
+			Statuses: st,
+			Intended: LatencyOf(o.Intended),
+			Service:  LatencyOf(o.Service),
+		}
+	}
+	return out
+}
+
+// LatencyOf summarises a µs histogram: p50, p95, p99, p99.9, max, min and mean.
+// An empty or nil histogram gives the zero Latency.
+func LatencyOf(h *hdr.Histogram) results.Latency {
+	if h == nil || h.TotalCount() == 0 {
+		return results.Latency{}
+	}
+	return results.Latency{
+		P50Micros:  float64(h.ValueAtQuantile(50)),
+		P95Micros:  float64(h.ValueAtQuantile(95)),
+		P99Micros:  float64(h.ValueAtQuantile(99)),
+		P999Micros: float64(h.ValueAtQuantile(99.9)),
+		MaxMicros:  float64(h.Max()),
+		MinMicros:  float64(h.Min()),
+		MeanMicros: h.Mean(),
+	}
+}
