@@ -1,0 +1,165 @@
+package ycsbimport
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/regress-hbase/regress/harness/results"
+)
+
+// IsHdrLog reports whether a file is an HdrHistogram interval log rather than
+// text output: by its .hdr/.hlog extension, or by a first line starting "#[".
+func IsHdrLog(path string, content []byte) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".hdr", ".hlog":
+		return true
+	}
+	return bytes.HasPrefix(bytes.TrimLeft(content, " \t\r\n"), []byte("#["))
+}
+
+// ParseBytes reads one file's content as text output or as an interval log.
+func ParseBytes(path string, content []byte) ([]*Run, error) {
+	if IsHdrLog(path, content) {
+		r, err := ParseHdrLog(path, bytes.NewReader(content))
+		if err != nil {
+			return nil, err
+		}
+		return []*Run{r}, nil
+	}
+	return ParseText(path, bytes.NewReader(content))
+}
+
+// ReadFile reads a YCSB text output or .hdr interval log from disk.
+func ReadFile(path string) ([]*Run, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read YCSB output: %w", err)
+	}
+	return ParseBytes(path, b)
+}
+
+// MergeHdrRuns combines the per-operation .hdr logs of one YCSB run
+// (READ.hdr, UPDATE.hdr, Intended-READ.hdr...) into one Run. The same log
+// given twice is an error.
+func MergeHdrRuns(runs []*Run) (*Run, error) {
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("no .hdr logs to merge")
+	}
+	out := &Run{Format: FormatHdrLog, Ops: map[string]*Op{}, GC: map[string]float64{}}
+	var files []string
+	for _, r := range runs {
+		if r.Format != FormatHdrLog {
+			return nil, fmt.Errorf("%s is text output, not a .hdr log; import it separately", r.File)
+		}
+		files = append(files, r.File)
+		out.RunTimeMillis = max(out.RunTimeMillis, r.RunTimeMillis)
+		if r.StartUnixMillis != 0 && (out.StartUnixMillis == 0 || r.StartUnixMillis < out.StartUnixMillis) {
+			out.StartUnixMillis = r.StartUnixMillis
+		}
+		for name, o := range r.Ops {
+			have := out.Ops[name]
+			switch {
+			case have == nil:
+				out.Ops[name] = o
+			case o.Histogram == nil && o.Intended != nil && have.Intended == nil:
+				have.Intended = o.Intended
+			case have.Histogram == nil && have.Intended != nil && o.Intended == nil:
+				o.Intended = have.Intended
+				out.Ops[name] = o
+			default:
+				return nil, fmt.Errorf("%s: a second log for operation %s; pass each operation's .hdr once per import", r.File, name)
+			}
+		}
+	}
+	// Throughput over all operations, over the longest log's span.
+	if out.RunTimeMillis > 0 {
+		var n int64
+		for _, o := range out.Ops {
+			n += o.Count
+		}
+		out.ThroughputOpsPerSec = float64(n) / (float64(out.RunTimeMillis) / 1000)
+	}
+	out.File = strings.Join(files, ",")
+	return out, nil
+}
+
+// okStatuses are YCSB's successful return statuses (Status.isOk).
+var okStatuses = map[string]bool{"OK": true, "BATCHED_OK": true}
+
+// Trial converts a Run into a stored summary. YCSB's default
+// measurement.interval=op latency is the service time; without an
+// "Intended-" block it also stands in as intended latency, because the
+// comparison reads intended latency and YCSB gave nothing better.
+func (r *Run) Trial(id, workload string) results.Trial {
+	t := results.Trial{
+		ID: id, Workload: workload, DurationMillis: r.RunTimeMillis,
+		AchievedOpsPerSec: r.ThroughputOpsPerSec, Ops: map[string]results.OpStats{},
+	}
+	if r.StartUnixMillis != 0 {
+		t.Start = time.UnixMilli(r.StartUnixMillis).UTC()
+	}
+	for name, o := range r.Ops {
+		if name == "CLEANUP" {
+			continue // closing the DB is not a workload operation
+		}
+		st := results.OpStats{Count: o.Count, Service: o.latency()}
+		if len(o.Statuses) > 0 {
+			st.Statuses = map[string]int64{}
+			for k, v := range o.Statuses {
+				st.Statuses[k] = v
+				if !okStatuses[k] {
+					st.Errors += v
+				}
+			}
+		}
+		st.Intended = st.Service
+		if o.Intended != nil {
+			st.Intended = o.Intended.latency()
+			if st.Count == 0 {
+				st.Count = o.Intended.Count
+			}
+		}
+		t.Ops[name] = st
+	}
+	return t
+}
+
+func (o *Op) latency() results.Latency {
+	if o.Count == 0 && o.Histogram == nil {
+		return results.Latency{} // figures of an op that never ran are YCSB placeholders
+	}
+	return results.Latency{
+		P50Micros: o.PercentilesMicros[50], P95Micros: o.PercentilesMicros[95],
+		P99Micros: o.PercentilesMicros[99], P999Micros: o.PercentilesMicros[99.9],
+		MaxMicros: o.MaxMicros, MinMicros: o.MinMicros, MeanMicros: o.MeanMicros,
+	}
+}
+
+// Histograms returns the merged latency histograms of a run read from .hdr
+// logs, keyed by operation (service latency), for reports and .hgrm files.
+func (r *Run) Histograms() map[string]*hdrhistogram.Histogram {
+	out := map[string]*hdrhistogram.Histogram{}
+	for name, o := range r.Ops {
+		if o.Histogram != nil {
+			out[name] = o.Histogram
+		}
+	}
+	return out
+}
+
+// OpNames returns the run's operation names, sorted.
+func (r *Run) OpNames() []string {
+	var names []string
+	for n := range r.Ops {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

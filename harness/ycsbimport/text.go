@@ -1,0 +1,386 @@
+// Package ycsbimport reads results produced by YCSB itself — its text output
+// in every format released since 0.1.0, and its HdrHistogram interval logs
+// (.hdr) — into results.Trial summaries, so published or archived YCSB
+// numbers can be stored and compared (descriptively) with regress runs.
+package ycsbimport
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Text-output format families, as reported in Run.Format.
+const (
+	Format04     = "0.4+"        // [OVERALL], RunTime(ms), N; latencies in us
+	Format014    = "0.1.4"       // averages in us, percentiles in ms
+	Format010    = "0.1.0-0.1.3" // everything in ms, Return=<int> codes
+	FormatHdrLog = "hdr"         // HdrHistogram interval logs
+)
+
+// Run is one YCSB run read from a file: its overall figures and one summary per operation.
+type Run struct {
+	File   string
+	Line   int // line the run starts on (1-based); 0 for .hdr logs
+	Format string
+	// RunTimeMillis and ThroughputOpsPerSec are YCSB's [OVERALL] figures (0 when absent).
+	RunTimeMillis       int64
+	ThroughputOpsPerSec float64
+	Ops                 map[string]*Op
+	// GC holds the [TOTAL_GC...] lines by their bracket name and label, for the record.
+	GC map[string]float64
+	// StartUnixMillis is when the run started, when the source says (.hdr logs).
+	StartUnixMillis int64
+}
+
+// Op is one operation's figures from YCSB, latencies converted to microseconds.
+// A zero latency means YCSB did not report that figure.
+type Op struct {
+	Count      int64
+	Statuses   map[string]int64
+	MeanMicros float64
+	MinMicros  float64
+	MaxMicros  float64
+	// PercentilesMicros maps a percentile (50, 95, 99, 99.9...) to its latency.
+	PercentilesMicros map[float64]float64
+	// BucketsMillis are the 1 ms histogram buckets of YCSB's "histogram"
+	// measurement type; OverflowCount counts the ">N" bucket.
+	BucketsMillis map[int]int64
+	OverflowCount int64
+	// Intended holds the "Intended-<OP>" block of measurement.interval=intended|both.
+	Intended *Op
+	// Histogram is the merged interval histogram when read from a .hdr log (values in us).
+	Histogram *hdrhistogram.Histogram
+}
+
+// ParseError is a line the importer could not read.
+type ParseError struct {
+	File string
+	Line int
+	Text string
+	Why  string
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("%s:%d: %s: %q (is this YCSB output? see the import-ycsb help for the formats read)", e.File, e.Line, e.Why, truncate(e.Text, 120))
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+var (
+	// quotePrefix is mail quoting ("> ", ">> ", "> > ") and indentation.
+	quotePrefix = regexp.MustCompile(`^[\s>|]*`)
+	percentile  = regexp.MustCompile(`^(\d+(?:\.\d+)?)(?:st|nd|rd|th)?PercentileLatency\((us|ms)\)$`)
+	latencyStat = regexp.MustCompile(`^(Average|Min|Max)Latency\((us|ms)\)$`)
+	bucketLabel = regexp.MustCompile(`^>?\d+$`)
+)
+
+// maxLine bounds one line so a binary file cannot make the scanner grow without limit.
+const maxLine = 1 << 20
+
+// ParseText reads YCSB text output (any version from 0.1.0 on). name labels
+// errors. Lines outside the measurement block (status lines, the command
+// line, client logs) are skipped; a measurement line it cannot read is an
+// error naming the file and line. A file holding several runs (a load phase
+// then a run phase, say) yields one Run each.
+func ParseText(name string, r io.Reader) ([]*Run, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), maxLine)
+	var runs []*Run
+	var cur *Run
+	noSpace, intCodes, msPct, usAvg := false, false, false, false
+	finish := func() error {
+		if cur == nil {
+			return nil
+		}
+		cur.Format = Format04
+		switch {
+		case msPct && usAvg:
+			cur.Format = Format014
+		case intCodes || msPct:
+			cur.Format = Format010
+		}
+		if noSpace {
+			cur.Format = Format010
+		}
+		if err := cur.finish(); err != nil {
+			return err
+		}
+		runs = append(runs, cur)
+		cur = nil
+		noSpace, intCodes, msPct, usAvg = false, false, false, false
+		return nil
+	}
+	n := 0
+	for sc.Scan() {
+		n++
+		raw := sc.Text()
+		line := strings.TrimSpace(quotePrefix.ReplaceAllString(raw, ""))
+		if !strings.HasPrefix(line, "[") {
+			continue // status lines, banners, client logs: not measurements
+		}
+		perr := func(why string) error { return &ParseError{File: name, Line: n, Text: raw, Why: why} }
+		end := strings.Index(line, "]")
+		if end < 0 {
+			return nil, perr("measurement line without a closing ']'")
+		}
+		block := line[1:end]
+		rest := line[end+1:]
+		if !strings.HasPrefix(rest, ",") {
+			// "[main] INFO ..." style log lines carry no comma after the bracket.
+			if strings.HasPrefix(rest, " ") && !strings.Contains(rest, ",") {
+				continue
+			}
+			return nil, perr("expected ',' after the [" + block + "] name")
+		}
+		fields := strings.Split(rest[1:], ",")
+		if len(fields) != 2 {
+			return nil, perr("expected [NAME], label, value")
+		}
+		if !strings.HasPrefix(rest[1:], " ") && block == "OVERALL" {
+			noSpace = true
+		}
+		label, valText := strings.TrimSpace(fields[0]), strings.TrimSpace(fields[1])
+		if label == "" || valText == "" {
+			return nil, perr("empty label or value")
+		}
+		val, err := strconv.ParseFloat(valText, 64)
+		if err != nil {
+			return nil, perr("value is not a number")
+		}
+		if block == "OVERALL" {
+			if label == "RunTime(ms)" && cur != nil && (cur.RunTimeMillis != 0 || len(cur.Ops) > 0) {
+				if err := finish(); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if cur == nil {
+			cur = &Run{File: name, Line: n, Ops: map[string]*Op{}, GC: map[string]float64{}}
+		}
+		switch {
+		case block == "OVERALL":
+			switch label {
+			case "RunTime(ms)":
+				if !finite(val) || val < 0 {
+					return nil, perr("run time must be a non-negative number")
+				}
+				cur.RunTimeMillis = int64(val)
+			case "Throughput(ops/sec)":
+				if finite(val) && val >= 0 {
+					cur.ThroughputOpsPerSec = val
+				}
+			default:
+				return nil, perr("unknown [OVERALL] figure")
+			}
+		case strings.HasPrefix(block, "TOTAL_GC"):
+			if finite(val) {
+				cur.GC[block+" "+label] = val
+			}
+		default:
+			op := cur.op(block)
+			why, kind := op.set(label, val)
+			if why != "" {
+				return nil, perr(why)
+			}
+			switch kind {
+			case kindIntCode:
+				intCodes = true
+			case kindPctMs:
+				msPct = true
+			case kindAvgUs:
+				usAvg = true
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: read: %w", name, n+1, err)
+	}
+	if err := finish(); err != nil {
+		return nil, err
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("%s: no YCSB measurements found (no [OVERALL] or [OPERATION] lines); pass the file YCSB printed at the end of a run", name)
+	}
+	return runs, nil
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// op returns the Op for a bracket name, routing "Intended-READ" to READ's Intended.
+func (r *Run) op(block string) *Op {
+	if base, ok := strings.CutPrefix(block, "Intended-"); ok {
+		o := r.op(base)
+		if o.Intended == nil {
+			o.Intended = newOp()
+		}
+		return o.Intended
+	}
+	o := r.Ops[block]
+	if o == nil {
+		o = newOp()
+		r.Ops[block] = o
+	}
+	return o
+}
+
+func newOp() *Op {
+	return &Op{Statuses: map[string]int64{}, PercentilesMicros: map[float64]float64{}, BucketsMillis: map[int]int64{}}
+}
+
+type lineKind int
+
+const (
+	kindOther lineKind = iota
+	kindIntCode
+	kindPctMs
+	kindAvgUs
+)
+
+// set applies one "label, value" pair; it returns why the pair is unreadable, or "".
+func (o *Op) set(label string, v float64) (string, lineKind) {
+	count := func() (int64, string) {
+		if !finite(v) || v < 0 || v != math.Trunc(v) || v > math.MaxInt64/2 {
+			return 0, "a count must be a whole non-negative number"
+		}
+		return int64(v), ""
+	}
+	switch {
+	case label == "Operations":
+		c, why := count()
+		o.Count = c
+		return why, kindOther
+	case strings.HasPrefix(label, "Return="):
+		c, why := count()
+		if why != "" {
+			return why, kindOther
+		}
+		code := strings.TrimPrefix(label, "Return=")
+		kind := kindOther
+		if n, err := strconv.Atoi(code); err == nil {
+			// 0.1.x printed integer return codes: 0 was success.
+			kind = kindIntCode
+			code = "ERROR"
+			if n == 0 {
+				code = "OK"
+			}
+		}
+		if code == "" {
+			return "empty Return= status", kindOther
+		}
+		o.Statuses[code] += c
+		return "", kind
+	}
+	if m := latencyStat.FindStringSubmatch(label); m != nil {
+		us := toMicros(v, m[2])
+		switch m[1] {
+		case "Average":
+			o.MeanMicros = us
+		case "Min":
+			o.MinMicros = us
+		case "Max":
+			o.MaxMicros = us
+		}
+		if m[2] == "us" {
+			return "", kindAvgUs
+		}
+		return "", kindOther
+	}
+	if m := percentile.FindStringSubmatch(label); m != nil {
+		p, _ := strconv.ParseFloat(m[1], 64)
+		if p <= 0 || p > 100 {
+			return "percentile out of range", kindOther
+		}
+		o.PercentilesMicros[p] = toMicros(v, m[2])
+		if m[2] == "ms" {
+			return "", kindPctMs
+		}
+		return "", kindOther
+	}
+	if bucketLabel.MatchString(label) {
+		if v != math.Trunc(v) {
+			// measurementtype=timeseries prints "[OP], <ms offset>, <avg latency>": not a bucket.
+			return "", kindOther
+		}
+		c, why := count()
+		if why != "" {
+			return why, kindOther
+		}
+		if strings.HasPrefix(label, ">") {
+			o.OverflowCount += c
+			return "", kindOther
+		}
+		b, err := strconv.Atoi(label)
+		if err != nil {
+			return "bucket index out of range", kindOther
+		}
+		o.BucketsMillis[b] += c
+		return "", kindOther
+	}
+	return "unknown measurement label " + strconv.Quote(label), kindOther
+}
+
+func toMicros(v float64, unit string) float64 {
+	if !finite(v) || v < 0 || v > 1e15 {
+		return 0 // NaN average of an empty op, or hdr's Long.MAX min: not reported
+	}
+	if unit == "ms" {
+		return v * 1000
+	}
+	return v
+}
+
+// finish derives what the text left out: percentiles from 1 ms buckets.
+func (r *Run) finish() error {
+	for _, o := range r.Ops {
+		o.fromBuckets()
+		if o.Intended != nil {
+			o.Intended.fromBuckets()
+		}
+	}
+	return nil
+}
+
+// fromBuckets fills p50/p95/p99/p99.9 from the 1 ms buckets YCSB's histogram
+// type printed, the way YCSB itself reads them (the bucket's lower bound),
+// when the text did not print that percentile.
+func (o *Op) fromBuckets() {
+	var total int64
+	idx := make([]int, 0, len(o.BucketsMillis))
+	for b, c := range o.BucketsMillis {
+		total += c
+		idx = append(idx, b)
+	}
+	total += o.OverflowCount
+	if total == 0 {
+		return
+	}
+	sort.Ints(idx)
+	for _, p := range []float64{50, 95, 99, 99.9} {
+		if _, ok := o.PercentilesMicros[p]; ok {
+			continue
+		}
+		want := p / 100 * float64(total)
+		var cum int64
+		for _, b := range idx {
+			cum += o.BucketsMillis[b]
+			if float64(cum) >= want {
+				o.PercentilesMicros[p] = float64(b) * 1000
+				break
+			}
+		}
+		// Beyond the last bucket the value is only known to exceed it: leave it unreported.
+	}
+}
