@@ -313,6 +313,13 @@ func commonKeys(bt, ct []results.Trial) (keys []metricKey, missing []string) {
 
 // infer runs the trial-level tests and fills statuses and the verdict.
 func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error) {
+	if !r.Unpaired {
+		var w string
+		if bt, ct, w = sameRuns(bt, ct); w != "" {
+			out.Warnings = append(out.Warnings, w)
+		}
+		out.Baseline.Trials, out.Candidate.Trials = len(bt), len(ct)
+	}
 	sched := checkSchedule(bt, ct, r.Unpaired)
 	out.Paired, out.Interleaved = sched.paired, sched.interleaved
 	out.Warnings = append(out.Warnings, sched.warnings...)

@@ -37,22 +37,23 @@ func checkSchedule(bt, ct []results.Trial, forceUnpaired bool) schedule {
 		s.warnings = append(s.warnings, "unpaired analysis requested: Welch's t on log values; drift between the two sets of trials is not cancelled")
 		return s
 	}
-	byW := func(ts []results.Trial) (map[string]map[int]*results.Trial, string) {
-		m := map[string]map[int]*results.Trial{}
+	byW := func(ts []results.Trial) (map[string]map[pairKey]*results.Trial, string) {
+		m := map[string]map[pairKey]*results.Trial{}
 		for i := range ts {
 			t := &ts[i]
 			if m[t.Workload] == nil {
-				m[t.Workload] = map[int]*results.Trial{}
+				m[t.Workload] = map[pairKey]*results.Trial{}
 			}
-			if prev, dup := m[t.Workload][t.Pair]; dup {
-				return nil, fmt.Sprintf("trials %q and %q of workload %s share pair index %d", prev.ID, t.ID, t.Workload, t.Pair)
+			k := pairKey{t.RunID, t.Pair}
+			if prev, dup := m[t.Workload][k]; dup {
+				return nil, fmt.Sprintf("trials %q and %q of workload %s share run %q and pair index %d", prev.ID, t.ID, t.Workload, t.RunID, t.Pair)
 			}
-			m[t.Workload][t.Pair] = t
+			m[t.Workload][k] = t
 		}
 		return m, ""
 	}
 	bm, why := byW(bt)
-	var cm map[string]map[int]*results.Trial
+	var cm map[string]map[pairKey]*results.Trial
 	if why == "" {
 		cm, why = byW(ct)
 	}
@@ -138,7 +139,7 @@ func checkSchedule(bt, ct []results.Trial, forceUnpaired bool) schedule {
 
 // matchPairs fills s.pairs from the per-workload pair maps, or says why the
 // trials do not form pairs.
-func matchPairs(bm, cm map[string]map[int]*results.Trial, s *schedule) string {
+func matchPairs(bm, cm map[string]map[pairKey]*results.Trial, s *schedule) string {
 	for _, w := range sortedKeys(bm) {
 		b, c := bm[w], cm[w]
 		if c == nil {
@@ -147,20 +148,72 @@ func matchPairs(bm, cm map[string]map[int]*results.Trial, s *schedule) string {
 		if len(b) != len(c) {
 			return fmt.Sprintf("workload %s has %d baseline and %d candidate trials", w, len(b), len(c))
 		}
-		idx := sortedKeys(b)
+		idx := make([]pairKey, 0, len(b))
+		for k := range b {
+			idx = append(idx, k)
+		}
+		sort.Slice(idx, func(i, j int) bool {
+			if idx[i].run != idx[j].run {
+				return idx[i].run < idx[j].run
+			}
+			return idx[i].pair < idx[j].pair
+		})
 		for _, p := range idx {
 			ctr, ok := c[p]
 			if !ok {
-				return fmt.Sprintf("workload %s: pair %d has a baseline trial but no candidate trial", w, p)
+				return fmt.Sprintf("workload %s: pair %d of run %q has a baseline trial but no candidate trial", w, p.pair, p.run)
 			}
 			btr := b[p]
 			if btr.Order+ctr.Order != 1 || (btr.Order != 0 && btr.Order != 1) {
-				return fmt.Sprintf("workload %s: pair %d has orders %d and %d, not one first and one second", w, p, btr.Order, ctr.Order)
+				return fmt.Sprintf("workload %s: pair %d of run %q has orders %d and %d, not one first and one second", w, p.pair, p.run, btr.Order, ctr.Order)
 			}
 			s.pairs[w] = append(s.pairs[w], [2]*results.Trial{btr, ctr})
 		}
 	}
 	return ""
+}
+
+// pairKey identifies a pair: pair indices match only within one run.
+type pairKey struct {
+	run  string
+	pair int
+}
+
+// sameRuns keeps, when the two sides share runs, only the trials of the
+// shared runs: a baseline manifest accumulates trials from runs against
+// other candidates, and only the trials interleaved with this candidate pair
+// with it. Without shared runs every trial is kept (an unpaired comparison).
+func sameRuns(bt, ct []results.Trial) (b, c []results.Trial, warning string) {
+	runs := func(ts []results.Trial) map[string]bool {
+		m := map[string]bool{}
+		for i := range ts {
+			m[ts[i].RunID] = true
+		}
+		return m
+	}
+	rb, rc := runs(bt), runs(ct)
+	shared := map[string]bool{}
+	for r := range rb {
+		if rc[r] {
+			shared[r] = true
+		}
+	}
+	if len(shared) == 0 || (len(shared) == len(rb) && len(shared) == len(rc)) {
+		return bt, ct, ""
+	}
+	keep := func(ts []results.Trial) ([]results.Trial, int) {
+		var out []results.Trial
+		for _, t := range ts {
+			if shared[t.RunID] {
+				out = append(out, t)
+			}
+		}
+		return out, len(ts) - len(out)
+	}
+	b, db := keep(bt)
+	c, dc := keep(ct)
+	return b, c, fmt.Sprintf("using only the trials of the run(s) both sides share (%s); %d baseline and %d candidate trial(s) from other runs are left out",
+		strings.Join(sortedKeys(shared), ", "), db, dc)
 }
 
 // sortedKeys returns a map's keys in order, so warnings and pairs are deterministic.

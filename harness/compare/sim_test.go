@@ -1,0 +1,263 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/regress-hbase/regress/harness/results"
+)
+
+// This file is the synthetic latency generator the validation suite runs on:
+// per request a lognormal base whose log follows an AR(1) process (GC and
+// compaction make neighbours alike), a two-state Markov stall mode (rare
+// bursts of much slower requests), a per-trial random effect (cache and disk
+// state), and an optional linear drift over the schedule, recorded into one
+// HdrHistogram per operation at 3 significant digits, as the load generator does.
+
+// simOp is one operation type of the simulated workload.
+type simOp struct {
+	name         string
+	medianMicros float64
+	share        float64 // fraction of requests
+}
+
+// simModel is the system under test; identical models on both sides make an A/A test.
+type simModel struct {
+	ops         []simOp
+	sigma       float64 // standard deviation of log latency (stationary)
+	phi         float64 // AR(1) coefficient between consecutive requests
+	stallIn     float64 // P(normal -> stall) per request
+	stallOut    float64 // P(stall -> normal) per request
+	stallFactor float64 // latency multiplier in the stall mode
+	trialSD     float64 // per-trial random effect on log latency
+	requests    int     // per trial, all operations together
+	tputOps     float64 // mean achieved throughput
+	tputSD      float64 // per-trial noise of log throughput
+}
+
+// simEffect is the true change of a candidate; the zero value is no change.
+type simEffect struct {
+	all      float64 // multiplier on every request
+	tail     float64 // multiplier on requests slower than the base p90 (the stall mode included)
+	op       string  // operation whose requests get opFactor
+	opFactor float64
+	tput     float64 // multiplier on throughput
+}
+
+func factorOr1(f float64) float64 {
+	if f == 0 {
+		return 1
+	}
+	return f
+}
+
+// defaultModel is a workload-A-like mix on a machine with 3% between-trial noise.
+func defaultModel() simModel {
+	return simModel{
+		ops:         []simOp{{"READ", 400, 0.5}, {"UPDATE", 700, 0.5}},
+		sigma:       0.35,
+		phi:         0.95,
+		stallIn:     0.0001,
+		stallOut:    0.1, // bursts of ~10 requests, ~0.1% of requests stalled
+		stallFactor: 8,
+		trialSD:     0.03,
+		requests:    20000,
+		tputOps:     1000,
+		tputSD:      0.01,
+	}
+}
+
+// simRecorder holds one goroutine's reusable histograms.
+type simRecorder struct {
+	hists []*hdr.Histogram
+}
+
+func newSimRecorder(m simModel) *simRecorder {
+	r := &simRecorder{}
+	for range m.ops {
+		r.hists = append(r.hists, hdr.New(1, 60_000_000, 3))
+	}
+	return r
+}
+
+var simPercentiles = []float64{50, 95, 99, 99.9}
+
+// trial simulates one trial; shift is the log-scale offset of this trial's
+// schedule slot (drift), eff the true change applied to it.
+func (rec *simRecorder) trial(rng *rand.Rand, m simModel, eff simEffect, shift float64) results.Trial {
+	for _, h := range rec.hists {
+		h.Reset()
+	}
+	all, tail, opF := factorOr1(eff.all), factorOr1(eff.tail), factorOr1(eff.opFactor)
+	trialLog := m.trialSD*rng.NormFloat64() + shift
+	innov := m.sigma * math.Sqrt(1-m.phi*m.phi)
+	tailFrom := m.sigma * 1.2815515655446004 // base p90 of log latency
+	z := m.sigma * rng.NormFloat64()
+	stalled := false
+	cum := make([]float64, len(m.ops))
+	scale := make([]float64, len(m.ops))
+	acc := 0.0
+	for i, op := range m.ops {
+		acc += op.share
+		cum[i] = acc
+		scale[i] = op.medianMicros * all * math.Exp(trialLog)
+		if op.name == eff.op {
+			scale[i] *= opF
+		}
+	}
+	stallLog := math.Log(m.stallFactor)
+	// Sums kept beside the histograms: Histogram.Mean walks every bucket,
+	// which would cost more than the trial's requests.
+	sum := make([]int64, len(m.ops))
+	for range m.requests {
+		z = m.phi*z + innov*rng.NormFloat64()
+		// One 64-bit draw gives the two uniforms the stall state and the
+		// operation need (32 bits each is plenty for these probabilities).
+		r := rng.Uint64()
+		uStall, uOp := float64(r>>32)*0x1p-32, float64(r&0xffffffff)*0x1p-32
+		if stalled {
+			stalled = uStall >= m.stallOut
+		} else {
+			stalled = uStall < m.stallIn
+		}
+		i := 0
+		for i < len(cum)-1 && uOp >= cum[i] {
+			i++
+		}
+		x := z
+		if stalled {
+			x += stallLog
+		}
+		v := scale[i] * fastExp(x)
+		if x > tailFrom {
+			v *= tail
+		}
+		iv := int64(v + 0.5)
+		sum[i] += iv
+		_ = rec.hists[i].RecordValue(iv)
+	}
+	t := results.Trial{
+		Workload:          "A",
+		Ops:               make(map[string]results.OpStats, len(m.ops)),
+		AchievedOpsPerSec: m.tputOps * factorOr1(eff.tput) * math.Exp(m.tputSD*rng.NormFloat64()-0.5*(trialLog)),
+	}
+	for i, op := range m.ops {
+		h := rec.hists[i]
+		q := h.ValueAtPercentilesSlice(simPercentiles)
+		t.Ops[op.name] = results.OpStats{
+			Count: h.TotalCount(),
+			Intended: results.Latency{
+				P50Micros: float64(q[0]), P95Micros: float64(q[1]), P99Micros: float64(q[2]), P999Micros: float64(q[3]),
+				MeanMicros: float64(sum[i]) / float64(max(h.TotalCount(), 1)),
+			},
+		}
+	}
+	return t
+}
+
+// fastExp is exp(x) to about 1e-7 relative error for |x| < 700, several
+// times faster than math.Exp; the histograms keep 3 significant digits, so
+// the error never shows, and the generator spends most of its time here.
+func fastExp(x float64) float64 {
+	t := x * math.Log2E
+	k := math.Floor(t)
+	f := (t - k) * math.Ln2 // in [0, ln 2)
+	p := 1 + f*(1+f*(1.0/2+f*(1.0/6+f*(1.0/24+f*(1.0/120+f*(1.0/720+f*(1.0/5040+f/40320)))))))
+	return math.Float64frombits(uint64(int64(k)+1023)<<52) * p
+}
+
+// schedKind is how the simulated trials are scheduled.
+type schedKind int
+
+const (
+	schedRMIT       schedKind = iota // k pairs back to back, random order inside each
+	schedSequential                  // all baseline trials, then all candidate trials, labelled as pairs
+	schedUnpaired                    // baseline from an earlier run, candidate from a new one
+)
+
+// simScenario is one validation experiment.
+type simScenario struct {
+	name     string
+	model    simModel
+	effect   simEffect
+	sched    schedKind
+	pairs    int     // k pairs, or candidate trials when unpaired
+	baseN    int     // baseline trials when unpaired
+	drift    float64 // log-latency drift per schedule slot
+	cfg      Config
+	adaptive bool // run looks with NeedMorePairs until it says stop
+}
+
+var simEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func simManifest(version string, trials []results.Trial) *results.Manifest {
+	return &results.Manifest{
+		Schema: results.SchemaVersion, Version: version, Source: "regress",
+		Environment: results.Environment{CPUModel: "sim", Cores: 2, OS: "linux", JDK: "17"},
+		Suite:       results.SuiteInfo{Name: "sim", Fingerprint: "sim-1", DataSpec: "rows=1000"},
+		Trials:      trials,
+	}
+}
+
+// simPairs appends pairs [from, to) of an interleaved (or sequential) schedule.
+func (s simScenario) simPairs(rng *rand.Rand, rec *simRecorder, base, cand *[]results.Trial, from, to int) {
+	for p := from; p < to; p++ {
+		var slotB, slotC int
+		first := rng.IntN(2) // 0: baseline first
+		switch s.sched {
+		case schedSequential:
+			slotB, slotC, first = p, s.pairs+p, 0
+		default:
+			slotB, slotC = 2*p+first, 2*p+1-first
+		}
+		b := rec.trial(rng, s.model, simEffect{}, s.drift*float64(slotB))
+		c := rec.trial(rng, s.model, s.effect, s.drift*float64(slotC))
+		b.ID, c.ID = fmt.Sprintf("b%d", p), fmt.Sprintf("c%d", p)
+		b.RunID, c.RunID = "run-1", "run-1"
+		b.Pair, c.Pair = p, p
+		b.Order, c.Order = first, 1-first
+		b.Start = simEpoch.Add(time.Duration(slotB) * time.Minute)
+		c.Start = simEpoch.Add(time.Duration(slotC) * time.Minute)
+		*base = append(*base, b)
+		*cand = append(*cand, c)
+	}
+}
+
+// run performs one replication and returns the final comparison.
+func (s simScenario) run(rng *rand.Rand, rec *simRecorder) (*Comparison, error) {
+	var bt, ct []results.Trial
+	if s.sched == schedUnpaired {
+		for i := range s.baseN {
+			t := rec.trial(rng, s.model, simEffect{}, s.drift*float64(i))
+			t.ID, t.RunID, t.Pair = fmt.Sprintf("b%d", i), "run-1", i
+			t.Start = simEpoch.Add(time.Duration(i) * time.Minute)
+			bt = append(bt, t)
+		}
+		for i := range s.pairs {
+			t := rec.trial(rng, s.model, s.effect, s.drift*float64(s.baseN+i))
+			t.ID, t.RunID, t.Pair = fmt.Sprintf("c%d", i), "run-2", i
+			t.Start = simEpoch.Add(24*time.Hour + time.Duration(i)*time.Minute)
+			ct = append(ct, t)
+		}
+		return Compare(simManifest("base", bt), simManifest("cand", ct), s.cfg)
+	}
+	s.simPairs(rng, rec, &bt, &ct, 0, s.pairs)
+	if !s.adaptive {
+		return Compare(simManifest("base", bt), simManifest("cand", ct), s.cfg)
+	}
+	for look := 1; ; look++ {
+		plan, err := NeedMorePairs(simManifest("base", bt), simManifest("cand", ct), s.cfg, look)
+		if err != nil {
+			return nil, err
+		}
+		if !plan.More {
+			return plan.Comparison, nil
+		}
+		n := len(bt)
+		s.simPairs(rng, rec, &bt, &ct, n, n+plan.Extra["A"])
+	}
+}
