@@ -3,6 +3,7 @@ package ycsbimport
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -162,4 +163,57 @@ func (r *Run) OpNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// WriteHlog writes the run's histograms (from .hdr logs) as one interval log
+// with one interval per operation, tagged like regress's own logs
+// ("READ.service", "READ.intended"). It writes nothing useful for text
+// output, which carries no histograms: HasHistograms tells.
+func (r *Run) WriteHlog(w io.Writer) error {
+	lw := hdrhistogram.NewHistogramLogWriter(w)
+	if err := lw.OutputLogFormatVersion(); err != nil {
+		return err
+	}
+	if err := lw.OutputStartTime(r.StartUnixMillis); err != nil {
+		return err
+	}
+	if err := lw.OutputLegend(); err != nil {
+		return err
+	}
+	for _, name := range r.OpNames() {
+		o := r.Ops[name]
+		for _, k := range []struct {
+			h    *hdrhistogram.Histogram
+			kind string
+		}{{o.Histogram, "service"}, {intendedHist(o), "intended"}} {
+			if k.h == nil {
+				continue
+			}
+			h := k.h.Clone()
+			h.SetTag(name + "." + k.kind)
+			h.SetStartTimeMs(r.StartUnixMillis)
+			h.SetEndTimeMs(r.StartUnixMillis + r.RunTimeMillis)
+			if err := lw.OutputIntervalHistogram(h); err != nil {
+				return fmt.Errorf("write hlog for %s: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+func intendedHist(o *Op) *hdrhistogram.Histogram {
+	if o.Intended == nil {
+		return nil
+	}
+	return o.Intended.Histogram
+}
+
+// HasHistograms reports whether the run carries latency histograms (it was read from .hdr logs).
+func (r *Run) HasHistograms() bool {
+	for _, o := range r.Ops {
+		if o.Histogram != nil || intendedHist(o) != nil {
+			return true
+		}
+	}
+	return false
 }

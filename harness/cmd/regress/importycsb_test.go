@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/regress-hbase/regress/harness/results"
+)
+
+func runImportCmd(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	root := newRootCmd()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), err
+}
+
+func TestImportYCSBStoresSummaries(t *testing.T) {
+	dir := t.TempDir()
+	fx := filepath.Join("..", "..", "ycsbimport", "testdata", "ycsb")
+	out, err := runImportCmd(t, "import-ycsb", filepath.Join(fx, "ycsb-0.1.4-workloada.txt"),
+		filepath.Join(fx, "ycsb-0.17-workloada-READ.hdr"), filepath.Join(fx, "ycsb-0.17-workloada-UPDATE.hdr"),
+		"--version", "0.98.4", "--workload", "workloada", "--store", dir)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	st, _ := results.Open(dir)
+	entries, err := st.Find("0.98.4", "ycsb-import")
+	if err != nil || len(entries) != 1 || entries[0].Summaries != 2 || entries[0].Source != "ycsb-import" {
+		t.Fatalf("entries = %+v, %v", entries, err)
+	}
+	m, err := st.Load(entries[0].Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr := m.Summaries[1]
+	if hdr.HlogFile == "" || hdr.Ops["READ"].Count != 50000 {
+		t.Fatalf("hdr summary = %+v", hdr)
+	}
+	if _, err := st.ReadHlog(entries[0].Key, hdr); err != nil {
+		t.Fatal(err)
+	}
+	// The same output again is refused rather than counted twice.
+	_, err = runImportCmd(t, "import-ycsb", filepath.Join(fx, "ycsb-0.1.4-workloada.txt"), "--version", "0.98.4", "--workload", "workloada", "--store", dir)
+	if err == nil || !strings.Contains(err.Error(), "already stored") {
+		t.Fatalf("re-import: %v", err)
+	}
+}
+
+func TestImportYCSBBadInputIsUsageError(t *testing.T) {
+	fx := filepath.Join("..", "..", "ycsbimport", "testdata", "ycsb")
+	for _, args := range [][]string{
+		{"import-ycsb", filepath.Join(fx, "bad-value.txt"), "--version", "2.6.1", "--workload", "workloada", "--store", t.TempDir()},
+		{"import-ycsb", filepath.Join(fx, "ycsb-0.17-workloada.txt"), "--workload", "workloada", "--store", t.TempDir()},
+	} {
+		_, err := runImportCmd(t, args...)
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != exitUsage {
+			t.Errorf("%v: err = %v, want exit %d", args, err, exitUsage)
+		}
+	}
+}
