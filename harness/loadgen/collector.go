@@ -42,11 +42,16 @@ func (c *collector) startLog(w io.Writer, measureStart time.Time, comment string
 	ms := measureStart.UnixMilli()
 	c.log.SetBaseTime(ms)
 	c.lastLog = measureStart
+	// hdrhistogram-go's OutputStartTime/OutputBaseTime print whole seconds, which
+	// would shift every interval by up to a second on reading back; Java's
+	// HdrHistogram prints milliseconds (%.3f), so these headers are written the same way.
+	secs := fmt.Sprintf("%d.%03d", ms/1000, ms%1000)
+	iso := measureStart.UTC().Format("2006-01-02T15:04:05.000Z")
 	for _, f := range []func() error{
 		c.log.OutputLogFormatVersion,
 		func() error { return c.log.OutputComment(comment) },
-		func() error { return c.log.OutputStartTime(ms) },
-		func() error { return c.log.OutputBaseTime(ms) },
+		func() error { return c.log.OutputComment("[StartTime: " + secs + " (seconds since epoch), " + iso + "]") },
+		func() error { return c.log.OutputComment("[BaseTime: " + secs + " (seconds since epoch)]") },
 		c.log.OutputLegend,
 	} {
 		if err := f(); err != nil {
