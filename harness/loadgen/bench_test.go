@@ -1,0 +1,51 @@
+package loadgen
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/workload"
+)
+
+// BenchmarkRecord measures recording one operation into both its histograms
+// (intended and service), lock included, as a worker does on every op.
+func BenchmarkRecord(b *testing.B) {
+	r := newWorkerRecorder(false)
+	base := time.Now()
+	r.beginSlot(base, true)
+	r.Record(Read, base, base.Add(time.Millisecond), workload.OK) // allocate the histograms
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		start := base.Add(time.Duration(i&1023) * time.Microsecond)
+		r.beginSlot(base, true)
+		r.Record(Read, start, start.Add(time.Duration(i&65535)*time.Microsecond), workload.OK)
+	}
+}
+
+// BenchmarkPacer runs a no-op operation for 10 s at 1k, 10k and 100k ops/s and
+// reports the achieved rate, its error against the target, and the schedule
+// lateness (how late ops start after their intended start). Run it once:
+//
+//	go test -run '^$' -bench Pacer -benchtime 1x ./harness/loadgen
+func BenchmarkPacer(b *testing.B) {
+	for _, rate := range []float64{1_000, 10_000, 100_000} {
+		b.Run(fmt.Sprintf("rate=%.0f", rate), func(b *testing.B) {
+			for range b.N {
+				res, err := Run(context.Background(), Config{TargetRate: rate, Workers: 8, Duration: 10 * time.Second, NewWorker: noop(Read)})
+				if err != nil {
+					b.Fatal(err)
+				}
+				a := res.Achieved()
+				b.ReportMetric(a, "achieved_ops/s")
+				b.ReportMetric(100*(a-rate)/rate, "rate_err_%")
+				b.ReportMetric(float64(res.Lateness.ValueAtQuantile(50)), "late_p50_us")
+				b.ReportMetric(float64(res.Lateness.ValueAtQuantile(99)), "late_p99_us")
+				b.ReportMetric(float64(res.Lateness.Max()), "late_max_us")
+			}
+		})
+	}
+}
