@@ -13,9 +13,15 @@ func Tag(op Op, k Kind) string { return op.String() + "." + k.String() }
 
 // ReadHlog reads an HdrHistogram interval log and returns its interval
 // histograms in order, each with its Tag and absolute start/end times (ms).
-func ReadHlog(r io.Reader) ([]*hdr.Histogram, error) {
+func ReadHlog(r io.Reader) (out []*hdr.Histogram, err error) {
+	// A damaged log must give an error, never crash the caller, whatever the
+	// decoder underneath does with it.
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("read interval log after %d intervals: damaged input: %v", len(out), p)
+		}
+	}()
 	lr := hdr.NewHistogramLogReader(r)
-	var out []*hdr.Histogram
 	for {
 		h, err := lr.NextIntervalHistogram()
 		if err != nil {

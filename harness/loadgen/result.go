@@ -133,6 +133,16 @@ func (r *Result) OpStats() map[string]results.OpStats {
 	return out
 }
 
+// FillTrial copies the window's figures into t: start, duration, target and
+// achieved rates, and per-op stats. Identity fields (ID, workload, pair) are the caller's.
+func (r *Result) FillTrial(t *results.Trial) {
+	t.Start = r.Start
+	t.DurationMillis = r.Duration.Milliseconds()
+	t.TargetOpsPerSec = r.Rate
+	t.AchievedOpsPerSec = r.Achieved()
+	t.Ops = r.OpStats()
+}
+
 // LatencyOf summarises a µs histogram: p50, p95, p99, p99.9, max, min and mean.
 // An empty or nil histogram gives the zero Latency.
 func LatencyOf(h *hdr.Histogram) results.Latency {

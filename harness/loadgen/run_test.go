@@ -12,6 +12,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/workload"
 )
 
@@ -424,4 +425,33 @@ func TestRunCanceled(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) || res == nil || res.StoppedBy != "canceled" || res.Ops == 0 {
 		t.Errorf("Run after cancel: result %+v, error %v; want the ops so far and the context's error", res, err)
 	}
+}
+
+func TestFillTrial(t *testing.T) {
+	res := mustRun(t, Config{TargetRate: 1000, Workers: 1, MaxOps: 20, NewWorker: noop(Read)})
+	var tr results.Trial
+	res.FillTrial(&tr)
+	if tr.TargetOpsPerSec != 1000 || tr.AchievedOpsPerSec != res.Achieved() || tr.Ops["READ"].Count != 20 || tr.DurationMillis != res.Duration.Milliseconds() || !tr.Start.Equal(res.Start) {
+		t.Errorf("trial %+v does not match result %+v", tr, res)
+	}
+	if l := tr.Ops["READ"].Intended; l.P99Micros < l.P50Micros || l.MaxMicros < l.P999Micros || l.MinMicros > l.P50Micros {
+		t.Errorf("intended latency summary out of order: %+v", l)
+	}
+}
+
+func FuzzReadHlog(f *testing.F) {
+	var buf bytes.Buffer
+	res, err := Run(context.Background(), Config{Workers: 1, MaxOps: 50, Tick: time.Millisecond, Hlog: &buf, NewWorker: noop(Read)})
+	if err != nil || res.Ops != 50 {
+		f.Fatalf("seed run: %v", err)
+	}
+	f.Add(buf.String())
+	f.Add("Tag=READ.intended,0.1,0.2,0.3,HISTFAAAACV42pJpmSzMwMDAxAABzFCaEcyZ3M5g/wEicIIREAAA//9O2QRi\n")
+	f.Add("#[StartTime: 12.5 (seconds since epoch)]\n1,2,3,HISTggAA\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		hs, err := ReadHlog(strings.NewReader(s))
+		if err == nil {
+			MergeByTag(hs)
+		}
+	})
 }
