@@ -26,7 +26,7 @@ func ReadHlog(r io.Reader) (out []*hdr.Histogram, err error) {
 		h, err := lr.NextIntervalHistogram()
 		if err != nil {
 			hint := ""
-			if strings.Contains(err.Error(), "cookie") {
+			if strings.Contains(err.Error(), "only V2 is supported") {
 				hint = " (V1-encoded logs from old YCSB versions cannot be decoded by hdrhistogram-go)"
 			}
 			return out, fmt.Errorf("read interval log after %d intervals: %w%s", len(out), err, hint)

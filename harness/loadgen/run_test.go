@@ -455,3 +455,12 @@ func FuzzReadHlog(f *testing.F) {
 		}
 	})
 }
+
+func TestReadHlogRejectsV1Plainly(t *testing.T) {
+	// A V1 compressed payload (cookie 0x1c849302, as old YCSB logs wrote) is not decodable by hdrhistogram-go.
+	v1 := "0.000,1.000,2.000,HISTIgAAAFx42pNpmSzMwMBkxgABzFCaEcyZ3M5g/wEicIIREAAA\n"
+	_, err := ReadHlog(strings.NewReader(v1))
+	if err == nil || !strings.Contains(err.Error(), "V1-encoded") {
+		t.Fatalf("ReadHlog error = %v, want one saying V1 logs cannot be decoded", err)
+	}
+}
