@@ -50,7 +50,9 @@ func (c *collector) startLog(w io.Writer, measureStart time.Time, comment string
 	for _, f := range []func() error{
 		c.log.OutputLogFormatVersion,
 		func() error { return c.log.OutputComment(comment) },
-		func() error { return c.log.OutputComment("[StartTime: " + secs + " (seconds since epoch), " + iso + "]") },
+		func() error {
+			return c.log.OutputComment("[StartTime: " + secs + " (seconds since epoch), " + iso + "]")
+		},
 		func() error { return c.log.OutputComment("[BaseTime: " + secs + " (seconds since epoch)]") },
 		c.log.OutputLegend,
 	} {
