@@ -1,0 +1,94 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+
+	"github.com/regress-hbase/regress/harness/compare"
+)
+
+// jsonNumber marshals NaN and infinities (and absent values) as null, which
+// encoding/json would otherwise refuse.
+type jsonNumber struct {
+	v  float64
+	ok bool
+}
+
+func num(v float64) jsonNumber { return jsonNumber{v: v, ok: !math.IsNaN(v) && !math.IsInf(v, 0)} }
+
+func (n jsonNumber) MarshalJSON() ([]byte, error) {
+	if !n.ok {
+		return []byte("null"), nil
+	}
+	return json.Marshal(n.v)
+}
+
+type jsonMetric struct {
+	Workload  string         `json:"workload"`
+	Op        string         `json:"op"`
+	Metric    string         `json:"metric"`
+	Unit      string         `json:"unit"`
+	Baseline  jsonNumber     `json:"baseline"`
+	Candidate jsonNumber     `json:"candidate"`
+	Ratio     jsonNumber     `json:"ratio"`
+	CILow     jsonNumber     `json:"ci_low"`
+	CIHigh    jsonNumber     `json:"ci_high"`
+	Tolerance jsonNumber     `json:"tolerance"`
+	Status    compare.Status `json:"status"`
+	Gated     bool           `json:"gated"`
+	P         jsonNumber     `json:"p"`
+	Pairs     int            `json:"pairs"`
+}
+
+type jsonReport struct {
+	Verdict     compare.Verdict `json:"verdict"`
+	Note        string          `json:"note,omitempty"`
+	Baseline    compare.Side    `json:"baseline"`
+	Candidate   compare.Side    `json:"candidate"`
+	Suite       string          `json:"suite"`
+	Paired      bool            `json:"paired"`
+	Interleaved bool            `json:"interleaved"`
+	Descriptive bool            `json:"descriptive"`
+	Alpha       jsonNumber      `json:"alpha"`
+	Looks       int             `json:"looks"`
+	LookAlpha   jsonNumber      `json:"look_alpha"`
+	Metrics     []jsonMetric    `json:"metrics"`
+	Warnings    []string        `json:"warnings"`
+	Generated   string          `json:"generated,omitempty"`
+}
+
+// renderJSON writes the verdict object. Descriptive metrics carry null
+// ci_low, ci_high and p: they have no interval and no test.
+func renderJSON(w io.Writer, r Report) error {
+	c := r.Comparison
+	out := jsonReport{Verdict: c.Verdict, Baseline: c.Baseline, Candidate: c.Candidate, Suite: c.Suite,
+		Paired: c.Paired, Interleaved: c.Interleaved, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
+		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Metrics: []jsonMetric{}, Warnings: c.Warnings}
+	if out.Warnings == nil {
+		out.Warnings = []string{}
+	}
+	if c.Descriptive {
+		out.Note = DescriptiveNote
+		out.Alpha, out.LookAlpha = jsonNumber{}, jsonNumber{}
+	}
+	if !r.Generated.IsZero() {
+		out.Generated = r.Generated.UTC().Format("2006-01-02T15:04:05Z")
+	}
+	for _, m := range c.Metrics {
+		jm := jsonMetric{Workload: m.Workload, Op: m.Op, Metric: m.Metric, Unit: m.Unit,
+			Baseline: num(m.Baseline), Candidate: num(m.Candidate), Ratio: num(m.Ratio),
+			CILow: num(m.CILow), CIHigh: num(m.CIHigh), Tolerance: num(m.Tolerance),
+			Status: m.Status, Gated: m.Gated, P: num(m.P), Pairs: m.Pairs}
+		if !hasCI(m) {
+			jm.CILow, jm.CIHigh = jsonNumber{}, jsonNumber{}
+		}
+		if m.Status == compare.Descriptive {
+			jm.P = jsonNumber{}
+		}
+		out.Metrics = append(out.Metrics, jm)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

@@ -1,0 +1,251 @@
+// Package report renders a comparison for people and machines: a terminal
+// table, Markdown for the vote thread and CI step summaries, JSON, JUnit XML,
+// a self-contained HTML page with percentile plots, and .hgrm files for
+// HdrHistogram's plotter. It formats what compare decided and decides nothing.
+package report
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/regress-hbase/regress/harness/compare"
+)
+
+// DescriptiveNote is printed wherever a descriptive comparison is shown.
+const DescriptiveNote = "descriptive, no significance"
+
+// Report is everything the renderers need.
+type Report struct {
+	Comparison *compare.Comparison
+	// Distributions are the merged latency histograms (microseconds) per
+	// workload and operation; the HTML plots and the .hgrm files need them.
+	Distributions []Distribution
+	// Generated stamps the report; zero leaves the stamp out (golden files).
+	Generated time.Time
+}
+
+// Distribution holds one workload's operation's latency histograms, one per side (either may be nil).
+type Distribution struct {
+	Workload  string
+	Op        string
+	Baseline  *hdrhistogram.Histogram
+	Candidate *hdrhistogram.Histogram
+}
+
+// Format names accepted by Render and the CLI's --format.
+const (
+	FormatText     = "text"
+	FormatMarkdown = "markdown"
+	FormatJSON     = "json"
+	FormatJUnit    = "junit"
+	FormatHTML     = "html"
+)
+
+// Formats lists the formats Render writes to one stream.
+func Formats() []string {
+	return []string{FormatText, FormatMarkdown, FormatJSON, FormatJUnit, FormatHTML}
+}
+
+// Render writes r in one format to w.
+func Render(w io.Writer, format string, r Report) error {
+	if r.Comparison == nil {
+		return errors.New("report: no comparison to render")
+	}
+	switch strings.ToLower(format) {
+	case FormatText, "txt", "table":
+		return renderText(w, r)
+	case FormatMarkdown, "md":
+		return renderMarkdown(w, r)
+	case FormatJSON:
+		return renderJSON(w, r)
+	case FormatJUnit, "xml":
+		return renderJUnit(w, r)
+	case FormatHTML:
+		return renderHTML(w, r)
+	case "hgrm":
+		return errors.New("report: hgrm is one file per operation, not one stream: write it with --out DIR")
+	}
+	return fmt.Errorf("report: unknown format %q: choose one of %s", format, strings.Join(Formats(), ", "))
+}
+
+// fileNames maps each stream format to the file WriteAll puts it in.
+var fileNames = []struct{ format, name string }{
+	{FormatText, "report.txt"},
+	{FormatMarkdown, "report.md"},
+	{FormatJSON, "report.json"},
+	{FormatJUnit, "junit.xml"},
+	{FormatHTML, "report.html"},
+}
+
+// WriteAll writes every format into dir (created if needed), plus one .hgrm
+// file per side, workload and operation under dir/hgrm, and returns the paths written.
+func WriteAll(dir string, r Report) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("report: create %s: %w", dir, err)
+	}
+	var written []string
+	for _, f := range fileNames {
+		var buf bytes.Buffer
+		if err := Render(&buf, f.format, r); err != nil {
+			return written, err
+		}
+		p := filepath.Join(dir, f.name)
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			return written, fmt.Errorf("report: write %s: %w", p, err)
+		}
+		written = append(written, p)
+	}
+	hg, err := writeHgrms(filepath.Join(dir, "hgrm"), r.Distributions)
+	written = append(written, hg...)
+	return written, err
+}
+
+// Timestamped returns base/<UTC timestamp>, the default report directory of one run.
+func Timestamped(base string, t time.Time) string {
+	return filepath.Join(base, t.UTC().Format("20060102T150405Z"))
+}
+
+var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// safeFile makes a workload or op name usable in a file name.
+func safeFile(s string) string {
+	s = unsafeChars.ReplaceAllString(s, "_")
+	if s == "" || s == "." || s == ".." {
+		return "_"
+	}
+	return s
+}
+
+// ---- shared formatting ----
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// value formats a metric value with its unit: latencies scale from µs to ms or s.
+func value(v float64, unit string) string {
+	if !finite(v) {
+		return "n/a"
+	}
+	switch unit {
+	case "us":
+		switch {
+		case v >= 1e6:
+			return fmt.Sprintf("%.3g s", v/1e6)
+		case v >= 1e3:
+			return fmt.Sprintf("%.3g ms", v/1e3)
+		default:
+			return fmt.Sprintf("%.3g µs", v)
+		}
+	case "ops/s":
+		return fmt.Sprintf("%.0f ops/s", v)
+	}
+	return fmt.Sprintf("%.4g %s", v, unit)
+}
+
+// hasCI reports whether a metric carries a confidence interval worth printing.
+func hasCI(m compare.MetricResult) bool {
+	return m.Status != compare.Descriptive && finite(m.CILow) && finite(m.CIHigh) && m.CIHigh > 0
+}
+
+// ratio formats "1.07 [1.02, 1.12]", or the bare ratio when there is no interval.
+func ratio(m compare.MetricResult) string {
+	if !finite(m.Ratio) {
+		return "n/a"
+	}
+	if !hasCI(m) {
+		return fmt.Sprintf("%.2f", m.Ratio)
+	}
+	// Two decimals hide a narrow interval (throughput often moves by 0.1%): show three then.
+	if m.CIHigh-m.CILow < 0.02 {
+		return fmt.Sprintf("%.3f [%.3f, %.3f]", m.Ratio, m.CILow, m.CIHigh)
+	}
+	return fmt.Sprintf("%.2f [%.2f, %.2f]", m.Ratio, m.CILow, m.CIHigh)
+}
+
+// delta formats the change in percent, "~" when compare found no change (benchstat's habit).
+func delta(m compare.MetricResult) string {
+	if m.Status == compare.Unchanged {
+		return "~"
+	}
+	if !finite(m.Ratio) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%+.1f%%", (m.Ratio-1)*100)
+}
+
+// pValue formats p, or "-" for descriptive metrics that have none.
+func pValue(m compare.MetricResult) string {
+	if m.Status == compare.Descriptive || !finite(m.P) {
+		return "-"
+	}
+	if m.P < 0.001 {
+		return "<0.001"
+	}
+	return fmt.Sprintf("%.3f", m.P)
+}
+
+// status names the status as shown; descriptive ones say they carry no significance.
+func status(m compare.MetricResult) string {
+	if m.Status == compare.Descriptive {
+		return "DESCRIPTIVE (" + DescriptiveNote + ")"
+	}
+	return string(m.Status)
+}
+
+func gate(m compare.MetricResult) string {
+	if m.Gated {
+		return "gate"
+	}
+	return ""
+}
+
+// headline is the one-line summary shared by text and Markdown.
+func headline(c *compare.Comparison) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "candidate %s vs baseline %s", c.Candidate.Name, c.Baseline.Name)
+	if c.Suite != "" {
+		fmt.Fprintf(&b, ", suite %s", c.Suite)
+	}
+	switch {
+	case c.Descriptive:
+		fmt.Fprintf(&b, "; %d vs %d imported summaries (%s)", c.Candidate.Trials, c.Baseline.Trials, DescriptiveNote)
+	case c.Paired:
+		fmt.Fprintf(&b, "; paired, %d vs %d trials", c.Candidate.Trials, c.Baseline.Trials)
+		if c.Interleaved {
+			b.WriteString(", interleaved")
+		}
+	default:
+		fmt.Fprintf(&b, "; unpaired, %d vs %d trials", c.Candidate.Trials, c.Baseline.Trials)
+	}
+	if !c.Descriptive && c.Alpha > 0 {
+		fmt.Fprintf(&b, "; alpha %.3g", c.Alpha)
+		if c.Looks > 1 {
+			fmt.Fprintf(&b, " over %d looks", c.Looks)
+		}
+	}
+	return b.String()
+}
+
+// verdictLine explains the verdict in words.
+func verdictLine(c *compare.Comparison) string {
+	switch c.Verdict {
+	case compare.Pass:
+		return "PASS: no gated metric regressed beyond its tolerance"
+	case compare.Regression:
+		return "REGRESSION: at least one gated metric regressed beyond its tolerance"
+	case compare.VerdictInconclusive:
+		return "INCONCLUSIVE: the data cannot rule a regression in or out; run more pairs"
+	case compare.VerdictDescriptive:
+		return "DESCRIPTIVE: ratios only (" + DescriptiveNote + "); no verdict"
+	}
+	return string(c.Verdict)
+}

@@ -1,0 +1,261 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"flag"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/regress-hbase/regress/harness/compare"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// pairedFixture is a hand-built paired comparison covering every status.
+func pairedFixture() *compare.Comparison {
+	return &compare.Comparison{
+		Verdict: compare.Regression, Suite: "smoke", Paired: true, Interleaved: true, Alpha: 0.05, Looks: 2, LookAlpha: 0.025,
+		Baseline: compare.Side{Name: "2.6.1", Trials: 5}, Candidate: compare.Side{Name: "2.6.2", Trials: 5},
+		Metrics: []compare.MetricResult{
+			{Workload: "workloada", Op: "READ", Metric: "p99", Unit: "us", Baseline: 3335, Candidate: 3568.45, Ratio: 1.07, CILow: 1.02, CIHigh: 1.12, Tolerance: 0.05, Status: compare.Regressed, Gated: true, P: 0.0031, Pairs: 5},
+			{Workload: "workloada", Op: "READ", Metric: "p50", Unit: "us", Baseline: 641, Candidate: 647.4, Ratio: 1.01, CILow: 0.99, CIHigh: 1.03, Tolerance: 0.05, Status: compare.Unchanged, Gated: true, P: 0.41, Pairs: 5},
+			{Workload: "workloada", Op: "UPDATE", Metric: "p99", Unit: "us", Baseline: 4635, Candidate: 4125, Ratio: 0.89, CILow: 0.85, CIHigh: 0.93, Tolerance: 0.05, Status: compare.Improved, Gated: true, P: 0.9998, Pairs: 5},
+			{Workload: "workloada", Op: "UPDATE", Metric: "p99.9", Unit: "us", Baseline: 12799, Candidate: 14100, Ratio: 1.10, CILow: 0.93, CIHigh: 1.30, Tolerance: 0.10, Status: compare.Inconclusive, Gated: true, P: 0.12, Pairs: 5},
+			{Workload: "workloadc", Op: "ALL", Metric: "throughput", Unit: "ops/s", Baseline: 9998, Candidate: 9996.1, Ratio: 0.9998, CILow: 0.999, CIHigh: 1.0006, Tolerance: 0.05, Status: compare.Unchanged, Gated: false, P: 0.5, Pairs: 5},
+			{Workload: "workload|x", Op: "SCAN", Metric: "mean", Unit: "us", Baseline: 1.2e6, Candidate: 1.25e6, Ratio: 1.04, CILow: math.NaN(), CIHigh: math.Inf(1), Tolerance: 0.05, Status: compare.Inconclusive, Gated: false, P: math.NaN(), Pairs: 2},
+		},
+		Warnings: []string{"baseline environment differs: cores: 2 != 4"},
+	}
+}
+
+// descriptiveFixture is what compare returns for imported YCSB summaries.
+func descriptiveFixture() *compare.Comparison {
+	return &compare.Comparison{
+		Verdict: compare.VerdictDescriptive, Suite: "ycsb-import", Descriptive: true,
+		Baseline: compare.Side{Name: "0.98.4", Trials: 1}, Candidate: compare.Side{Name: "1.2.1", Trials: 2},
+		Metrics: []compare.MetricResult{
+			{Workload: "workloada", Op: "READ", Metric: "p99", Unit: "us", Baseline: 4875, Candidate: 3335, Ratio: 0.684, Tolerance: 0.05, Status: compare.Descriptive, Gated: true, Pairs: 1},
+			{Workload: "workloada", Op: "READ", Metric: "mean", Unit: "us", Baseline: 1201.45, Candidate: 751.33, Ratio: 0.6253, Tolerance: 0.05, Status: compare.Descriptive, Gated: false, Pairs: 1},
+		},
+		Warnings: []string{"descriptive comparison: imported YCSB summaries carry one value per metric and no trials"},
+	}
+}
+
+func histogram(seed int64, medianMicros float64) *hdrhistogram.Histogram {
+	r := rand.New(rand.NewSource(seed))
+	h := hdrhistogram.New(1, 3_600_000_000, 3)
+	for range 20000 {
+		v := medianMicros * math.Exp(r.NormFloat64()*0.5)
+		if r.Float64() < 0.003 {
+			v *= 15
+		}
+		_ = h.RecordValue(int64(v))
+	}
+	return h
+}
+
+func fullReport() Report {
+	return Report{Comparison: pairedFixture(), Distributions: []Distribution{
+		{Workload: "workloada", Op: "READ", Baseline: histogram(1, 640), Candidate: histogram(2, 700)},
+		{Workload: "workloada", Op: "UPDATE", Baseline: histogram(3, 1100), Candidate: histogram(4, 1000)},
+	}}
+}
+
+func TestGoldenFiles(t *testing.T) {
+	for _, fx := range []struct {
+		name string
+		c    *compare.Comparison
+	}{{"paired", pairedFixture()}, {"descriptive", descriptiveFixture()}} {
+		for _, f := range []struct{ format, ext string }{{FormatText, "txt"}, {FormatMarkdown, "md"}, {FormatJSON, "json"}, {FormatJUnit, "xml"}} {
+			t.Run(fx.name+"."+f.ext, func(t *testing.T) {
+				var buf bytes.Buffer
+				if err := Render(&buf, f.format, Report{Comparison: fx.c}); err != nil {
+					t.Fatal(err)
+				}
+				path := filepath.Join("testdata", fx.name+"."+f.ext)
+				if *update {
+					if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (run go test ./harness/report -update to create it)", err)
+				}
+				if !bytes.Equal(buf.Bytes(), want) {
+					t.Errorf("%s differs from golden file; got:\n%s", path, buf.String())
+				}
+			})
+		}
+	}
+}
+
+func TestDescriptiveSaysSoEverywhere(t *testing.T) {
+	r := Report{Comparison: descriptiveFixture(), Distributions: []Distribution{{Workload: "workloada", Op: "READ", Baseline: histogram(1, 900), Candidate: histogram(2, 700)}}}
+	for _, f := range Formats() {
+		var buf bytes.Buffer
+		if err := Render(&buf, f, r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), DescriptiveNote) {
+			t.Errorf("%s output does not say %q", f, DescriptiveNote)
+		}
+	}
+}
+
+func TestJSONCarriesTheMetricFields(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Render(&buf, FormatJSON, Report{Comparison: pairedFixture()}); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Verdict string           `json:"verdict"`
+		Metrics []map[string]any `json:"metrics"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Verdict != "REGRESSION" || len(got.Metrics) != 6 {
+		t.Fatalf("verdict %q, %d metrics", got.Verdict, len(got.Metrics))
+	}
+	for _, k := range []string{"workload", "op", "metric", "baseline", "candidate", "ratio", "ci_low", "ci_high", "tolerance", "status", "gated"} {
+		if _, ok := got.Metrics[0][k]; !ok {
+			t.Errorf("metric lacks %q", k)
+		}
+	}
+	// NaN and infinite figures become null rather than breaking the encoder.
+	if got.Metrics[5]["ci_low"] != nil || got.Metrics[5]["p"] != nil {
+		t.Errorf("non-finite figures not null: %v", got.Metrics[5])
+	}
+}
+
+func TestJUnitOneCasePerGatedMetric(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Render(&buf, FormatJUnit, Report{Comparison: pairedFixture()}); err != nil {
+		t.Fatal(err)
+	}
+	var got junitSuites
+	if err := xml.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Tests != 4 || got.Failures != 1 || got.Skipped != 1 || len(got.Suites) != 1 || got.Suites[0].Cases[0].ClassName != "workloada" {
+		t.Fatalf("junit = %+v", got)
+	}
+	if f := got.Suites[0].Cases[0].Failure; f == nil || f.Type != "REGRESSED" {
+		t.Fatalf("regressed case has no failure: %+v", got.Suites[0].Cases[0])
+	}
+}
+
+func TestHTMLIsSelfContained(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Render(&buf, FormatHTML, fullReport()); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	if n := strings.Count(page, "<svg"); n != 2 {
+		t.Errorf("%d plots, want 2", n)
+	}
+	if strings.Count(page, "<polyline") != 4 {
+		t.Errorf("want a baseline and a candidate line per plot")
+	}
+	for _, bad := range []string{"<script", " src=", "href=", "@import", "url("} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page references %q: it must need no network", bad)
+		}
+	}
+	for _, want := range []string{"99.9%", "99%", "workload|x"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+func TestPercentilePointsFollowTheLogAxis(t *testing.T) {
+	h := histogram(5, 1000)
+	pts := percentilePoints(h, xCapFor(h))
+	if len(pts) < 20 || pts[0].x != 1 || pts[len(pts)-1].x != 100000 || pts[len(pts)-1].y != float64(h.Max()) {
+		t.Fatalf("%d points, first %+v last %+v (max %d)", len(pts), pts[0], pts[len(pts)-1], h.Max())
+	}
+	for i := 1; i < len(pts); i++ {
+		if pts[i].x < pts[i-1].x || pts[i].y < pts[i-1].y {
+			t.Fatalf("points not monotone at %d: %+v %+v", i, pts[i-1], pts[i])
+		}
+	}
+	if percentileLabel(1000) != "99.9%" || percentileLabel(1) != "0%" {
+		t.Errorf("labels %s %s", percentileLabel(1000), percentileLabel(1))
+	}
+}
+
+func TestWriteAllWritesEveryFormatAndHgrm(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	paths, err := WriteAll(dir, fullReport())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) != 5+4 {
+		t.Fatalf("wrote %v", paths)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "hgrm", "workloada-READ-candidate.hgrm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(b), "       Value     Percentile TotalCount 1/(1-Percentile)") &&
+		!strings.HasPrefix(string(b), " Value\tPercentile\tTotalCount\t1/(1-Percentile)") {
+		t.Errorf("hgrm header: %q", strings.SplitN(string(b), "\n", 2)[0])
+	}
+	if !strings.Contains(string(b), "#[Mean    =") {
+		t.Error("hgrm lacks the summary footer")
+	}
+}
+
+func TestRenderRejectsUnknownFormat(t *testing.T) {
+	err := Render(&bytes.Buffer{}, "pdf", fullReport())
+	if err == nil || !strings.Contains(err.Error(), `unknown format "pdf"`) || !strings.Contains(err.Error(), "markdown") {
+		t.Fatalf("err = %v", err)
+	}
+	if err := Render(&bytes.Buffer{}, "text", Report{}); err == nil {
+		t.Fatal("rendered a nil comparison")
+	}
+}
+
+func TestStepSummaryAppendsWithinLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "summary.md")
+	if err := os.WriteFile(path, []byte("earlier step\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GITHUB_STEP_SUMMARY", path)
+	if err := AppendStepSummary(fullReport()); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(b), "earlier step\n### regress:") {
+		t.Fatalf("summary = %q", b[:min(len(b), 80)])
+	}
+	// A huge comparison is cut to fit under 1 MiB, saying so.
+	big := pairedFixture()
+	for len(big.Metrics) < 20000 {
+		big.Metrics = append(big.Metrics, big.Metrics[:6]...)
+	}
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendStepSummary(Report{Comparison: big}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(path)
+	if len(b) >= StepSummaryLimit || !strings.Contains(string(b), "more rows left out") {
+		t.Fatalf("summary of %d bytes, cut note present: %v", len(b), strings.Contains(string(b), "more rows left out"))
+	}
+	t.Setenv("GITHUB_STEP_SUMMARY", "")
+	if err := AppendStepSummary(fullReport()); err != nil {
+		t.Fatal(err)
+	}
+}
