@@ -237,8 +237,11 @@ func (c *Client) ListTables(ctx context.Context) ([]string, error) {
 // TableRegions lists the table's online regions in key order, read from hbase:meta.
 func (c *Client) TableRegions(ctx context.Context, table string) ([]RegionInfo, error) {
 	rows, err := c.Scan(ctx, metaTable, ScanOptions{
-		StartRow: []byte(table + ","),
-		StopRow:  []byte(table + "-"), // ',' + 1: just past every row of the table
+		// hbase:meta compares row keys part by part (table, start key, id), so
+		// "<table>,," is the first possible row of the table and "<table>-"
+		// (',' + 1) sorts after all of them.
+		StartRow: []byte(table + ",,"),
+		StopRow:  []byte(table + "-"),
 		Family:   infoFamily,
 	})
 	if err != nil {
@@ -336,12 +339,11 @@ func (c *Client) MajorCompactTable(ctx context.Context, table string) error {
 	for {
 		busy := 0
 		err := c.eachRegion(ctx, table, "compaction state of table", func(ctx context.Context, r *RegionInfo, cn *conn) error {
-			var resp pb.GetRegionInfoResponse
-			req := &pb.GetRegionInfoRequest{Region: regionSpec(r), CompactionState: proto.Bool(true)}
-			if err := cn.invoke(ctx, "GetRegionInfo", req, &resp, c.cfg.rpcTimeout); err != nil {
+			st, err := compactionState(ctx, cn, r, c.cfg.rpcTimeout)
+			if err != nil {
 				return err
 			}
-			if resp.GetCompactionState() != pb.GetRegionInfoResponse_NONE {
+			if st != pb.GetRegionInfoResponse_NONE {
 				busy++
 			}
 			return nil
@@ -366,6 +368,11 @@ func (c *Client) Snapshot(ctx context.Context, table, name string) error {
 	if err := c.masterCall(ctx, table, "Snapshot", &pb.SnapshotRequest{Snapshot: desc, NonceGroup: nonce(), Nonce: nonce()}, &resp); err != nil {
 		return fmt.Errorf("hbase: snapshot %q of table %q: %w", name, table, err)
 	}
+	if resp.GetProcId() > 0 {
+		// 2.6+ runs snapshots as procedures; IsSnapshotDone does not know the
+		// snapshot until the procedure has registered it, so wait on the procedure.
+		return c.waitProcedure(ctx, table, "snapshot "+name+" of table", uint64(resp.GetProcId()))
+	}
 	delay := 50 * time.Millisecond
 	for {
 		var done pb.IsSnapshotDoneResponse
@@ -384,7 +391,15 @@ func (c *Client) Snapshot(ctx context.Context, table, name string) error {
 
 // CloneSnapshot creates newTable from a snapshot and waits until it is online.
 func (c *Client) CloneSnapshot(ctx context.Context, snapshot, newTable string) error {
-	// A clone is RestoreSnapshot naming a table that does not exist yet.
+	// A clone is RestoreSnapshot naming a table that does not exist yet; on an
+	// existing table the same call would mean "restore", so check first.
+	exists, err := c.TableExists(ctx, newTable)
+	if err != nil {
+		return fmt.Errorf("hbase: clone snapshot %q to table %q: %w", snapshot, newTable, err)
+	}
+	if exists {
+		return fmt.Errorf("hbase: clone snapshot %q: %w", snapshot, &TableExistsError{Table: newTable})
+	}
 	desc := &pb.SnapshotDescription{Name: proto.String(snapshot), Table: proto.String(newTable)}
 	var resp pb.RestoreSnapshotResponse
 	if err := c.masterCall(ctx, newTable, "RestoreSnapshot", &pb.RestoreSnapshotRequest{Snapshot: desc, NonceGroup: nonce(), Nonce: nonce()}, &resp); err != nil {
@@ -465,4 +480,26 @@ func (c *Client) SplitRegion(ctx context.Context, table string, splitKey []byte)
 		return fmt.Errorf("hbase: split table %q at %q: %w", table, splitKey, err)
 	}
 	return c.waitProcedure(ctx, table, "split region of table", resp.GetProcId())
+}
+
+func compactionState(ctx context.Context, cn *conn, r *RegionInfo, timeout time.Duration) (pb.GetRegionInfoResponse_CompactionState, error) {
+	var resp pb.GetRegionInfoResponse
+	req := &pb.GetRegionInfoRequest{Region: regionSpec(r), CompactionState: proto.Bool(true)}
+	if err := cn.invoke(ctx, "GetRegionInfo", req, &resp, timeout); err != nil {
+		return 0, err
+	}
+	return resp.GetCompactionState(), nil
+}
+
+// regionCompactionState returns NONE, MINOR, MAJOR or MAJOR_AND_MINOR for one region.
+func (c *Client) regionCompactionState(ctx context.Context, r *RegionInfo) (string, error) {
+	cn, err := c.getConn(ctx, r.Server, adminService)
+	if err != nil {
+		return "", err
+	}
+	st, err := compactionState(ctx, cn, r, c.cfg.rpcTimeout)
+	if err != nil {
+		return "", err
+	}
+	return st.String(), nil
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/user"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/protobuf/proto"
@@ -50,6 +51,8 @@ type Client struct {
 	meta   string // host:port of hbase:meta's server, "" = ask ZooKeeper
 	master string // host:port of the active master, "" = ask ZooKeeper
 	closed bool
+
+	relocations atomic.Int64 // stale region locations dropped; tests check the path ran
 }
 
 type connKey struct {
@@ -290,7 +293,7 @@ func (c *Client) lookupMeta(ctx context.Context, table string, row []byte) (*Reg
 		Scan: &pb.Scan{
 			Column:   []*pb.Column{{Family: infoFamily}},
 			StartRow: metaRowFor(table, row),
-			StopRow:  append([]byte(table), ','),
+			StopRow:  append([]byte(table), ',', ','), // meta compares by parts: the table's lowest row
 			Reversed: proto.Bool(true),
 			Caching:  proto.Uint32(metaLookupRows),
 		},
@@ -405,6 +408,7 @@ func (c *Client) regionCall(ctx context.Context, op, table string, row []byte, s
 		}
 		switch k {
 		case retryRelocate:
+			c.relocations.Add(1)
 			if r != nil {
 				c.cache.remove(r)
 			}
