@@ -49,3 +49,29 @@ func BenchmarkPacer(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCollectTick measures one collector tick over 8 workers that each
+// recorded 1000 READs (intended and service) since the last tick: the cost
+// paid once per tick, off the workers' hot path.
+func BenchmarkCollectTick(b *testing.B) {
+	recs := make([]*workerRecorder, 8)
+	for i := range recs {
+		recs[i] = newWorkerRecorder(false)
+	}
+	col := newCollector(recs)
+	base := time.Now()
+	now := base
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		for _, r := range recs {
+			for i := range 1000 {
+				r.beginSlot(base, true)
+				r.Record(Read, base, base.Add(time.Duration(i*97)*time.Microsecond), workload.OK)
+			}
+		}
+		now = now.Add(time.Second)
+		b.StartTimer()
+		col.collect(now)
+	}
+}
