@@ -146,6 +146,9 @@ func (c *Client) refreshLocations(ctx context.Context) error {
 	return nil
 }
 
+// MasterAddr returns host:port of the active master, as ZooKeeper last named it.
+func (c *Client) MasterAddr() string { return c.masterAddr() }
+
 func (c *Client) masterAddr() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
