@@ -170,7 +170,7 @@ func percentileLabel(x float64) string {
 
 // percentileSVG draws baseline against candidate latency by percentile.
 func percentileSVG(d Distribution, baseName, candName string) string {
-	const W, H, left, right, top, bottom = 560.0, 300.0, 70.0, 16.0, 28.0, 40.0
+	const W, H, left, right, top, bottom = 580.0, 300.0, 70.0, 36.0, 28.0, 40.0
 	xc := xCapFor(d.Baseline, d.Candidate)
 	base, cand := percentilePoints(d.Baseline, xc), percentilePoints(d.Candidate, xc)
 	if len(base) == 0 && len(cand) == 0 {
@@ -192,13 +192,18 @@ func percentileSVG(d Distribution, baseName, candName string) string {
 	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#fff" stroke="#d0d7de"/>`, left, top, pw, ph)
 	for y := 0.0; y <= ytop+step/2; y += step {
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eaeef2"/>`, left, sy(y), left+pw, sy(y))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, sy(y)+4, html.EscapeString(value(y, "us")))
+		label := value(y, "us")
+		if y == 0 {
+			label = "0"
+		}
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, sy(y)+4, html.EscapeString(label))
 	}
 	for x := 1.0; x <= xc*1.0001; x *= 10 {
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eaeef2"/>`, sx(x), top, sx(x), top+ph)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, sx(x), top+ph+16, percentileLabel(x))
 	}
 	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">percentile</text>`, left+pw/2, H-6)
+	fmt.Fprintf(&b, `<text x="14" y="%.1f" text-anchor="middle" transform="rotate(-90 14 %.1f)">latency</text>`, top+ph/2, top+ph/2)
 	line := func(pts []plotPoint, color string) {
 		if len(pts) == 0 {
 			return
