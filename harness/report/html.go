@@ -62,7 +62,7 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 
 type htmlRow struct {
 	Class, Workload, Op, Metric, Baseline, Candidate, Delta, Ratio, Status, P, Gate string
-	Pairs                                                                            int
+	Pairs                                                                           int
 }
 
 type htmlPlot struct {
