@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 func testManifest() *Manifest {
@@ -299,4 +301,42 @@ func FuzzDecodeManifest(f *testing.F) {
 			t.Fatalf("re-encoded manifest refused: %v", err)
 		}
 	})
+}
+
+func TestHistogramsMergeByTagAcrossTrials(t *testing.T) {
+	s, _ := Open(t.TempDir())
+	m, _ := s.Ensure(testManifest())
+	k := KeyOf(m)
+	var trials []Trial
+	for i, v := range []int64{100, 300} {
+		var buf bytes.Buffer
+		w := hdrhistogram.NewHistogramLogWriter(&buf)
+		_ = w.OutputLogFormatVersion()
+		_ = w.OutputLegend()
+		for _, tag := range []string{"READ.intended", "READ.service"} {
+			h := hdrhistogram.New(1, 3_600_000_000, 3)
+			for range 10 {
+				_ = h.RecordValue(v)
+			}
+			h.SetTag(tag)
+			h.SetStartTimeMs(1000)
+			h.SetEndTimeMs(2000)
+			if err := w.OutputIntervalHistogram(h); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tr, err := s.AppendTrial(k, testTrial(fmt.Sprintf("t%d", i), i), &buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trials = append(trials, tr)
+	}
+	hs, err := s.Histograms(k, trials)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := hs["READ.intended"]
+	if len(hs) != 2 || r == nil || r.TotalCount() != 20 || r.Max() < 299 || r.Min() > 100 {
+		t.Fatalf("merged = %v", hs)
+	}
 }

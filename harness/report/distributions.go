@@ -1,0 +1,52 @@
+package report
+
+import (
+	"sort"
+	"strings"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// PairDistributions pairs one workload's histograms of both sides, keyed by
+// interval-log tag ("READ.intended", "READ.service", or a bare "READ"), into
+// one Distribution per operation for the given kind ("intended" or
+// "service"). An operation present on one side only keeps a nil other side.
+func PairDistributions(workload string, base, cand map[string]*hdrhistogram.Histogram, kind string) []Distribution {
+	byOp := map[string]*Distribution{}
+	add := func(hs map[string]*hdrhistogram.Histogram, candidate bool) {
+		for tag, h := range hs {
+			op, k, ok := strings.Cut(tag, ".")
+			if ok && k != kind {
+				continue
+			}
+			if !ok {
+				// A bare tag is a log with one kind only; a tagged one of the wanted kind wins.
+				if _, tagged := hs[op+"."+kind]; tagged {
+					continue
+				}
+			}
+			d := byOp[op]
+			if d == nil {
+				d = &Distribution{Workload: workload, Op: op}
+				byOp[op] = d
+			}
+			if candidate {
+				d.Candidate = h
+			} else {
+				d.Baseline = h
+			}
+		}
+	}
+	add(base, false)
+	add(cand, true)
+	ops := make([]string, 0, len(byOp))
+	for op := range byOp {
+		ops = append(ops, op)
+	}
+	sort.Strings(ops)
+	out := make([]Distribution, 0, len(ops))
+	for _, op := range ops {
+		out = append(out, *byOp[op])
+	}
+	return out
+}

@@ -1,0 +1,50 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Histograms reads the .hlog of each given trial (checksums verified) and
+// merges the interval histograms by tag ("READ.intended", "READ.service"...),
+// across trials. Pass one workload's trials to get that workload's
+// distributions; trials without a stored log are skipped.
+func (s *Store) Histograms(k Key, trials []Trial) (map[string]*hdrhistogram.Histogram, error) {
+	out := map[string]*hdrhistogram.Histogram{}
+	for _, t := range trials {
+		if t.HlogFile == "" {
+			continue
+		}
+		b, err := s.ReadHlog(k, t)
+		if err != nil {
+			return nil, err
+		}
+		if err := mergeHlog(out, b); err != nil {
+			return nil, fmt.Errorf("trial %s in %s: %w", t.ID, k, err)
+		}
+	}
+	return out, nil
+}
+
+// mergeHlog adds every interval of one log into out, by tag.
+func mergeHlog(out map[string]*hdrhistogram.Histogram, log []byte) error {
+	r := hdrhistogram.NewHistogramLogReader(bytes.NewReader(log))
+	for i := 0; ; i++ {
+		h, err := r.NextIntervalHistogram()
+		if err != nil {
+			return fmt.Errorf("read hlog interval %d: %w", i+1, err)
+		}
+		if h == nil {
+			return nil
+		}
+		if have, ok := out[h.Tag()]; ok {
+			if dropped := have.Merge(h); dropped > 0 {
+				return fmt.Errorf("hlog interval %d (%s): %d values beyond the trackable range", i+1, h.Tag(), dropped)
+			}
+		} else {
+			out[h.Tag()] = h
+		}
+	}
+}
