@@ -1,0 +1,663 @@
+package workload
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// OpType is an operation type, numbered like loadgen.Op so converting between
+// them is a plain type conversion.
+type OpType uint8
+
+// The operation types of YCSB's core workload.
+const (
+	Read OpType = iota
+	Update
+	Insert
+	Scan
+	ReadModifyWrite
+	// NumOpTypes is the number of operation types.
+	NumOpTypes
+)
+
+var opTypeNames = [NumOpTypes]string{"READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE"}
+
+// String returns YCSB's measurement name, e.g. READ-MODIFY-WRITE.
+func (o OpType) String() string {
+	if o < NumOpTypes {
+		return opTypeNames[o]
+	}
+	return "INVALID"
+}
+
+// Recorder receives the timing of each (sub-)operation a Worker performs.
+// READ-MODIFY-WRITE reports READ, UPDATE and itself (from the read's start to
+// the update's end), as YCSB measures it.
+type Recorder interface {
+	Record(op OpType, start, end time.Time, st Status)
+}
+
+// Config is a core workload's settings after defaults and validation.
+type Config struct {
+	Table                   string
+	RecordCount             int64 // rows in the table; 0 in the properties means 2^31-1
+	OperationCount          int64
+	FieldCount              int64 // fields per row (the maximum when the count varies)
+	MinFieldCount           int64 // extension: the least fields per row
+	FieldCountDistribution  string
+	FieldLength             int64 // value size (the maximum when the size varies)
+	MinFieldLength          int64
+	FieldLengthDistribution string
+	FieldLengthHistogram    string // file, for fieldlengthdistribution=histogram
+	ReadAllFields           bool
+	WriteAllFields          bool
+	FieldNamePrefix         string
+	// Proportions are the operation weights normalised to sum 1, indexed by OpType.
+	Proportions            [NumOpTypes]float64
+	RequestDistribution    string
+	HotspotDataFraction    float64
+	HotspotOpnFraction     float64
+	ExponentialPercentile  float64
+	ExponentialFrac        float64
+	MinScanLength          int64
+	MaxScanLength          int64
+	ScanLengthDistribution string
+	Ordered                bool // insertorder=ordered; false means hashed keys
+	ZeroPadding            int
+	InsertStart            int64
+	InsertCount            int64
+	// ExpectedNewKeys widens the zipfian key space for run-phase inserts:
+	// operationcount * insertproportion * 2.
+	ExpectedNewKeys int64
+}
+
+// Workload is YCSB's core workload, shared by all workers of a run. Only the
+// insert counters are shared state; everything else a worker needs is copied
+// into it by NewWorker.
+type Workload struct {
+	cfg        Config
+	fieldNames []string
+	opTypes    []OpType // the operations with a positive weight, in YCSB's order
+	opWeights  []float64
+	ack        *AcknowledgedCounter
+	loadSeq    *Counter
+	seq        *Sequential
+	histogram  []int64
+	histBlock  int64
+	maxLen     int64
+	// Precomputed zetas, so workers do not each sum them.
+	latestZeta, fieldLenZeta, scanLenZeta, fieldCountZeta float64
+	log                                                   *slog.Logger
+}
+
+// Properties this package reads beyond YCSB's (documented in the README).
+const (
+	// PropMinFieldCount is the least number of fields a row gets (default 1).
+	PropMinFieldCount = "minfieldcount"
+	// PropFieldCountDistribution is how many fields each inserted row gets:
+	// constant (fieldcount), uniform or zipfian over minfieldcount..fieldcount.
+	PropFieldCountDistribution = "fieldcountdistribution"
+)
+
+// maxFieldLength bounds one value so a typo cannot make workers allocate gigabytes.
+const maxFieldLength = 64 << 20
+
+// New builds a core workload from properties, applying YCSB's defaults, and
+// fails with an error naming the property, its value and its file when a value
+// is unusable.
+func New(p Properties) (*Workload, error) {
+	cfg, err := parseConfig(p)
+	if err != nil {
+		return nil, err
+	}
+	w := &Workload{cfg: cfg, log: slog.Default()}
+	w.fieldNames = make([]string, cfg.FieldCount)
+	for i := range w.fieldNames {
+		w.fieldNames[i] = cfg.FieldNamePrefix + strconv.Itoa(i)
+	}
+	for op := range NumOpTypes {
+		if cfg.Proportions[op] > 0 {
+			w.opTypes = append(w.opTypes, op)
+			w.opWeights = append(w.opWeights, cfg.Proportions[op])
+		}
+	}
+	w.ack = NewAcknowledgedCounter(cfg.RecordCount)
+	w.loadSeq = NewCounter(cfg.InsertStart)
+	w.maxLen = cfg.FieldLength
+	switch cfg.FieldLengthDistribution {
+	case "histogram":
+		if w.histogram, w.histBlock, err = readHistogram(cfg.FieldLengthHistogram, p.Source("fieldlengthhistogram")); err != nil {
+			return nil, err
+		}
+		if _, err := NewHistogram(nil, w.histogram, w.histBlock); err != nil {
+			return nil, fmt.Errorf("fieldlengthhistogram %s: %w", cfg.FieldLengthHistogram, err)
+		}
+		w.maxLen = int64(len(w.histogram)) * w.histBlock
+		if w.maxLen > maxFieldLength {
+			return nil, fmt.Errorf("fieldlengthhistogram %s: largest size %d is over the %d-byte limit", cfg.FieldLengthHistogram, w.maxLen, maxFieldLength)
+		}
+	case "zipfian":
+		w.fieldLenZeta = Zeta(cfg.FieldLength-cfg.MinFieldLength+1, ZipfianConstant)
+	}
+	if cfg.FieldCountDistribution == "zipfian" {
+		w.fieldCountZeta = Zeta(cfg.FieldCount-cfg.MinFieldCount+1, ZipfianConstant)
+	}
+	if cfg.ScanLengthDistribution == "zipfian" {
+		w.scanLenZeta = Zeta(cfg.MaxScanLength-cfg.MinScanLength+1, ZipfianConstant)
+	}
+	switch cfg.RequestDistribution {
+	case "latest":
+		w.latestZeta = Zeta(w.ack.Last(), ZipfianConstant)
+	case "sequential":
+		w.seq = NewSequential(cfg.InsertStart, cfg.InsertStart+cfg.InsertCount-1)
+	case "hotspot":
+		// Validate the fractions against the key range once, not per worker.
+		if _, err := NewHotspot(nil, cfg.InsertStart, cfg.InsertStart+cfg.InsertCount-1, cfg.HotspotDataFraction, cfg.HotspotOpnFraction); err != nil {
+			return nil, fmt.Errorf("requestdistribution=hotspot: %w", err)
+		}
+	case "exponential":
+		if _, err := NewExponential(nil, cfg.ExponentialPercentile, float64(cfg.RecordCount)*cfg.ExponentialFrac); err != nil {
+			return nil, fmt.Errorf("requestdistribution=exponential (exponential.percentile, exponential.frac): %w", err)
+		}
+	}
+	return w, nil
+}
+
+func parseConfig(p Properties) (Config, error) {
+	var c Config
+	var errs []error
+	i64 := func(key string, def, min, max int64) int64 {
+		v, err := p.Int(key, def, min, max)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return v
+	}
+	f64 := func(key string, def float64) float64 {
+		v, err := p.Float64(key, def)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return v
+	}
+	boolean := func(key string, def bool) bool {
+		v, err := p.Bool(key, def)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return v
+	}
+	oneOf := func(key, def string, allowed ...string) string {
+		v, err := p.OneOf(key, def, allowed...)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return v
+	}
+	if wl, ok := p.Get("workload"); ok && strings.TrimSpace(wl) != "site.ycsb.workloads.CoreWorkload" {
+		errs = append(errs, p.valueError("workload", wl, "only site.ycsb.workloads.CoreWorkload is implemented"))
+	}
+	if _, ok := p.Get("recordcount"); !ok {
+		errs = append(errs, errors.New("recordcount is not set: add recordcount=N to the property file or pass -p recordcount=N"))
+	}
+	if _, ok := p.Get("operationcount"); !ok {
+		errs = append(errs, errors.New("operationcount is not set: add operationcount=N to the property file or pass -p operationcount=N"))
+	}
+	c.Table = strings.TrimSpace(p.String("table", "usertable"))
+	if c.Table == "" {
+		errs = append(errs, p.valueError("table", "", "must not be empty"))
+	}
+	c.RecordCount = i64("recordcount", 0, 0, math.MaxInt64)
+	if c.RecordCount == 0 {
+		c.RecordCount = math.MaxInt32 // YCSB's meaning of 0
+	}
+	c.OperationCount = i64("operationcount", 0, 0, math.MaxInt64)
+	c.FieldCount = i64("fieldcount", 10, 1, 1<<20)
+	c.MinFieldCount = i64(PropMinFieldCount, 1, 1, 1<<20)
+	c.FieldCountDistribution = oneOf(PropFieldCountDistribution, "constant", "constant", "uniform", "zipfian")
+	c.FieldLength = i64("fieldlength", 100, 0, maxFieldLength)
+	c.MinFieldLength = i64("minfieldlength", 1, 0, maxFieldLength)
+	c.FieldLengthDistribution = oneOf("fieldlengthdistribution", "constant", "constant", "uniform", "zipfian", "histogram")
+	c.FieldLengthHistogram = p.String("fieldlengthhistogram", "hist.txt")
+	c.ReadAllFields = boolean("readallfields", true)
+	c.WriteAllFields = boolean("writeallfields", false)
+	c.FieldNamePrefix = p.String("fieldnameprefix", "field")
+	props := [NumOpTypes]string{"readproportion", "updateproportion", "insertproportion", "scanproportion", "readmodifywriteproportion"}
+	defs := [NumOpTypes]float64{0.95, 0.05, 0, 0, 0}
+	var sum float64
+	for op, key := range props {
+		v := f64(key, defs[op])
+		if v < 0 {
+			errs = append(errs, p.valueError(key, p.String(key, ""), "must not be negative"))
+			v = 0
+		}
+		c.Proportions[op] = v
+		sum += v
+	}
+	rawInsert := c.Proportions[Insert]
+	if sum <= 0 {
+		errs = append(errs, fmt.Errorf("readproportion, updateproportion, insertproportion, scanproportion and readmodifywriteproportion sum to %v: at least one must be positive", sum))
+	} else {
+		for op := range c.Proportions {
+			c.Proportions[op] /= sum
+		}
+	}
+	c.RequestDistribution = oneOf("requestdistribution", "uniform", "uniform", "zipfian", "latest", "hotspot", "sequential", "exponential")
+	c.HotspotDataFraction = f64("hotspotdatafraction", 0.2)
+	c.HotspotOpnFraction = f64("hotspotopnfraction", 0.8)
+	c.ExponentialPercentile = f64("exponential.percentile", 95)
+	c.ExponentialFrac = f64("exponential.frac", 0.8571428571)
+	c.MinScanLength = i64("minscanlength", 1, 0, math.MaxInt32)
+	c.MaxScanLength = i64("maxscanlength", 1000, 0, math.MaxInt32)
+	c.ScanLengthDistribution = oneOf("scanlengthdistribution", "uniform", "uniform", "zipfian")
+	c.Ordered = oneOf("insertorder", "hashed", "hashed", "ordered") == "ordered"
+	c.ZeroPadding = int(i64("zeropadding", 1, 0, 40))
+	c.InsertStart = i64("insertstart", 0, 0, math.MaxInt64)
+	c.InsertCount = i64("insertcount", c.RecordCount-c.InsertStart, 0, math.MaxInt64)
+	if len(errs) > 0 {
+		return c, errors.Join(errs...)
+	}
+	if c.InsertStart+c.InsertCount > c.RecordCount || c.InsertStart+c.InsertCount < 0 {
+		errs = append(errs, fmt.Errorf("insertstart=%d + insertcount=%d is beyond recordcount=%d: recordcount is the size of the whole table and must cover this client's range", c.InsertStart, c.InsertCount, c.RecordCount))
+	}
+	if c.InsertCount == 0 && c.RequestDistribution != "latest" && c.RequestDistribution != "exponential" {
+		errs = append(errs, fmt.Errorf("insertcount=0 leaves requestdistribution=%s no keys to choose from: set insertcount or recordcount above insertstart=%d", c.RequestDistribution, c.InsertStart))
+	}
+	if c.MinFieldCount > c.FieldCount {
+		errs = append(errs, fmt.Errorf("%s=%d is above fieldcount=%d: fieldcount is the most fields a row gets", PropMinFieldCount, c.MinFieldCount, c.FieldCount))
+	}
+	if c.FieldLengthDistribution != "constant" && c.FieldLengthDistribution != "histogram" && c.MinFieldLength > c.FieldLength {
+		errs = append(errs, fmt.Errorf("minfieldlength=%d is above fieldlength=%d: with fieldlengthdistribution=%s fieldlength is the largest value", c.MinFieldLength, c.FieldLength, c.FieldLengthDistribution))
+	}
+	if c.MinScanLength > c.MaxScanLength {
+		errs = append(errs, fmt.Errorf("minscanlength=%d is above maxscanlength=%d", c.MinScanLength, c.MaxScanLength))
+	}
+	if c.Proportions[Scan] > 0 && c.MaxScanLength < 1 {
+		errs = append(errs, fmt.Errorf("maxscanlength=%d with scans in the mix: a scan needs at least one row", c.MaxScanLength))
+	}
+	en := float64(c.OperationCount) * rawInsert * 2
+	if en > math.MaxInt64/2 {
+		en = math.MaxInt64 / 2
+	}
+	c.ExpectedNewKeys = int64(en)
+	return c, errors.Join(errs...)
+}
+
+// readHistogram reads YCSB's field length histogram file: a "BlockSize<TAB>n"
+// line, then "index<TAB>weight" lines. A relative path is tried in the working
+// directory (as YCSB does) and then beside the property file that named it.
+func readHistogram(path, source string) ([]int64, int64, error) {
+	f, err := os.Open(path)
+	if err != nil && !filepath.IsAbs(path) && source != "" && source != OverrideSource {
+		if f2, err2 := os.Open(filepath.Join(filepath.Dir(source), path)); err2 == nil {
+			f, err = f2, nil
+		}
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("fieldlengthdistribution=histogram: read fieldlengthhistogram: %w (set fieldlengthhistogram to the histogram file)", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	var buckets []int64
+	var block int64
+	line := 0
+	for sc.Scan() {
+		line++
+		fs := strings.Fields(sc.Text())
+		if line == 1 {
+			if len(fs) != 2 || fs[0] != "BlockSize" {
+				return nil, 0, fmt.Errorf("%s:1: first line must be \"BlockSize<TAB>n\", got %q", path, sc.Text())
+			}
+			if block, err = strconv.ParseInt(fs[1], 10, 64); err != nil || block <= 0 {
+				return nil, 0, fmt.Errorf("%s:1: block size %q is not a positive whole number", path, fs[1])
+			}
+			continue
+		}
+		if len(fs) == 0 {
+			continue
+		}
+		if len(fs) != 2 {
+			return nil, 0, fmt.Errorf("%s:%d: want \"index<TAB>weight\", got %q", path, line, sc.Text())
+		}
+		idx, err1 := strconv.Atoi(fs[0])
+		wt, err2 := strconv.ParseInt(fs[1], 10, 64)
+		if err1 != nil || err2 != nil || idx < 0 || idx > len(buckets) || wt < 0 {
+			return nil, 0, fmt.Errorf("%s:%d: want \"index<TAB>weight\" with 0 <= index <= %d and weight >= 0, got %q", path, line, len(buckets), sc.Text())
+		}
+		buckets = slices.Insert(buckets, idx, wt) // YCSB inserts at the index
+	}
+	if err := sc.Err(); err != nil {
+		return nil, 0, fmt.Errorf("read %s: %w", path, err)
+	}
+	if line == 0 {
+		return nil, 0, fmt.Errorf("%s: empty histogram file", path)
+	}
+	return buckets, block, nil
+}
+
+// Config returns the workload's settings.
+func (w *Workload) Config() Config { return w.cfg }
+
+// FieldNames returns the field names field0..fieldN-1 (fieldnameprefix + index).
+func (w *Workload) FieldNames() []string { return slices.Clone(w.fieldNames) }
+
+// LoadRange returns the key numbers this client loads: [start, start+count).
+func (w *Workload) LoadRange() (start, count int64) { return w.cfg.InsertStart, w.cfg.InsertCount }
+
+// NextLoadKeyNumber hands out load-phase key numbers from insertstart, one
+// per call across all workers, as YCSB's doInsert does; a loader that splits
+// LoadRange itself does not need it.
+func (w *Workload) NextLoadKeyNumber() int64 { return w.loadSeq.Next() }
+
+// KeyForNumber returns the row key of key number n under this workload's
+// insertorder and zeropadding.
+func (w *Workload) KeyForNumber(n int64) string {
+	return BuildKeyName(n, w.cfg.ZeroPadding, w.cfg.Ordered)
+}
+
+// SplitKeys returns regions-1 split points at equal-count quantiles of the
+// sorted row keys of key numbers 0..recordcount-1 (see the package function).
+func (w *Workload) SplitKeys(regions int) ([][]byte, error) {
+	return SplitKeys(w.cfg.RecordCount, regions, w.cfg.ZeroPadding, w.cfg.Ordered)
+}
+
+// InsertCounter returns the acknowledged counter run-phase inserts draw from;
+// its Last is the highest key number readers may choose.
+func (w *Workload) InsertCounter() *AcknowledgedCounter { return w.ack }
+
+// Worker is one goroutine's view of the workload: its own random source,
+// generators and buffers. It is not safe for concurrent use.
+type Worker struct {
+	w          *Workload
+	r          *rand.Rand
+	ops        *Discrete
+	keys       Generator
+	expKeys    *Exponential // set when requestdistribution=exponential
+	fieldLen   Generator
+	fieldCount Generator
+	scanLen    Generator
+	fieldPick  *Uniform
+	keyBuf     []byte
+	valBuf     []byte
+	fields     []Field
+	oneField   []string
+	ackLogged  bool
+}
+
+// NewWorker returns a worker whose draws are fixed by seed: the same seed
+// (and the same order of calls) gives the same operations, keys and values.
+func (w *Workload) NewWorker(seed int64) *Worker {
+	c := &w.cfg
+	r := NewRand(seed)
+	k := &Worker{w: w, r: r}
+	var err error
+	if k.ops, err = NewDiscrete(r, w.opWeights); err != nil {
+		panic("workload: proportions validated in New: " + err.Error())
+	}
+	lo, hi := c.InsertStart, c.InsertStart+c.InsertCount-1
+	switch c.RequestDistribution {
+	case "uniform":
+		k.keys = NewUniform(r, lo, hi)
+	case "zipfian":
+		k.keys = NewScrambledZipfian(r, c.InsertStart, c.InsertStart+c.InsertCount+c.ExpectedNewKeys)
+	case "latest":
+		k.keys = NewSkewedLatest(r, w.ack, w.latestZeta)
+	case "hotspot":
+		k.keys, _ = NewHotspot(r, lo, hi, c.HotspotDataFraction, c.HotspotOpnFraction) // validated in New
+	case "sequential":
+		k.keys = w.seq
+	case "exponential":
+		k.expKeys, _ = NewExponential(r, c.ExponentialPercentile, float64(c.RecordCount)*c.ExponentialFrac) // validated in New
+	}
+	switch c.FieldLengthDistribution {
+	case "constant":
+		k.fieldLen = Constant(c.FieldLength)
+	case "uniform":
+		k.fieldLen = NewUniform(r, c.MinFieldLength, c.FieldLength)
+	case "zipfian":
+		k.fieldLen = NewZipfianZeta(r, c.MinFieldLength, c.FieldLength, w.fieldLenZeta)
+	case "histogram":
+		k.fieldLen, _ = NewHistogram(r, w.histogram, w.histBlock) // validated in New
+	}
+	switch c.FieldCountDistribution {
+	case "constant":
+		k.fieldCount = Constant(c.FieldCount)
+	case "uniform":
+		k.fieldCount = NewUniform(r, c.MinFieldCount, c.FieldCount)
+	case "zipfian":
+		k.fieldCount = NewZipfianZeta(r, c.MinFieldCount, c.FieldCount, w.fieldCountZeta)
+	}
+	switch c.ScanLengthDistribution {
+	case "uniform":
+		k.scanLen = NewUniform(r, c.MinScanLength, c.MaxScanLength)
+	case "zipfian":
+		k.scanLen = NewZipfianZeta(r, c.MinScanLength, c.MaxScanLength, w.scanLenZeta)
+	}
+	k.fieldPick = NewUniform(r, 0, c.FieldCount-1)
+	k.keyBuf = make([]byte, 0, 64)
+	// Start with room for a typical row; buildValues grows it once if a row needs more.
+	k.valBuf = make([]byte, 0, min(c.FieldCount*w.maxLen, 1<<20))
+	k.fields = make([]Field, 0, c.FieldCount)
+	k.oneField = make([]string, 1)
+	return k
+}
+
+// Workload returns the workload the worker belongs to.
+func (k *Worker) Workload() *Workload { return k.w }
+
+// NextOp chooses the next operation by the workload's proportions.
+func (k *Worker) NextOp() OpType { return k.w.opTypes[k.ops.Next()] }
+
+// NextKeyNumber chooses the key number of a read, update, scan or
+// read-modify-write, redrawing any number above the last acknowledged insert
+// so a read never asks for a row that is not there yet.
+func (k *Worker) NextKeyNumber() int64 {
+	last := k.w.ack.Last()
+	if k.expKeys != nil {
+		for {
+			if n := last - k.expKeys.Next(); n >= 0 {
+				return n
+			}
+		}
+	}
+	for {
+		if n := k.keys.Next(); n <= last {
+			return n
+		}
+		last = k.w.ack.Last() // inserts may have been acknowledged meanwhile
+	}
+}
+
+// key returns the row key of n. The one allocation per operation is this
+// string: a DB may keep a key past the call (a request still queued when its
+// context ends), so it cannot live in a reused buffer.
+func (k *Worker) key(n int64) string {
+	k.keyBuf = AppendKey(k.keyBuf[:0], n, k.w.cfg.ZeroPadding, k.w.cfg.Ordered)
+	return string(k.keyBuf)
+}
+
+// AppendKey appends the row key of key number n to dst, for callers that keep keys in their own buffers.
+func (k *Worker) AppendKey(dst []byte, n int64) []byte {
+	return AppendKey(dst, n, k.w.cfg.ZeroPadding, k.w.cfg.Ordered)
+}
+
+// fillPrintable fills b with random printable ASCII (' ' to '_'), ten
+// characters per 64-bit draw so a 1 KB value costs about a hundred draws.
+func fillPrintable(r *rand.Rand, b []byte) {
+	for i := 0; i < len(b); {
+		x := r.Uint64()
+		for j := 0; j < 10 && i < len(b); j++ {
+			b[i] = ' ' + byte(x&63)
+			x >>= 6
+			i++
+		}
+	}
+}
+
+// value returns a fresh random value of the next field length, carved from
+// the worker's buffer; the buffer is replaced, not grown in place, so values
+// already handed out in this row stay intact.
+func (k *Worker) value() []byte {
+	n := int(k.fieldLen.Next())
+	if len(k.valBuf)+n > cap(k.valBuf) {
+		k.valBuf = make([]byte, 0, max(2*cap(k.valBuf), n))
+	}
+	start := len(k.valBuf)
+	k.valBuf = k.valBuf[:start+n]
+	v := k.valBuf[start : start+n : start+n]
+	fillPrintable(k.r, v)
+	return v
+}
+
+// RowValues returns values for a whole row: fields field0.. up to this row's
+// field count (fieldcount, or drawn by fieldcountdistribution). The slice and
+// values are reused by the worker's next call.
+func (k *Worker) RowValues() []Field {
+	k.valBuf = k.valBuf[:0]
+	k.fields = k.fields[:0]
+	n := k.fieldCount.Next()
+	for i := range n {
+		k.fields = append(k.fields, Field{Name: k.w.fieldNames[i], Value: k.value()})
+	}
+	return k.fields
+}
+
+// UpdateValues returns the values of an update: one random field, or a whole
+// row when writeallfields is set. Reused by the worker's next call.
+func (k *Worker) UpdateValues() []Field {
+	if k.w.cfg.WriteAllFields {
+		return k.RowValues()
+	}
+	k.valBuf = k.valBuf[:0]
+	k.fields = append(k.fields[:0], Field{Name: k.w.fieldNames[k.fieldPick.Next()], Value: k.value()})
+	return k.fields
+}
+
+// readFields returns nil (all fields) or one random field name, reused.
+func (k *Worker) readFields() []string {
+	if k.w.cfg.ReadAllFields {
+		return nil
+	}
+	k.oneField[0] = k.w.fieldNames[k.fieldPick.Next()]
+	return k.oneField
+}
+
+// ScanLength draws the row count of the next scan.
+func (k *Worker) ScanLength() int { return int(k.scanLen.Next()) }
+
+type nopRecorder struct{}
+
+func (nopRecorder) Record(OpType, time.Time, time.Time, Status) {}
+
+// DoTransaction chooses and performs one run-phase operation, reporting it
+// (and a read-modify-write's parts) to rec, which may be nil. It returns the
+// operation and its status.
+func (k *Worker) DoTransaction(ctx context.Context, db DB, rec Recorder) (OpType, Status) {
+	op := k.NextOp()
+	return op, k.Do(ctx, db, op, rec)
+}
+
+// Do performs one operation of type op with keys and values drawn as YCSB
+// draws them, reporting its timing to rec (nil for none).
+func (k *Worker) Do(ctx context.Context, db DB, op OpType, rec Recorder) Status {
+	if rec == nil {
+		rec = nopRecorder{}
+	}
+	table := k.w.cfg.Table
+	switch op {
+	case Read:
+		key := k.key(k.NextKeyNumber())
+		fields := k.readFields()
+		t0 := time.Now()
+		st := db.Read(ctx, table, key, fields)
+		rec.Record(Read, t0, time.Now(), st)
+		return st
+	case Update:
+		key := k.key(k.NextKeyNumber())
+		vals := k.UpdateValues()
+		t0 := time.Now()
+		st := db.Update(ctx, table, key, vals)
+		rec.Record(Update, t0, time.Now(), st)
+		return st
+	case Insert:
+		n := k.w.ack.Next()
+		key := k.key(n)
+		vals := k.RowValues()
+		t0 := time.Now()
+		st := db.Insert(ctx, table, key, vals)
+		t1 := time.Now()
+		// Acknowledged whatever the outcome, as YCSB does, so one failed
+		// insert cannot freeze the readable key space.
+		if err := k.w.ack.Acknowledge(n); err != nil && !k.ackLogged {
+			k.ackLogged = true
+			k.w.log.Error("workload: run-phase insert counter", "key", key, "err", err)
+		}
+		rec.Record(Insert, t0, t1, st)
+		return st
+	case Scan:
+		key := k.key(k.NextKeyNumber())
+		n := k.ScanLength()
+		fields := k.readFields()
+		t0 := time.Now()
+		st := db.Scan(ctx, table, key, n, fields)
+		rec.Record(Scan, t0, time.Now(), st)
+		return st
+	case ReadModifyWrite:
+		key := k.key(k.NextKeyNumber())
+		fields := k.readFields()
+		vals := k.UpdateValues()
+		t0 := time.Now()
+		rs := db.Read(ctx, table, key, fields)
+		t1 := time.Now()
+		us := db.Update(ctx, table, key, vals)
+		t2 := time.Now()
+		rec.Record(Read, t0, t1, rs)
+		rec.Record(Update, t1, t2, us)
+		st := worse(rs, us)
+		rec.Record(ReadModifyWrite, t0, t2, st)
+		return st
+	}
+	rec.Record(op, time.Now(), time.Now(), Error)
+	return Error
+}
+
+// worse returns the more severe status: ERROR over NOT_FOUND over OK.
+func worse(a, b Status) Status {
+	rank := func(s Status) int {
+		switch s {
+		case OK:
+			return 0
+		case NotFound:
+			return 1
+		}
+		return 2
+	}
+	if rank(a) >= rank(b) {
+		return a
+	}
+	return b
+}
+
+// LoadRow inserts the row of key number n (load phase) with all its fields,
+// reporting the INSERT to rec (nil for none).
+func (k *Worker) LoadRow(ctx context.Context, db DB, n int64, rec Recorder) Status {
+	key := k.key(n)
+	vals := k.RowValues()
+	t0 := time.Now()
+	st := db.Insert(ctx, k.w.cfg.Table, key, vals)
+	if rec != nil {
+		rec.Record(Insert, t0, time.Now(), st)
+	}
+	return st
+}
