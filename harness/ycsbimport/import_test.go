@@ -127,6 +127,7 @@ func TestParseTextErrorsNameTheLine(t *testing.T) {
 		{"no closing bracket", "[READ, Operations, 3\n", "in.txt:1: measurement line without a closing ']'"},
 		{"nothing", "hello\nworld\n", "no YCSB measurements found"},
 		{"bad percentile", "[READ], 250thPercentileLatency(us), 3\n", "in.txt:1: percentile out of range"},
+		{"measurement without comma", "[OVERALL], RunTime(ms), 5\n[main] INFO client, connected\n[UPDATE] Operations, 3\n", "in.txt:3: expected ',' after the [UPDATE] name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error

@@ -139,8 +139,9 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 		block := line[1:end]
 		rest := line[end+1:]
 		if !strings.HasPrefix(rest, ",") {
-			// "[main] INFO ..." style log lines carry no comma after the bracket.
-			if strings.HasPrefix(rest, " ") && !strings.Contains(rest, ",") {
+			// "[main] INFO ..." log lines are not measurements; a known
+			// measurement name without its comma is a damaged line.
+			if !isMeasurementName(block) {
 				continue
 			}
 			return nil, perr("expected ',' after the [" + block + "] name")
@@ -215,6 +216,21 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 		return nil, fmt.Errorf("%s: no YCSB measurements found (no [OVERALL] or [OPERATION] lines); pass the file YCSB printed at the end of a run", name)
 	}
 	return runs, nil
+}
+
+// isMeasurementName reports whether a bracket name is one YCSB prints measurements under.
+func isMeasurementName(block string) bool {
+	if block == "OVERALL" || strings.HasPrefix(block, "TOTAL_GC") {
+		return true
+	}
+	block = strings.TrimPrefix(block, "Intended-")
+	block = strings.TrimSuffix(block, "-FAILED")
+	for _, k := range knownOps {
+		if block == k {
+			return true
+		}
+	}
+	return false
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
