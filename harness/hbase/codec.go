@@ -151,3 +151,124 @@ func decodeResult(r *pb.Result) Result {
 	}
 	return Result{Cells: cells}
 }
+
+// rawDecoder is a response decoded by hand instead of by proto.Unmarshal,
+// for the hot paths where per-cell allocations matter.
+type rawDecoder interface {
+	decodeRaw(body []byte) error
+}
+
+// getResult decodes a GetResponse straight into a Result: one copy of the
+// body, one []Cell, and cells that alias the copy.
+type getResult struct {
+	res Result
+}
+
+func (g *getResult) decodeRaw(body []byte) error {
+	g.res = Result{}
+	var result []byte
+	for len(body) > 0 {
+		num, typ, n := protowire.ConsumeTag(body)
+		if n < 0 {
+			return errors.New("malformed GetResponse")
+		}
+		body = body[n:]
+		if num == 1 && typ == protowire.BytesType {
+			v, n := protowire.ConsumeBytes(body)
+			if n < 0 {
+				return errors.New("malformed GetResponse.result")
+			}
+			result = v
+			body = body[n:]
+			continue
+		}
+		n = protowire.ConsumeFieldValue(num, typ, body)
+		if n < 0 {
+			return errors.New("malformed GetResponse field")
+		}
+		body = body[n:]
+	}
+	if len(result) == 0 {
+		return nil
+	}
+	cells, err := decodeCells(result)
+	g.res.Cells = cells
+	return err
+}
+
+// decodeCells parses the Cell fields of an encoded Result. The input is
+// copied once; the cells' slices point into that copy.
+func decodeCells(result []byte) ([]Cell, error) {
+	count := 0
+	for b := result; len(b) > 0; {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return nil, errors.New("malformed Result")
+		}
+		b = b[n:]
+		if num == 1 && typ == protowire.BytesType {
+			count++
+		}
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return nil, errors.New("malformed Result field")
+		}
+		b = b[n:]
+	}
+	if count == 0 {
+		return nil, nil
+	}
+	own := append([]byte(nil), result...)
+	cells := make([]Cell, 0, count)
+	for b := own; len(b) > 0; {
+		num, typ, n := protowire.ConsumeTag(b)
+		b = b[n:]
+		if num != 1 || typ != protowire.BytesType {
+			b = b[protowire.ConsumeFieldValue(num, typ, b):]
+			continue
+		}
+		cb, n := protowire.ConsumeBytes(b)
+		b = b[n:]
+		var c Cell
+		for len(cb) > 0 {
+			num, typ, n := protowire.ConsumeTag(cb)
+			if n < 0 {
+				return nil, errors.New("malformed Cell")
+			}
+			cb = cb[n:]
+			switch {
+			case typ == protowire.BytesType && (num == 1 || num == 2 || num == 3 || num == 6):
+				v, n := protowire.ConsumeBytes(cb)
+				if n < 0 {
+					return nil, errors.New("malformed Cell bytes")
+				}
+				cb = cb[n:]
+				switch num {
+				case 1:
+					c.Row = v
+				case 2:
+					c.Family = v
+				case 3:
+					c.Qualifier = v
+				case 6:
+					c.Value = v
+				}
+			case num == 4 && typ == protowire.VarintType:
+				v, n := protowire.ConsumeVarint(cb)
+				if n < 0 {
+					return nil, errors.New("malformed Cell timestamp")
+				}
+				c.Timestamp = int64(v)
+				cb = cb[n:]
+			default:
+				n := protowire.ConsumeFieldValue(num, typ, cb)
+				if n < 0 {
+					return nil, errors.New("malformed Cell field")
+				}
+				cb = cb[n:]
+			}
+		}
+		cells = append(cells, c)
+	}
+	return cells, nil
+}

@@ -178,3 +178,56 @@ func TestClassifyAndMap(t *testing.T) {
 		t.Fatalf("mapRemote gave %v", err)
 	}
 }
+
+// checkRawMatchesProto asserts the hand decoder agrees with the generated one.
+func checkRawMatchesProto(t *testing.T, body []byte) {
+	var g getResult
+	rawErr := g.decodeRaw(body)
+	var resp pb.GetResponse
+	protoErr := proto.Unmarshal(body, &resp)
+	if protoErr != nil || rawErr != nil {
+		return // malformed input: only the absence of a panic matters
+	}
+	want := decodeResult(resp.Result)
+	if len(want.Cells) != len(g.res.Cells) {
+		t.Fatalf("raw decoder found %d cells, proto %d", len(g.res.Cells), len(want.Cells))
+	}
+	for i := range want.Cells {
+		w, got := want.Cells[i], g.res.Cells[i]
+		if !bytes.Equal(w.Row, got.Row) || !bytes.Equal(w.Family, got.Family) || !bytes.Equal(w.Qualifier, got.Qualifier) ||
+			!bytes.Equal(w.Value, got.Value) || w.Timestamp != got.Timestamp {
+			t.Fatalf("cell %d: raw %+v, proto %+v", i, got, w)
+		}
+	}
+}
+
+func TestRawGetDecoderMatchesProto(t *testing.T) {
+	full := &pb.GetResponse{Result: &pb.Result{Cell: []*pb.Cell{
+		{Row: []byte("r"), Family: []byte("f"), Qualifier: []byte("a"), Value: []byte("1"), Timestamp: proto.Uint64(1 << 40), CellType: proto.Int32(4)},
+		{Row: []byte("r"), Family: []byte("f"), Qualifier: []byte(""), Value: nil},
+	}, Exists: proto.Bool(true)}}
+	for name, m := range map[string]*pb.GetResponse{"cells": full, "empty result": {Result: &pb.Result{}}, "no result": {}} {
+		t.Run(name, func(t *testing.T) {
+			b, _ := proto.Marshal(m)
+			checkRawMatchesProto(t, b)
+		})
+	}
+	// A body aliasing a reused read buffer must not leak into the decoded cells.
+	b, _ := proto.Marshal(full)
+	var g getResult
+	if err := g.decodeRaw(b); err != nil {
+		t.Fatal(err)
+	}
+	for i := range b {
+		b[i] = 0
+	}
+	if string(g.res.Cells[0].Value) != "1" {
+		t.Fatal("decoded cells alias the input buffer")
+	}
+}
+
+func FuzzRawGetDecoder(f *testing.F) {
+	b, _ := proto.Marshal(&pb.GetResponse{Result: &pb.Result{Cell: []*pb.Cell{{Row: []byte("r"), Value: []byte("v"), Timestamp: proto.Uint64(3)}}}})
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, b []byte) { checkRawMatchesProto(t, b) })
+}

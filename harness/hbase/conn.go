@@ -29,7 +29,7 @@ const (
 type call struct {
 	id    uint32
 	frame []byte
-	resp  proto.Message
+	resp  any // proto.Message, or rawDecoder for hand-decoded hot-path responses
 	err   error
 	done  chan struct{} // capacity 1: the reader signals once
 	timer *time.Timer
@@ -190,9 +190,16 @@ func (c *conn) readLoop() {
 		}
 		if f.exception != nil {
 			cl.err = remoteFrom(f.exception, c.addr)
-		} else if cl.resp != nil {
-			// Unmarshal copies bytes fields, so buf can be reused for the next frame.
-			if err := proto.Unmarshal(f.body, cl.resp); err != nil {
+		} else {
+			// Both decoders copy what they keep, so buf can be reused for the next frame.
+			var err error
+			switch r := cl.resp.(type) {
+			case rawDecoder:
+				err = r.decodeRaw(f.body)
+			case proto.Message:
+				err = proto.Unmarshal(f.body, r)
+			}
+			if err != nil {
 				cl.err = fmt.Errorf("hbase: decode response from %s: %w", c.addr, err)
 			}
 		}
@@ -225,7 +232,7 @@ func remoteFrom(e interface {
 
 // invoke sends one call and waits for its response, the context, or timeout
 // (0 = only the context). resp is filled in place.
-func (c *conn) invoke(ctx context.Context, method string, req, resp proto.Message, timeout time.Duration) error {
+func (c *conn) invoke(ctx context.Context, method string, req proto.Message, resp any, timeout time.Duration) error {
 	if dl, ok := ctx.Deadline(); ok {
 		if d := time.Until(dl); timeout == 0 || d < timeout {
 			timeout = d

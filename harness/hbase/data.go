@@ -66,7 +66,7 @@ type getReq struct {
 	get  pb.Get
 	col  pb.Column
 	cols [1]*pb.Column
-	resp pb.GetResponse
+	resp getResult
 }
 
 var regionNameType = pb.RegionSpecifier_REGION_NAME.Enum()
@@ -91,20 +91,18 @@ func (c *Client) Get(ctx context.Context, table string, row []byte, family []byt
 		g.col.Qualifier = qualifiers
 		g.get.Column = g.cols[:]
 	}
-	var res *Result
+	res := &Result{}
 	err := c.regionCall(ctx, "get", table, row, clientService, func(ctx context.Context, r *RegionInfo, cn *conn) error {
 		g.spec.Value = r.Name
-		g.resp.Reset()
 		if err := cn.invoke(ctx, "Get", &g.req, &g.resp, c.cfg.rpcTimeout); err != nil {
 			return err
 		}
-		out := decodeResult(g.resp.Result)
-		res = &out
+		*res = g.resp.res
 		return nil
 	})
 	// Drop references to caller memory before pooling.
 	g.get.Row, g.col.Family, g.col.Qualifier, g.spec.Value = nil, nil, nil, nil
-	g.resp.Reset()
+	g.resp.res = Result{}
 	getPool.Put(g)
 	if err != nil {
 		return nil, err
