@@ -1,0 +1,127 @@
+// Package cluster starts and stops the HBase clusters a regression run measures.
+// A Provider turns a Spec (version, hbase-site overrides, JVM options) into a
+// running Cluster that reports its ZooKeeper address and log, and stops cleanly.
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// Spec describes the cluster a provider should start.
+type Spec struct {
+	// Version is the HBase release, e.g. "2.6.1" or "2.6.1-hadoop3".
+	Version string
+	// Conf holds hbase-site.xml overrides; they win over the provider's defaults.
+	Conf map[string]string
+	// JVMOpts are extra JVM options, appended after the provider's own.
+	JVMOpts []string
+	// WorkDir is the cluster's working directory; empty means a fresh temporary one.
+	WorkDir string
+	// Keep leaves the work dir (data, config, log) in place after Stop.
+	Keep bool
+	// CacheDir overrides the provider's per-version artifact cache root.
+	CacheDir string
+	// StartTimeout bounds the wait for readiness once the JVM runs; 0 means the default.
+	StartTimeout time.Duration
+}
+
+// Cluster is a running HBase cluster.
+type Cluster interface {
+	// ZKAddr is the ZooKeeper quorum as host:port.
+	ZKAddr() string
+	// Version is the HBase version actually started (e.g. with the -hadoop3 suffix).
+	Version() string
+	// LogPath is the cluster's HBase log file.
+	LogPath() string
+	// Stop shuts the cluster down and waits until no process of it remains.
+	Stop(ctx context.Context) error
+}
+
+// Provider starts clusters of one kind (local jars, HBase home, external, ...).
+type Provider interface {
+	// Name identifies the provider in logs and manifests.
+	Name() string
+	// Start starts a cluster for s and returns once it is ready to serve.
+	Start(ctx context.Context, s Spec) (Cluster, error)
+}
+
+// Errors callers can test with errors.Is.
+var (
+	// ErrBadVersion marks a version string that is not a plausible release name.
+	ErrBadVersion = errors.New("invalid HBase version string")
+	// ErrJavaMissing marks a missing java executable.
+	ErrJavaMissing = errors.New("java not found")
+	// ErrMavenMissing marks a missing mvn executable.
+	ErrMavenMissing = errors.New("mvn not found")
+	// ErrVersionNotFound marks a version Maven cannot find.
+	ErrVersionNotFound = errors.New("HBase version not published")
+	// ErrJDKIncompatible marks an HBase version that cannot run on the selected JDK.
+	ErrJDKIncompatible = errors.New("HBase version cannot run on this JDK")
+	// ErrPortInUse marks a configured port that something else already listens on.
+	ErrPortInUse = errors.New("port already in use")
+	// ErrStartFailed marks an HBase process that exited or never became ready.
+	ErrStartFailed = errors.New("HBase failed to start")
+)
+
+// versionRE is the whole alphabet a version may use: it keeps versions safe to
+// put into paths, pom files and command lines.
+var versionRE = regexp.MustCompile(`^[0-9][0-9A-Za-z.-]*$`)
+
+// ValidateVersion refuses version strings that are not made of [0-9A-Za-z.-]
+// starting with a digit, before they reach a path or a command line.
+func ValidateVersion(v string) error {
+	if len(v) > 64 || !versionRE.MatchString(v) {
+		return fmt.Errorf("%w: %q: use a release name such as 2.6.1 or 2.6.1-hadoop3 (digits, letters, '.' and '-', starting with a digit)", ErrBadVersion, v)
+	}
+	return nil
+}
+
+// VersionNotFoundError says which version Maven could not find and the nearest
+// published ones, when the metadata was reachable.
+type VersionNotFoundError struct {
+	Version string
+	Nearest []string
+	Detail  string
+}
+
+func (e *VersionNotFoundError) Error() string {
+	msg := fmt.Sprintf("org.apache.hbase:hbase-server:%s is not on Maven Central (or the repositories your Maven settings name)", e.Version)
+	if len(e.Nearest) > 0 {
+		msg += fmt.Sprintf("; nearest published versions: %v", e.Nearest)
+	} else {
+		msg += "; run 'regress cluster versions' to list the published ones"
+	}
+	if e.Detail != "" {
+		msg += " (maven: " + e.Detail + ")"
+	}
+	return msg
+}
+
+// Unwrap makes errors.Is(err, ErrVersionNotFound) hold.
+func (e *VersionNotFoundError) Unwrap() error { return ErrVersionNotFound }
+
+// StartError reports a failed start-up with the tail of the HBase log.
+type StartError struct {
+	Version string
+	LogPath string
+	Tail    []string
+	Reason  string
+}
+
+func (e *StartError) Error() string {
+	msg := fmt.Sprintf("HBase %s failed to start: %s; log %s", e.Version, e.Reason, e.LogPath)
+	if len(e.Tail) > 0 {
+		msg += fmt.Sprintf(", last %d lines:\n", len(e.Tail))
+		for _, l := range e.Tail {
+			msg += "  " + l + "\n"
+		}
+	}
+	return msg
+}
+
+// Unwrap makes errors.Is(err, ErrStartFailed) hold.
+func (e *StartError) Unwrap() error { return ErrStartFailed }

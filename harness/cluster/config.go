@@ -1,0 +1,210 @@
+package cluster
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// portKeys are the hbase-site keys that name a TCP port the standalone binds.
+var portKeys = []string{
+	"hbase.zookeeper.property.clientPort",
+	"hbase.master.port",
+	"hbase.regionserver.port",
+	"hbase.master.info.port",
+	"hbase.regionserver.info.port",
+}
+
+// checkConf refuses malformed overrides and ports that are already taken,
+// before anything is started.
+func checkConf(conf map[string]string) error {
+	for k, v := range conf {
+		if strings.TrimSpace(k) == "" || strings.ContainsAny(k, " \t\n<>&\"'") {
+			return fmt.Errorf("invalid hbase-site key %q (value %q): keys are property names such as hbase.regionserver.handler.count", k, v)
+		}
+	}
+	for _, k := range portKeys {
+		v, ok := conf[k]
+		if !ok {
+			continue
+		}
+		p, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || p < -1 || p > 65535 {
+			return fmt.Errorf("invalid port %s=%q: use a number from 1 to 65535 (0 or -1 where HBase allows it)", k, v)
+		}
+		if p <= 0 {
+			continue
+		}
+		if err := portFree(p); err != nil {
+			return fmt.Errorf("%w: %s=%d: something already listens on 127.0.0.1:%d; stop it or choose another port (%v)", ErrPortInUse, k, p, p, err)
+		}
+	}
+	return nil
+}
+
+// portFree checks that 127.0.0.1:p can be bound now.
+func portFree(p int) error {
+	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p)))
+	if err != nil {
+		return err
+	}
+	return l.Close()
+}
+
+// freePorts returns n distinct loopback ports that were free a moment ago. The
+// kernel hands out ephemeral ports in sequence, so two clusters started side by
+// side do not collide; a rare race is caught as a bind failure in the log.
+func freePorts(n int) ([]int, error) {
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	ports := make([]int, 0, n)
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("finding a free loopback port: %w", err)
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
+
+// siteConf builds the standalone hbase-site settings for a work dir and ports,
+// with the user's overrides applied last.
+func siteConf(workDir string, zkPort, masterPort, rsPort int, overrides map[string]string) map[string]string {
+	c := map[string]string{
+		"hbase.cluster.distributed":              "false",
+		"hbase.rootdir":                          "file://" + filepath.ToSlash(filepath.Join(workDir, "hbase")),
+		"hbase.tmp.dir":                          filepath.Join(workDir, "tmp"),
+		"hbase.zookeeper.property.dataDir":       filepath.Join(workDir, "zk"),
+		"hbase.zookeeper.quorum":                 "127.0.0.1",
+		"hbase.zookeeper.property.clientPort":    strconv.Itoa(zkPort),
+		"hbase.master.port":                      strconv.Itoa(masterPort),
+		"hbase.regionserver.port":                strconv.Itoa(rsPort),
+		"hbase.master.info.port":                 "-1",
+		"hbase.regionserver.info.port":           "-1",
+		"hbase.master.ipc.address":               "127.0.0.1",
+		"hbase.regionserver.ipc.address":         "127.0.0.1",
+		"hbase.master.hostname":                  "127.0.0.1",
+		"hbase.unsafe.regionserver.hostname":     "127.0.0.1",
+		"hbase.localcluster.assign.random.ports": "false",
+		// A file:// root dir has no hflush/hsync; HBase refuses it unless told.
+		"hbase.unsafe.stream.capability.enforce": "false",
+	}
+	for k, v := range overrides {
+		c[k] = v
+	}
+	return c
+}
+
+// siteXML renders settings as hbase-site.xml, keys sorted for stable diffs.
+func siteXML(conf map[string]string) []byte {
+	keys := make([]string, 0, len(conf))
+	for k := range conf {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	b.WriteString("<?xml version=\"1.0\"?>\n<configuration>\n")
+	for _, k := range keys {
+		b.WriteString("  <property><name>")
+		_ = xml.EscapeText(&b, []byte(k))
+		b.WriteString("</name><value>")
+		_ = xml.EscapeText(&b, []byte(conf[k]))
+		b.WriteString("</value></property>\n")
+	}
+	b.WriteString("</configuration>\n")
+	return b.Bytes()
+}
+
+// log4j2Config sends all HBase logging to one file per cluster.
+func log4j2Config(logPath string) []byte {
+	return []byte(`status = warn
+name = regress
+appender.file.type = File
+appender.file.name = file
+appender.file.fileName = ` + strings.ReplaceAll(logPath, `\`, `\\`) + `
+appender.file.append = true
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = %d{ISO8601} %-5p [%t] %c{2}: %m%n
+rootLogger.level = INFO
+rootLogger.appenderRef.file.ref = file
+logger.zookeeper.name = org.apache.zookeeper
+logger.zookeeper.level = WARN
+logger.hadoop.name = org.apache.hadoop
+logger.hadoop.level = WARN
+logger.hbase.name = org.apache.hadoop.hbase
+logger.hbase.level = INFO
+`)
+}
+
+// writeConf writes hbase-site.xml and log4j2.properties into dir.
+func writeConf(dir string, site map[string]string, logPath string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating conf dir %s: %w", dir, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "hbase-site.xml"), siteXML(site), 0o644); err != nil {
+		return fmt.Errorf("writing hbase-site.xml in %s: %w", dir, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "log4j2.properties"), log4j2Config(logPath), 0o644); err != nil {
+		return fmt.Errorf("writing log4j2.properties in %s: %w", dir, err)
+	}
+	return nil
+}
+
+// jdk17Flags are the module flags bin/hbase adds on JDK 11+; without them
+// HBase's netty and Hadoop's reflection fail on JDK 17.
+var jdk17Flags = []string{
+	"-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
+	"--add-modules", "jdk.unsupported",
+	"--add-opens", "java.base/java.io=ALL-UNNAMED",
+	"--add-opens", "java.base/java.nio=ALL-UNNAMED",
+	"--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+	"--add-opens", "java.base/java.lang=ALL-UNNAMED",
+	"--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
+	"--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
+	"--add-opens", "java.base/java.util=ALL-UNNAMED",
+	"--add-opens", "java.base/java.util.concurrent=ALL-UNNAMED",
+	"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+	"--add-exports", "java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+	"--add-exports", "java.base/sun.net.dns=ALL-UNNAMED",
+	"--add-exports", "java.base/sun.net.util=ALL-UNNAMED",
+}
+
+// javaArgs builds the JVM command line for a standalone HMaster.
+func javaArgs(jdk int, confDir string, jars []string, userOpts []string) []string {
+	var args []string
+	hasHeap := false
+	for _, o := range userOpts {
+		if strings.HasPrefix(o, "-Xmx") || strings.HasPrefix(o, "-XX:MaxRAM") {
+			hasHeap = true
+		}
+	}
+	if !hasHeap {
+		// A fixed default heap keeps runs comparable across machines of different RAM.
+		args = append(args, "-Xmx1g")
+	}
+	if jdk >= 11 {
+		args = append(args, jdk17Flags...)
+	}
+	args = append(args,
+		"-Djava.net.preferIPv4Stack=true",
+		"-Dzookeeper.admin.enableServer=false",
+		"-Dlog4j2.configurationFile="+filepath.Join(confDir, "log4j2.properties"),
+	)
+	args = append(args, userOpts...)
+	cp := append([]string{confDir}, jars...)
+	args = append(args, "-cp", strings.Join(cp, string(os.PathListSeparator)),
+		"org.apache.hadoop.hbase.master.HMaster", "start")
+	return args
+}
