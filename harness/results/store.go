@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -230,14 +231,28 @@ func (s *Store) appendTo(k Key, t Trial, hlog io.Reader, summary bool) (Trial, e
 		return Trial{}, fmt.Errorf("append trial %s: %w", t.ID, err)
 	}
 	t.HlogFile, t.HlogSHA256 = "", ""
+	var hlogPath string
 	if hlog != nil {
 		rel := filepath.ToSlash(filepath.Join(trialsDir, t.ID+".hlog"))
-		sum, err := writeAtomic(filepath.Join(s.Dir(k), filepath.FromSlash(rel)), hlog, true)
+		hlogPath = filepath.Join(s.Dir(k), filepath.FromSlash(rel))
+		if _, err := os.Stat(hlogPath); err == nil {
+			// No stored trial has this id (checked above, under the lock), so the
+			// file is an orphan of an append that died before its manifest write.
+			slog.Warn("results: replacing an orphaned trial log", "path", hlogPath)
+		}
+		sum, err := writeAtomic(hlogPath, hlog)
 		if err != nil {
 			return Trial{}, fmt.Errorf("store hlog of trial %s: %w", t.ID, err)
 		}
 		t.HlogFile, t.HlogSHA256 = rel, sum
 	}
+	// Until the manifest names it, the log is not stored: remove it on failure.
+	committed := false
+	defer func() {
+		if !committed && hlogPath != "" {
+			_ = os.Remove(hlogPath)
+		}
+	}()
 	if summary {
 		m.Summaries = append(m.Summaries, t)
 	} else {
@@ -258,9 +273,10 @@ func (s *Store) appendTo(k Key, t Trial, hlog io.Reader, summary bool) (Trial, e
 	if err != nil || !bytes.Equal(before, after) {
 		return Trial{}, fmt.Errorf("append trial %s to %s: stored trials would change; refusing to write", t.ID, k)
 	}
-	if _, err := writeAtomic(filepath.Join(s.Dir(k), manifestFile), bytes.NewReader(b), false); err != nil {
+	if _, err := writeAtomic(filepath.Join(s.Dir(k), manifestFile), bytes.NewReader(b)); err != nil {
 		return Trial{}, fmt.Errorf("write manifest of %s: %w", k, err)
 	}
+	committed = true
 	return t, nil
 }
 
@@ -414,7 +430,7 @@ func (s *Store) writeManifest(k Key, m *Manifest) error {
 	if err != nil {
 		return err
 	}
-	if _, err := writeAtomic(filepath.Join(s.Dir(k), manifestFile), bytes.NewReader(b), false); err != nil {
+	if _, err := writeAtomic(filepath.Join(s.Dir(k), manifestFile), bytes.NewReader(b)); err != nil {
 		return fmt.Errorf("write manifest of %s: %w", k, err)
 	}
 	return nil
@@ -422,17 +438,11 @@ func (s *Store) writeManifest(k Key, m *Manifest) error {
 
 // writeAtomic copies r into path through a temporary file in the same
 // directory, fsynced and renamed, so readers see the old file or the new one,
-// never half of one. It returns the hex SHA-256 of what it wrote. With
-// noReplace an existing file is an error (trial logs are write-once).
-func writeAtomic(path string, r io.Reader, noReplace bool) (string, error) {
+// never half of one. It returns the hex SHA-256 of what it wrote.
+func writeAtomic(path string, r io.Reader) (string, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
-	}
-	if noReplace {
-		if _, err := os.Stat(path); err == nil {
-			return "", fmt.Errorf("%s already exists; stored files are never replaced", path)
-		}
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {

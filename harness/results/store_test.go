@@ -340,3 +340,20 @@ func TestHistogramsMergeByTagAcrossTrials(t *testing.T) {
 		t.Fatalf("merged = %v", hs)
 	}
 }
+
+func TestOrphanedLogOfACrashedAppendIsReplaced(t *testing.T) {
+	s, _ := Open(t.TempDir())
+	m, _ := s.Ensure(testManifest())
+	k := KeyOf(m)
+	// A crash between the log write and the manifest write leaves this behind.
+	if err := os.WriteFile(filepath.Join(s.Dir(k), "trials", "t1.hlog"), []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := s.AppendTrial(k, testTrial("t1", 0), strings.NewReader("whole"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := s.ReadHlog(k, tr); err != nil || string(b) != "whole" {
+		t.Fatalf("ReadHlog = %q, %v", b, err)
+	}
+}
