@@ -166,7 +166,7 @@ func (r *Run) OpNames() []string {
 }
 
 // WriteHlog writes the run's histograms (from .hdr logs) as one interval log
-// with one interval per operation, tagged like regress's own logs
+// with one interval per operation and kind, tagged like regress's own logs
 // ("READ.service", "READ.intended"). It writes nothing useful for text
 // output, which carries no histograms: HasHistograms tells.
 func (r *Run) WriteHlog(w io.Writer) error {
@@ -182,10 +182,15 @@ func (r *Run) WriteHlog(w io.Writer) error {
 	}
 	for _, name := range r.OpNames() {
 		o := r.Ops[name]
+		intended := intendedHist(o)
+		if intended == nil {
+			// As in Trial: without an Intended- log, YCSB's latency stands in for intended.
+			intended = o.Histogram
+		}
 		for _, k := range []struct {
 			h    *hdrhistogram.Histogram
 			kind string
-		}{{o.Histogram, "service"}, {intendedHist(o), "intended"}} {
+		}{{o.Histogram, "service"}, {intended, "intended"}} {
 			if k.h == nil {
 				continue
 			}

@@ -1,12 +1,15 @@
 package ycsbimport
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 func fixture(name string) string { return filepath.Join("testdata", "ycsb", name) }
@@ -254,4 +257,30 @@ func FuzzParseHdrLog(f *testing.F) {
 			t.Fatalf("parsed without a READ op: %+v", r)
 		}
 	})
+}
+
+func TestWriteHlogTagsLikeRegress(t *testing.T) {
+	runs, err := ReadFile(fixture("ycsb-0.17-workloada-READ.hdr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := runs[0].WriteHlog(&buf); err != nil {
+		t.Fatal(err)
+	}
+	lr := hdrhistogram.NewHistogramLogReader(&buf)
+	tags := map[string]int64{}
+	for {
+		h, err := lr.NextIntervalHistogram()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil {
+			break
+		}
+		tags[h.Tag()] = h.TotalCount()
+	}
+	if len(tags) != 2 || tags["READ.service"] != 50000 || tags["READ.intended"] != 50000 {
+		t.Fatalf("tags = %v", tags)
+	}
 }
