@@ -2,7 +2,9 @@ package hbase
 
 import (
 	"context"
+	"syscall"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -130,6 +132,7 @@ func BenchmarkGet(b *testing.B) {
 	}
 	i := 0
 	b.ReportAllocs()
+	cpu := processCPU(b)
 	for b.Loop() {
 		r, err := c.Get(ctx, table, keys[i%len(keys)], fam, nil)
 		if err != nil || len(r.Cells) != 2 {
@@ -137,6 +140,7 @@ func BenchmarkGet(b *testing.B) {
 		}
 		i++
 	}
+	reportCPU(b, cpu, i)
 }
 
 func BenchmarkGetParallel(b *testing.B) {
@@ -145,6 +149,8 @@ func BenchmarkGetParallel(b *testing.B) {
 	fam := []byte("f")
 	b.ReportAllocs()
 	b.SetParallelism(16) // 16 x GOMAXPROCS goroutines share one connection
+	cpu := processCPU(b)
+	defer func() { reportCPU(b, cpu, b.N) }()
 	b.RunParallel(func(pb *testing.PB) {
 		i := 0
 		for pb.Next() {
@@ -173,10 +179,29 @@ func BenchmarkPut(b *testing.B) {
 	}
 	i := 0
 	b.ReportAllocs()
+	cpu := processCPU(b)
 	for b.Loop() {
 		if err := c.Put(ctx, table, keys[i%len(keys)], fam, cols, UseDefault); err != nil {
 			b.Fatal(err)
 		}
 		i++
+	}
+	reportCPU(b, cpu, i)
+}
+
+// processCPU is this process's user+system CPU time: the client's cost, since
+// HBase runs in another process.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatalf("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds client CPU per operation (cpu-ns/op) to a benchmark.
+func reportCPU(b *testing.B, start time.Duration, ops int) {
+	if ops > 0 {
+		b.ReportMetric(float64(processCPU(b)-start)/float64(ops), "cpu-ns/op")
 	}
 }
