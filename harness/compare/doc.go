@@ -46,7 +46,8 @@
 // interval shown. The same (conservative) interval decides IMPROVED and
 // UNCHANGED. P(any false REGRESSED among the gated metrics) ≤ alpha whenever
 // every true change is within tolerance. Metrics that are not gated are shown
-// with their raw one-sided p-value and an interval at level a = alpha.
+// with their raw one-sided p-value and an interval at a = the look's alpha
+// (no multiplicity correction: they inform, they do not gate).
 //
 // # Verdict
 //
@@ -67,7 +68,10 @@
 //
 // # Checks
 //
-// Different suite fingerprints or data specs are refused with an error.
+// Pairs match by workload, run (Trial.RunID) and pair index; when a baseline
+// manifest holds trials of several runs, only those of the runs the candidate
+// shares are used. Different suite fingerprints or data specs are refused
+// with an error.
 // Different environments are a warning. A paired schedule whose pairs did not
 // run back to back (by start time) is flagged and analysed unpaired, because
 // pairing then cancels nothing; a schedule whose order inside the pairs was
@@ -80,4 +84,10 @@
 // trials the comparison is descriptive: geometric-mean ratios only, status
 // DESCRIPTIVE, CILow, CIHigh and P zero, Verdict DESCRIPTIVE, and a warning
 // that says no significance was computed.
+//
+// # Evidence
+//
+// The TestValidation* tests (make validate-stats) simulate trials from a
+// lognormal, AR(1), stall-mode, per-trial-effect, drifting latency model
+// recorded into HdrHistograms and print the A/A false-alarm and power tables.
 package compare

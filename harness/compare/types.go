@@ -41,7 +41,8 @@ type MetricResult struct {
 	// Baseline and Candidate are geometric means of the per-trial values.
 	Baseline  float64 `json:"baseline"`
 	Candidate float64 `json:"candidate"`
-	// Ratio is candidate/baseline (geometric-mean ratio), with its confidence interval.
+	// Ratio is candidate/baseline (geometric-mean ratio), with its confidence
+	// interval; the interval (and P) are zero in a descriptive comparison.
 	Ratio     float64 `json:"ratio"`
 	CILow     float64 `json:"ci_low"`
 	CIHigh    float64 `json:"ci_high"`
