@@ -2,6 +2,7 @@ package workload
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -96,11 +97,11 @@ func (p Properties) Int64(key string, def int64) (int64, error) {
 	// parseInt. Forgiving them here is harmless and spares users a puzzle.
 	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, p.valueError(key, v, "out of range for a 64-bit integer")
+		}
 		if _, ferr := strconv.ParseFloat(strings.TrimSpace(v), 64); ferr == nil {
 			return 0, p.valueError(key, v, "not a whole number")
-		}
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, p.valueError(key, v, "out of range for a 64-bit integer")
 		}
 		return 0, p.valueError(key, v, "not a number")
 	}
