@@ -67,7 +67,7 @@ const splitKeyPrefixLen = 5
 // ranges of equal row count: split i is the (i*count/regions)-th smallest key.
 //
 // It is exact without holding all keys in memory: a first pass counts keys
-// per bucket of their first bytes after "user" (ordered as bytes sort, with
+// per bucket of their first varying bytes (ordered as bytes sort, with
 // end-of-key before any digit); a second pass keeps only the keys in the
 // buckets that contain a split rank and sorts those. Both passes run in
 // parallel over the key numbers; 100M rows take two passes of about 100M
@@ -86,11 +86,19 @@ func SplitKeys(count int64, regions int, zeropadding int, ordered bool) ([][]byt
 	for range splitKeyPrefixLen {
 		nb *= 11
 	}
+	// Skip the bytes every key shares: "user" and the zeros that padding adds
+	// in front of even the longest number (26-digit pe-style padding would
+	// otherwise put every key in one bucket).
+	maxDigits := 19 // a hashed key number is below 2^63
+	if ordered {
+		maxDigits = len(strconv.FormatInt(count-1, 10))
+	}
+	off := len(keyPrefix) + max(0, zeropadding-maxDigits)
 	bucketOf := func(key []byte) int {
 		b := 0
 		for i := range splitKeyPrefixLen {
 			b *= 11
-			if p := len(keyPrefix) + i; p < len(key) {
+			if p := off + i; p < len(key) {
 				// zero padding and digits are '0'..'9'; '-' only for
 				// MinInt64's hash, which sorts before digits like end-of-key.
 				if c := key[p]; c >= '0' && c <= '9' {

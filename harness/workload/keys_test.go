@@ -56,6 +56,9 @@ func TestSplitKeysMatchesSortedKeySet(t *testing.T) {
 		{5000, 3, 8, true},
 		{50000, 9, 20, false},
 		{10, 10, 1, false},
+		{50000, 8, 26, true},
+		{99999, 5, 26, true},
+		{20000, 6, 22, false},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%d/%d/pad%d/ordered=%v", tc.count, tc.regions, tc.pad, tc.ordered), func(t *testing.T) {
