@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/user"
 	"sync"
@@ -373,8 +374,16 @@ func regionFromMeta(resp *pb.ScanResponse, table string, row []byte) (*RegionInf
 // AdminService when service says so) connection to its server.
 func (c *Client) regionCall(ctx context.Context, op, table string, row []byte, service string,
 	fn func(ctx context.Context, r *RegionInfo, cn *conn) error) error {
+	return c.regionCallAt(ctx, op, table, &row, service, fn)
+}
+
+// regionCallAt is regionCall for a row fn may advance between attempts (a
+// scan resuming after its last returned row): every attempt locates *rowp.
+func (c *Client) regionCallAt(ctx context.Context, op, table string, rowp *[]byte, service string,
+	fn func(ctx context.Context, r *RegionInfo, cn *conn) error) error {
 	var err error
 	for attempt := 0; ; attempt++ {
+		row := *rowp
 		var r *RegionInfo
 		r, err = c.locate(ctx, table, row)
 		if err == nil {
@@ -412,6 +421,7 @@ func (c *Client) regionCall(ctx context.Context, op, table string, row []byte, s
 		switch k {
 		case retryRelocate:
 			c.relocations.Add(1)
+			slog.Debug("hbase: dropping stale region location", "op", op, "table", table, "row", string(row), "err", err)
 			if r != nil {
 				c.cache.remove(r)
 			}

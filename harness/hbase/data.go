@@ -218,7 +218,7 @@ func (c *Client) Scan(ctx context.Context, table string, o ScanOptions) ([]Resul
 	st := &scanState{next: append([]byte(nil), o.StartRow...), limit: o.Limit}
 	for !st.done {
 		st.regionX = false
-		err := c.regionCall(ctx, "scan", table, st.next, clientService, func(ctx context.Context, r *RegionInfo, cn *conn) error {
+		err := c.regionCallAt(ctx, "scan", table, &st.next, clientService, func(ctx context.Context, r *RegionInfo, cn *conn) error {
 			st.region = r
 			return c.scanRegion(ctx, cn, r, o, caching, st)
 		})
@@ -232,7 +232,11 @@ func (c *Client) Scan(ctx context.Context, table string, o ScanOptions) ([]Resul
 		if len(end) == 0 || (len(o.StopRow) > 0 && bytes.Compare(end, o.StopRow) >= 0) {
 			break
 		}
-		st.next = append(st.next[:0], end...)
+		if bytes.Compare(end, st.next) <= 0 {
+			// Never move backwards: that would return rows twice.
+			return st.out, fmt.Errorf("hbase: scan of table %q: region %q ends at %q, before the resume row %q", table, st.region.Name, end, st.next)
+		}
+		st.next = append(st.next[:0:0], end...)
 	}
 	return st.out, nil
 }

@@ -417,8 +417,8 @@ func TestReadsStayCorrectDuringSplit(t *testing.T) {
 						errs <- err
 						return
 					}
-					if len(rows) != n {
-						errs <- fmt.Errorf("scan during split: %d rows, want %d", len(rows), n)
+					if err := sameRows(rows, n); err != nil {
+						errs <- fmt.Errorf("scan during split: %w", err)
 						return
 					}
 					continue
@@ -508,4 +508,25 @@ func TestCancelLeaksNothing(t *testing.T) {
 	if g := runtime.NumGoroutine(); g > before+2 {
 		t.Fatalf("%d goroutines after cancelled calls, %d before", g, before)
 	}
+}
+
+// sameRows checks rows are row000000..n-1 in order, naming the first difference.
+func sameRows(rows []Result, n int) error {
+	for i, r := range rows {
+		if i >= n || len(r.Cells) == 0 || !bytes.Equal(r.Cells[0].Row, rowKey(i)) {
+			var got []byte
+			if len(r.Cells) > 0 {
+				got = r.Cells[0].Row
+			}
+			prev := []byte(nil)
+			if i > 0 {
+				prev = rows[i-1].Cells[0].Row
+			}
+			return fmt.Errorf("%d rows, want %d; row %d is %q (after %q), want %q", len(rows), n, i, got, prev, rowKey(i))
+		}
+	}
+	if len(rows) != n {
+		return fmt.Errorf("%d rows, want %d", len(rows), n)
+	}
+	return nil
 }
