@@ -1,0 +1,518 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/spf13/cobra"
+
+	"github.com/regress-hbase/regress/harness/cluster"
+	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/report"
+	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/runner"
+	"github.com/regress-hbase/regress/harness/suite"
+)
+
+// jobFlags are the root command's flags: the whole comparison job.
+type jobFlags struct {
+	baseline, candidate     string
+	baselineZK, candidateZK string
+	baseConf, candConf      []string
+	baseJVM, candJVM        []string
+	reuseBaseline           bool
+	failOnInconclusive      bool
+	common                  commonFlags
+	out, format             string
+}
+
+// commonFlags are shared by the root job and `regress run`.
+type commonFlags struct {
+	suiteName, scenarios, store, provider, cacheDir, znode string
+	reseed, quiet, keep                                    bool
+}
+
+func (c *commonFlags) add(cmd *cobra.Command, persistent bool) {
+	f := cmd.Flags()
+	if persistent {
+		f = cmd.PersistentFlags()
+	}
+	f.StringVar(&c.suiteName, "suite", "smoke", "suite name (scenarios/suites/NAME.yaml) or path to a suite file")
+	f.StringVar(&c.scenarios, "scenarios", envOr("REGRESS_SCENARIOS", "scenarios"), "directory holding the workload files and suites/ (env REGRESS_SCENARIOS)")
+	f.StringVar(&c.store, "store", results.DefaultRoot, "results store directory")
+	f.StringVar(&c.provider, "provider", "local", "cluster provider for --baseline/--candidate/--version: local (HBase jars from Maven Central)")
+	f.StringVar(&c.cacheDir, "cache-dir", "", "per-version HBase jar cache (default: the user cache dir; env REGRESS_CACHE_DIR)")
+	f.StringVar(&c.znode, "znode", "/hbase", "ZooKeeper znode parent of external clusters")
+	f.BoolVar(&c.reseed, "reseed", false, "build new seed snapshots even when a matching one exists")
+	f.BoolVar(&c.quiet, "quiet", false, "no progress output")
+	f.BoolVar(&c.keep, "keep", false, "keep the started clusters' work dirs (data, config, logs) after the run")
+}
+
+func init() {
+	rootSetup = func(root *cobra.Command) {
+		var jf jobFlags
+		root.Use = "regress --baseline V1 --candidate V2 [flags]"
+		root.Example = `  regress --baseline 2.6.1 --candidate 2.6.2 --suite smoke
+  regress --baseline 2.6.1 --candidate 2.6.1 --candidate-conf hbase.regionserver.handler.count=10
+  regress --baseline-zk zk1:2181 --candidate-zk zk2:2181 --suite quick --format markdown`
+		root.Args = cobra.NoArgs
+		f := root.Flags()
+		f.StringVar(&jf.baseline, "baseline", "", "baseline HBase version (started by the provider)")
+		f.StringVar(&jf.candidate, "candidate", "", "candidate HBase version (started by the provider)")
+		f.StringVar(&jf.baselineZK, "baseline-zk", "", "use the running cluster at this ZooKeeper address as the baseline")
+		f.StringVar(&jf.candidateZK, "candidate-zk", "", "use the running cluster at this ZooKeeper address as the candidate")
+		f.StringArrayVar(&jf.baseConf, "baseline-conf", nil, "hbase-site.xml override key=value for the baseline (repeatable)")
+		f.StringArrayVar(&jf.candConf, "candidate-conf", nil, "hbase-site.xml override key=value for the candidate (repeatable)")
+		f.StringArrayVar(&jf.baseJVM, "baseline-jvm-opt", nil, "extra JVM option for the baseline (repeatable)")
+		f.StringArrayVar(&jf.candJVM, "candidate-jvm-opt", nil, "extra JVM option for the candidate (repeatable)")
+		f.BoolVar(&jf.reuseBaseline, "reuse-baseline", false, "compare with stored baseline trials of the same suite instead of running the baseline (unpaired)")
+		f.BoolVar(&jf.failOnInconclusive, "fail-on-inconclusive", false, "exit 4 when the verdict is INCONCLUSIVE")
+		f.StringVar(&jf.out, "out", "", "report directory (default reports/<timestamp>)")
+		f.StringVar(&jf.format, "format", "text", "report on stdout: "+strings.Join(report.Formats(), "|"))
+		jf.common.add(root, false)
+		root.RunE = func(cmd *cobra.Command, _ []string) error {
+			if jf.baseline == "" && jf.baselineZK == "" && jf.candidate == "" && jf.candidateZK == "" {
+				return cmd.Help()
+			}
+			return runJob(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), &jf)
+		}
+	}
+}
+
+// sideSpec describes how to get one side's cluster.
+type sideSpec struct {
+	role    string // "baseline" or "candidate"
+	version string
+	zk      string
+	conf    map[string]string
+	jvm     []string
+}
+
+func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
+	if err := checkFormat(jf.format); err != nil {
+		return err
+	}
+	base, err := newSideSpec("baseline", jf.baseline, jf.baselineZK, jf.baseConf, jf.baseJVM)
+	if err != nil {
+		return err
+	}
+	cand, err := newSideSpec("candidate", jf.candidate, jf.candidateZK, jf.candConf, jf.candJVM)
+	if err != nil {
+		return err
+	}
+	s, err := loadSuite(&jf.common)
+	if err != nil {
+		return err
+	}
+	store, err := results.Open(jf.common.store)
+	if err != nil {
+		return usageErr(err)
+	}
+	cfg := compareConfig(s)
+	log := newLogger(stderr, jf.common.quiet)
+	prog := newProgress(stderr, jf.common.quiet)
+	defer prog.Close()
+
+	var stored *results.Manifest
+	if jf.reuseBaseline {
+		if base.zk != "" {
+			return usageErr(errors.New("--reuse-baseline compares with stored trials of --baseline VERSION; it cannot be used with --baseline-zk (use a label with `regress run --zk ... --label NAME` and `regress compare`)"))
+		}
+		stored, err = findStored(store, base.version, s)
+		if err != nil {
+			return err
+		}
+		cfg.Unpaired = true
+	}
+
+	r := &runner.Runner{Suite: s, Store: store, RunID: newRunID(), Reseed: jf.common.reseed, Log: log,
+		OnEvent: prog.Event, Env: results.CurrentEnvironment(ctx)}
+
+	sides := []sideSpec{base, cand}
+	if stored != nil {
+		sides = []sideSpec{cand}
+	}
+	targets, stop, err := startTargets(ctx, log, prog, &jf.common, sides)
+	defer stop()
+	if err != nil {
+		return err
+	}
+
+	var bm, cm *results.Manifest
+	if stored != nil {
+		cm, err = r.RunSingle(ctx, targets[0])
+		bm = stored
+	} else {
+		sameName(targets[0], targets[1])
+		more := func(look int, b, c *results.Manifest) (map[string]int, error) {
+			plan, err := compare.NeedMorePairs(b, c, cfg, look)
+			if err != nil {
+				return nil, err
+			}
+			if plan.More {
+				log.Info("gated metrics inconclusive: adding pairs", "look", look, "metrics", plan.Inconclusive, "extra", plan.Extra)
+			}
+			return plan.Extra, nil
+		}
+		bm, cm, err = r.RunPairs(ctx, targets[0], targets[1], more)
+	}
+	if err != nil {
+		return runFailure(ctx, err)
+	}
+	prog.Close()
+	return decide(stdout, stderr, store, bm, cm, cfg, jf.out, jf.format, jf.failOnInconclusive)
+}
+
+// decide compares, writes every report, prints the chosen one, and maps the verdict to the exit code.
+func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, out, format string, failOnInconclusive bool) error {
+	c, err := compare.Compare(bm, cm, cfg)
+	if err != nil {
+		return usageErr(err)
+	}
+	rep := report.Report{Comparison: c, Distributions: distributions(store, bm, cm), Generated: time.Now()}
+	if out == "" {
+		out = report.Timestamped("reports", time.Now())
+	}
+	written, err := report.WriteAll(out, rep)
+	if err != nil {
+		return runErr(err)
+	}
+	if err := report.AppendStepSummary(rep); err != nil {
+		fmt.Fprintln(stderr, "regress: warning:", err)
+	}
+	if err := report.Render(stdout, format, rep); err != nil {
+		return usageErr(err)
+	}
+	fmt.Fprintf(stderr, "reports: %s (%d files)\n", out, len(written))
+	switch c.Verdict {
+	case compare.Regression:
+		return &exitError{code: exitRegression, err: fmt.Errorf("verdict REGRESSION: %s is slower than %s beyond tolerance", c.Candidate.Name, c.Baseline.Name)}
+	case compare.VerdictInconclusive:
+		if failOnInconclusive {
+			return &exitError{code: exitInconclusive, err: errors.New("verdict INCONCLUSIVE (--fail-on-inconclusive): run more pairs (raise pairs.max in the suite) or accept wider tolerances")}
+		}
+	}
+	return nil
+}
+
+func newSideSpec(role, version, zk string, conf, jvm []string) (sideSpec, error) {
+	s := sideSpec{role: role, version: version, zk: zk, jvm: jvm}
+	switch {
+	case version == "" && zk == "":
+		return s, usageErr(fmt.Errorf("give --%s VERSION (started locally) or --%s-zk HOST:PORT (a running cluster)", role, role))
+	case version != "" && zk != "":
+		return s, usageErr(fmt.Errorf("--%s and --%s-zk exclude each other: choose one", role, role))
+	case version != "":
+		if err := cluster.ValidateVersion(version); err != nil {
+			return s, usageErr(err)
+		}
+	}
+	if zk != "" && (len(conf) > 0 || len(jvm) > 0) {
+		return s, usageErr(fmt.Errorf("--%s-conf and --%s-jvm-opt apply only to clusters regress starts, not to --%s-zk", role, role, role))
+	}
+	var err error
+	if s.conf, err = parseConf(role, conf); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+func parseConf(role string, kvs []string) (map[string]string, error) {
+	if len(kvs) == 0 {
+		return nil, nil
+	}
+	m := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, usageErr(fmt.Errorf("--%s-conf %q: write key=value, e.g. hbase.regionserver.handler.count=30", role, kv))
+		}
+		m[strings.TrimSpace(k)] = v
+	}
+	return m, nil
+}
+
+func loadSuite(c *commonFlags) (*suite.Suite, error) {
+	p, err := suite.Resolve(c.scenarios, c.suiteName)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	s, err := suite.Load(p, c.scenarios)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	return s, nil
+}
+
+func compareConfig(s *suite.Suite) compare.Config {
+	return compare.Config{Alpha: s.Compare.Alpha, Tolerances: s.Compare.Tolerances, Gate: s.Compare.Gate,
+		Looks: s.Pairs.Looks, MaxPairs: s.Pairs.Max}
+}
+
+func checkFormat(f string) error {
+	for _, ok := range report.Formats() {
+		if f == ok {
+			return nil
+		}
+	}
+	return usageErr(fmt.Errorf("--format %q: choose one of %s", f, strings.Join(report.Formats(), ", ")))
+}
+
+// findStored loads the stored trials of version for this suite (all runs).
+func findStored(store *results.Store, version string, s *suite.Suite) (*results.Manifest, error) {
+	fp, err := s.Fingerprint()
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	entries, err := store.Find(version, s.Name)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	for _, e := range entries {
+		if e.Fingerprint[:min(len(e.Fingerprint), 12)] == fp[:12] || strings.HasPrefix(fp, e.Fingerprint) || strings.HasPrefix(e.Fingerprint, fp) {
+			m, err := store.Load(e.Key)
+			if err != nil {
+				return nil, usageErr(err)
+			}
+			if len(m.Trials) == 0 {
+				break
+			}
+			return m, nil
+		}
+	}
+	return nil, usageErr(fmt.Errorf("no stored trials of %s for suite %s (fingerprint %s) in %s: run `regress run --version %s --suite %s` first, or drop --reuse-baseline",
+		version, s.Name, fp, store.Root(), version, s.Name))
+}
+
+// startTargets starts (or connects to) every side concurrently; stop tears all down.
+func startTargets(ctx context.Context, log *slog.Logger, prog *progress, c *commonFlags, sides []sideSpec) ([]*runner.Target, func(), error) {
+	targets := make([]*runner.Target, len(sides))
+	clusters := make([]cluster.Cluster, len(sides))
+	errs := make([]error, len(sides))
+	var wg sync.WaitGroup
+	var provider cluster.Provider
+	needProvider := false
+	for _, s := range sides {
+		needProvider = needProvider || s.zk == ""
+	}
+	if needProvider {
+		p, err := newProvider(c)
+		if err != nil {
+			return nil, func() {}, err
+		}
+		provider = p
+	}
+	for i, s := range sides {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := &runner.Target{Settings: s.conf, JVMOpts: s.jvm}
+			zk := s.zk
+			if zk == "" {
+				prog.Message(fmt.Sprintf("%s: starting HBase %s (%s provider)", s.role, s.version, provider.Name()))
+				cl, err := provider.Start(ctx, cluster.Spec{Version: s.version, Conf: s.conf, JVMOpts: s.jvm, Keep: c.keep, CacheDir: c.cacheDir})
+				if err != nil {
+					errs[i] = runErr(fmt.Errorf("%s: start HBase %s: %w", s.role, s.version, err))
+					return
+				}
+				clusters[i] = cl
+				zk = cl.ZKAddr()
+				t.Provider = provider.Name()
+				t.Version = cl.Version()
+				log.Info("cluster ready", "side", s.role, "version", cl.Version(), "zookeeper", zk, "log", cl.LogPath())
+			} else {
+				t.Provider = "external"
+			}
+			cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+			defer cancel()
+			client, err := hbase.Connect(cctx, zk, hbase.WithZNodeParent(c.znode))
+			if err != nil {
+				errs[i] = runErr(fmt.Errorf("%s: connect to HBase at %s: %w", s.role, zk, err))
+				return
+			}
+			t.Client, t.ZK = client, zk
+			if t.Version == "" {
+				if v, err := client.ClusterVersion(cctx); err == nil {
+					t.Version = v
+				} else {
+					t.Version = "unknown"
+				}
+				t.Label = s.role + "-" + sanitizeLabel(zk)
+			}
+			t.Name = targetName(t)
+			targets[i] = t
+		}()
+	}
+	wg.Wait()
+	stop := func() {
+		for _, t := range targets {
+			if t != nil && t.Client != nil {
+				t.Client.Close()
+			}
+		}
+		var swg sync.WaitGroup
+		for _, cl := range clusters {
+			if cl == nil {
+				continue
+			}
+			swg.Add(1)
+			go func() {
+				defer swg.Done()
+				sctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				if err := cl.Stop(sctx); err != nil {
+					log.Warn("stopping cluster", "version", cl.Version(), "err", err)
+				}
+			}()
+		}
+		swg.Wait()
+	}
+	if err := errors.Join(errs...); err != nil {
+		if ctx.Err() != nil {
+			return nil, stop, runErr(fmt.Errorf("interrupted while starting clusters: %w", err))
+		}
+		var ee *exitError
+		if errors.As(err, &ee) && (errors.Is(err, cluster.ErrBadVersion) || errors.Is(err, cluster.ErrVersionNotFound) || errors.Is(err, cluster.ErrJDKIncompatible)) {
+			return nil, stop, usageErr(err)
+		}
+		return nil, stop, err
+	}
+	return targets, stop, nil
+}
+
+// targetName is the store target: the version, plus a short hash of any
+// settings so a configuration change never mixes with plain trials.
+func targetName(t *runner.Target) string {
+	if t.Label != "" {
+		return t.Label
+	}
+	name := t.Version
+	if len(t.Settings) > 0 || len(t.JVMOpts) > 0 {
+		keys := make([]string, 0, len(t.Settings))
+		for k := range t.Settings {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		h := sha256.New()
+		for _, k := range keys {
+			fmt.Fprintf(h, "%s=%s\n", k, t.Settings[k])
+		}
+		for _, o := range t.JVMOpts {
+			fmt.Fprintf(h, "jvm:%s\n", o)
+		}
+		name += "+conf-" + hex.EncodeToString(h.Sum(nil))[:8]
+	}
+	return name
+}
+
+// sameName keeps two sides with the same version and settings (an A/A run) apart in the store.
+func sameName(b, c *runner.Target) {
+	if b.Name == c.Name {
+		b.Name += "+baseline"
+		c.Name += "+candidate"
+		b.Label, c.Label = b.Name, c.Name
+	}
+}
+
+func sanitizeLabel(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
+			b.WriteRune(r)
+		} else {
+			b.WriteRune('-')
+		}
+	}
+	return b.String()
+}
+
+func runFailure(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return runErr(fmt.Errorf("interrupted: %w (clusters stopped, trial tables dropped)", err))
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return runErr(err)
+}
+
+func newRunID() string {
+	return time.Now().UTC().Format("20060102T150405")
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+func newLogger(stderr io.Writer, quiet bool) *slog.Logger {
+	level := slog.LevelInfo
+	if quiet {
+		level = slog.LevelWarn
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// distributions merges each side's stored interval logs per workload and op
+// (intended latency) for the plots and .hgrm files. A side whose logs cannot be
+// read still gets its table; the plots say nothing rather than something wrong.
+func distributions(store *results.Store, bm, cm *results.Manifest) []report.Distribution {
+	byWorkload := func(m *results.Manifest) map[string]map[string]*hdr.Histogram {
+		out := map[string]map[string]*hdr.Histogram{}
+		if m == nil {
+			return out
+		}
+		k := results.KeyOf(m)
+		groups := map[string][]results.Trial{}
+		for _, t := range append(append([]results.Trial(nil), m.Trials...), m.Summaries...) {
+			groups[t.Workload] = append(groups[t.Workload], t)
+		}
+		for w, ts := range groups {
+			if hs, err := store.Histograms(k, ts); err == nil {
+				out[w] = hs
+			}
+		}
+		return out
+	}
+	b, c := byWorkload(bm), byWorkload(cm)
+	var names []string
+	for w := range b {
+		names = append(names, w)
+	}
+	for w := range c {
+		if _, ok := b[w]; !ok {
+			names = append(names, w)
+		}
+	}
+	sort.Strings(names)
+	var out []report.Distribution
+	for _, w := range names {
+		out = append(out, report.PairDistributions(w, b[w], c[w], loadgen.Intended.String())...)
+	}
+	return out
+}
+
+// newProvider returns the provider --provider names.
+func newProvider(c *commonFlags) (cluster.Provider, error) {
+	switch c.provider {
+	case "local", "":
+		return cluster.NewLocal(c.cacheDir), nil
+	}
+	return nil, usageErr(fmt.Errorf("--provider %q: this build has the local provider (HBase jars from Maven Central); for a cluster you run, use --baseline-zk/--candidate-zk or `regress run --zk`", c.provider))
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+
+	"github.com/regress-hbase/regress/harness/runner"
+)
+
+// progress shows what a run is doing: live bars on a terminal, a plain line
+// every few seconds otherwise (CI logs), nothing with --quiet.
+type progress struct {
+	mu     sync.Mutex
+	w      io.Writer
+	quiet  bool
+	tty    bool
+	p      *mpb.Progress
+	bar    *mpb.Bar
+	status atomic.Pointer[string] // read by mpb's render goroutine without pr.mu
+	last   time.Time
+	total  int
+}
+
+// plainEvery is how often a non-terminal gets a progress line during a trial.
+const plainEvery = 5 * time.Second
+
+func newProgress(w io.Writer, quiet bool) *progress {
+	pr := &progress{w: w, quiet: quiet}
+	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		pr.tty = true
+	}
+	return pr
+}
+
+// Message prints a one-off line (cluster start, seeding).
+func (pr *progress) Message(s string) {
+	if pr == nil || pr.quiet {
+		return
+	}
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	if pr.p != nil {
+		pr.status.Store(&s)
+		return
+	}
+	fmt.Fprintln(pr.w, s)
+}
+
+// Event receives the runner's progress events.
+func (pr *progress) Event(e runner.Event) {
+	if pr == nil || pr.quiet {
+		return
+	}
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	switch {
+	case e.Load != nil:
+		line := fmt.Sprintf("%s: loading seed rows %d/%d (%.0f rows/s)", e.Target, e.Load.Rows, e.Load.Total, e.Load.RowsPerSec)
+		pr.line(line, e.Load.Rows == e.Load.Total)
+	case e.Run != nil:
+		phase := "measure"
+		if e.Run.Warmup {
+			phase = "warm-up"
+		}
+		line := fmt.Sprintf("trial %d/%d %s %s %s: %.0f ops/s, p99 %v", e.Trial, e.Trials, e.Target, e.Workload, phase,
+			e.Run.OpsPerSec, e.Run.P99Intended.Round(time.Microsecond))
+		pr.line(line, false)
+	case e.Phase == "trial" && e.Workload != "":
+		pr.trialStarted(e)
+	case e.Message != "":
+		pr.line(fmt.Sprintf("%s %s", e.Target, e.Message), true)
+	}
+}
+
+// line shows s as the current status: on a terminal in the bar's decorator, else
+// printed when forced or when plainEvery has passed.
+func (pr *progress) line(s string, force bool) {
+	if pr.tty && pr.bar != nil {
+		pr.status.Store(&s)
+		return
+	}
+	if force || time.Since(pr.last) >= plainEvery {
+		fmt.Fprintln(pr.w, s)
+		pr.last = time.Now()
+	}
+}
+
+func (pr *progress) trialStarted(e runner.Event) {
+	if !pr.tty {
+		fmt.Fprintf(pr.w, "trial %d/%d: %s on %s\n", e.Trial, e.Trials, e.Workload, e.Target)
+		pr.last = time.Now()
+		return
+	}
+	if pr.p == nil {
+		pr.p = mpb.New(mpb.WithOutput(pr.w), mpb.WithWidth(40))
+	}
+	if pr.bar == nil || pr.total != e.Trials {
+		if pr.bar != nil {
+			pr.bar.Abort(true)
+		}
+		pr.total = e.Trials
+		pr.bar = pr.p.AddBar(int64(e.Trials),
+			mpb.PrependDecorators(decor.Name("trials "), decor.CountersNoUnit("%d/%d")),
+			mpb.AppendDecorators(decor.Any(func(decor.Statistics) string {
+				if s := pr.status.Load(); s != nil {
+					return *s
+				}
+				return ""
+			})))
+		pr.bar.SetCurrent(int64(e.Trial - 1))
+	} else {
+		pr.bar.SetCurrent(int64(e.Trial - 1))
+	}
+	st := fmt.Sprintf("%s on %s", e.Workload, e.Target)
+	pr.status.Store(&st)
+}
+
+// Close finishes any bars so later output is not interleaved with them.
+func (pr *progress) Close() {
+	if pr == nil {
+		return
+	}
+	pr.mu.Lock()
+	p, bar := pr.p, pr.bar
+	pr.p, pr.bar = nil, nil
+	pr.mu.Unlock()
+	if bar != nil {
+		bar.SetTotal(-1, true)
+	}
+	if p != nil {
+		p.Wait()
+	}
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/runner"
+)
+
+func init() { register(newRunCmd) }
+
+func newRunCmd() *cobra.Command {
+	var c commonFlags
+	var version, zk, label string
+	var conf, jvm []string
+	cmd := &cobra.Command{
+		Use:   "run (--version V | --zk HOST:PORT --label NAME)",
+		Short: "Run a suite on one target and store its trials (a reusable baseline)",
+		Long: `run measures one target with a suite and stores every trial under the store
+(baselines/ by default), so later comparisons can reuse it with
+--reuse-baseline or 'regress compare'. With --version the provider starts
+that HBase release; with --zk it runs against a cluster someone else runs,
+provisions nothing, and touches only tables and snapshots named regress_*.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if (version == "") == (zk == "") {
+				return usageErr(errors.New("give exactly one of --version V (started by the provider) or --zk HOST:PORT (a running cluster)"))
+			}
+			if zk != "" && label == "" {
+				return usageErr(errors.New("--zk needs --label NAME: the name the results are stored under (e.g. prod-2.6.1)"))
+			}
+			side, err := newSideSpec("run", version, zk, conf, jvm)
+			if err != nil {
+				return err
+			}
+			s, err := loadSuite(&c)
+			if err != nil {
+				return err
+			}
+			store, err := results.Open(c.store)
+			if err != nil {
+				return usageErr(err)
+			}
+			ctx := cmd.Context()
+			log := newLogger(cmd.ErrOrStderr(), c.quiet)
+			prog := newProgress(cmd.ErrOrStderr(), c.quiet)
+			defer prog.Close()
+			targets, stop, err := startTargets(ctx, log, prog, &c, []sideSpec{side})
+			defer stop()
+			if err != nil {
+				return err
+			}
+			t := targets[0]
+			if label != "" {
+				if err := checkLabel(label); err != nil {
+					return err
+				}
+				t.Label, t.Name = label, label
+			}
+			r := &runner.Runner{Suite: s, Store: store, RunID: newRunID(), Reseed: c.reseed, Log: log,
+				OnEvent: prog.Event, Env: results.CurrentEnvironment(ctx)}
+			m, err := r.RunSingle(ctx, t)
+			if err != nil {
+				return runFailure(ctx, err)
+			}
+			prog.Close()
+			k := results.KeyOf(m)
+			fmt.Fprintf(cmd.OutOrStdout(), "stored %d trials of %s (suite %s) in %s\n", len(m.Trials), k.Target, s.Name, store.Dir(k))
+			return nil
+		},
+	}
+	c.add(cmd, false)
+	f := cmd.Flags()
+	f.StringVar(&version, "version", "", "HBase version to start and measure")
+	f.StringVar(&zk, "zk", "", "ZooKeeper address of a running cluster to measure instead")
+	f.StringVar(&label, "label", "", "name to store results under (required with --zk)")
+	f.StringArrayVar(&conf, "conf", nil, "hbase-site.xml override key=value (repeatable)")
+	f.StringArrayVar(&jvm, "jvm-opt", nil, "extra JVM option (repeatable)")
+	return cmd
+}
+
+func checkLabel(l string) error {
+	for _, r := range l {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_' || r == '+') {
+			return usageErr(fmt.Errorf("--label %q: use letters, digits, '.', '_', '+' and '-' only", l))
+		}
+	}
+	return nil
+}

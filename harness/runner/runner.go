@@ -1,0 +1,325 @@
+// Package runner runs a suite's trials against one target or an interleaved
+// pair of targets: it seeds each target's cluster, runs every trial on a fresh
+// clone of the seed snapshot, and stores every result. It decides nothing: a
+// caller-supplied function says whether more pairs are needed.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/lifecycle"
+	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/suite"
+)
+
+// Target is one side of a run: a cluster and how it was made.
+type Target struct {
+	// Name is the store target: the HBase version, or a label for a cluster someone else runs.
+	Name string
+	// Version is the HBase version the cluster reports.
+	Version  string
+	Label    string
+	Provider string
+	ZK       string
+	Settings map[string]string
+	JVMOpts  []string
+	Client   *hbase.Client
+}
+
+// Event is a progress report for the terminal or the log.
+type Event struct {
+	// Phase is "seed", "load", "trial" or "done".
+	Phase    string
+	Target   string
+	Workload string
+	// Trial counts trials started so far in this run; Trials is the planned total.
+	Trial, Trials int
+	Load          *loadgen.LoadProgress
+	Run           *loadgen.Progress
+	Message       string
+}
+
+// ErrRunFailed marks a run that could not produce trustworthy trials: too many
+// errors, or a target rate the cluster could not hold.
+var ErrRunFailed = errors.New("run failed")
+
+// Runner runs one suite.
+type Runner struct {
+	Suite *suite.Suite
+	Store *results.Store
+	// RunID names this run; trials pair only within a run.
+	RunID string
+	// Reseed forces new seed snapshots.
+	Reseed bool
+	// Rand orders each pair; nil means a randomly seeded source.
+	Rand *rand.Rand
+	Log  *slog.Logger
+	// OnEvent, if set, receives progress events.
+	OnEvent func(Event)
+	// Env is the environment fingerprint stored with new manifests.
+	Env results.Environment
+
+	fingerprint string
+	started     int
+	planned     int
+}
+
+// side is a target made ready for trials.
+type side struct {
+	t       *Target
+	mgr     *lifecycle.Manager
+	seed    lifecycle.Seed
+	key     results.Key
+	servers int
+}
+
+// More is asked after each look (1-based) whether more pairs are needed, and
+// how many more per workload.
+type More func(look int, base, cand *results.Manifest) (extra map[string]int, err error)
+
+// RunSingle runs Pairs.Initial trials of every workload on one target and
+// returns this run's trials as a manifest.
+func (r *Runner) RunSingle(ctx context.Context, t *Target) (*results.Manifest, error) {
+	s, err := r.prepare(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	r.planned = len(r.Suite.Workloads) * r.Suite.Pairs.Initial
+	for i := 0; i < r.Suite.Pairs.Initial; i++ {
+		for _, w := range r.Suite.Workloads {
+			if err := r.trial(ctx, s, w, i, 0); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return r.thisRun(s)
+}
+
+// RunPairs runs interleaved pairs: for every pair index and workload, the
+// baseline and candidate trials back to back in random order. After each
+// look, more decides whether to add pairs (nil: never), up to Pairs.Max.
+func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*results.Manifest, *results.Manifest, error) {
+	if base.Name == cand.Name && base.Client == cand.Client {
+		return nil, nil, errors.New("baseline and candidate are the same cluster")
+	}
+	bs, err := r.prepare(ctx, base)
+	if err != nil {
+		return nil, nil, err
+	}
+	cs, err := r.prepare(ctx, cand)
+	if err != nil {
+		return nil, nil, err
+	}
+	rng := r.Rand
+	if rng == nil {
+		rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	planned := map[string]int{}
+	done := map[string]int{}
+	for _, w := range r.Suite.Workloads {
+		planned[w] = r.Suite.Pairs.Initial
+	}
+	for look := 1; ; look++ {
+		r.planned = r.started
+		for _, w := range r.Suite.Workloads {
+			r.planned += 2 * (planned[w] - done[w])
+		}
+		for pair := 0; ; pair++ {
+			ran := false
+			for _, w := range r.Suite.Workloads {
+				if pair < done[w] || pair >= planned[w] {
+					continue
+				}
+				ran = true
+				first, second := bs, cs
+				if rng.IntN(2) == 1 {
+					first, second = cs, bs
+				}
+				if err := r.trial(ctx, first, w, pair, 0); err != nil {
+					return nil, nil, err
+				}
+				if err := r.trial(ctx, second, w, pair, 1); err != nil {
+					return nil, nil, err
+				}
+			}
+			if !ran && pair >= r.Suite.Pairs.Max {
+				break
+			}
+		}
+		for _, w := range r.Suite.Workloads {
+			done[w] = planned[w]
+		}
+		bm, err := r.thisRun(bs)
+		if err != nil {
+			return nil, nil, err
+		}
+		cm, err := r.thisRun(cs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if more == nil || look >= r.Suite.Pairs.Looks {
+			return bm, cm, nil
+		}
+		extra, err := more(look, bm, cm)
+		if err != nil {
+			return nil, nil, err
+		}
+		grew := false
+		for w, n := range extra {
+			if _, ok := planned[w]; !ok || n <= 0 {
+				continue
+			}
+			p := min(planned[w]+n, r.Suite.Pairs.Max)
+			if p > planned[w] {
+				planned[w], grew = p, true
+			}
+		}
+		if !grew {
+			return bm, cm, nil
+		}
+		r.emit(Event{Phase: "trial", Message: fmt.Sprintf("look %d inconclusive: adding pairs %v", look, extra)})
+	}
+}
+
+// thisRun returns s's stored manifest with only this run's trials.
+func (r *Runner) thisRun(s *side) (*results.Manifest, error) {
+	m, err := r.Store.Load(s.key)
+	if err != nil {
+		return nil, err
+	}
+	var ts []results.Trial
+	for _, t := range m.Trials {
+		if t.RunID == r.RunID {
+			ts = append(ts, t)
+		}
+	}
+	m.Trials = ts
+	return m, nil
+}
+
+// prepare makes the store entry, cleans up what earlier runs left, and seeds.
+func (r *Runner) prepare(ctx context.Context, t *Target) (*side, error) {
+	if r.fingerprint == "" {
+		fp, err := r.Suite.Fingerprint()
+		if err != nil {
+			return nil, err
+		}
+		r.fingerprint = fp
+	}
+	log := r.logger()
+	m := &results.Manifest{
+		Schema: results.SchemaVersion, Version: t.Version, Label: t.Label, Provider: t.Provider,
+		Settings: t.Settings, JVMOpts: t.JVMOpts, Environment: r.Env, Source: "regress",
+		Suite: results.SuiteInfo{Name: r.Suite.Name, Fingerprint: r.fingerprint, DataSpec: r.Suite.SeedKey()},
+	}
+	if t.Name != t.Version && t.Label == "" {
+		m.Label = t.Name
+	}
+	stored, err := r.Store.Ensure(m)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Name, err)
+	}
+	s := &side{t: t, key: results.KeyOf(stored), mgr: lifecycle.New(t.Client, r.RunID, log.With("target", t.Name))}
+	if dropped, err := s.mgr.CleanupStale(ctx); err != nil {
+		return nil, fmt.Errorf("%s: clean up tables an earlier run left: %w", t.Name, err)
+	} else if len(dropped) > 0 {
+		log.Info("dropped tables an earlier run left behind", "target", t.Name, "tables", dropped)
+	}
+	servers, err := t.Client.LiveRegionServers(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: count live region servers: %w", t.Name, err)
+	}
+	s.servers = len(servers)
+	r.emit(Event{Phase: "seed", Target: t.Name, Message: "seeding " + r.Suite.SeedKey()})
+	spec, err := r.seedSpec(s)
+	if err != nil {
+		return nil, err
+	}
+	s.seed, err = s.mgr.EnsureSeed(ctx, spec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Name, err)
+	}
+	return s, nil
+}
+
+// trial clones the seed, runs workload w on the clone, stores the trial and drops the clone.
+func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int) (err error) {
+	r.started++
+	r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Trial: r.started, Trials: r.planned})
+	table, err := s.mgr.Clone(ctx, s.seed)
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.t.Name, err)
+	}
+	defer func() {
+		if derr := s.mgr.Drop(ctx, table); derr != nil && err == nil {
+			err = fmt.Errorf("%s: drop trial table: %w", s.t.Name, derr)
+		}
+	}()
+	hlog, err := os.CreateTemp("", "regress-trial-*.hlog")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(hlog.Name())
+	defer hlog.Close()
+
+	start := time.Now()
+	res, err := r.runWorkload(ctx, s, w, table, hlog)
+	if err != nil {
+		return fmt.Errorf("%s: workload %s on %s: %w", s.t.Name, w, table, err)
+	}
+	if err := hlog.Close(); err != nil {
+		return err
+	}
+	ops := res.OpStats()
+	var total, failed int64
+	for _, o := range ops {
+		total += o.Count
+		failed += o.Errors
+	}
+	if total > 0 && float64(failed)/float64(total) > r.Suite.Run.MaxErrorRate {
+		return fmt.Errorf("%w: %s workload %s: %d of %d operations failed, above run.max_error_rate %.1f%% (see the log for the first error of each kind)",
+			ErrRunFailed, s.t.Name, w, failed, total, 100*r.Suite.Run.MaxErrorRate)
+	}
+	if !res.HeldTarget() {
+		return fmt.Errorf("%w: %s workload %s: %s; lower run.target in the suite or give the cluster more room",
+			ErrRunFailed, s.t.Name, w, res.RateMessage())
+	}
+	t := results.Trial{
+		ID:                fmt.Sprintf("%s-%s-p%02d", r.RunID, filepath.Base(w), pair),
+		RunID:             r.RunID,
+		Workload:          filepath.Base(w),
+		Pair:              pair,
+		Order:             order,
+		Start:             start.UTC(),
+		DurationMillis:    res.Duration.Milliseconds(),
+		TargetOpsPerSec:   res.TargetRate,
+		AchievedOpsPerSec: res.Achieved(),
+		Ops:               ops,
+	}
+	if _, err := r.Store.AppendTrialFile(s.key, t, hlog.Name()); err != nil {
+		return fmt.Errorf("%s: store trial: %w", s.t.Name, err)
+	}
+	return nil
+}
+
+func (r *Runner) emit(e Event) {
+	if r.OnEvent != nil {
+		r.OnEvent(e)
+	}
+}
+
+func (r *Runner) logger() *slog.Logger {
+	if r.Log == nil {
+		return slog.Default()
+	}
+	return r.Log
+}

@@ -1,0 +1,192 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/binding"
+	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/lifecycle"
+	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/workload"
+)
+
+// properties reads workload file w and applies the suite's data spec and
+// extra properties on top, with table set to the table the trial uses.
+func (r *Runner) properties(w, table string, operations int64) (workload.Properties, error) {
+	s := r.Suite
+	p, err := workload.LoadPropertiesFile(s.WorkloadPath(w))
+	if err != nil {
+		return p, err
+	}
+	for k, v := range s.Properties {
+		p.Set(k, v, "suite "+s.Name)
+	}
+	src := "suite " + s.Name + " data"
+	p.Set("recordcount", strconv.FormatInt(s.Data.RecordCount, 10), src)
+	p.Set("fieldcount", strconv.Itoa(s.Data.FieldCount), src)
+	p.Set("fieldlength", strconv.Itoa(s.Data.FieldLength), src)
+	p.Set("columnfamily", s.Data.ColumnFamily, src)
+	p.Set("table", table, src)
+	p.Set("operationcount", strconv.FormatInt(max(operations, 1), 10), src)
+	return p, nil
+}
+
+// expectedOps is the number of operations a trial should run, which YCSB
+// uses to size the key space of run-phase inserts.
+func (r *Runner) expectedOps() int64 {
+	run := r.Suite.Run
+	if run.OperationCount > 0 {
+		return run.OperationCount
+	}
+	rate := run.TargetOpsPerSec
+	if rate == 0 {
+		rate = 10000
+	}
+	return int64(math.Ceil(rate * (run.Warmup + run.Measure).Seconds()))
+}
+
+func (r *Runner) durability(p workload.Properties) (hbase.Durability, error) {
+	return binding.ParseDurability(p.String("durability", ""))
+}
+
+// seedSpec describes the seed of s's cluster, with its preload.
+func (r *Runner) seedSpec(s *side) (lifecycle.SeedSpec, error) {
+	first := r.Suite.Workloads[0]
+	p, err := r.properties(first, "seed", r.Suite.Data.RecordCount)
+	if err != nil {
+		return lifecycle.SeedSpec{}, err
+	}
+	// The seed holds every row of the data spec; run-phase properties of the
+	// first workload (its mix) do not matter for loading.
+	p.Set("insertstart", "0", "seed")
+	p.Set("insertcount", strconv.FormatInt(r.Suite.Data.RecordCount, 10), "seed")
+	wl, err := workload.New(p)
+	if err != nil {
+		return lifecycle.SeedSpec{}, fmt.Errorf("workload %s: %w", first, err)
+	}
+	splits, err := wl.SplitKeys(r.Suite.Data.Regions)
+	if err != nil {
+		return lifecycle.SeedSpec{}, err
+	}
+	d, err := r.durability(p)
+	if err != nil {
+		return lifecycle.SeedSpec{}, err
+	}
+	return lifecycle.SeedSpec{
+		Key:          r.Suite.SeedKey(),
+		Version:      s.t.Version,
+		ColumnFamily: r.Suite.Data.ColumnFamily,
+		Compression:  r.Suite.Data.Compression,
+		SplitKeys:    splits,
+		Reseed:       r.Reseed,
+		Preload: func(ctx context.Context, table string) error {
+			return r.preload(ctx, s, wl, table, d)
+		},
+	}, nil
+}
+
+// preload writes every seed row with batched puts from Load.Threads workers.
+func (r *Runner) preload(ctx context.Context, s *side, wl *workload.Workload, table string, d hbase.Durability) error {
+	family := []byte(r.Suite.Data.ColumnFamily)
+	res, err := loadgen.Load(ctx, loadgen.LoadConfig{
+		First:     0,
+		Rows:      r.Suite.Data.RecordCount,
+		Workers:   r.Suite.Load.Threads,
+		BatchSize: int64(r.Suite.Load.BatchSize),
+		NewLoader: func(id int) (loadgen.Loader, error) {
+			wk := wl.NewWorker(int64(id) + 1)
+			var ms []hbase.Mutation
+			return loadgen.LoaderFunc(func(ctx context.Context, first, n int64, rec loadgen.Recorder) error {
+				ms = ms[:0]
+				for i := first; i < first+n; i++ {
+					vals := wk.RowValues()
+					cols := make([]hbase.Column, len(vals))
+					for j, f := range vals {
+						// RowValues reuses its buffers; the batch needs its own copies.
+						cols[j] = hbase.Column{Qualifier: []byte(f.Name), Value: append([]byte(nil), f.Value...)}
+					}
+					ms = append(ms, hbase.Mutation{Row: []byte(wl.KeyForNumber(i)), Family: family, Cols: cols})
+				}
+				t0 := time.Now()
+				err := s.t.Client.PutBatch(ctx, table, ms, d)
+				t1 := time.Now()
+				st := workload.OK
+				if err != nil {
+					st = workload.Error
+				}
+				for range n {
+					rec.Record(loadgen.Insert, t0, t1, st)
+				}
+				if err != nil {
+					return fmt.Errorf("put rows %d..%d into %s: %w", first, first+n-1, table, err)
+				}
+				return nil
+			}), nil
+		},
+		Progress: func(p loadgen.LoadProgress) {
+			r.emit(Event{Phase: "load", Target: s.t.Name, Load: &p})
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if ok := res.PerOp[loadgen.Insert].Status(workload.OK); ok != r.Suite.Data.RecordCount {
+		return fmt.Errorf("preload wrote %d of %d rows", ok, r.Suite.Data.RecordCount)
+	}
+	return nil
+}
+
+// recorder adapts a loadgen recorder to the workload's Recorder; the
+// operation numbering is shared, so the conversion is free.
+type recorder struct{ r loadgen.Recorder }
+
+func (a recorder) Record(op workload.OpType, start, end time.Time, st workload.Status) {
+	a.r.Record(loadgen.Op(op), start, end, st)
+}
+
+// runWorkload runs workload w on table at the suite's rate for warm-up plus
+// the measurement window, writing the interval log to hlog.
+func (r *Runner) runWorkload(ctx context.Context, s *side, w, table string, hlog io.Writer) (*loadgen.Result, error) {
+	p, err := r.properties(w, table, r.expectedOps())
+	if err != nil {
+		return nil, err
+	}
+	wl, err := workload.New(p)
+	if err != nil {
+		return nil, fmt.Errorf("workload %s: %w", w, err)
+	}
+	d, err := r.durability(p)
+	if err != nil {
+		return nil, err
+	}
+	db := binding.New(s.t.Client, r.Suite.Data.ColumnFamily, d, r.logger())
+	run := r.Suite.Run
+	trial, trials := r.started, r.planned
+	base := time.Now().UnixNano()
+	return loadgen.Run(ctx, loadgen.Config{
+		TargetRate:     run.TargetOpsPerSec,
+		PerServerClamp: run.PerServerClampOpsPerSec,
+		LiveServers:    s.servers,
+		Workers:        run.Threads,
+		Warmup:         run.Warmup,
+		Duration:       run.Measure,
+		MaxOps:         run.OperationCount,
+		Hlog:           hlog,
+		NewWorker: func(id int) (loadgen.Worker, error) {
+			wk := wl.NewWorker(base + int64(id))
+			var adapter recorder
+			return loadgen.WorkerFunc(func(ctx context.Context, rec loadgen.Recorder) {
+				adapter.r = rec
+				wk.DoTransaction(ctx, db, adapter)
+			}), nil
+		},
+		Progress: func(pr loadgen.Progress) {
+			r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Trial: trial, Trials: trials, Run: &pr})
+		},
+	})
+}
