@@ -3,6 +3,7 @@ package loadgen
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -73,5 +74,31 @@ func BenchmarkCollectTick(b *testing.B) {
 		now = now.Add(time.Second)
 		b.StartTimer()
 		col.collect(now)
+	}
+}
+
+// BenchmarkWorkloadOp measures one whole client-side operation of workloads
+// C and F through the adapter: pick op, pick key, build values, call a no-op
+// DB, record both histograms. The DB's own cost is excluded.
+func BenchmarkWorkloadOp(b *testing.B) {
+	for _, name := range []string{"workloadc", "workloadf"} {
+		b.Run(name, func(b *testing.B) {
+			p, err := workload.LoadPropertiesFile(filepath.Join("..", "..", "scenarios", name))
+			if err != nil {
+				b.Fatal(err)
+			}
+			wl, err := workload.New(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			w, _ := Transactions(wl, func(int) (workload.DB, error) { return nopDB{}, nil }, 1)(0)
+			r := newWorkerRecorder(false)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				r.beginSlot(time.Now(), true)
+				w.Next(ctx, r)
+			}
+		})
 	}
 }
