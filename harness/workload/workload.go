@@ -293,6 +293,13 @@ func parseConfig(p Properties) (Config, error) {
 		en = math.MaxInt64 / 2
 	}
 	c.ExpectedNewKeys = int64(en)
+	keyed := c.Proportions[Read] + c.Proportions[Update] + c.Proportions[Scan] + c.Proportions[ReadModifyWrite]
+	if c.RequestDistribution == "zipfian" && keyed > 0 && c.InsertCount > 0 && c.ExpectedNewKeys/100 > c.InsertCount {
+		// Draws beyond the acknowledged inserts are redrawn; with a key space
+		// a hundred times the rows, nearly every draw would be, and the run
+		// would spin instead of operating.
+		errs = append(errs, fmt.Errorf("operationcount=%d * insertproportion * 2 = %d expected new keys, over 100 times insertcount=%d: zipfian key choice would almost never land on an existing row; lower operationcount or raise recordcount", c.OperationCount, c.ExpectedNewKeys, c.InsertCount))
+	}
 	return c, errors.Join(errs...)
 }
 
@@ -356,6 +363,18 @@ func (w *Workload) FieldNames() []string { return slices.Clone(w.fieldNames) }
 
 // LoadRange returns the key numbers this client loads: [start, start+count).
 func (w *Workload) LoadRange() (start, count int64) { return w.cfg.InsertStart, w.cfg.InsertCount }
+
+// LoadShare returns loader i's share (of n) of LoadRange: contiguous ranges
+// whose sizes differ by at most one row.
+func (w *Workload) LoadShare(i, n int) (start, count int64) {
+	if n <= 0 || i < 0 || i >= n {
+		return w.cfg.InsertStart, 0
+	}
+	total := w.cfg.InsertCount
+	lo := w.cfg.InsertStart + total*int64(i)/int64(n)
+	hi := w.cfg.InsertStart + total*int64(i+1)/int64(n)
+	return lo, hi - lo
+}
 
 // NextLoadKeyNumber hands out load-phase key numbers from insertstart, one
 // per call across all workers, as YCSB's doInsert does; a loader that splits

@@ -458,6 +458,7 @@ func TestConfigErrors(t *testing.T) {
 		{[]string{"minfieldcount", "11"}, "minfieldcount=11 is above fieldcount=10"},
 		{[]string{"fieldlengthdistribution", "histogram", "fieldlengthhistogram", "/nonexistent/hist.txt"}, "read fieldlengthhistogram"},
 		{[]string{"insertorder", "random"}, "insertorder=random in test: must be one of hashed, ordered"},
+		{[]string{"requestdistribution", "zipfian", "insertproportion", "0.5", "operationcount", "100000000"}, "expected new keys, over 100 times insertcount=1000"},
 	}
 	for _, tc := range tests {
 		_, err := New(props(tc.kv...))
@@ -518,6 +519,24 @@ func TestHistogramFieldLengths(t *testing.T) {
 	}
 	if _, err := New(p); err == nil || !strings.Contains(err.Error(), "BlockSize") {
 		t.Errorf("bad histogram header: %v", err)
+	}
+}
+
+func TestLoadSharesCoverRangeOnce(t *testing.T) {
+	w, err := New(props("recordcount", "2000", "insertstart", "100", "insertcount", "901"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := int64(100)
+	for i := range 7 {
+		s, c := w.LoadShare(i, 7)
+		if s != next || c < 128 || c > 129 {
+			t.Errorf("share %d of 7 = [%d, +%d), want to start at %d with 128 or 129 rows", i, s, c, next)
+		}
+		next = s + c
+	}
+	if next != 1001 {
+		t.Errorf("shares end at %d, want 1001", next)
 	}
 }
 
