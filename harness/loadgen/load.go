@@ -36,6 +36,7 @@ type LoadConfig struct {
 
 // LoadProgress is what a load reports on every tick.
 type LoadProgress struct {
+	// Elapsed is the time since the load started.
 	Elapsed time.Duration
 	// Rows is the number of rows whose batch has completed; Total is the number asked for.
 	Rows, Total int64

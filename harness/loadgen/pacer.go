@@ -11,6 +11,7 @@ import (
 type Pacer interface {
 	// Pace returns how long to wait, at elapsed since the start, before starting
 	// operation number hits (0-based), and true when no more operations are due.
+	// Run asks it at each operation's due time whether to stop.
 	Pace(elapsed time.Duration, hits uint64) (wait time.Duration, stop bool)
 	// Due returns the intended start of operation number hits, as an offset from the start.
 	Due(hits uint64) time.Duration

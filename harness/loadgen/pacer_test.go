@@ -140,3 +140,21 @@ func TestClampRate(t *testing.T) {
 		})
 	}
 }
+
+// stopAfter is a pacer that ends the schedule after n ops, to check Run honours stop.
+type stopAfter struct {
+	ConstantPacer
+	n uint64
+}
+
+func (p stopAfter) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
+	w, _ := p.ConstantPacer.Pace(elapsed, hits)
+	return w, hits >= p.n
+}
+
+func TestRunHonoursPacerStop(t *testing.T) {
+	res := mustRun(t, Config{Workers: 3, Duration: time.Minute, Pacer: stopAfter{ConstantPacer{Rate: 2000}, 77}, NewWorker: noop(Read)})
+	if res.Ops != 77 || res.StoppedBy != "pacer" {
+		t.Errorf("ran %d ops, stopped by %q; want 77 and pacer", res.Ops, res.StoppedBy)
+	}
+}

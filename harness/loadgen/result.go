@@ -67,7 +67,7 @@ type Result struct {
 	Invalid int64
 	// Empty counts slots in which the Worker recorded nothing (a Worker bug).
 	Empty int64
-	// StoppedBy says what ended the run: "duration", "count", "rows" or "canceled".
+	// StoppedBy says what ended the run: "duration", "count", "pacer", "rows" or "canceled".
 	StoppedBy string
 }
 

@@ -157,8 +157,11 @@ loop:
 	switch {
 	case ctx.Err() != nil:
 		res.StoppedBy = "canceled"
-	case s.countReached.Load():
+	case s.countReached.Load() || s.pacerStopped.Load():
 		res.StoppedBy = "count"
+		if s.pacerStopped.Load() {
+			res.StoppedBy = "pacer"
+		}
 		res.Duration = 0
 	default:
 		res.StoppedBy = "duration"
@@ -188,6 +191,7 @@ type schedule struct {
 	next         atomic.Uint64
 	measured     atomic.Int64
 	countReached atomic.Bool
+	pacerStopped atomic.Bool
 }
 
 func (s *schedule) work(ctx context.Context, w Worker, rec *workerRecorder) {
@@ -198,9 +202,14 @@ func (s *schedule) work(ctx context.Context, w Worker, rec *workerRecorder) {
 		if s.closed {
 			due = time.Now()
 		} else {
-			off := s.pacer.Due(s.next.Add(1) - 1)
+			k := s.next.Add(1) - 1
+			off := s.pacer.Due(k)
 			if s.endOffset > 0 && off >= s.endOffset {
 				return // scheduled after the window ends
+			}
+			if _, stop := s.pacer.Pace(off, k); stop {
+				s.pacerStopped.Store(true)
+				return
 			}
 			due = s.start.Add(off)
 			if wait := time.Until(due); wait > 0 {
