@@ -232,7 +232,7 @@ func (c *Client) Scan(ctx context.Context, table string, o ScanOptions) ([]Resul
 		if len(end) == 0 || (len(o.StopRow) > 0 && bytes.Compare(end, o.StopRow) >= 0) {
 			break
 		}
-		if bytes.Compare(end, st.next) <= 0 {
+		if bytes.Compare(end, st.next) < 0 {
 			// Never move backwards: that would return rows twice.
 			return st.out, fmt.Errorf("hbase: scan of table %q: region %q ends at %q, before the resume row %q", table, st.region.Name, end, st.next)
 		}

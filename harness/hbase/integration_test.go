@@ -234,12 +234,13 @@ func TestTenThousandRowsAcrossRegions(t *testing.T) {
 
 	// Every row by Get, from many goroutines at once.
 	var wg sync.WaitGroup
-	errs := make(chan error, 64)
-	for w := 0; w < 64; w++ {
+	const workers = 256
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			for i := w; i < n; i += 64 {
+			for i := w; i < n; i += workers {
 				r, err := c.Get(ctx, table, rowKey(i), []byte("f"), nil)
 				if err != nil {
 					errs <- err
@@ -529,4 +530,45 @@ func sameRows(rows []Result, n int) error {
 		return fmt.Errorf("%d rows, want %d", len(rows), n)
 	}
 	return nil
+}
+
+func TestReconnectAfterBrokenConnection(t *testing.T) {
+	c := testClient(t)
+	table := newTable(t, c, nil)
+	putRows(t, c, table, 10)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := c.Get(ctx, table, rowKey(1), []byte("f"), nil); err != nil {
+		t.Fatal(err)
+	}
+	// Cut every TCP connection under the client, as a server restart or a
+	// network fault would.
+	c.mu.Lock()
+	var broken []*conn
+	for _, s := range c.conns {
+		if s.c != nil {
+			broken = append(broken, s.c)
+		}
+	}
+	c.mu.Unlock()
+	if len(broken) == 0 {
+		t.Fatal("no connections to break")
+	}
+	for _, cn := range broken {
+		cn.nc.Close()
+	}
+	for i := 0; i < 10; i++ {
+		r, err := c.Get(ctx, table, rowKey(i), []byte("f"), nil)
+		if err != nil || len(r.Cells) != 2 || !bytes.Equal(r.Cells[1].Value, rowValue(i)) {
+			t.Fatalf("get %d after the connection broke = %+v, %v", i, r, err)
+		}
+	}
+	for _, cn := range broken {
+		if cn.alive() {
+			t.Fatal("a cut connection still counts as alive")
+		}
+	}
+	if _, err := c.ListTables(ctx); err != nil {
+		t.Fatalf("master call after the connection broke: %v", err)
+	}
 }
