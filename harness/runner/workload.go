@@ -141,14 +141,6 @@ func (r *Runner) preload(ctx context.Context, s *side, wl *workload.Workload, ta
 	return nil
 }
 
-// recorder adapts a loadgen recorder to the workload's Recorder; the
-// operation numbering is shared, so the conversion is free.
-type recorder struct{ r loadgen.Recorder }
-
-func (a recorder) Record(op workload.OpType, start, end time.Time, st workload.Status) {
-	a.r.Record(loadgen.Op(op), start, end, st)
-}
-
 // runWorkload runs workload w on table at the suite's rate for warm-up plus
 // the measurement window, writing the interval log to hlog.
 func (r *Runner) runWorkload(ctx context.Context, s *side, w, table string, hlog io.Writer) (*loadgen.Result, error) {
@@ -177,14 +169,7 @@ func (r *Runner) runWorkload(ctx context.Context, s *side, w, table string, hlog
 		Duration:       run.Measure,
 		MaxOps:         run.OperationCount,
 		Hlog:           hlog,
-		NewWorker: func(id int) (loadgen.Worker, error) {
-			wk := wl.NewWorker(base + int64(id))
-			var adapter recorder
-			return loadgen.WorkerFunc(func(ctx context.Context, rec loadgen.Recorder) {
-				adapter.r = rec
-				wk.DoTransaction(ctx, db, adapter)
-			}), nil
-		},
+		NewWorker: loadgen.Transactions(wl, func(int) (workload.DB, error) { return db, nil }, base),
 		Progress: func(pr loadgen.Progress) {
 			r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Trial: trial, Trials: trials, Run: &pr})
 		},
