@@ -94,8 +94,15 @@ type RetriesExhaustedError struct {
 }
 
 func (e *RetriesExhaustedError) Error() string {
-	return fmt.Sprintf("hbase: %s on table %q row %q failed after %d attempts (is the region server up? raise WithMaxRetries if regions are moving): %v",
-		e.Op, e.Table, e.Row, e.Attempts, e.Err)
+	var where string
+	if e.Table != "" {
+		where = fmt.Sprintf(" on table %q", e.Table)
+		if e.Row != nil {
+			where += fmt.Sprintf(" row %q", e.Row)
+		}
+	}
+	return fmt.Sprintf("hbase: %s%s failed after %d attempts (is the cluster up and done initializing? raise WithMaxRetries if regions are moving): %v",
+		e.Op, where, e.Attempts, e.Err)
 }
 
 func (e *RetriesExhaustedError) Unwrap() error { return e.Err }

@@ -51,7 +51,9 @@ func runDoctor(ctx context.Context, out io.Writer, zkAddr, znode string, timeout
 	fail := func(what string, err error) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("doctor: %s (ZooKeeper %s, znode %s, timeout %v): %w", what, zkAddr, znode, timeout, err)}
 	}
-	c, err := hbase.Connect(ctx, zkAddr, hbase.WithZNodeParent(znode), hbase.WithRPCTimeout(timeout), hbase.WithMaxRetries(3))
+	// Retries are bounded by the timeout, not a count: a master that is still
+	// initializing answers PleaseHold for a while and should get that time.
+	c, err := hbase.Connect(ctx, zkAddr, hbase.WithZNodeParent(znode), hbase.WithRPCTimeout(timeout), hbase.WithMaxRetries(1000))
 	if err != nil {
 		return fail("cannot reach HBase; is it running and is --zk the address `regress cluster up` printed?", err)
 	}

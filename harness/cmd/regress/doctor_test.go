@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/cluster/clustertest"
+)
+
+func runRegress(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	root := newRootCmd()
+	var out, errOut bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+func TestDoctorUnreachableClusterExits2Quickly(t *testing.T) {
+	for _, args := range [][]string{
+		{"doctor", "--zk", "127.0.0.1:1"},
+		{"doctor", "--zk", "127.0.0.1:1", "--timeout", "2s"},
+	} {
+		start := time.Now()
+		out, err := runRegress(t, args...)
+		if took := time.Since(start); took > 15*time.Second {
+			t.Errorf("%v took %v, want under 15s", args, took)
+		}
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != exitUsage {
+			t.Fatalf("%v: want exit 2, got %v", args, err)
+		}
+		if !strings.Contains(err.Error(), "127.0.0.1:1") || out != "" {
+			t.Errorf("%v: error %q should name the address and stdout %q stay empty", args, err, out)
+		}
+	}
+}
+
+func TestDoctorRejectsBadFlags(t *testing.T) {
+	for _, args := range [][]string{{"doctor"}, {"doctor", "--zk", "h:1", "--timeout", "0s"}, {"doctor", "--zk", "h:1", "extra"}} {
+		if _, err := runRegress(t, args...); exitCode(err) != exitUsage {
+			t.Errorf("%v: want exit 2, got %v", args, err)
+		}
+	}
+}
+
+func TestDoctorReportsVersionAndServers(t *testing.T) {
+	c := clustertest.Start(t)
+	out, err := runRegress(t, "doctor", "--zk", c.ZKAddr(), "--timeout", "30s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"HBase version:       " + clustertest.Version() + "\n", "Live region servers: 1\n", "Tables:", "Snapshots:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, out)
+		}
+	}
+}
