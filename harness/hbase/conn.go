@@ -288,6 +288,9 @@ func (c *conn) invoke(ctx context.Context, method string, req proto.Message, res
 	}
 	err = cl.err
 	cl.resp = nil
+	if cap(cl.frame) > 1<<20 {
+		cl.frame = nil // a big batch must not pin its buffer in the pool
+	}
 	callPool.Put(cl)
 	return err
 }

@@ -17,6 +17,7 @@ type RemoteError struct {
 	DoNotRetry bool   // the server said retrying cannot help
 }
 
+// Error describes the failure for people.
 func (e *RemoteError) Error() string {
 	var b strings.Builder
 	b.WriteString("hbase: ")
@@ -46,10 +47,12 @@ type TableNotFoundError struct {
 	Err   *RemoteError // the server's exception; nil when meta had no row for the table
 }
 
+// Error describes the failure for people.
 func (e *TableNotFoundError) Error() string {
 	return fmt.Sprintf("hbase: table %q not found (create it first, or check the name and namespace)", e.Table)
 }
 
+// Unwrap gives the underlying error to errors.Is and errors.As.
 func (e *TableNotFoundError) Unwrap() error {
 	if e.Err == nil {
 		return nil
@@ -63,10 +66,12 @@ type TableExistsError struct {
 	Err   *RemoteError
 }
 
+// Error describes the failure for people.
 func (e *TableExistsError) Error() string {
 	return fmt.Sprintf("hbase: table %q already exists (delete it first or pick another name)", e.Table)
 }
 
+// Unwrap gives the underlying error to errors.Is and errors.As.
 func (e *TableExistsError) Unwrap() error { return e.Err }
 
 // TableStateError reports an admin call refused because the table is enabled
@@ -77,10 +82,12 @@ type TableStateError struct {
 	Err   *RemoteError
 }
 
+// Error describes the failure for people.
 func (e *TableStateError) Error() string {
 	return fmt.Sprintf("hbase: table %q is not %s", e.Table, e.Want)
 }
 
+// Unwrap gives the underlying error to errors.Is and errors.As.
 func (e *TableStateError) Unwrap() error { return e.Err }
 
 // RetriesExhaustedError wraps the last error of an operation that kept failing
@@ -93,6 +100,7 @@ type RetriesExhaustedError struct {
 	Err      error
 }
 
+// Error describes the failure for people.
 func (e *RetriesExhaustedError) Error() string {
 	var where string
 	if e.Table != "" {
@@ -105,6 +113,7 @@ func (e *RetriesExhaustedError) Error() string {
 		e.Op, where, e.Attempts, e.Err)
 }
 
+// Unwrap gives the underlying error to errors.Is and errors.As.
 func (e *RetriesExhaustedError) Unwrap() error { return e.Err }
 
 // ConnError reports a broken or refused connection to a server.
@@ -114,10 +123,12 @@ type ConnError struct {
 	Err     error
 }
 
+// Error describes the failure for people.
 func (e *ConnError) Error() string {
 	return fmt.Sprintf("hbase: connection to %s (%s) failed: %v", e.Server, e.Service, e.Err)
 }
 
+// Unwrap gives the underlying error to errors.Is and errors.As.
 func (e *ConnError) Unwrap() error { return e.Err }
 
 // errRegionOffline is returned by meta lookups that find a region without a

@@ -74,8 +74,11 @@ func parseMetaZNode(data []byte) (string, error) {
 	return serverAddr(m.GetServer()), nil
 }
 
+// zkLogger sends go-zookeeper's chatter (a line per failed dial) to slog at
+// debug level instead of the standard logger.
 type zkLogger struct{}
 
+// Printf logs one go-zookeeper message.
 func (zkLogger) Printf(format string, args ...any) {
 	slog.Debug("zookeeper: " + fmt.Sprintf(format, args...))
 }
