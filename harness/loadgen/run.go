@@ -212,14 +212,8 @@ func (s *schedule) work(ctx context.Context, w Worker, rec *workerRecorder) {
 				return
 			}
 			due = s.start.Add(off)
-			if wait := time.Until(due); wait > 0 {
-				timer.Reset(wait)
-				select {
-				case <-timer.C:
-				case <-ctx.Done():
-					timer.Stop()
-					return
-				}
+			if !sleepUntil(ctx, timer, due) {
+				return
 			}
 		}
 		// The backlog of a run that fell behind is dropped at the deadline: the
@@ -236,4 +230,29 @@ func (s *schedule) work(ctx context.Context, w Worker, rec *workerRecorder) {
 		w.Next(ctx, rec)
 		rec.endSlot()
 	}
+}
+
+// preciseSpan is the last stretch of a wait slept with preciseSleep: long
+// enough to cover a Go timer's overshoot (up to a millisecond, see
+// preciseSleep), short enough that ctx is checked often.
+const preciseSpan = 2 * time.Millisecond
+
+// sleepUntil waits until due: on timer (watching ctx) for all but the last
+// preciseSpan, then precisely. It returns false when ctx ended first.
+func sleepUntil(ctx context.Context, timer *time.Timer, due time.Time) bool {
+	wait := time.Until(due)
+	if wait > preciseSpan {
+		timer.Reset(wait - preciseSpan)
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return false
+		}
+		wait = time.Until(due)
+	}
+	if wait > 0 {
+		preciseSleep(wait)
+	}
+	return ctx.Err() == nil
 }
