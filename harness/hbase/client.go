@@ -413,6 +413,13 @@ func (c *Client) regionCallAt(ctx context.Context, op, table string, rowp *[]byt
 		if attempt >= c.cfg.maxRetries {
 			return &RetriesExhaustedError{Op: op, Table: table, Row: row, Attempts: attempt + 1, Err: err}
 		}
+		if attempt >= 1 && table != metaTable && (k == retryRelocate || errors.Is(err, errRegionOffline)) {
+			// Regions that stay unreachable may belong to a disabled or
+			// deleted table; the master knows, and retrying cannot help then.
+			if serr := c.checkTableServes(ctx, table); serr != nil {
+				return serr
+			}
+		}
 		if table == metaTable && k != retryBackoff {
 			if zerr := c.refreshLocations(ctx); zerr != nil {
 				err = errors.Join(err, zerr)
@@ -445,4 +452,21 @@ func regionSpec(r *RegionInfo) *pb.RegionSpecifier {
 // keyBeforeEnd reports a < end where an empty end means "end of table".
 func keyBeforeEnd(a, end []byte) bool {
 	return len(end) == 0 || bytes.Compare(a, end) < 0
+}
+
+// checkTableServes returns a typed error when table is disabled or gone.
+func (c *Client) checkTableServes(ctx context.Context, table string) error {
+	st, err := c.TableState(ctx, table)
+	var nf *TableNotFoundError
+	switch {
+	case errors.As(err, &nf):
+		c.cache.removeTable(table)
+		return nf
+	case err != nil:
+		return nil // the master is unsure: keep retrying the region
+	case st == "DISABLED" || st == "DISABLING":
+		c.cache.removeTable(table)
+		return &TableStateError{Table: table, Want: "ENABLED"}
+	}
+	return nil
 }

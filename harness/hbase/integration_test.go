@@ -179,6 +179,14 @@ func TestTableLifecycle(t *testing.T) {
 	if st, err := c.TableState(ctx, name); err != nil || st != "DISABLED" {
 		t.Fatalf("state = %q, %v", st, err)
 	}
+	// A read of a disabled table fails with a typed error, not after minutes of retries.
+	gctx, gcancel := context.WithTimeout(ctx, 20*time.Second)
+	_, err = c.Get(gctx, name, []byte("a"), []byte("f"), nil)
+	gcancel()
+	var notEnabled *TableStateError
+	if !errors.As(err, &notEnabled) || notEnabled.Want != "ENABLED" {
+		t.Fatalf("get on a disabled table: want TableStateError, got %v", err)
+	}
 	if err := c.EnableTable(ctx, name); err != nil {
 		t.Fatal(err)
 	}
