@@ -1,0 +1,187 @@
+package lifecycle
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/cluster/clustertest"
+	"github.com/regress-hbase/regress/harness/hbase"
+)
+
+var client *hbase.Client
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		os.Exit(m.Run())
+	}
+	c, stop, err := clustertest.StartForMain()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	client, err = hbase.Connect(ctx, c.ZKAddr())
+	cancel()
+	if err != nil {
+		stop()
+		fmt.Fprintln(os.Stderr, "connect:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	client.Close()
+	stop()
+	os.Exit(code)
+}
+
+func needCluster(t *testing.T) context.Context {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("talks to a real HBase; skipped under -short")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// preload writes n rows of one column each.
+func preload(n int) func(ctx context.Context, table string) error {
+	return func(ctx context.Context, table string) error {
+		var ms []hbase.Mutation
+		for i := range n {
+			ms = append(ms, hbase.Mutation{Row: fmt.Appendf(nil, "row%04d", i), Family: []byte("f"),
+				Cols: []hbase.Column{{Qualifier: []byte("q"), Value: fmt.Appendf(nil, "v%d", i)}}})
+		}
+		return client.PutBatch(ctx, table, ms, hbase.UseDefault)
+	}
+}
+
+func countRows(t *testing.T, ctx context.Context, table string) int {
+	t.Helper()
+	rs, err := client.Scan(ctx, table, hbase.ScanOptions{Family: []byte("f"), Caching: 500})
+	if err != nil {
+		t.Fatalf("scan %s: %v", table, err)
+	}
+	return len(rs)
+}
+
+func TestSeedCloneDropAndReuse(t *testing.T) {
+	ctx := needCluster(t)
+	m := New(client, "t1", nil)
+	loads := 0
+	spec := SeedSpec{Key: "rows=300 test", Version: "test", ColumnFamily: "f", Compression: "NONE",
+		SplitKeys: [][]byte{[]byte("row0100"), []byte("row0200")},
+		Preload: func(ctx context.Context, table string) error {
+			loads++
+			return preload(300)(ctx, table)
+		}}
+	seed, err := m.EnsureSeed(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.DropSeed(context.Background(), seed) })
+	if seed.Reused || loads != 1 || !strings.HasPrefix(seed.Snapshot, Prefix) {
+		t.Fatalf("first seed: %+v after %d loads", seed, loads)
+	}
+	if st, _ := client.TableState(ctx, seed.Table); st != "DISABLED" {
+		t.Errorf("seed table state %s, want DISABLED after the snapshot", st)
+	}
+	regions, err := client.TableRegions(ctx, seed.Table)
+	if err != nil || len(regions) != 3 {
+		t.Errorf("seed table has %d regions (err %v), want 3 from 2 split keys", len(regions), err)
+	}
+
+	again, err := m.EnsureSeed(ctx, spec)
+	if err != nil || !again.Reused || loads != 1 {
+		t.Fatalf("second seed should reuse the snapshot without loading: %+v, %d loads, %v", again, loads, err)
+	}
+
+	clone, err := m.Clone(ctx, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countRows(t, ctx, clone); n != 300 {
+		t.Errorf("clone %s has %d rows, want 300", clone, n)
+	}
+	// A trial writes into its clone; the next clone still starts from the seed.
+	if err := client.Put(ctx, clone, []byte("zzz-extra"), []byte("f"), []hbase.Column{{Qualifier: []byte("q"), Value: []byte("x")}}, hbase.UseDefault); err != nil {
+		t.Fatal(err)
+	}
+	clone2, err := m.Clone(ctx, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countRows(t, ctx, clone2); n != 300 {
+		t.Errorf("second clone has %d rows, want the seed's 300", n)
+	}
+	for _, c := range []string{clone, clone2} {
+		if err := m.Drop(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := client.TableExists(ctx, c); ok {
+			t.Errorf("%s still exists after Drop", c)
+		}
+	}
+
+	spec.Reseed = true
+	if _, err := m.EnsureSeed(ctx, spec); err != nil || loads != 2 {
+		t.Fatalf("reseed: %v after %d loads, want a fresh load", err, loads)
+	}
+}
+
+func TestDropRefusesTablesRegressDidNotCreate(t *testing.T) {
+	ctx := needCluster(t)
+	m := New(client, "t2", nil)
+	if err := m.Drop(ctx, "usertable"); err == nil || !strings.Contains(err.Error(), "not a table regress created") {
+		t.Fatalf("Drop(usertable) = %v, want a refusal", err)
+	}
+}
+
+func TestCleanupStaleTouchesOnlyPrefixedTables(t *testing.T) {
+	ctx := needCluster(t)
+	fam := []hbase.FamilySpec{{Name: "f"}}
+	mine := "user_data_keep"
+	leftover := trialPrefix + "crashed_1"
+	orphanSeed := seedPrefix + "000000000000"
+	for _, name := range []string{mine, leftover, orphanSeed} {
+		if err := client.CreateTable(ctx, hbase.TableSpec{Name: name, Families: fam}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		c := context.Background()
+		_ = client.DisableTable(c, mine)
+		_ = client.DeleteTable(c, mine)
+	})
+	dropped, err := New(client, "t3", nil).CleanupStale(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(dropped)
+	if !slices.Contains(dropped, leftover) || !slices.Contains(dropped, orphanSeed) {
+		t.Errorf("dropped %v, want the crashed trial table and the seed without snapshot", dropped)
+	}
+	if ok, _ := client.TableExists(ctx, mine); !ok {
+		t.Errorf("CleanupStale dropped %s, which regress did not create", mine)
+	}
+}
+
+func TestUnloadableCodecIsAClearError(t *testing.T) {
+	ctx := needCluster(t)
+	m := New(client, "t4", nil)
+	_, err := m.EnsureSeed(ctx, SeedSpec{Key: "codec test", Version: "test", ColumnFamily: "f", Compression: "LZO",
+		Preload: preload(1)})
+	// LZO is GPL and never ships with HBase, so a stock server cannot load it.
+	if err == nil {
+		t.Fatal("a seed with LZO compression was created; want a clear codec error")
+	}
+	if !strings.Contains(err.Error(), "LZO") || !strings.Contains(err.Error(), "NONE always works") {
+		t.Errorf("error does not name the codec and what to do: %v", err)
+	}
+}
