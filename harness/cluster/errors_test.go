@@ -111,10 +111,10 @@ func TestJavaHomeSelectsTheJDK(t *testing.T) {
 
 func TestParseJavaMajor(t *testing.T) {
 	cases := map[string]int{
-		`openjdk version "17.0.15" 2025-04-15`:                  17,
-		`java version "1.8.0_392"`:                              8,
-		`openjdk version "11.0.21" 2023-10-17 LTS`:              11,
-		`openjdk version "21" 2023-09-19`:                       21,
+		`openjdk version "17.0.15" 2025-04-15`:                   17,
+		`java version "1.8.0_392"`:                               8,
+		`openjdk version "11.0.21" 2023-10-17 LTS`:               11,
+		`openjdk version "21" 2023-09-19`:                        21,
 		"Picked up JAVA_TOOL_OPTIONS: x\nopenjdk version \"17\"": 17,
 	}
 	for out, want := range cases {
