@@ -54,6 +54,9 @@ type Client struct {
 	closed bool
 
 	relocations atomic.Int64 // stale region locations dropped; tests check the path ran
+
+	lookupMu sync.Mutex
+	lookups  map[string]chan struct{} // per table: one meta lookup at a time (a 1-slot semaphore that honours ctx)
 }
 
 type connKey struct {
@@ -80,11 +83,12 @@ func Connect(ctx context.Context, zkAddr string, opts ...Option) (*Client, error
 		return nil, errors.New("hbase: empty ZooKeeper address (want host:port)")
 	}
 	c := &Client{
-		zkAddr: zkAddr,
-		cfg:    cfg,
-		user:   currentUser(),
-		cache:  newRegionCache(),
-		conns:  make(map[connKey]*connSlot),
+		zkAddr:  zkAddr,
+		cfg:     cfg,
+		user:    currentUser(),
+		cache:   newRegionCache(),
+		conns:   make(map[connKey]*connSlot),
+		lookups: make(map[string]chan struct{}),
 	}
 	if err := c.refreshLocations(ctx); err != nil {
 		return nil, err
@@ -280,6 +284,25 @@ func (c *Client) locate(ctx context.Context, table string, row []byte) (*RegionI
 	}
 	if table == metaTable {
 		return &RegionInfo{Table: metaTable, Name: metaRegionName, Server: c.metaAddr()}, nil
+	}
+	// Hundreds of goroutines missing the same region at once (a new table, a
+	// split) would each scan hbase:meta; serialize per table and re-check the
+	// cache so the first lookup serves the rest.
+	c.lookupMu.Lock()
+	sem := c.lookups[table]
+	if sem == nil {
+		sem = make(chan struct{}, 1)
+		c.lookups[table] = sem
+	}
+	c.lookupMu.Unlock()
+	select {
+	case sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("hbase: waiting to look up table %q row %q in hbase:meta: %w", table, row, ctx.Err())
+	}
+	defer func() { <-sem }()
+	if r := c.cache.find(table, row); r != nil {
+		return r, nil
 	}
 	r, err := c.lookupMeta(ctx, table, row)
 	if err != nil {
