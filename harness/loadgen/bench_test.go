@@ -29,25 +29,37 @@ func BenchmarkRecord(b *testing.B) {
 
 // BenchmarkPacer runs a no-op operation for 10 s at 1k, 10k and 100k ops/s and
 // reports the achieved rate, its error against the target, and the schedule
-// lateness (how late ops start after their intended start). Run it once:
+// lateness (how late ops start after their intended start) and the client CPU
+// spent per op (pacing, recording and collecting; the op itself is a no-op). Run it once:
 //
 //	go test -run '^$' -bench Pacer -benchtime 1x ./harness/loadgen
+//
+// sleep=precise is the default (nanosleep); sleep=coarse is Config.CoarseSleep.
 func BenchmarkPacer(b *testing.B) {
-	for _, rate := range []float64{1_000, 10_000, 100_000} {
-		b.Run(fmt.Sprintf("rate=%.0f", rate), func(b *testing.B) {
-			for range b.N {
-				res, err := Run(context.Background(), Config{TargetRate: rate, Workers: 8, Duration: 10 * time.Second, NewWorker: noop(Read)})
-				if err != nil {
-					b.Fatal(err)
-				}
-				a := res.Achieved()
-				b.ReportMetric(a, "achieved_ops/s")
-				b.ReportMetric(100*(a-rate)/rate, "rate_err_%")
-				b.ReportMetric(float64(res.Lateness.ValueAtQuantile(50)), "late_p50_us")
-				b.ReportMetric(float64(res.Lateness.ValueAtQuantile(99)), "late_p99_us")
-				b.ReportMetric(float64(res.Lateness.Max()), "late_max_us")
-			}
-		})
+	for _, sleep := range []string{"precise", "coarse"} {
+		for _, rate := range []float64{1_000, 10_000, 100_000} {
+			b.Run(fmt.Sprintf("sleep=%s/rate=%.0f", sleep, rate), func(b *testing.B) {
+				benchPacer(b, rate, sleep == "coarse")
+			})
+		}
+	}
+}
+
+func benchPacer(b *testing.B, rate float64, coarse bool) {
+	for range b.N {
+		cpu0 := processCPU()
+		res, err := Run(context.Background(), Config{TargetRate: rate, Workers: 8, Duration: 10 * time.Second, CoarseSleep: coarse, NewWorker: noop(Read)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		cpu := processCPU() - cpu0
+		a := res.Achieved()
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(res.Ops), "cpu_ns/op")
+		b.ReportMetric(a, "achieved_ops/s")
+		b.ReportMetric(100*(a-rate)/rate, "rate_err_%")
+		b.ReportMetric(float64(res.Lateness.ValueAtQuantile(50)), "late_p50_us")
+		b.ReportMetric(float64(res.Lateness.ValueAtQuantile(99)), "late_p99_us")
+		b.ReportMetric(float64(res.Lateness.Max()), "late_max_us")
 	}
 }
 

@@ -41,6 +41,11 @@ type Config struct {
 	Hlog io.Writer
 	// Pacer overrides the constant-rate schedule; nil means ConstantPacer at the clamped rate.
 	Pacer Pacer
+	// CoarseSleep waits for slots on Go timers alone. On Linux these wake at
+	// millisecond granularity, so ops start about 0.5 ms late on average and
+	// intended latency includes that; the default nanosleep starts them within
+	// about 0.1 ms at some more client CPU (see BenchmarkPacer).
+	CoarseSleep bool
 }
 
 // Progress is what a run reports on every tick.
@@ -99,7 +104,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	// A custom pacer is open loop even without a rate.
 	closed := cfg.Pacer == nil && rate == 0
 
-	s := &schedule{pacer: pacer, closed: closed, maxOps: cfg.MaxOps}
+	s := &schedule{pacer: pacer, closed: closed, coarse: cfg.CoarseSleep, maxOps: cfg.MaxOps}
 	recs := make([]*workerRecorder, cfg.Workers)
 	for i := range recs {
 		recs[i] = newWorkerRecorder(closed)
@@ -183,6 +188,7 @@ loop:
 type schedule struct {
 	pacer  Pacer
 	closed bool
+	coarse bool
 
 	start, measureStart, end time.Time
 	endOffset                time.Duration // end - start; 0 means no time limit
@@ -212,7 +218,7 @@ func (s *schedule) work(ctx context.Context, w Worker, rec *workerRecorder) {
 				return
 			}
 			due = s.start.Add(off)
-			if !sleepUntil(ctx, timer, due) {
+			if !sleepUntil(ctx, timer, due, s.coarse) {
 				return
 			}
 		}
@@ -232,17 +238,22 @@ func (s *schedule) work(ctx context.Context, w Worker, rec *workerRecorder) {
 	}
 }
 
-// preciseSpan is the last stretch of a wait slept with preciseSleep: long
-// enough to cover a Go timer's overshoot (up to a millisecond, see
-// preciseSleep), short enough that ctx is checked often.
-const preciseSpan = 2 * time.Millisecond
+// preciseSpan is the longest wait slept with preciseSleep; longer waits sleep
+// on a timer (watching ctx) until preciseSpan is left. One nanosleep per slot
+// costs less CPU than a timer wake plus a nanosleep, and 50ms bounds how late
+// a cancellation is seen.
+const preciseSpan = 50 * time.Millisecond
 
-// sleepUntil waits until due: on timer (watching ctx) for all but the last
-// preciseSpan, then precisely. It returns false when ctx ended first.
-func sleepUntil(ctx context.Context, timer *time.Timer, due time.Time) bool {
+// sleepUntil waits until due and returns false when ctx ended first. With
+// coarse set it only uses Go timers, which wake at millisecond granularity.
+func sleepUntil(ctx context.Context, timer *time.Timer, due time.Time, coarse bool) bool {
 	wait := time.Until(due)
-	if wait > preciseSpan {
-		timer.Reset(wait - preciseSpan)
+	span := preciseSpan
+	if coarse {
+		span = 0
+	}
+	if wait > span {
+		timer.Reset(wait - span)
 		select {
 		case <-timer.C:
 		case <-ctx.Done():

@@ -173,9 +173,14 @@ func TestStopByCount(t *testing.T) {
 }
 
 func TestStopByDuration(t *testing.T) {
-	res := mustRun(t, Config{TargetRate: 200, Workers: 2, MaxOps: 1_000_000, Duration: 500 * time.Millisecond, NewWorker: noop(Read)})
-	if res.StoppedBy != "duration" || res.Ops > 100 || res.Ops < 90 {
-		t.Errorf("stopped by %q after %d ops; want duration after about 100", res.StoppedBy, res.Ops)
+	for _, coarse := range []bool{false, true} {
+		res := mustRun(t, Config{TargetRate: 200, Workers: 2, MaxOps: 1_000_000, Duration: 500 * time.Millisecond, CoarseSleep: coarse, NewWorker: noop(Read)})
+		if res.StoppedBy != "duration" || res.Ops > 100 || res.Ops < 90 {
+			t.Errorf("coarse sleep %v: stopped by %q after %d ops; want duration after about 100", coarse, res.StoppedBy, res.Ops)
+		}
+		if res.Lateness.TotalCount() != res.Ops {
+			t.Errorf("coarse sleep %v: lateness of %d slots recorded, want all %d", coarse, res.Lateness.TotalCount(), res.Ops)
+		}
 	}
 }
 
