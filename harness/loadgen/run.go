@@ -162,6 +162,7 @@ loop:
 	switch {
 	case ctx.Err() != nil:
 		res.StoppedBy = "canceled"
+		res.Duration = max(0, time.Since(s.measureStart))
 	case s.countReached.Load() || s.pacerStopped.Load():
 		res.StoppedBy = "count"
 		if s.pacerStopped.Load() {

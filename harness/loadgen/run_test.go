@@ -428,7 +428,10 @@ func TestRunCanceled(t *testing.T) {
 	defer cancel()
 	res, err := Run(ctx, Config{TargetRate: 100, Workers: 2, Duration: time.Hour, NewWorker: noop(Read)})
 	if !errors.Is(err, context.DeadlineExceeded) || res == nil || res.StoppedBy != "canceled" || res.Ops == 0 {
-		t.Errorf("Run after cancel: result %+v, error %v; want the ops so far and the context's error", res, err)
+		t.Fatalf("Run after cancel: result %+v, error %v; want the ops so far and the context's error", res, err)
+	}
+	if res.Duration > 5*time.Second || res.Achieved() < 50 {
+		t.Errorf("canceled after ~300ms: window %v, achieved %.1f ops/s; want the window actually run", res.Duration, res.Achieved())
 	}
 }
 
