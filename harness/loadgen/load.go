@@ -28,7 +28,7 @@ type LoadConfig struct {
 	NewLoader func(id int) (Loader, error)
 	// Tick is the merge, log and progress interval; 0 means DefaultTick.
 	Tick time.Duration
-	// Progress, if set, is called on every tick from the collector goroutine.
+	// Progress, if set, is called on every tick (and once at the end) on the goroutine that called Run or Load.
 	Progress func(LoadProgress)
 	// Hlog, if set, receives the HdrHistogram interval log of the load's inserts.
 	Hlog io.Writer

@@ -35,7 +35,7 @@ type Config struct {
 	MaxOps int64
 	// Tick is the merge, log and progress interval; 0 means DefaultTick.
 	Tick time.Duration
-	// Progress, if set, is called on every tick from the collector goroutine.
+	// Progress, if set, is called on every tick (and once at the end) on the goroutine that called Run or Load.
 	Progress func(Progress)
 	// Hlog, if set, receives the HdrHistogram interval log of the measurement window.
 	Hlog io.Writer
