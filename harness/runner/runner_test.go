@@ -45,7 +45,7 @@ func tinySuite(t *testing.T) *suite.Suite {
 name: tiny
 workloads: [workloadb, workloadd]
 data: {recordcount: 1000, regions: 3}
-run: {threads: 16, target: 100, warmup: 500ms, measure: 2s}
+run: {threads: 32, target: 50, warmup: 1s, measure: 3s}
 pairs: {initial: 2, max: 3, looks: 2}
 `), scen)
 	if err != nil {

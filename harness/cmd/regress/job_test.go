@@ -1,0 +1,171 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/cluster/clustertest"
+	"github.com/regress-hbase/regress/harness/results"
+)
+
+// code returns the exit code main would give for err.
+func code(err error) int {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if err == nil {
+		return 0
+	}
+	return exitUsage
+}
+
+func TestJobBadInputExits2WithAHint(t *testing.T) {
+	scen := filepath.Join("..", "..", "..", "scenarios")
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no candidate", []string{"--baseline", "2.6.1"}, "--candidate VERSION"},
+		{"both version and zk", []string{"--baseline", "2.6.1", "--baseline-zk", "h:1", "--candidate", "2.6.2"}, "exclude each other"},
+		{"bad version", []string{"--baseline", "2.6.1;rm", "--candidate", "2.6.2"}, "2.6.1;rm"},
+		{"bad format", []string{"--baseline", "2.6.1", "--candidate", "2.6.2", "--format", "pdf"}, "--format \"pdf\""},
+		{"bad conf", []string{"--baseline", "2.6.1", "--candidate", "2.6.2", "--candidate-conf", "novalue"}, "key=value"},
+		{"unknown suite", []string{"--baseline", "2.6.1", "--candidate", "2.6.2", "--suite", "nosuch", "--scenarios", scen}, "known suites"},
+		{"conf on external", []string{"--baseline-zk", "h:1", "--baseline-conf", "a=b", "--candidate", "2.6.2"}, "only to clusters regress starts"},
+		{"unknown flag", []string{"--baselin", "2.6.1"}, "unknown flag"},
+		{"reuse without store", []string{"--baseline", "2.6.1", "--candidate", "2.6.2", "--reuse-baseline", "--scenarios", scen, "--store", "REPLACE"}, "no stored trials of 2.6.1"},
+		{"run without target", []string{"run"}, "exactly one of --version"},
+		{"run zk without label", []string{"run", "--zk", "h:1"}, "--label"},
+		{"compare without sides", []string{"compare", "--baseline", "x"}, "--candidate"},
+		{"compare nothing stored", []string{"compare", "--baseline", "1.0", "--candidate", "2.0", "--store", "REPLACE"}, "nothing stored for \"1.0\""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string(nil), c.args...)
+			for i, a := range args {
+				if a == "REPLACE" {
+					args[i] = t.TempDir()
+				}
+			}
+			start := time.Now()
+			_, err := runRegress(t, args...)
+			if code(err) != exitUsage || err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("exit %d, err %v; want exit 2 and a message containing %q", code(err), err, c.want)
+			}
+			if time.Since(start) > 10*time.Second {
+				t.Errorf("bad input took %v to refuse", time.Since(start))
+			}
+		})
+	}
+}
+
+// storeSide writes a manifest of k interleaved trials of one workload whose
+// READ latencies are scaled by factor, with the given run id.
+func storeSide(t *testing.T, st *results.Store, name string, factor float64, k int, order int) {
+	t.Helper()
+	m := &results.Manifest{Version: "2.6.1", Label: name, Provider: "local", Source: "regress",
+		Suite: results.SuiteInfo{Name: "fixture", Fingerprint: "fp0123456789abcd", DataSpec: "rows=1000"}}
+	if _, err := st.Ensure(m); err != nil {
+		t.Fatal(err)
+	}
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range k {
+		noise := 1 + 0.01*float64((i*7)%5-2)
+		lat := results.Latency{P50Micros: 1000 * factor * noise, P95Micros: 3000 * factor * noise, P99Micros: 5000 * factor * noise,
+			P999Micros: 9000 * factor * noise, MaxMicros: 20000 * factor, MinMicros: 100, MeanMicros: 1300 * factor * noise}
+		o := (order + i) % 2
+		tr := results.Trial{ID: fmt.Sprintf("%s-%d", name, i), RunID: "run1", Workload: "workloadc", Pair: i, Order: o,
+			Start: base.Add(time.Duration(2*i+o) * time.Minute), DurationMillis: 60000,
+			TargetOpsPerSec: 1000, AchievedOpsPerSec: 1000 * noise,
+			Ops: map[string]results.OpStats{"READ": {Count: 60000, Statuses: map[string]int64{"OK": 60000}, Intended: lat, Service: lat}}}
+		if _, err := st.AppendTrial(results.KeyOf(m), tr, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestCompareStoredResultsExitCodesAndReports(t *testing.T) {
+	cases := []struct {
+		name     string
+		factor   float64
+		wantCode int
+		verdict  string
+	}{
+		{"same", 1.0, exitOK, "PASS"},
+		{"twice as slow", 2.0, exitRegression, "REGRESSION"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			st, _ := results.Open(filepath.Join(dir, "store"))
+			storeSide(t, st, "base", 1.0, 8, 0)
+			storeSide(t, st, "cand", c.factor, 8, 1)
+			out := filepath.Join(dir, "reports")
+			stdout, err := runRegress(t, "compare", "--baseline", "base", "--candidate", "cand", "--store", st.Root(), "--out", out, "--format", "json")
+			if code(err) != c.wantCode {
+				t.Fatalf("exit %d (%v), want %d", code(err), err, c.wantCode)
+			}
+			var got struct {
+				Verdict string           `json:"verdict"`
+				Metrics []map[string]any `json:"metrics"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+				t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+			}
+			if got.Verdict != c.verdict {
+				t.Errorf("verdict %s, want %s", got.Verdict, c.verdict)
+			}
+			for _, f := range []string{"report.txt", "report.md", "report.json", "junit.xml", "report.html"} {
+				if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+					t.Errorf("report %s not written: %v", f, err)
+				}
+			}
+		})
+	}
+}
+
+// TestSameVersionBothSidesEndToEnd is the issue's must-show at a small scale:
+// the whole job on the embedded default, the same version on both sides.
+func TestSameVersionBothSidesEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two real HBase clusters; skipped under -short")
+	}
+	dir := t.TempDir()
+	v := clustertest.Version()
+	stdout, err := runRegress(t, "--baseline", v, "--candidate", v, "--suite", filepath.Join("testdata", "aa.yaml"),
+		"--scenarios", filepath.Join("..", "..", "..", "scenarios"), "--store", filepath.Join(dir, "store"),
+		"--out", filepath.Join(dir, "reports"), "--format", "json", "--quiet")
+	if code(err) != exitOK {
+		t.Fatalf("exit %d: %v", code(err), err)
+	}
+	var got struct {
+		Verdict string           `json:"verdict"`
+		Metrics []map[string]any `json:"metrics"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+	}
+	if got.Verdict == "" || got.Verdict == "REGRESSION" || len(got.Metrics) == 0 {
+		t.Fatalf("verdict %q with %d metrics", got.Verdict, len(got.Metrics))
+	}
+	for _, f := range []string{"workload", "op", "metric", "baseline", "candidate", "ratio", "ci_low", "ci_high", "tolerance", "status", "gated"} {
+		if _, ok := got.Metrics[0][f]; !ok {
+			t.Errorf("metric entry lacks %q: %v", f, got.Metrics[0])
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "store"))
+	if err != nil || len(entries) < 2 {
+		t.Errorf("store holds %d entries (%v), want both sides", len(entries), err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "reports", "hgrm")); err != nil {
+		t.Errorf("no .hgrm files: %v", err)
+	}
+}
