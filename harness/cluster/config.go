@@ -98,6 +98,10 @@ func siteConf(workDir string, zkPort, masterPort, rsPort int, overrides map[stri
 		"hbase.master.hostname":                  "127.0.0.1",
 		"hbase.unsafe.regionserver.hostname":     "127.0.0.1",
 		"hbase.localcluster.assign.random.ports": "false",
+		// Standalone has one region server: once it reports, the master need
+		// not wait out the 4.5 s default for more.
+		"hbase.master.wait.on.regionservers.mintostart": "1",
+		"hbase.master.wait.on.regionservers.maxtostart": "1",
 		// A file:// root dir has no hflush/hsync; HBase refuses it unless told.
 		"hbase.unsafe.stream.capability.enforce": "false",
 	}

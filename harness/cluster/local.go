@@ -30,7 +30,8 @@ const (
 type Local struct {
 	// CacheDir is the artifact cache root; empty means DefaultCacheDir().
 	CacheDir string
-	// Ready are the readiness checks, polled in order; nil means ZNodesReady.
+	// Ready are the readiness checks, polled in order; nil means ZNodesReady
+	// then MasterInitializedReady.
 	Ready []ReadyCheck
 	// StopGrace is the SIGTERM-to-SIGKILL wait; 0 means DefaultStopGrace.
 	StopGrace time.Duration
@@ -208,7 +209,7 @@ func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 	}
 	checks := l.Ready
 	if checks == nil {
-		checks = []ReadyCheck{ZNodesReady}
+		checks = []ReadyCheck{ZNodesReady, MasterInitializedReady()}
 	}
 	if err := c.waitReady(ctx, timeout, checks); err != nil {
 		c.kill()

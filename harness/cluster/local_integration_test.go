@@ -68,7 +68,7 @@ func TestLocalTwoVersionsSideBySide(t *testing.T) {
 	p := NewLocal("")
 	var extraCalls atomic.Int32
 	// A second check after the znodes proves the readiness chain is pluggable.
-	p.Ready = []ReadyCheck{ZNodesReady, func(ctx context.Context, c Cluster) error {
+	p.Ready = []ReadyCheck{ZNodesReady, MasterInitializedReady(), func(ctx context.Context, c Cluster) error {
 		extraCalls.Add(1)
 		return nil
 	}}
