@@ -205,3 +205,64 @@ func reportCPU(b *testing.B, start time.Duration, ops int) {
 		b.ReportMetric(float64(processCPU(b)-start)/float64(ops), "cpu-ns/op")
 	}
 }
+
+// benchScanResponse is a scan batch of 100 YCSB rows of 10 fields of 100 bytes.
+func benchScanResponse() []byte {
+	resp := &pb.ScanResponse{ScannerId: proto.Uint64(42), MoreResults: proto.Bool(true), MoreResultsInRegion: proto.Bool(true)}
+	for r := 0; r < 100; r++ {
+		res := &pb.Result{}
+		for i := 0; i < 10; i++ {
+			res.Cell = append(res.Cell, &pb.Cell{Row: []byte("user6284781860667377211"), Family: []byte("family"),
+				Qualifier: []byte{'f', 'i', 'e', 'l', 'd', byte('0' + i)}, Timestamp: proto.Uint64(1700000000000), CellType: proto.Int32(4), Value: make([]byte, 100)})
+		}
+		resp.Results = append(resp.Results, res)
+	}
+	b, _ := proto.Marshal(resp)
+	return b
+}
+
+func BenchmarkDecodeScanResponse(b *testing.B) {
+	body := benchScanResponse()
+	var s scanResult
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.decodeRaw(body); err != nil || len(s.results) != 100 {
+			b.Fatal("lost rows", err)
+		}
+	}
+}
+
+// BenchmarkDecodeScanResponseProto is the generated-code decoder, for comparison.
+func BenchmarkDecodeScanResponseProto(b *testing.B) {
+	body := benchScanResponse()
+	var resp pb.ScanResponse
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		resp.Reset()
+		if err := proto.Unmarshal(body, &resp); err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range resp.Results {
+			_ = decodeResult(r)
+		}
+	}
+}
+
+// BenchmarkScan100 scans 100 rows per op (YCSB workload E's shape).
+func BenchmarkScan100(b *testing.B) {
+	c, table := benchTable(b, 5000)
+	ctx := context.Background()
+	i := 0
+	b.ReportAllocs()
+	cpu := processCPU(b)
+	for b.Loop() {
+		rows, err := c.Scan(ctx, table, ScanOptions{StartRow: rowKey((i * 37) % 4900), Limit: 100, Caching: 100})
+		if err != nil || len(rows) != 100 {
+			b.Fatalf("scan: %d rows, %v", len(rows), err)
+		}
+		i++
+	}
+	reportCPU(b, cpu, i)
+}

@@ -191,13 +191,69 @@ func (g *getResult) decodeRaw(body []byte) error {
 	if len(result) == 0 {
 		return nil
 	}
-	cells, err := decodeCells(result)
+	cells, err := decodeCells(append([]byte(nil), result...))
 	g.res.Cells = cells
 	return err
 }
 
-// decodeCells parses the Cell fields of an encoded Result. The input is
-// copied once; the cells' slices point into that copy.
+// scanResult decodes a ScanResponse by hand: one copy of the body, one
+// []Cell per row, cells aliasing the copy.
+type scanResult struct {
+	scannerID         uint64
+	hasScannerID      bool
+	moreResults       bool // false only when the server said so
+	moreResultsInRegn bool // false only when the server said so
+	results           []Result
+}
+
+func (s *scanResult) decodeRaw(body []byte) error {
+	*s = scanResult{moreResults: true, moreResultsInRegn: true}
+	own := append([]byte(nil), body...)
+	for b := own; len(b) > 0; {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return errors.New("malformed ScanResponse")
+		}
+		b = b[n:]
+		switch {
+		case typ == protowire.VarintType && (num == 2 || num == 3 || num == 8):
+			v, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return errors.New("malformed ScanResponse varint")
+			}
+			b = b[n:]
+			switch num {
+			case 2:
+				s.scannerID, s.hasScannerID = v, true
+			case 3:
+				s.moreResults = v != 0
+			case 8:
+				s.moreResultsInRegn = v != 0
+			}
+		case num == 5 && typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return errors.New("malformed ScanResponse.results")
+			}
+			b = b[n:]
+			cells, err := decodeCells(v)
+			if err != nil {
+				return err
+			}
+			s.results = append(s.results, Result{Cells: cells})
+		default:
+			n := protowire.ConsumeFieldValue(num, typ, b)
+			if n < 0 {
+				return errors.New("malformed ScanResponse field")
+			}
+			b = b[n:]
+		}
+	}
+	return nil
+}
+
+// decodeCells parses the Cell fields of an encoded Result. The cells' slices
+// alias result, which the caller must own (a copy of the read buffer).
 func decodeCells(result []byte) ([]Cell, error) {
 	count := 0
 	for b := result; len(b) > 0; {
@@ -218,9 +274,8 @@ func decodeCells(result []byte) ([]Cell, error) {
 	if count == 0 {
 		return nil, nil
 	}
-	own := append([]byte(nil), result...)
 	cells := make([]Cell, 0, count)
-	for b := own; len(b) > 0; {
+	for b := result; len(b) > 0; {
 		num, typ, n := protowire.ConsumeTag(b)
 		b = b[n:]
 		if num != 1 || typ != protowire.BytesType {

@@ -231,3 +231,57 @@ func FuzzRawGetDecoder(f *testing.F) {
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) { checkRawMatchesProto(t, b) })
 }
+
+// checkRawScanMatchesProto asserts the hand ScanResponse decoder agrees with the generated one.
+func checkRawScanMatchesProto(t *testing.T, body []byte) {
+	var s scanResult
+	rawErr := s.decodeRaw(body)
+	var resp pb.ScanResponse
+	if err := proto.Unmarshal(body, &resp); err != nil || rawErr != nil {
+		return // malformed input: only the absence of a panic matters
+	}
+	if s.hasScannerID != (resp.ScannerId != nil) || s.scannerID != resp.GetScannerId() ||
+		s.moreResults != (resp.MoreResults == nil || resp.GetMoreResults()) ||
+		s.moreResultsInRegn != (resp.MoreResultsInRegion == nil || resp.GetMoreResultsInRegion()) {
+		t.Fatalf("raw flags %+v, proto %v", s, &resp)
+	}
+	if len(s.results) != len(resp.Results) {
+		t.Fatalf("raw decoder found %d results, proto %d", len(s.results), len(resp.Results))
+	}
+	for i, pr := range resp.Results {
+		want := decodeResult(pr)
+		if len(want.Cells) != len(s.results[i].Cells) {
+			t.Fatalf("result %d: %d cells, want %d", i, len(s.results[i].Cells), len(want.Cells))
+		}
+		for j, w := range want.Cells {
+			got := s.results[i].Cells[j]
+			if !bytes.Equal(w.Row, got.Row) || !bytes.Equal(w.Value, got.Value) || !bytes.Equal(w.Qualifier, got.Qualifier) || w.Timestamp != got.Timestamp {
+				t.Fatalf("result %d cell %d: raw %+v, proto %+v", i, j, got, w)
+			}
+		}
+	}
+}
+
+func TestRawScanDecoderMatchesProto(t *testing.T) {
+	row := func(k string) *pb.Result {
+		return &pb.Result{Cell: []*pb.Cell{{Row: []byte(k), Family: []byte("f"), Qualifier: []byte("q"), Value: []byte("v" + k), Timestamp: proto.Uint64(9)}}}
+	}
+	for name, m := range map[string]*pb.ScanResponse{
+		"open with rows":  {ScannerId: proto.Uint64(77), MoreResults: proto.Bool(true), MoreResultsInRegion: proto.Bool(true), Results: []*pb.Result{row("a"), row("b")}, CellsPerResult: []uint32{1, 1}},
+		"region done":     {ScannerId: proto.Uint64(1<<40 + 3), MoreResults: proto.Bool(true), MoreResultsInRegion: proto.Bool(false), Results: []*pb.Result{row("c")}},
+		"scan done":       {MoreResults: proto.Bool(false)},
+		"flags unset":     {Results: []*pb.Result{{}}},
+		"heartbeat extra": {HeartbeatMessage: proto.Bool(true), Ttl: proto.Uint32(60000), PartialFlagPerResult: []bool{false}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			b, _ := proto.Marshal(m)
+			checkRawScanMatchesProto(t, b)
+		})
+	}
+}
+
+func FuzzRawScanDecoder(f *testing.F) {
+	b, _ := proto.Marshal(&pb.ScanResponse{ScannerId: proto.Uint64(5), MoreResultsInRegion: proto.Bool(false), Results: []*pb.Result{{Cell: []*pb.Cell{{Row: []byte("r")}}}}})
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, b []byte) { checkRawScanMatchesProto(t, b) })
+}

@@ -260,19 +260,18 @@ func (c *Client) scanRegion(ctx context.Context, cn *conn, r *RegionInfo, o Scan
 	open := false
 	var seq uint64
 	for {
-		var resp pb.ScanResponse
+		var resp scanResult
 		if err := cn.invoke(ctx, "Scan", req, &resp, c.cfg.rpcTimeout); err != nil {
 			if open {
 				c.closeScanner(cn, r, scannerID)
 			}
 			return err
 		}
-		if resp.ScannerId != nil {
-			scannerID = resp.GetScannerId()
+		if resp.hasScannerID {
+			scannerID = resp.scannerID
 			open = true
 		}
-		for _, pr := range resp.GetResults() {
-			res := decodeResult(pr)
+		for _, res := range resp.results {
 			if len(res.Cells) == 0 {
 				continue
 			}
@@ -281,8 +280,7 @@ func (c *Client) scanRegion(ctx context.Context, cn *conn, r *RegionInfo, o Scan
 			last := res.Cells[0].Row
 			st.next = append(append(st.next[:0:0], last...), 0)
 		}
-		more := resp.MoreResults == nil || resp.GetMoreResults()
-		moreInRegion := resp.MoreResultsInRegion == nil || resp.GetMoreResultsInRegion()
+		more, moreInRegion := resp.moreResults, resp.moreResultsInRegn
 		if st.limit > 0 && len(st.out) >= st.limit {
 			st.out = st.out[:st.limit]
 			st.done = true
