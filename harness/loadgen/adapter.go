@@ -77,3 +77,27 @@ func Rows(wl *workload.Workload, newDB func(id int) (workload.DB, error), seed i
 		return &rowLoader{k: wl.NewWorker(seed + int64(id)), db: db}, nil
 	}
 }
+
+type insertWorker struct {
+	k   *workload.Worker
+	db  workload.DB
+	rec recorderAdapter
+}
+
+func (w *insertWorker) Next(ctx context.Context, rec Recorder) {
+	w.rec.r = rec
+	w.k.LoadRow(ctx, w.db, w.k.Workload().NextLoadKeyNumber(), &w.rec)
+}
+
+// InsertRows returns a Config.NewWorker that inserts wl's load rows one per
+// slot, in key-number order across workers, as YCSB's load phase does; use it
+// with Run and MaxOps set to the row count for a throttled (-target) load.
+func InsertRows(wl *workload.Workload, newDB func(id int) (workload.DB, error), seed int64) func(id int) (Worker, error) {
+	return func(id int) (Worker, error) {
+		db, err := newDB(id)
+		if err != nil {
+			return nil, fmt.Errorf("open DB for worker %d: %w", id, err)
+		}
+		return &insertWorker{k: wl.NewWorker(seed + int64(id)), db: db}, nil
+	}
+}

@@ -158,3 +158,32 @@ func (nopDB) Insert(context.Context, string, string, []workload.Field) workload.
 	return workload.OK
 }
 func (nopDB) Delete(context.Context, string, string) workload.Status { return workload.OK }
+
+func TestInsertRowsThrottledLoad(t *testing.T) {
+	p, err := workload.LoadPropertiesFile(filepath.Join("..", "..", "scenarios", "workloada"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.ParseOverride("recordcount=300"); err != nil {
+		t.Fatal(err)
+	}
+	wl, err := workload.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := &memDB{rows: map[string]int{}}
+	_, rows := wl.LoadRange()
+	res, err := Run(context.Background(), Config{TargetRate: 1000, Workers: 3, MaxOps: rows,
+		NewWorker: InsertRows(wl, func(int) (workload.DB, error) { return db, nil }, 7)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.PerOp[Insert].Status(workload.OK) != 300 || len(db.rows) != 300 {
+		t.Fatalf("%d OK inserts, %d rows stored; want 300 of each", res.PerOp[Insert].Status(workload.OK), len(db.rows))
+	}
+	for n := int64(0); n < 300; n++ {
+		if _, ok := db.rows[wl.KeyForNumber(n)]; !ok {
+			t.Fatalf("row %d (%s) not loaded", n, wl.KeyForNumber(n))
+		}
+	}
+}
