@@ -6,7 +6,7 @@ BIN       := bin/regress
 # the one the suite runs against unless overridden.
 export REGRESS_TEST_HBASE_VERSION ?= 2.6.1-hadoop3
 
-.PHONY: all build test test-short bench lint proto validate-stats clean
+.PHONY: all build test test-short bench bench-pacer bench-record bench-client lint proto validate-stats clean
 
 all: build
 
@@ -25,6 +25,20 @@ test-short:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+# Pacer accuracy at 1k, 10k and 100k ops/s against a no-op operation (10 s each):
+# achieved rate, rate error, schedule lateness and client CPU per op.
+bench-pacer:
+	$(GO) test -run '^$$' -bench Pacer -benchtime 1x ./harness/loadgen
+
+# Recording cost per operation (both histograms) and the collector's tick.
+bench-record:
+	$(GO) test -run '^$$' -bench 'Record|CollectTick|WorkloadOp' -benchmem ./harness/loadgen
+
+# Client CPU and allocations per Get and Put against a local HBase, and the
+# codec micro-benchmarks.
+bench-client:
+	$(GO) test -run '^$$' -bench . -benchmem ./harness/hbase
 
 lint:
 	@out=$$(gofmt -l harness); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
