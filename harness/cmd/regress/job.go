@@ -153,6 +153,11 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 
 	var bm, cm *results.Manifest
 	if stored != nil {
+		if t := targets[0]; t.Name == results.KeyOf(stored).Target {
+			// The same version re-measured must not land among the stored baseline trials.
+			t.Name += "+candidate"
+			t.Label = t.Name
+		}
 		cm, err = r.RunSingle(ctx, targets[0])
 		bm = stored
 	} else {
@@ -272,25 +277,29 @@ func checkFormat(f string) error {
 }
 
 // findStored loads the stored trials of version for this suite (all runs).
+// The local provider stores "2.6.1" as "2.6.1-hadoop3" when it ran the
+// Hadoop 3 build, so both names are tried.
 func findStored(store *results.Store, version string, s *suite.Suite) (*results.Manifest, error) {
 	fp, err := s.Fingerprint()
 	if err != nil {
 		return nil, usageErr(err)
 	}
-	entries, err := store.Find(version, s.Name)
-	if err != nil {
-		return nil, usageErr(err)
-	}
-	for _, e := range entries {
-		if e.Fingerprint[:min(len(e.Fingerprint), 12)] == fp[:12] || strings.HasPrefix(fp, e.Fingerprint) || strings.HasPrefix(e.Fingerprint, fp) {
+	for _, name := range []string{version, version + "-hadoop3"} {
+		entries, err := store.Find(name, s.Name)
+		if err != nil {
+			return nil, usageErr(err)
+		}
+		for _, e := range entries {
+			if e.Fingerprint != fp {
+				continue
+			}
 			m, err := store.Load(e.Key)
 			if err != nil {
 				return nil, usageErr(err)
 			}
-			if len(m.Trials) == 0 {
-				break
+			if len(m.Trials) > 0 {
+				return m, nil
 			}
-			return m, nil
 		}
 	}
 	return nil, usageErr(fmt.Errorf("no stored trials of %s for suite %s (fingerprint %s) in %s: run `regress run --version %s --suite %s` first, or drop --reuse-baseline",
