@@ -106,8 +106,8 @@ func (c *artifactCache) cached() []string {
 }
 
 // resolve returns the jars for version, running Maven only when no complete
-// cache entry exists. A per-version file lock keeps concurrent test binaries
-// from resolving the same version twice into the same place.
+// cache entry exists. A file lock keeps concurrent test binaries from running
+// Maven at the same time.
 func (c *artifactCache) resolve(ctx context.Context, version string, mvn func() (*maven, error)) (string, []string, error) {
 	if v, jars, ok := c.lookup(version); ok {
 		return v, jars, nil
@@ -115,7 +115,9 @@ func (c *artifactCache) resolve(ctx context.Context, version string, mvn func() 
 	if err := os.MkdirAll(c.root, 0o755); err != nil {
 		return "", nil, fmt.Errorf("creating cache dir %s (set --cache-dir or %s): %w", c.root, CacheDirEnv, err)
 	}
-	unlock, err := lockFile(ctx, filepath.Join(c.root, "."+version+".lock"))
+	// One lock for the whole cache, not one per version: concurrent mvn runs
+	// writing the same artifacts into ~/.m2 are not safe.
+	unlock, err := lockFile(ctx, filepath.Join(c.root, ".resolve.lock"))
 	if err != nil {
 		return "", nil, err
 	}
