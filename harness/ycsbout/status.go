@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,7 +25,7 @@ type Status struct {
 	start time.Time
 	total int64 // operations the phase will do; 0 when only a time limit ends it
 
-	names []string // measurement names in first-seen order; once seen, always printed
+	names []string // measurement names, op ones first, each group in first-seen order; once seen, always printed
 	acc   map[string]*hdr.Histogram
 
 	lastOps  int64
@@ -44,7 +45,17 @@ func (s *Status) Add(name string, h *hdr.Histogram) {
 	if !ok {
 		a = hdr.New(1, 60_000_000, 3)
 		s.acc[name] = a
-		s.names = append(s.names, name)
+		// YCSB lists the op measurements, then the Intended- ones.
+		at := len(s.names)
+		if !strings.HasPrefix(name, IntendedPrefix) {
+			for i, n := range s.names {
+				if strings.HasPrefix(n, IntendedPrefix) {
+					at = i
+					break
+				}
+			}
+		}
+		s.names = slices.Insert(s.names, at, name)
 	}
 	a.Merge(h)
 }
