@@ -182,23 +182,31 @@ func TestCheckConfRejectsMalformed(t *testing.T) {
 }
 
 func TestIsNotFound(t *testing.T) {
-	notFound := []string{
-		"[ERROR] Failed to execute goal on project hbase-standalone-runtime: Could not resolve dependencies for project regress.local:hbase-standalone-runtime:pom:1: Could not find artifact org.apache.hbase:hbase-server:jar:2.6.99-hadoop3 in central (https://repo.example/maven2) -> [Help 1]",
-		"[ERROR] Failed to execute goal on project x: Could not resolve dependencies for project x: Failure to find org.apache.hbase:hbase-server:jar:2.6.99 in https://repo.example/maven2 was cached in the local repository",
+	cases := []struct {
+		out, version string
+		want         bool
+	}{
+		{"[ERROR] Failed to execute goal on project hbase-standalone-runtime: Could not resolve dependencies for project regress.local:hbase-standalone-runtime:pom:1: Could not find artifact org.apache.hbase:hbase-server:jar:2.6.99-hadoop3 in central (https://repo.example/maven2) -> [Help 1]", "2.6.99-hadoop3", true},
+		{"[ERROR] Failed to execute goal on project x: Could not resolve dependencies for project x: Failure to find org.apache.hbase:hbase-server:jar:2.6.99 in https://repo.example/maven2 was cached in the local repository", "2.6.99", true},
+		{"\x1b[0m[ERROR] x: org.apache.hbase:hbase-server:pom:2.6.99 was not found in https://repo.example/maven2 during a previous attempt.", "2.6.99", true},
+		{"[ERROR] Could not transfer artifact org.apache.hbase:hbase-server:pom:2.6.1 from/to central: Connection refused", "2.6.1", false},
+		{"[ERROR] Could not find artifact org.apache.hadoop:hadoop-common:jar:3.3.5 in central", "2.6.1", false},
+		{"\x1b[0m[ERROR] Failed to execute goal on project x: The following artifacts could not be resolved: org.apache.hbase:hbase-http:jar:3.0.0-beta-1: Could not find artifact org.apache.hbase:hbase-http:jar:3.0.0-beta-1 in central", "3.0.0-beta-1", false},
+		{"[ERROR] Could not find artifact org.apache.hbase:hbase-server:jar:2.6.10 in central", "2.6.1", false},
+		{"[ERROR] Could not find artifact org.apache.hbase:hbase-server:jar:2.6.1-hadoop3 in central", "2.6.1", false},
 	}
-	for _, out := range notFound {
-		if !isNotFound(out, "2.6.99") {
-			t.Errorf("isNotFound missed %q", out)
+	for _, c := range cases {
+		if got := isNotFound(c.out, c.version); got != c.want {
+			t.Errorf("isNotFound(%q, %s) = %v, want %v", c.out, c.version, got, c.want)
 		}
 	}
-	other := []string{
-		"[ERROR] Could not transfer artifact org.apache.hbase:hbase-server:pom:2.6.1 from/to central: Connection refused",
-		"[ERROR] Could not find artifact org.apache.hadoop:hadoop-common:jar:3.3.5 in central",
-	}
-	for _, out := range other {
-		if isNotFound(out, "2.6.1") {
-			t.Errorf("isNotFound took %q for a missing hbase-server", out)
-		}
+}
+
+func TestMavenErrorLinesKeepsTheCause(t *testing.T) {
+	out := "\x1b[0m\x1b[0m[ERROR] Failed to execute goal: Could not find artifact org.apache.hbase:hbase-http:jar:3.0.0-beta-1\n[ERROR] \n[ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch.\n"
+	got := mavenErrorLines(out)
+	if !strings.HasPrefix(got, "Failed to execute goal") || strings.Contains(got, "\x1b") || strings.Contains(got, "stack trace") {
+		t.Fatalf("mavenErrorLines = %q, want only the cause without colour codes", got)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -68,36 +69,32 @@ func (m *maven) run(ctx context.Context, dir string, args ...string) (string, er
 	return out.String(), err
 }
 
+// ansiRE matches terminal colour codes, which some Maven builds print even in batch mode.
+var ansiRE = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
 // isNotFound says whether mvn output reports hbase-server:<version> itself as
-// absent (as opposed to a network or transitive-dependency failure).
+// absent (as opposed to a network failure or a missing transitive dependency).
 func isNotFound(out, version string) bool {
-	art := "org.apache.hbase:hbase-server:"
-	for _, line := range strings.Split(out, "\n") {
-		if !strings.Contains(line, art) || !strings.Contains(line, version) {
-			continue
-		}
-		if strings.Contains(line, "Could not find artifact") || strings.Contains(line, "Failure to find") || strings.Contains(line, "was not found in") {
-			return true
-		}
-	}
-	return false
+	art := regexp.QuoteMeta("org.apache.hbase:hbase-server:") + `(jar|pom):` + regexp.QuoteMeta(version)
+	re := regexp.MustCompile(`(Could not find artifact |Failure to find )` + art + `(\s|$)|` + art + ` was not found in`)
+	return re.MatchString(ansiRE.ReplaceAllString(out, ""))
 }
 
-// mavenErrorLines keeps the [ERROR] lines of mvn output (or its tail) for messages.
+// mavenErrorLines returns the first [ERROR] line of mvn output (Maven puts
+// the cause there; the rest is boilerplate), or the output's tail.
 func mavenErrorLines(out string) string {
-	var keep []string
+	out = ansiRE.ReplaceAllString(out, "")
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "[ERROR]") && strings.TrimSpace(strings.TrimPrefix(l, "[ERROR]")) != "" {
-			keep = append(keep, strings.TrimSpace(strings.TrimPrefix(l, "[ERROR]")))
+		l = strings.TrimSpace(l)
+		if msg, ok := strings.CutPrefix(l, "[ERROR]"); ok && strings.TrimSpace(msg) != "" {
+			msg = strings.TrimSpace(msg)
+			if len(msg) > 800 {
+				msg = msg[:800] + "..."
+			}
+			return msg
 		}
 	}
-	if len(keep) == 0 {
-		keep = tailLines(out, 5)
-	}
-	if len(keep) > 3 {
-		keep = keep[:3]
-	}
-	return strings.Join(keep, " | ")
+	return strings.Join(tailLines(out, 5), " | ")
 }
 
 // copyDependencies resolves hbase-server:version's runtime tree into dir/lib.
