@@ -212,10 +212,22 @@ func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 		checks = []ReadyCheck{ZNodesReady, MasterInitializedReady()}
 	}
 	if err := c.waitReady(ctx, timeout, checks); err != nil {
-		c.kill()
+		if kerr := c.kill(); kerr != nil {
+			err = errors.Join(err, kerr)
+		}
 		c.closeLog()
-		// The work dir stays so the log the error names can be read.
-		log.Info("HBase start failed; work dir kept for its log", "workdir", wd)
+		switch {
+		case s.Keep:
+		case ctx.Err() != nil:
+			// Interrupted, not failed: nothing to debug.
+			cleanup()
+		default:
+			// Keep the log (and config) the error names; drop the data.
+			for _, sub := range []string{"hbase", "zk", "tmp"} {
+				os.RemoveAll(filepath.Join(wd, sub))
+			}
+			log.Info("HBase start failed; its log and config are kept", "workdir", wd)
+		}
 		return nil, err
 	}
 	log.Info("HBase ready", "zookeeper", c.zkAddr, "took", time.Since(c.startedAt).Round(time.Millisecond))

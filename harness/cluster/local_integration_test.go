@@ -209,6 +209,9 @@ func TestLocalCancelDuringStartLeavesNoProcess(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 	assertNoProcessIn(t, wd)
+	if _, err := os.Stat(filepath.Join(wd, "logs")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an interrupted start left its files in %s (stat logs: %v)", wd, err)
+	}
 }
 
 // childEnv makes the test binary act as a parent that dies without Stop.
