@@ -256,7 +256,11 @@ func runYCSBCreateTable(ctx context.Context, out io.Writer, a *ycsbArgs) error {
 	if err := c.CreateTable(ctx, spec); err != nil {
 		return runErr(fmt.Errorf("ycsb %s: %w", phaseCreate, err))
 	}
-	_, err = fmt.Fprintf(out, "created table %s, column family %s, %d regions\n", table, cf, len(splits)+1)
+	regionsWord := "regions"
+	if len(splits) == 0 {
+		regionsWord = "region"
+	}
+	_, err = fmt.Fprintf(out, "created table %s, column family %s, %d %s\n", table, cf, len(splits)+1, regionsWord)
 	return err
 }
 
@@ -472,6 +476,7 @@ func runYCSBPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a
 	// Status lines are due every status.interval from the start, as YCSB's
 	// deadlines are; a tick landing just short of a deadline counts for it.
 	nextStatus := start.Add(ph.statusEvery)
+	printedOps := int64(-1)
 	flush := func() {
 		if splitter != nil && sideErr == nil {
 			sideErr = splitter.Flush()
@@ -481,6 +486,7 @@ func runYCSBPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a
 		flush()
 		if now := start.Add(pr.Elapsed); status != nil && !now.Before(nextStatus.Add(-statusSlack)) {
 			status.Print(now, pr.Ops)
+			printedOps = pr.Ops
 			for !now.Before(nextStatus.Add(-statusSlack)) {
 				nextStatus = nextStatus.Add(ph.statusEvery)
 			}
@@ -494,8 +500,12 @@ func runYCSBPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a
 		return runErr(fmt.Errorf("ycsb %s: %w", phase, runErrV))
 	}
 	flush()
-	if status != nil {
+	// The closing line, as YCSB prints one when its clients finish, unless
+	// the last tick's line already showed every operation.
+	if status != nil && printedOps != res.Ops {
 		status.Print(time.Now(), res.Ops)
+	}
+	if status != nil {
 		sideErr = errors.Join(sideErr, status.Err())
 	}
 	if files != nil {

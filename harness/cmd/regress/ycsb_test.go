@@ -121,7 +121,7 @@ func TestYCSBMustShow(t *testing.T) {
 	hdrDir := t.TempDir()
 
 	out, _, err := runYCSB(t, "ycsb", "create-table", "--zk", zk, "-p", "columnfamily=family", "-p", "regions=4", "-P", wlc, "-p", "recordcount=5000")
-	if err != nil || !strings.Contains(out, "created table usertable, column family family, 4 regions") {
+	if err != nil || !strings.Contains(out, "created table usertable, column family family, 4 regions\n") {
 		t.Fatalf("create-table: %v\n%s", err, out)
 	}
 	if _, _, err := runYCSB(t, "ycsb", "create-table", "--zk", zk, "-p", "columnfamily=family"); exitCode(err) != exitUsage || !strings.Contains(err.Error(), "exists already") {
@@ -171,6 +171,11 @@ func TestYCSBMustShow(t *testing.T) {
 	status := regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3} \d+ sec: \d+ operations; .*\[READ: Count=\d+, Max=\d+, Min=\d+, Avg=[\d.]+, 50=\d+, 90=\d+, 99=\d+, 99\.9=\d+, 99\.99=\d+\] \[Intended-READ: Count=`)
 	if n := len(status.FindAllString(errOut, -1)); n < 4 {
 		t.Errorf("%d status lines with READ figures on stderr, want at least 4:\n%s", n, errOut)
+	}
+	// A target one thread cannot reach is reported plainly, and the run still prints its figures.
+	out, errOut, err = runYCSB(t, "ycsb", "run", "--zk", zk, "-P", wlc, "-p", "columnfamily=family", "-p", "operationcount=1000", "-threads", "1", "-target", "50000")
+	if err != nil || !strings.Contains(errOut, "TARGET NOT HELD") || field(t, out, "READ", "Return=OK") != "1000" {
+		t.Errorf("overloaded run: %v; stderr %q; stdout:\n%s", err, errOut, out)
 	}
 	for _, name := range []string{"READ", "Intended-READ"} {
 		runs, err := ycsbimport.ReadFile(filepath.Join(hdrDir, name+".hdr"))
