@@ -526,7 +526,7 @@ func runYCSBPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a
 			failed += o.Status(workload.Error)
 		}
 	}
-	if failed > 0 {
+	if failed > 0 && runErrV == nil { // a canceled run fails its operations in flight: not worth a warning
 		fmt.Fprintf(stderr, "regress ycsb %s: WARNING: %d operations failed (Return=ERROR); the first failure of each kind is logged above\n", phase, failed)
 	}
 	switch {

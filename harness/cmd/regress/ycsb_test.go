@@ -131,6 +131,13 @@ func TestYCSBMustShow(t *testing.T) {
 		t.Errorf("load into a missing table: %v, want exit 2 pointing at create-table", err)
 	}
 
+	// A load whose rows fail (here: a family the table lacks) prints its
+	// figures but fails, since the data set is incomplete.
+	out, errOut, err := runYCSB(t, "ycsb", "load", "--zk", zk, "-P", wlc, "-p", "columnfamily=nosuchfamily", "-p", "recordcount=20")
+	if exitCode(err) != exitRunFailed || field(t, out, "INSERT", "Return=ERROR") != "20" || !strings.Contains(errOut, "20 operations failed") {
+		t.Errorf("load into a missing family: %v, stderr %q, stdout:\n%s", err, errOut, out)
+	}
+
 	out, _, err = runYCSB(t, "ycsb", "load", "--zk", zk, "-P", wlc, "-p", "columnfamily=family", "-p", "recordcount=5000", "-threads", "4")
 	if err != nil {
 		t.Fatalf("load: %v\n%s", err, out)
@@ -139,7 +146,7 @@ func TestYCSBMustShow(t *testing.T) {
 		t.Fatalf("load: %s inserts, %s OK; want 5000 each:\n%s", ops, ok, out)
 	}
 
-	out, errOut, err := runYCSB(t, "ycsb", "run", "--zk", zk, "-P", wlc, "-p", "columnfamily=family", "-p", "operationcount=10000",
+	out, errOut, err = runYCSB(t, "ycsb", "run", "--zk", zk, "-P", wlc, "-p", "columnfamily=family", "-p", "operationcount=10000",
 		"-threads", "8", "-target", "500", "-s", "-p", "status.interval=5", "-p", "measurement.interval=both",
 		"-p", "hdrhistogram.fileoutput=true", "-p", "hdrhistogram.output.path="+hdrDir+"/")
 	if err != nil {
