@@ -90,6 +90,9 @@ func (s *Splitter) line(line string) error {
 		return bad("expected start,length,max,payload after the tag")
 	}
 	opName, kindName, _ := strings.Cut(tag, ".")
+	if _, ok := loadgen.ParseOp(opName); !ok {
+		return bad("tag " + tag + " names no operation")
+	}
 	var kind loadgen.Kind
 	switch kindName {
 	case loadgen.Intended.String():

@@ -1,6 +1,7 @@
 package ycsbout
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
 	"strconv"
@@ -178,4 +179,33 @@ func summary(h *hdr.Histogram) string {
 		return "none"
 	}
 	return "count " + strconv.FormatInt(h.TotalCount(), 10) + " max " + strconv.FormatInt(h.Max(), 10)
+}
+
+// FuzzSplitter feeds damaged interval logs: the splitter must return an error
+// or intervals, never panic or hang.
+func FuzzSplitter(f *testing.F) {
+	var log bytes.Buffer
+	w := hdr.NewHistogramLogWriter(&log)
+	_ = w.OutputLogFormatVersion()
+	_ = w.OutputComment("[BaseTime: 1700000000.000 (seconds since epoch)]")
+	_ = w.OutputLegend()
+	h := histOf(100, 200, 300)
+	h.SetTag("READ.service")
+	h.SetStartTimeMs(0)
+	h.SetEndTimeMs(1000)
+	_ = w.OutputIntervalHistogram(h)
+	f.Add(log.Bytes())
+	f.Add([]byte("Tag=READ.intended,0.0,1.0,0.1,HISTFAAAACl42pNpmSzMwMDAxAABzFCaEUzOmTJ5MkaMYwRzuAAAAmcCJA==\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n := 0
+		s := NewSplitter(MeasureBoth, func(name string, h *hdr.Histogram) error {
+			if name == "" || h == nil {
+				t.Fatalf("interval named %q (histogram nil: %v): every interval needs a measurement name", name, h == nil)
+			}
+			n++
+			return nil
+		})
+		_, _ = s.Write(data)
+		_ = s.Flush()
+	})
 }
