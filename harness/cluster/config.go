@@ -102,6 +102,13 @@ func siteConf(workDir string, zkPort, masterPort, rsPort int, overrides map[stri
 		// not wait out the 4.5 s default for more.
 		"hbase.master.wait.on.regionservers.mintostart": "1",
 		"hbase.master.wait.on.regionservers.maxtostart": "1",
+		// ZooKeeper runs inside the same JVM: when it is gone it is not coming
+		// back. At shutdown the hooks run in any order, and with the default 3
+		// retries at 1 s backoff the region server kept retrying a ZooKeeper
+		// already stopped for ~20 s. One quick retry still covers a transient
+		// connection loss under load.
+		"zookeeper.recovery.retry":              "1",
+		"zookeeper.recovery.retry.intervalmill": "100",
 		// A file:// root dir has no hflush/hsync; HBase refuses it unless told.
 		"hbase.unsafe.stream.capability.enforce": "false",
 	}
