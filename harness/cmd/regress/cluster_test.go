@@ -5,7 +5,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,5 +96,46 @@ func TestClusterUpPrintsOneLineAndStopsOnSignal(t *testing.T) {
 	}
 	if _, err := net.DialTimeout("tcp", "127.0.0.1:"+m[1], time.Second); err == nil {
 		t.Errorf("ZooKeeper port %s still accepts connections after stop", m[1])
+	}
+}
+
+func TestClusterVersionsListsCacheWithoutMaven(t *testing.T) {
+	root := t.TempDir()
+	for _, v := range []string{"2.6.1-hadoop3", "2.5.11-hadoop3"} {
+		lib := filepath.Join(root, v, "lib")
+		if err := os.MkdirAll(lib, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(lib, "x.jar"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, v, "classpath.txt"), []byte("x.jar\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(filepath.Join(root, "not-a-version;x"), 0o755)
+	t.Setenv("PATH", t.TempDir()) // no mvn: the cache must still answer
+	out, err := runRegress(t, "cluster", "versions", "--cache-dir", root)
+	if err != nil || out != "2.5.11-hadoop3\n2.6.1-hadoop3\n" {
+		t.Fatalf("cluster versions = %q, %v; want the two cached versions, sorted", out, err)
+	}
+}
+
+func TestClusterVersionsAsksMaven(t *testing.T) {
+	if testing.Short() {
+		t.Skip("asks Maven's repositories; skipped under -short")
+	}
+	out, err := runRegress(t, "cluster", "versions", "--cache-dir", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !slices.Contains(lines, "2.6.1-hadoop3") || !slices.Contains(lines, "2.5.11-hadoop3") {
+		t.Fatalf("cluster versions lists %d versions without 2.6.1-hadoop3 or 2.5.11-hadoop3", len(lines))
+	}
+	for i := 1; i < len(lines); i++ {
+		if cluster.CompareVersions(lines[i-1], lines[i]) >= 0 {
+			t.Errorf("versions not sorted or duplicated: %s before %s", lines[i-1], lines[i])
+		}
 	}
 }
