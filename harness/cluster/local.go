@@ -30,8 +30,7 @@ const (
 type Local struct {
 	// CacheDir is the artifact cache root; empty means DefaultCacheDir().
 	CacheDir string
-	// Ready are the readiness checks, polled in order; nil means ZNodesReady
-	// then MasterInitializedReady.
+	// Ready are the readiness checks, polled in order; nil means DefaultReadyChecks().
 	Ready []ReadyCheck
 	// StopGrace is the SIGTERM-to-SIGKILL wait; 0 means DefaultStopGrace.
 	StopGrace time.Duration
@@ -209,7 +208,7 @@ func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 	}
 	checks := l.Ready
 	if checks == nil {
-		checks = []ReadyCheck{ZNodesReady, MasterInitializedReady()}
+		checks = DefaultReadyChecks()
 	}
 	if err := c.waitReady(ctx, timeout, checks); err != nil {
 		if kerr := c.kill(); kerr != nil {

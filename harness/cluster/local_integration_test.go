@@ -68,10 +68,10 @@ func TestLocalTwoVersionsSideBySide(t *testing.T) {
 	p := NewLocal("")
 	var extraCalls atomic.Int32
 	// A second check after the znodes proves the readiness chain is pluggable.
-	p.Ready = []ReadyCheck{ZNodesReady, MasterInitializedReady(), func(ctx context.Context, c Cluster) error {
+	p.Ready = append(DefaultReadyChecks(), func(ctx context.Context, c Cluster) error {
 		extraCalls.Add(1)
 		return nil
-	}}
+	})
 	keptDir := filepath.Join(t.TempDir(), "kept")
 	ctxA := context.Background()
 	ctxB, cancelB := context.WithCancel(context.Background())

@@ -25,6 +25,12 @@ import (
 // its checks in order until all pass or the start timeout expires.
 type ReadyCheck func(ctx context.Context, c Cluster) error
 
+// DefaultReadyChecks returns the local provider's default checks, for callers
+// that add their own (e.g. a Get on hbase:meta through a client) after them.
+func DefaultReadyChecks() []ReadyCheck {
+	return []ReadyCheck{ZNodesReady, MasterInitializedReady()}
+}
+
 // ZNodeParenter is implemented by clusters whose znode parent is not /hbase.
 type ZNodeParenter interface {
 	// ZNodeParent is the root znode of the cluster (zookeeper.znode.parent).
