@@ -1,0 +1,147 @@
+package binding
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/cluster/clustertest"
+	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/workload"
+)
+
+var client *hbase.Client
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		os.Exit(m.Run())
+	}
+	c, stop, err := clustertest.StartForMain()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	client, err = hbase.Connect(ctx, c.ZKAddr())
+	cancel()
+	if err != nil {
+		stop()
+		fmt.Fprintln(os.Stderr, "connect:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	client.Close()
+	stop()
+	os.Exit(code)
+}
+
+func TestParseDurability(t *testing.T) {
+	for in, want := range map[string]hbase.Durability{"": hbase.UseDefault, "USE_DEFAULT": hbase.UseDefault,
+		"SKIP_WAL": hbase.SkipWAL, "ASYNC_WAL": hbase.AsyncWAL, "SYNC_WAL": hbase.SyncWAL, "FSYNC_WAL": hbase.FsyncWAL} {
+		if got, err := ParseDurability(in); err != nil || got != want {
+			t.Errorf("ParseDurability(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if _, err := ParseDurability("sync"); err == nil {
+		t.Error("ParseDurability(sync) accepted a value HBase does not know")
+	}
+}
+
+// table creates a fresh table with family "family" for one test.
+func table(t testing.TB, ctx context.Context, name string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("talks to a real HBase; skipped under -short")
+	}
+	if err := client.CreateTable(ctx, hbase.TableSpec{Name: name, Families: []hbase.FamilySpec{{Name: "family"}}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c := context.Background()
+		_ = client.DisableTable(c, name)
+		_ = client.DeleteTable(c, name)
+	})
+}
+
+func TestOperationsMapToHBaseWithYCSBStatuses(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	table(t, ctx, "binding_ops")
+	db := New(client, "family", hbase.UseDefault, nil)
+	row := []workload.Field{{Name: "field0", Value: []byte("a")}, {Name: "field1", Value: []byte("b")}}
+	steps := []struct {
+		what string
+		got  workload.Status
+		want workload.Status
+	}{
+		{"read before insert", db.Read(ctx, "binding_ops", "user1", nil), workload.NotFound},
+		{"insert", db.Insert(ctx, "binding_ops", "user1", row), workload.OK},
+		{"insert second row", db.Insert(ctx, "binding_ops", "user2", row), workload.OK},
+		{"read all fields", db.Read(ctx, "binding_ops", "user1", nil), workload.OK},
+		{"read one field", db.Read(ctx, "binding_ops", "user1", []string{"field1"}), workload.OK},
+		{"read a field the row lacks", db.Read(ctx, "binding_ops", "user1", []string{"field9"}), workload.NotFound},
+		{"update", db.Update(ctx, "binding_ops", "user1", row[:1]), workload.OK},
+		{"scan", db.Scan(ctx, "binding_ops", "user1", 2, nil), workload.OK},
+		{"delete", db.Delete(ctx, "binding_ops", "user1"), workload.OK},
+		{"read after delete", db.Read(ctx, "binding_ops", "user1", nil), workload.NotFound},
+		{"read a missing table", db.Read(ctx, "binding_nosuch", "user1", nil), workload.Error},
+	}
+	for _, s := range steps {
+		if s.got != s.want {
+			t.Errorf("%s: %v, want %v", s.what, s.got, s.want)
+		}
+	}
+	res, err := client.Get(ctx, "binding_ops", []byte("user2"), []byte("family"), nil)
+	if err != nil || len(res.Cells) != 2 || string(res.Cells[1].Value) != "b" {
+		t.Errorf("user2 as stored: %+v, %v; want field0=a, field1=b", res, err)
+	}
+}
+
+// BenchmarkWorkloadC is YCSB workload C (zipfian reads of whole rows) through
+// the binding against the local HBase: wall time and client CPU per operation.
+func BenchmarkWorkloadC(b *testing.B) {
+	ctx := context.Background()
+	table(b, ctx, "binding_bench_c")
+	p := workload.NewProperties()
+	for k, v := range map[string]string{"recordcount": "1000", "operationcount": "1000000", "readproportion": "1",
+		"updateproportion": "0", "requestdistribution": "zipfian", "table": "binding_bench_c"} {
+		p.Set(k, v, "bench")
+	}
+	wl, err := workload.New(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	db := New(client, "family", hbase.UseDefault, nil)
+	loader := wl.NewWorker(1)
+	for n := range int64(1000) {
+		if st := loader.LoadRow(ctx, db, n, nil); st != workload.OK {
+			b.Fatalf("load row %d: %v", n, st)
+		}
+	}
+	w := wl.NewWorker(2)
+	cpu := processCPU(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, st := w.DoTransaction(ctx, db, nil); st != workload.OK {
+			b.Fatalf("read: %v", st)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(processCPU(b)-cpu)/float64(b.N), "cpu-ns/op")
+}
+
+// processCPU is this process's user+system CPU time: the client's cost, since
+// HBase runs in another process.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatalf("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
