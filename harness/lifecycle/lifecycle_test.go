@@ -89,12 +89,8 @@ func TestSeedCloneDropAndReuse(t *testing.T) {
 	if seed.Reused || loads != 1 || !strings.HasPrefix(seed.Snapshot, Prefix) {
 		t.Fatalf("first seed: %+v after %d loads", seed, loads)
 	}
-	if st, _ := client.TableState(ctx, seed.Table); st != "DISABLED" {
-		t.Errorf("seed table state %s, want DISABLED after the snapshot", st)
-	}
-	regions, err := client.TableRegions(ctx, seed.Table)
-	if err != nil || len(regions) != 3 {
-		t.Errorf("seed table has %d regions (err %v), want 3 from 2 split keys", len(regions), err)
+	if ok, _ := client.TableExists(ctx, seed.Table); ok {
+		t.Errorf("seed table %s still exists; only its snapshot should stay", seed.Table)
 	}
 
 	again, err := m.EnsureSeed(ctx, spec)
@@ -105,6 +101,10 @@ func TestSeedCloneDropAndReuse(t *testing.T) {
 	clone, err := m.Clone(ctx, seed)
 	if err != nil {
 		t.Fatal(err)
+	}
+	regions, err := client.TableRegions(ctx, clone)
+	if err != nil || len(regions) != 3 {
+		t.Errorf("clone has %d regions (err %v), want the seed's 3 from 2 split keys", len(regions), err)
 	}
 	if n := countRows(t, ctx, clone); n != 300 {
 		t.Errorf("clone %s has %d rows, want 300", clone, n)
