@@ -101,6 +101,7 @@ func (r *Runner) RunSingle(ctx context.Context, t *Target) (*results.Manifest, e
 			}
 		}
 	}
+	r.emit(Event{Phase: "done", Target: t.Name, Trial: r.started, Trials: r.started})
 	return r.thisRun(s)
 }
 
@@ -167,6 +168,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*
 			return nil, nil, err
 		}
 		if more == nil || look >= r.Suite.Pairs.Looks {
+			r.emit(Event{Phase: "done", Trial: r.started, Trials: r.started})
 			return bm, cm, nil
 		}
 		extra, err := more(look, bm, cm)
@@ -184,6 +186,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*
 			}
 		}
 		if !grew {
+			r.emit(Event{Phase: "done", Trial: r.started, Trials: r.started})
 			return bm, cm, nil
 		}
 		r.emit(Event{Phase: "trial", Message: fmt.Sprintf("look %d inconclusive: adding pairs %v", look, extra)})

@@ -62,6 +62,13 @@ func (pr *progress) Event(e runner.Event) {
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
 	switch {
+	case e.Phase == "done":
+		if pr.bar != nil {
+			pr.bar.SetTotal(int64(e.Trials), false)
+			pr.bar.SetCurrent(int64(e.Trials))
+		} else {
+			fmt.Fprintf(pr.w, "done: %d trials\n", e.Trials)
+		}
 	case e.Load != nil:
 		line := fmt.Sprintf("%s: loading seed rows %d/%d (%.0f rows/s)", e.Target, e.Load.Rows, e.Load.Total, e.Load.RowsPerSec)
 		pr.line(line, e.Load.Rows == e.Load.Total)
