@@ -23,15 +23,23 @@ type Client interface {
 	PutBatch(ctx context.Context, table string, ms []hbase.Mutation, d hbase.Durability) error
 }
 
-// DB implements workload.DB on one column family.
+// DB implements workload.DB on one column family. A DB reuses its request
+// buffers, so it serves one goroutine at a time: give each worker its own
+// with Worker.
 type DB struct {
 	c          Client
 	family     []byte
 	durability hbase.Durability
 	log        *slog.Logger
 	// errOnce logs the first error of each kind so a failing run explains itself
-	// without flooding the log.
-	errOnce sync.Map
+	// without flooding the log; the workers of one binding share it.
+	errOnce *sync.Map
+	// key and cols are reused by every operation: the client encodes a request
+	// before the call returns and keeps no reference to them.
+	key  []byte
+	cols []hbase.Column
+	// quals caches each field name's bytes: a workload uses a handful of names.
+	quals map[string][]byte
 }
 
 var _ workload.DB = (*DB)(nil)
@@ -41,7 +49,13 @@ func New(c Client, family string, d hbase.Durability, log *slog.Logger) *DB {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &DB{c: c, family: []byte(family), durability: d, log: log}
+	return &DB{c: c, family: []byte(family), durability: d, log: log, errOnce: &sync.Map{}}
+}
+
+// Worker returns a DB for one more worker goroutine: same client, family and
+// durability, its own buffers.
+func (d *DB) Worker() *DB {
+	return &DB{c: d.c, family: d.family, durability: d.durability, log: d.log, errOnce: d.errOnce}
 }
 
 // ParseDurability reads YCSB's durability property (USE_DEFAULT, SKIP_WAL,
@@ -64,7 +78,8 @@ func ParseDurability(s string) (hbase.Durability, error) {
 
 // Read gets one row: the whole family when fields is nil, else the named columns.
 func (d *DB) Read(ctx context.Context, table, key string, fields []string) workload.Status {
-	res, err := d.c.Get(ctx, table, []byte(key), d.family, qualifiers(fields))
+	d.key = append(d.key[:0], key...)
+	res, err := d.c.Get(ctx, table, d.key, d.family, qualifiers(fields))
 	if err != nil {
 		return d.fail("read", table, err)
 	}
@@ -76,8 +91,9 @@ func (d *DB) Read(ctx context.Context, table, key string, fields []string) workl
 
 // Scan reads count rows from startKey, as YCSB does with caching = count.
 func (d *DB) Scan(ctx context.Context, table, startKey string, count int, fields []string) workload.Status {
+	d.key = append(d.key[:0], startKey...)
 	_, err := d.c.Scan(ctx, table, hbase.ScanOptions{
-		StartRow: []byte(startKey), Family: d.family, Qualifiers: qualifiers(fields),
+		StartRow: d.key, Family: d.family, Qualifiers: qualifiers(fields),
 		Limit: count, Caching: count,
 	})
 	if err != nil {
@@ -98,18 +114,20 @@ func (d *DB) Insert(ctx context.Context, table, key string, values []workload.Fi
 
 // Delete removes a row.
 func (d *DB) Delete(ctx context.Context, table, key string) workload.Status {
-	if err := d.c.Delete(ctx, table, []byte(key)); err != nil {
+	d.key = append(d.key[:0], key...)
+	if err := d.c.Delete(ctx, table, d.key); err != nil {
 		return d.fail("delete", table, err)
 	}
 	return workload.OK
 }
 
 func (d *DB) put(ctx context.Context, what, table, key string, values []workload.Field) workload.Status {
-	cols := make([]hbase.Column, len(values))
-	for i, f := range values {
-		cols[i] = hbase.Column{Qualifier: []byte(f.Name), Value: f.Value}
+	d.cols = d.cols[:0]
+	for _, f := range values {
+		d.cols = append(d.cols, hbase.Column{Qualifier: d.qualifier(f.Name), Value: f.Value})
 	}
-	if err := d.c.Put(ctx, table, []byte(key), d.family, cols, d.durability); err != nil {
+	d.key = append(d.key[:0], key...)
+	if err := d.c.Put(ctx, table, d.key, d.family, d.cols, d.durability); err != nil {
 		return d.fail(what, table, err)
 	}
 	return workload.OK
@@ -123,6 +141,18 @@ func (d *DB) fail(what, table string, err error) workload.Status {
 		d.log.Warn("operation failed (further errors of this kind are only counted)", "op", what, "table", table, "err", err)
 	}
 	return workload.Error
+}
+
+func (d *DB) qualifier(name string) []byte {
+	q, ok := d.quals[name]
+	if !ok {
+		if d.quals == nil {
+			d.quals = map[string][]byte{}
+		}
+		q = []byte(name)
+		d.quals[name] = q
+	}
+	return q
 }
 
 func qualifiers(fields []string) [][]byte {

@@ -169,7 +169,7 @@ func (r *Runner) runWorkload(ctx context.Context, s *side, w, table string, hlog
 		Duration:       run.Measure,
 		MaxOps:         run.OperationCount,
 		Hlog:           hlog,
-		NewWorker:      loadgen.Transactions(wl, func(int) (workload.DB, error) { return db, nil }, base),
+		NewWorker:      loadgen.Transactions(wl, func(int) (workload.DB, error) { return db.Worker(), nil }, base),
 		Progress: func(pr loadgen.Progress) {
 			r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Trial: trial, Trials: trials, Run: &pr})
 		},

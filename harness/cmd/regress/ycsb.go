@@ -441,10 +441,10 @@ func runYCSBPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a
 	cfg := loadgen.Config{TargetRate: ph.target, Workers: ph.threads, Duration: ph.maxTime, MaxOps: ph.ops}
 	if phase == phaseLoad {
 		cfg.NewWorker = func(id int) (loadgen.Worker, error) {
-			return &loadWorker{k: ph.wl.NewWorker(ph.seed + int64(id)), wl: ph.wl, db: db}, nil
+			return &loadWorker{k: ph.wl.NewWorker(ph.seed + int64(id)), wl: ph.wl, db: db.Worker()}, nil
 		}
 	} else {
-		cfg.NewWorker = loadgen.Transactions(ph.wl, func(int) (workload.DB, error) { return db, nil }, ph.seed)
+		cfg.NewWorker = loadgen.Transactions(ph.wl, func(int) (workload.DB, error) { return db.Worker(), nil }, ph.seed)
 	}
 
 	// The interval log is only read when status lines or .hdr files need it.
