@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -11,15 +9,11 @@ import (
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
 )
 
+// runRegress runs the CLI in-process and returns its stdout.
 func runRegress(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	root := newRootCmd()
-	var out, errOut bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs(args)
-	err := root.ExecuteContext(context.Background())
-	return out.String(), err
+	out, _, err := runCLI(t, args...)
+	return out, err
 }
 
 func TestDoctorUnreachableClusterExits2Quickly(t *testing.T) {

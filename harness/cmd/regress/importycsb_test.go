@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -10,15 +9,11 @@ import (
 	"github.com/regress-hbase/regress/harness/results"
 )
 
+// runImportCmd runs the CLI in-process and returns stdout and stderr together.
 func runImportCmd(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	root := newRootCmd()
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&out)
-	root.SetArgs(args)
-	err := root.Execute()
-	return out.String(), err
+	out, errOut, err := runCLI(t, args...)
+	return out + errOut, err
 }
 
 func TestImportYCSBStoresSummaries(t *testing.T) {

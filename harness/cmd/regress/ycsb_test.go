@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"math"
 	"os"
@@ -14,18 +12,6 @@ import (
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
 	"github.com/regress-hbase/regress/harness/ycsbimport"
 )
-
-// runYCSB runs the CLI in-process and returns its stdout and stderr.
-func runYCSB(t *testing.T, args ...string) (string, string, error) {
-	t.Helper()
-	root := newRootCmd()
-	var out, errOut bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs(args)
-	err := root.ExecuteContext(context.Background())
-	return out.String(), errOut.String(), err
-}
 
 func writeProps(t *testing.T, text string) string {
 	t.Helper()
@@ -83,7 +69,7 @@ func TestYCSBBadArgumentsExit2(t *testing.T) {
 		{[]string{"ycsb", "run", "-P", wl, "-p", "columnfamily=f"}, "--zk HOST:PORT is required"},
 		{[]string{"ycsb", "run", "--zk", "127.0.0.1:1", "-P", wl, "-p", "columnfamily=f"}, "cannot reach HBase"},
 	} {
-		out, _, err := runYCSB(t, tc.args...)
+		out, _, err := runCLI(t, tc.args...)
 		var ee *exitError
 		if !errors.As(err, &ee) || ee.code != exitUsage || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want exit 2 mentioning %q", tc.args[1:], err, tc.want)
@@ -95,7 +81,7 @@ func TestYCSBBadArgumentsExit2(t *testing.T) {
 }
 
 func TestYCSBHelpDocumentsIntendedLatency(t *testing.T) {
-	out, _, err := runYCSB(t, "ycsb", "run", "--help")
+	out, _, err := runCLI(t, "ycsb", "run", "--help")
 	if err != nil || !strings.Contains(out, "measurement.interval=both") || !strings.Contains(out, "-threads N") {
 		t.Errorf("help: %v\n%s", err, out)
 	}
@@ -120,25 +106,25 @@ func TestYCSBMustShow(t *testing.T) {
 	wlc := filepath.Join("..", "..", "..", "scenarios", "workloadc")
 	hdrDir := t.TempDir()
 
-	out, _, err := runYCSB(t, "ycsb", "create-table", "--zk", zk, "-p", "columnfamily=family", "-p", "regions=4", "-P", wlc, "-p", "recordcount=5000")
+	out, _, err := runCLI(t, "ycsb", "create-table", "--zk", zk, "-p", "columnfamily=family", "-p", "regions=4", "-P", wlc, "-p", "recordcount=5000")
 	if err != nil || !strings.Contains(out, "created table usertable, column family family, 4 regions\n") {
 		t.Fatalf("create-table: %v\n%s", err, out)
 	}
-	if _, _, err := runYCSB(t, "ycsb", "create-table", "--zk", zk, "-p", "columnfamily=family"); exitCode(err) != exitUsage || !strings.Contains(err.Error(), "exists already") {
+	if _, _, err := runCLI(t, "ycsb", "create-table", "--zk", zk, "-p", "columnfamily=family"); exitCode(err) != exitUsage || !strings.Contains(err.Error(), "exists already") {
 		t.Errorf("second create-table: %v, want exit 2 saying the table exists", err)
 	}
-	if _, _, err := runYCSB(t, "ycsb", "load", "--zk", zk, "-P", wlc, "-p", "columnfamily=family", "-p", "table=nosuchtable"); exitCode(err) != exitUsage || !strings.Contains(err.Error(), "create-table") {
+	if _, _, err := runCLI(t, "ycsb", "load", "--zk", zk, "-P", wlc, "-p", "columnfamily=family", "-p", "table=nosuchtable"); exitCode(err) != exitUsage || !strings.Contains(err.Error(), "create-table") {
 		t.Errorf("load into a missing table: %v, want exit 2 pointing at create-table", err)
 	}
 
 	// A load whose rows fail (here: a family the table lacks) prints its
 	// figures but fails, since the data set is incomplete.
-	out, errOut, err := runYCSB(t, "ycsb", "load", "--zk", zk, "-P", wlc, "-p", "columnfamily=nosuchfamily", "-p", "recordcount=20")
+	out, errOut, err := runCLI(t, "ycsb", "load", "--zk", zk, "-P", wlc, "-p", "columnfamily=nosuchfamily", "-p", "recordcount=20")
 	if exitCode(err) != exitRunFailed || field(t, out, "INSERT", "Return=ERROR") != "20" || !strings.Contains(errOut, "20 operations failed") {
 		t.Errorf("load into a missing family: %v, stderr %q, stdout:\n%s", err, errOut, out)
 	}
 
-	out, _, err = runYCSB(t, "ycsb", "load", "--zk", zk, "-P", wlc, "-p", "columnfamily=family", "-p", "recordcount=5000", "-threads", "4")
+	out, _, err = runCLI(t, "ycsb", "load", "--zk", zk, "-P", wlc, "-p", "columnfamily=family", "-p", "recordcount=5000", "-threads", "4")
 	if err != nil {
 		t.Fatalf("load: %v\n%s", err, out)
 	}
@@ -146,7 +132,7 @@ func TestYCSBMustShow(t *testing.T) {
 		t.Fatalf("load: %s inserts, %s OK; want 5000 each:\n%s", ops, ok, out)
 	}
 
-	out, errOut, err = runYCSB(t, "ycsb", "run", "--zk", zk, "-P", wlc, "-p", "columnfamily=family", "-p", "operationcount=10000",
+	out, errOut, err = runCLI(t, "ycsb", "run", "--zk", zk, "-P", wlc, "-p", "columnfamily=family", "-p", "operationcount=10000",
 		"-threads", "8", "-target", "500", "-s", "-p", "status.interval=5", "-p", "measurement.interval=both",
 		"-p", "hdrhistogram.fileoutput=true", "-p", "hdrhistogram.output.path="+hdrDir+"/")
 	if err != nil {
@@ -180,7 +166,7 @@ func TestYCSBMustShow(t *testing.T) {
 		t.Errorf("%d status lines with READ figures on stderr, want at least 4:\n%s", n, errOut)
 	}
 	// A target one thread cannot reach is reported plainly, and the run still prints its figures.
-	out, errOut, err = runYCSB(t, "ycsb", "run", "--zk", zk, "-P", wlc, "-p", "columnfamily=family", "-p", "operationcount=1000", "-threads", "1", "-target", "50000")
+	out, errOut, err = runCLI(t, "ycsb", "run", "--zk", zk, "-P", wlc, "-p", "columnfamily=family", "-p", "operationcount=1000", "-threads", "1", "-target", "50000")
 	if err != nil || !strings.Contains(errOut, "TARGET NOT HELD") || field(t, out, "READ", "Return=OK") != "1000" {
 		t.Errorf("overloaded run: %v; stderr %q; stdout:\n%s", err, errOut, out)
 	}
