@@ -12,7 +12,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/lifecycle"
@@ -134,13 +133,11 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*
 		for _, w := range r.Suite.Workloads {
 			r.planned += 2 * (planned[w] - done[w])
 		}
-		for pair := 0; ; pair++ {
-			ran := false
+		for pair := 0; pair < r.Suite.Pairs.Max; pair++ {
 			for _, w := range r.Suite.Workloads {
 				if pair < done[w] || pair >= planned[w] {
 					continue
 				}
-				ran = true
 				first, second := bs, cs
 				if rng.IntN(2) == 1 {
 					first, second = cs, bs
@@ -151,9 +148,6 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*
 				if err := r.trial(ctx, second, w, pair, 1); err != nil {
 					return nil, nil, err
 				}
-			}
-			if !ran && pair >= r.Suite.Pairs.Max {
-				break
 			}
 		}
 		for _, w := range r.Suite.Workloads {
@@ -274,7 +268,6 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int) 
 	defer os.Remove(hlog.Name())
 	defer hlog.Close()
 
-	start := time.Now()
 	res, err := r.runWorkload(ctx, s, w, table, hlog)
 	if err != nil {
 		return fmt.Errorf("%s: workload %s on %s: %w", s.t.Name, w, table, err)
@@ -282,9 +275,16 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int) 
 	if err := hlog.Close(); err != nil {
 		return err
 	}
-	ops := res.OpStats()
+	t := results.Trial{
+		ID:       fmt.Sprintf("%s-%s-p%02d", r.RunID, filepath.Base(w), pair),
+		RunID:    r.RunID,
+		Workload: filepath.Base(w),
+		Pair:     pair,
+		Order:    order,
+	}
+	res.FillTrial(&t)
 	var total, failed int64
-	for _, o := range ops {
+	for _, o := range t.Ops {
 		total += o.Count
 		failed += o.Errors
 	}
@@ -295,18 +295,6 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int) 
 	if !res.HeldTarget() {
 		return fmt.Errorf("%w: %s workload %s: %s; lower run.target in the suite or give the cluster more room",
 			ErrRunFailed, s.t.Name, w, res.RateMessage())
-	}
-	t := results.Trial{
-		ID:                fmt.Sprintf("%s-%s-p%02d", r.RunID, filepath.Base(w), pair),
-		RunID:             r.RunID,
-		Workload:          filepath.Base(w),
-		Pair:              pair,
-		Order:             order,
-		Start:             start.UTC(),
-		DurationMillis:    res.Duration.Milliseconds(),
-		TargetOpsPerSec:   res.TargetRate,
-		AchievedOpsPerSec: res.Achieved(),
-		Ops:               ops,
 	}
 	if _, err := r.Store.AppendTrialFile(s.key, t, hlog.Name()); err != nil {
 		return fmt.Errorf("%s: store trial: %w", s.t.Name, err)
