@@ -2,13 +2,12 @@ package binding
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/workload"
@@ -17,27 +16,15 @@ import (
 var client *hbase.Client
 
 func TestMain(m *testing.M) {
-	flag.Parse()
-	if testing.Short() {
-		os.Exit(m.Run())
-	}
-	c, stop, err := clustertest.StartForMain()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	client, err = hbase.Connect(ctx, c.ZKAddr())
-	cancel()
-	if err != nil {
-		stop()
-		fmt.Fprintln(os.Stderr, "connect:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	client.Close()
-	stop()
-	os.Exit(code)
+	clustertest.Main(m, func(c cluster.Cluster) (func(), error) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		var err error
+		if client, err = hbase.Connect(ctx, c.ZKAddr()); err != nil {
+			return nil, fmt.Errorf("connect: %w", err)
+		}
+		return func() { client.Close() }, nil
+	})
 }
 
 func TestParseDurability(t *testing.T) {

@@ -2,11 +2,9 @@ package hbase
 
 import (
 	"errors"
-	"flag"
-	"fmt"
-	"os"
 	"testing"
 
+	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
 )
 
@@ -18,17 +16,8 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	flag.Parse()
-	if testing.Short() {
-		os.Exit(m.Run())
-	}
-	c, stop, err := clustertest.StartForMain()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	zkAddr, clusterErr = c.ZKAddr(), nil
-	code := m.Run()
-	stop()
-	os.Exit(code)
+	clustertest.Main(m, func(c cluster.Cluster) (func(), error) {
+		zkAddr, clusterErr = c.ZKAddr(), nil
+		return nil, nil
+	})
 }

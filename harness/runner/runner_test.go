@@ -2,10 +2,7 @@ package runner
 
 import (
 	"context"
-	"flag"
-	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,19 +19,10 @@ import (
 var shared cluster.Cluster
 
 func TestMain(m *testing.M) {
-	flag.Parse()
-	if testing.Short() {
-		os.Exit(m.Run())
-	}
-	c, stop, err := clustertest.StartForMain()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	shared = c
-	code := m.Run()
-	stop()
-	os.Exit(code)
+	clustertest.Main(m, func(c cluster.Cluster) (func(), error) {
+		shared = c
+		return nil, nil
+	})
 }
 
 // tinySuite is two workloads (one with run-phase inserts) on a few rows, short trials.

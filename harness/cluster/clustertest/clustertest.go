@@ -4,6 +4,7 @@ package clustertest
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"testing"
@@ -94,4 +95,37 @@ func StartForMain() (cluster.Cluster, func(), error) {
 		}
 	}
 	return c, stop, nil
+}
+
+// Main runs a test binary against one HBase shared by all its tests; call it
+// from TestMain. It parses flags and, unless -short, starts Version(), hands
+// the cluster to setup (nil for none; it may connect a client and return that
+// client's teardown), runs the tests, tears down and stops the cluster. A
+// failed start or setup exits 1 with the reason. Main never returns.
+func Main(m *testing.M, setup func(cluster.Cluster) (teardown func(), err error)) {
+	flag.Parse()
+	if testing.Short() {
+		os.Exit(m.Run())
+	}
+	c, stop, err := StartForMain()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	teardown := func() {}
+	if setup != nil {
+		td, err := setup(c)
+		if err != nil {
+			stop()
+			fmt.Fprintf(os.Stderr, "test setup against HBase %s: %v\n", c.Version(), err)
+			os.Exit(1)
+		}
+		if td != nil {
+			teardown = td
+		}
+	}
+	code := m.Run()
+	teardown()
+	stop()
+	os.Exit(code)
 }
