@@ -99,6 +99,10 @@ func checkName(what, v string) error {
 	return nil
 }
 
+// ValidateTarget checks that a version or label can name a store entry, so a
+// command can refuse it before any work is done.
+func ValidateTarget(name string) error { return checkName("target (version or label)", name) }
+
 func (k Key) validate() error {
 	if err := checkName("target (version or label)", k.Target); err != nil {
 		return err

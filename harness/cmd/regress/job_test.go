@@ -44,6 +44,7 @@ func TestJobBadInputExits2WithAHint(t *testing.T) {
 		{"reuse without store", []string{"--baseline", "2.6.1", "--candidate", "2.6.2", "--reuse-baseline", "--scenarios", scen, "--store", "REPLACE"}, "no stored trials of 2.6.1"},
 		{"run without target", []string{"run"}, "exactly one of --version"},
 		{"run zk without label", []string{"run", "--zk", "h:1"}, "--label"},
+		{"run label not a store name", []string{"run", "--zk", "h:1", "--label", "a/b"}, "cannot name a store directory"},
 		{"compare without sides", []string{"compare", "--baseline", "x"}, "--candidate"},
 		{"compare nothing stored", []string{"compare", "--baseline", "1.0", "--candidate", "2.0", "--store", "REPLACE"}, "nothing stored for \"1.0\""},
 	}

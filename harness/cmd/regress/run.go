@@ -32,6 +32,11 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 			if zk != "" && label == "" {
 				return usageErr(errors.New("--zk needs --label NAME: the name the results are stored under (e.g. prod-2.6.1)"))
 			}
+			if label != "" {
+				if err := results.ValidateTarget(label); err != nil {
+					return usageErr(fmt.Errorf("--label: %w", err))
+				}
+			}
 			side, err := newSideSpec("run", version, zk, conf, jvm)
 			if err != nil {
 				return err
@@ -55,9 +60,6 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 			}
 			t := targets[0]
 			if label != "" {
-				if err := checkLabel(label); err != nil {
-					return err
-				}
 				t.Label, t.Name = label, label
 			}
 			r := &runner.Runner{Suite: s, Store: store, RunID: newRunID(), Reseed: c.reseed, Log: log,
@@ -80,13 +82,4 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 	f.StringArrayVar(&conf, "conf", nil, "hbase-site.xml override key=value (repeatable)")
 	f.StringArrayVar(&jvm, "jvm-opt", nil, "extra JVM option (repeatable)")
 	return cmd
-}
-
-func checkLabel(l string) error {
-	for _, r := range l {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_' || r == '+') {
-			return usageErr(fmt.Errorf("--label %q: use letters, digits, '.', '_', '+' and '-' only", l))
-		}
-	}
-	return nil
 }
