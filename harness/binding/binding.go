@@ -40,9 +40,16 @@ type DB struct {
 	cols []hbase.Column
 	// quals caches each field name's bytes: a workload uses a handful of names.
 	quals map[string][]byte
+	// readQuals is the reused qualifier list of a read or scan.
+	readQuals [][]byte
+	// batch holds the rows queued by QueueInsert.
+	batch []hbase.Mutation
 }
 
-var _ workload.DB = (*DB)(nil)
+var (
+	_ workload.DB            = (*DB)(nil)
+	_ workload.BatchInserter = (*DB)(nil)
+)
 
 // New returns a binding writing to family with the given durability.
 func New(c Client, family string, d hbase.Durability, log *slog.Logger) *DB {
@@ -79,7 +86,7 @@ func ParseDurability(s string) (hbase.Durability, error) {
 // Read gets one row: the whole family when fields is nil, else the named columns.
 func (d *DB) Read(ctx context.Context, table, key string, fields []string) workload.Status {
 	d.key = append(d.key[:0], key...)
-	res, err := d.c.Get(ctx, table, d.key, d.family, qualifiers(fields))
+	res, err := d.c.Get(ctx, table, d.key, d.family, d.qualifiers(fields))
 	if err != nil {
 		return d.fail("read", table, err)
 	}
@@ -89,11 +96,15 @@ func (d *DB) Read(ctx context.Context, table, key string, fields []string) workl
 	return workload.OK
 }
 
-// Scan reads count rows from startKey, as YCSB does with caching = count.
+// Scan reads count rows from startKey, as YCSB does with caching = count. A
+// count below 1 (minscanlength=0) reads one row, as YCSB's HBase binding
+// does (it stops after the first row), and never the whole table, which is
+// what a limit of 0 would mean to HBase.
 func (d *DB) Scan(ctx context.Context, table, startKey string, count int, fields []string) workload.Status {
+	count = max(count, 1)
 	d.key = append(d.key[:0], startKey...)
 	_, err := d.c.Scan(ctx, table, hbase.ScanOptions{
-		StartRow: d.key, Family: d.family, Qualifiers: qualifiers(fields),
+		StartRow: d.key, Family: d.family, Qualifiers: d.qualifiers(fields),
 		Limit: count, Caching: count,
 	})
 	if err != nil {
@@ -133,6 +144,28 @@ func (d *DB) put(ctx context.Context, what, table, key string, values []workload
 	return workload.OK
 }
 
+// QueueInsert implements workload.BatchInserter: the row is copied into the
+// next batch, since the workload reuses key and values.
+func (d *DB) QueueInsert(key string, values []workload.Field) {
+	cols := make([]hbase.Column, len(values))
+	for j, f := range values {
+		cols[j] = hbase.Column{Qualifier: d.qualifier(f.Name), Value: append([]byte(nil), f.Value...)}
+	}
+	d.batch = append(d.batch, hbase.Mutation{Row: []byte(key), Family: d.family, Cols: cols})
+}
+
+// InsertQueued implements workload.BatchInserter: one multi-region put of
+// every queued row, with the binding's durability.
+func (d *DB) InsertQueued(ctx context.Context, table string) workload.Status {
+	err := d.c.PutBatch(ctx, table, d.batch, d.durability)
+	clear(d.batch) // drop the rows' buffers
+	d.batch = d.batch[:0]
+	if err != nil {
+		return d.fail("insert", table, err)
+	}
+	return workload.OK
+}
+
 func (d *DB) fail(what, table string, err error) workload.Status {
 	if errors.Is(err, context.Canceled) {
 		return workload.Error // the run is stopping; not worth a log line
@@ -155,13 +188,14 @@ func (d *DB) qualifier(name string) []byte {
 	return q
 }
 
-func qualifiers(fields []string) [][]byte {
+// qualifiers returns fields' qualifier bytes in a reused slice; nil means all.
+func (d *DB) qualifiers(fields []string) [][]byte {
 	if fields == nil {
 		return nil
 	}
-	q := make([][]byte, len(fields))
-	for i, f := range fields {
-		q[i] = []byte(f)
+	d.readQuals = d.readQuals[:0]
+	for _, f := range fields {
+		d.readQuals = append(d.readQuals, d.qualifier(f))
 	}
-	return q
+	return d.readQuals
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -143,12 +144,17 @@ func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	ports, err := freePorts(3)
+	ports, err := freePorts(4)
 	if err != nil {
 		cleanup()
 		return nil, err
 	}
 	site := siteConf(wd, ports[0], ports[1], ports[2], s.Conf)
+	if _, set := s.Conf["hbase.regionserver.info.port"]; !set {
+		// The region server's info server serves /jmx, where HBase's own
+		// per-call times are read (make bench-fidelity).
+		site["hbase.regionserver.info.port"] = strconv.Itoa(ports[3])
+	}
 	logDir := filepath.Join(wd, "logs")
 	logPath := filepath.Join(logDir, "hbase.log")
 	confDir := filepath.Join(wd, "conf")
@@ -180,6 +186,7 @@ func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 	c := &localCluster{
 		version:   resolved,
 		zkAddr:    "127.0.0.1:" + site["hbase.zookeeper.property.clientPort"],
+		infoAddr:  infoAddr(site["hbase.regionserver.info.port"]),
 		parent:    site["zookeeper.znode.parent"],
 		logPath:   logPath,
 		workDir:   wd,
@@ -274,6 +281,7 @@ func prepareWorkDir(dir, version string) (string, func(), error) {
 // localCluster is one standalone HBase JVM.
 type localCluster struct {
 	version, zkAddr, parent, logPath, workDir string
+	infoAddr                                  string
 	keep                                      bool
 	cleanup                                   func()
 	cmd                                       *exec.Cmd
@@ -293,6 +301,17 @@ func (c *localCluster) ZKAddr() string      { return c.zkAddr }
 func (c *localCluster) Version() string     { return c.version }
 func (c *localCluster) LogPath() string     { return c.logPath }
 func (c *localCluster) ZNodeParent() string { return c.parent }
+
+// InfoAddr is the region server's info server as host:port (its /jmx holds
+// HBase's metrics), or "" when the info server is disabled.
+func (c *localCluster) InfoAddr() string { return c.infoAddr }
+
+func infoAddr(port string) string {
+	if n, err := strconv.Atoi(port); err != nil || n <= 0 {
+		return ""
+	}
+	return "127.0.0.1:" + port
+}
 
 // WorkDir is the cluster's working directory (config, data, log).
 func (c *localCluster) WorkDir() string { return c.workDir }

@@ -42,15 +42,20 @@ var callPool = sync.Pool{New: func() any {
 }}
 
 // conn is one connection to one service on one server, shared by all
-// goroutines: a writer goroutine batches frames into one flush, a reader
-// goroutine matches responses to calls by call id.
+// goroutines: callers write their own frames (combining with each other, see
+// send), a reader goroutine matches responses to calls by call id.
 type conn struct {
 	addr    string
 	service string
 	nc      net.Conn
-	sendq   chan *call
 	closed  chan struct{} // closed once the connection is broken or closed
 	nextID  atomic.Uint32
+	timeout time.Duration // bounds one socket write
+
+	wmu     sync.Mutex
+	wbuf    []byte // frames queued while another caller writes
+	wspare  []byte // the buffer being written, reused for the next queue
+	writing bool
 
 	mu      sync.Mutex
 	pending map[uint32]*call
@@ -84,11 +89,10 @@ func dialConn(ctx context.Context, addr, service, user string) (*conn, error) {
 		addr:    addr,
 		service: service,
 		nc:      nc,
-		sendq:   make(chan *call, 256),
 		closed:  make(chan struct{}),
 		pending: make(map[uint32]*call),
+		timeout: writeTimeout,
 	}
-	go c.writeLoop()
 	go c.readLoop()
 	return c, nil
 }
@@ -127,28 +131,46 @@ func (c *conn) close() {
 	c.fail(&ConnError{Server: c.addr, Service: c.service, Err: errors.New("client closed")})
 }
 
-func (c *conn) writeLoop() {
-	bw := bufio.NewWriterSize(c.nc, 64<<10)
-	for {
-		select {
-		case <-c.closed:
-			return
-		case cl := <-c.sendq:
-			_, err := bw.Write(cl.frame)
-			// Drain what is already queued so many concurrent calls share one flush.
-			for err == nil && len(c.sendq) > 0 {
-				cl = <-c.sendq
-				_, err = bw.Write(cl.frame)
-			}
-			if err == nil {
-				err = bw.Flush()
-			}
-			if err != nil {
-				c.fail(&ConnError{Server: c.addr, Service: c.service, Err: fmt.Errorf("write: %w", err)})
-				return
-			}
+// writeTimeout bounds one socket write: a server that stops reading fails
+// the connection instead of blocking its callers forever.
+const writeTimeout = 60 * time.Second
+
+// send writes frame to the socket. The caller that finds no write in
+// progress writes its own frame, then whatever other callers queued
+// meanwhile, so concurrent calls share system calls; no writer goroutine
+// means no goroutine hand-off (and no thread wake-up) per call. The lock is
+// never held across the write.
+func (c *conn) send(frame []byte) error {
+	c.wmu.Lock()
+	c.wbuf = append(c.wbuf, frame...)
+	if c.writing {
+		c.wmu.Unlock()
+		return nil // the writing caller sends it
+	}
+	c.writing = true
+	for len(c.wbuf) > 0 {
+		buf := c.wbuf
+		c.wbuf = c.wspare[:0]
+		c.wmu.Unlock()
+		_ = c.nc.SetWriteDeadline(time.Now().Add(c.timeout))
+		_, err := c.nc.Write(buf)
+		c.wmu.Lock()
+		c.wspare = buf
+		if err != nil {
+			c.writing = false
+			c.wbuf = c.wbuf[:0]
+			c.wmu.Unlock()
+			e := &ConnError{Server: c.addr, Service: c.service, Err: fmt.Errorf("write: %w", err)}
+			c.fail(e)
+			return e
 		}
 	}
+	if cap(c.wspare) > 1<<20 {
+		c.wspare = nil // a big batch must not pin its buffer
+	}
+	c.writing = false
+	c.wmu.Unlock()
+	return nil
 }
 
 func (c *conn) readLoop() {
@@ -267,15 +289,9 @@ func (c *conn) invoke(ctx context.Context, method string, req proto.Message, res
 		cl.timer.Reset(timeout)
 		timerC = cl.timer.C
 	}
-	select {
-	case c.sendq <- cl:
-	case <-c.closed:
-		// fail() signals every pending call, including this one.
-	case <-ctx.Done():
-		return c.abandon(cl, ctx.Err())
-	case <-timerC:
-		return c.abandon(cl, fmt.Errorf("hbase: %s call to %s timed out after %v: %w", method, c.addr, timeout, context.DeadlineExceeded))
-	}
+	// A failed write fails the connection, which signals every pending
+	// call, this one included; the wait below then returns its error.
+	_ = c.send(cl.frame)
 	select {
 	case <-cl.done:
 	case <-ctx.Done():
@@ -309,6 +325,6 @@ func (c *conn) abandon(cl *call, err error) error {
 		}
 	}
 	slog.Debug("hbase call abandoned", "server", c.addr, "call", cl.id, "err", err)
-	// The call is not recycled: the writer may still hold its frame.
+	// The call is not recycled: the reader may still take it.
 	return err
 }

@@ -3,36 +3,18 @@ package loadgen
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/regress-hbase/regress/harness/workload"
 )
 
-// Op and workload.OpType are numbered alike, so converting is a plain type
-// conversion; these fail to compile if either side grows alone.
-var (
-	_ [int(NumOps) - int(workload.NumOpTypes)]struct{}
-	_ [int(workload.NumOpTypes) - int(NumOps)]struct{}
-)
-
-// recorderAdapter lets a loadgen Recorder receive a workload's records. It
-// lives inside its worker, so passing it allocates nothing.
-type recorderAdapter struct{ r Recorder }
-
-// Record implements workload.Recorder.
-func (a *recorderAdapter) Record(op workload.OpType, start, end time.Time, st workload.Status) {
-	a.r.Record(Op(op), start, end, st)
-}
-
 type transactionWorker struct {
-	k   *workload.Worker
-	db  workload.DB
-	rec recorderAdapter
+	k  *workload.Worker
+	db workload.DB
 }
 
-func (w *transactionWorker) Next(ctx context.Context, rec Recorder) {
-	w.rec.r = rec
-	w.k.DoTransaction(ctx, w.db, &w.rec)
+func (w *transactionWorker) Next(ctx context.Context, rec workload.Recorder) error {
+	w.k.DoTransaction(ctx, w.db, rec)
+	return nil
 }
 
 // Transactions returns a Config.NewWorker that runs wl's run-phase
@@ -48,56 +30,58 @@ func Transactions(wl *workload.Workload, newDB func(id int) (workload.DB, error)
 	}
 }
 
-type rowLoader struct {
-	k   *workload.Worker
-	db  workload.DB
-	rec recorderAdapter
-}
-
-func (l *rowLoader) LoadBatch(ctx context.Context, first, n int64, rec Recorder) error {
-	l.rec.r = rec
-	for i := first; i < first+n; i++ {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("stopped before row %d: %w", i, err)
-		}
-		l.k.LoadRow(ctx, l.db, i, &l.rec)
-	}
-	return nil
-}
-
-// Rows returns a LoadConfig.NewLoader that inserts wl's rows (YCSB's load
-// phase, one INSERT per row with all its fields) through the DB newDB makes
-// for each loader. Take First and Rows from wl.LoadRange().
-func Rows(wl *workload.Workload, newDB func(id int) (workload.DB, error), seed int64) func(id int) (Loader, error) {
-	return func(id int) (Loader, error) {
-		db, err := newDB(id)
-		if err != nil {
-			return nil, fmt.Errorf("open DB for loader %d: %w", id, err)
-		}
-		return &rowLoader{k: wl.NewWorker(seed + int64(id)), db: db}, nil
-	}
+// Inserts configures InsertRows.
+type Inserts struct {
+	// Batch is the number of rows one slot inserts: 1 is YCSB's load phase
+	// (one INSERT per slot, paced like the run phase); more writes each slot's
+	// rows in one request when the DB is a workload.BatchInserter.
+	Batch int64
+	// StopOnFailure stops the run at the first row that does not return OK,
+	// with an error naming the rows; otherwise failures are counted as statuses.
+	StopOnFailure bool
 }
 
 type insertWorker struct {
 	k   *workload.Worker
 	db  workload.DB
-	rec recorderAdapter
+	opt Inserts
 }
 
-func (w *insertWorker) Next(ctx context.Context, rec Recorder) {
-	w.rec.r = rec
-	w.k.LoadRow(ctx, w.db, w.k.Workload().NextLoadKeyNumber(), &w.rec)
+func (w *insertWorker) Next(ctx context.Context, rec workload.Recorder) error {
+	first, n := w.k.Workload().NextLoadBatch(w.opt.Batch)
+	if n == 0 {
+		return nil
+	}
+	st := w.k.LoadRows(ctx, w.db, first, n, rec)
+	if st != workload.OK && w.opt.StopOnFailure {
+		return fmt.Errorf("insert rows %d..%d: %s", first, first+n-1, st)
+	}
+	return nil
 }
 
-// InsertRows returns a Config.NewWorker that inserts wl's load rows one per
-// slot, in key-number order across workers, as YCSB's load phase does; use it
-// with Run and MaxOps set to the row count for a throttled (-target) load.
-func InsertRows(wl *workload.Workload, newDB func(id int) (workload.DB, error), seed int64) func(id int) (Worker, error) {
+// InsertRows returns a Config.NewWorker that inserts wl's load rows (YCSB's
+// load phase: every field of each row), opt.Batch rows per slot, in key-number
+// order across workers. Run it with MaxOps = LoadSlots(rows, opt.Batch): every
+// slot then inserts its batch and every row is inserted once. This is the one
+// load path: the seed preload (unthrottled, batched) and `regress ycsb load`
+// (one row per slot, -target paced) both use it.
+func InsertRows(wl *workload.Workload, newDB func(id int) (workload.DB, error), seed int64, opt Inserts) func(id int) (Worker, error) {
+	if opt.Batch < 1 {
+		opt.Batch = 1
+	}
 	return func(id int) (Worker, error) {
 		db, err := newDB(id)
 		if err != nil {
 			return nil, fmt.Errorf("open DB for worker %d: %w", id, err)
 		}
-		return &insertWorker{k: wl.NewWorker(seed + int64(id)), db: db}, nil
+		return &insertWorker{k: wl.NewWorker(seed + int64(id)), db: db, opt: opt}, nil
 	}
+}
+
+// LoadSlots returns the number of slots that insert rows rows batch at a time.
+func LoadSlots(rows, batch int64) int64 {
+	if batch < 1 {
+		batch = 1
+	}
+	return (rows + batch - 1) / batch
 }

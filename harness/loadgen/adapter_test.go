@@ -53,14 +53,6 @@ func (m *memDB) Delete(_ context.Context, _, key string) workload.Status {
 	return workload.OK
 }
 
-func TestOpNumberingMatchesWorkload(t *testing.T) {
-	for o := range NumOps {
-		if o.String() != workload.OpType(o).String() {
-			t.Errorf("Op %d is %s here and %s in workload", o, o, workload.OpType(o))
-		}
-	}
-}
-
 // TestRealWorkloadsAgainstMapStore loads each of YCSB's core workloads A-F
 // through Load and runs it through Run: every loaded key is found, and the
 // operation mix matches the workload's proportions.
@@ -82,13 +74,13 @@ func TestRealWorkloadsAgainstMapStore(t *testing.T) {
 			}
 			db := &memDB{rows: map[string]int{}}
 			newDB := func(int) (workload.DB, error) { return db, nil }
-			first, rows := wl.LoadRange()
-			lres, err := Load(context.Background(), LoadConfig{First: first, Rows: rows, Workers: 3, BatchSize: 50, NewLoader: Rows(wl, newDB, 1)})
+			_, rows := wl.LoadRange()
+			lres, err := Run(context.Background(), Config{Workers: 3, MaxOps: LoadSlots(rows, 50), NewWorker: InsertRows(wl, newDB, 1, Inserts{Batch: 50})})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if lres.Ops != 2000 || len(db.rows) != 2000 || lres.PerOp[Insert].Status(workload.OK) != 2000 {
-				t.Fatalf("load: %d rows reported, %d stored, %d OK inserts; want 2000", lres.Ops, len(db.rows), lres.PerOp[Insert].Status(workload.OK))
+			if lres.Ops != 40 || len(db.rows) != 2000 || lres.PerOp[workload.Insert].Status(workload.OK) != 2000 {
+				t.Fatalf("load: %d batches reported (want 40), %d rows stored, %d OK inserts; want 2000", lres.Ops, len(db.rows), lres.PerOp[workload.Insert].Status(workload.OK))
 			}
 
 			res, err := Run(context.Background(), Config{Workers: 4, MaxOps: wl.Config().OperationCount, Tick: 50 * time.Millisecond, NewWorker: Transactions(wl, newDB, 100)})
@@ -98,24 +90,24 @@ func TestRealWorkloadsAgainstMapStore(t *testing.T) {
 			if res.Ops != 4000 {
 				t.Fatalf("ran %d ops, want 4000", res.Ops)
 			}
-			var top [NumOps]int64
+			var top [workload.NumOps]int64
 			for o, r := range res.PerOp {
 				if r == nil {
 					continue
 				}
 				if r.Status(workload.OK) != r.Count() {
-					t.Errorf("%s: statuses %v, want all OK (loaded keys must be found)", Op(o), r.Statuses)
+					t.Errorf("%s: statuses %v, want all OK (loaded keys must be found)", workload.Op(o), r.Statuses)
 				}
 				top[o] = r.Count()
 			}
 			// READ-MODIFY-WRITE also records its READ and UPDATE.
-			top[Read] -= top[ReadModifyWrite]
-			top[Update] -= top[ReadModifyWrite]
+			top[workload.Read] -= top[workload.ReadModifyWrite]
+			top[workload.Update] -= top[workload.ReadModifyWrite]
 			props := wl.Config().Proportions
-			for o := range NumOps {
+			for o := range workload.NumOps {
 				got := float64(top[o]) / float64(res.Ops)
 				if math.Abs(got-props[o]) > 0.02 {
-					t.Errorf("%s: %.3f of ops, want %.3f within 2 points", Op(o), got, props[o])
+					t.Errorf("%s: %.3f of ops, want %.3f within 2 points", workload.Op(o), got, props[o])
 				}
 			}
 		})
@@ -138,11 +130,11 @@ func TestAdapterAddsNoAllocations(t *testing.T) {
 	ctx := context.Background()
 	for range 100 { // allocate the histograms
 		r.beginSlot(time.Now(), true)
-		w.Next(ctx, r)
+		_ = w.Next(ctx, r)
 	}
 	k := wl.NewWorker(2)
 	bare := testing.AllocsPerRun(1000, func() { k.DoTransaction(ctx, nopDB{}, nil) })
-	if a := testing.AllocsPerRun(1000, func() { r.beginSlot(time.Now(), true); w.Next(ctx, r) }); a > bare {
+	if a := testing.AllocsPerRun(1000, func() { r.beginSlot(time.Now(), true); _ = w.Next(ctx, r) }); a > bare {
 		t.Errorf("%.1f allocations per workload F operation through the adapter and recorder, the workload alone makes %.1f", a, bare)
 	}
 }
@@ -174,12 +166,12 @@ func TestInsertRowsThrottledLoad(t *testing.T) {
 	db := &memDB{rows: map[string]int{}}
 	_, rows := wl.LoadRange()
 	res, err := Run(context.Background(), Config{TargetRate: 1000, Workers: 3, MaxOps: rows,
-		NewWorker: InsertRows(wl, func(int) (workload.DB, error) { return db, nil }, 7)})
+		NewWorker: InsertRows(wl, func(int) (workload.DB, error) { return db, nil }, 7, Inserts{Batch: 1})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.PerOp[Insert].Status(workload.OK) != 300 || len(db.rows) != 300 {
-		t.Fatalf("%d OK inserts, %d rows stored; want 300 of each", res.PerOp[Insert].Status(workload.OK), len(db.rows))
+	if res.PerOp[workload.Insert].Status(workload.OK) != 300 || len(db.rows) != 300 {
+		t.Fatalf("%d OK inserts, %d rows stored; want 300 of each", res.PerOp[workload.Insert].Status(workload.OK), len(db.rows))
 	}
 	for n := int64(0); n < 300; n++ {
 		if _, ok := db.rows[wl.KeyForNumber(n)]; !ok {

@@ -6,7 +6,12 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/regress-hbase/regress/harness/workload"
 )
+
+// hists holds a histogram per op, outcome and kind, allocated on first use.
+type hists = [workload.NumOps][numOutcomes][numKinds]*hdr.Histogram
 
 // collector merges the workers' intervals on every tick into the run's totals,
 // writes each tick's histograms to the interval log, and keeps the figures the
@@ -14,10 +19,10 @@ import (
 type collector struct {
 	recs []*workerRecorder
 
-	total    [NumOps][numKinds]*hdr.Histogram // the measurement window so far
-	tick     [NumOps][numKinds]*hdr.Histogram // this tick, written to the log
-	tickAll  *hdr.Histogram                   // intended latency of all ops this tick
-	status   [NumOps][numStatuses]int64
+	total    hists          // the measurement window so far
+	tick     hists          // this tick, written to the log
+	tickAll  *hdr.Histogram // intended latency of all ops this tick
+	status   [workload.NumOps][numStatuses]int64
 	lateness *hdr.Histogram
 
 	slots, warmupSlots, empty, clamped, invalid int64
@@ -76,16 +81,18 @@ func (c *collector) collect(now time.Time) tickFigures {
 	for _, r := range c.recs {
 		iv := r.swap()
 		for o := range iv.hist {
-			for k, h := range iv.hist[o] {
-				if h == nil || h.TotalCount() == 0 {
-					continue
-				}
-				if c.tick[o][k] == nil {
-					c.tick[o][k] = newHistogram()
-				}
-				c.tick[o][k].Merge(h)
-				if Kind(k) == Intended {
-					c.tickAll.Merge(h)
+			for oc := range iv.hist[o] {
+				for k, h := range iv.hist[o][oc] {
+					if h == nil || h.TotalCount() == 0 {
+						continue
+					}
+					if c.tick[o][oc][k] == nil {
+						c.tick[o][oc][k] = newHistogram()
+					}
+					c.tick[o][oc][k].Merge(h)
+					if Kind(k) == Intended {
+						c.tickAll.Merge(h)
+					}
 				}
 			}
 			for s, n := range iv.status[o] {
@@ -112,24 +119,26 @@ func (c *collector) collect(now time.Time) tickFigures {
 
 	writeLog := c.log != nil && c.logErr == nil && now.After(c.lastLog)
 	for o := range c.tick {
-		for k, h := range c.tick[o] {
-			if h == nil || h.TotalCount() == 0 {
-				continue
-			}
-			if c.total[o][k] == nil {
-				c.total[o][k] = newHistogram()
-			}
-			c.total[o][k].Merge(h)
-			if writeLog {
-				h.SetTag(Tag(Op(o), Kind(k)))
-				h.SetStartTimeMs(c.lastLog.UnixMilli())
-				h.SetEndTimeMs(now.UnixMilli())
-				if err := c.log.OutputIntervalHistogram(h); err != nil {
-					c.logErr = fmt.Errorf("write interval log: %w", err)
-					writeLog = false
+		for oc := range c.tick[o] {
+			for k, h := range c.tick[o][oc] {
+				if h == nil || h.TotalCount() == 0 {
+					continue
 				}
+				if c.total[o][oc][k] == nil {
+					c.total[o][oc][k] = newHistogram()
+				}
+				c.total[o][oc][k].Merge(h)
+				if writeLog {
+					h.SetTag(Tag(workload.Op(o), Outcome(oc), Kind(k)))
+					h.SetStartTimeMs(c.lastLog.UnixMilli())
+					h.SetEndTimeMs(now.UnixMilli())
+					if err := c.log.OutputIntervalHistogram(h); err != nil {
+						c.logErr = fmt.Errorf("write interval log: %w", err)
+						writeLog = false
+					}
+				}
+				h.Reset()
 			}
-			h.Reset()
 		}
 	}
 	if writeLog {
@@ -141,13 +150,13 @@ func (c *collector) collect(now time.Time) tickFigures {
 // result fills the per-op part of r from the merged totals.
 func (c *collector) result(r *Result) {
 	for o := range c.total {
-		if c.total[o][Intended] == nil && c.status[o] == [numStatuses]int64{} {
+		if c.status[o] == [numStatuses]int64{} {
 			continue
 		}
-		or := &OpResult{Op: Op(o), Statuses: c.status[o], Intended: c.total[o][Intended], Service: c.total[o][Service]}
-		if or.Intended == nil {
-			or.Intended, or.Service = newHistogram(), newHistogram()
-		}
+		t := &c.total[o]
+		or := &OpResult{Op: workload.Op(o), Statuses: c.status[o],
+			Intended: orEmpty(t[Succeeded][Intended]), Service: orEmpty(t[Succeeded][Service]),
+			FailedIntended: orEmpty(t[Failed][Intended]), FailedService: orEmpty(t[Failed][Service])}
 		r.PerOp[o] = or
 	}
 	r.Lateness = c.lateness
@@ -156,4 +165,11 @@ func (c *collector) result(r *Result) {
 	r.Empty = c.empty
 	r.Clamped = c.clamped
 	r.Invalid = c.invalid
+}
+
+func orEmpty(h *hdr.Histogram) *hdr.Histogram {
+	if h == nil {
+		return newHistogram()
+	}
+	return h
 }

@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"github.com/regress-hbase/regress/harness/workload"
 	"math"
 	"strings"
 	"testing"
@@ -153,7 +154,7 @@ func (p stopAfter) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool
 }
 
 func TestRunHonoursPacerStop(t *testing.T) {
-	res := mustRun(t, Config{Workers: 3, Duration: time.Minute, Pacer: stopAfter{ConstantPacer{Rate: 2000}, 77}, NewWorker: noop(Read)})
+	res := mustRun(t, Config{Workers: 3, Duration: time.Minute, Pacer: stopAfter{ConstantPacer{Rate: 2000}, 77}, NewWorker: noop(workload.Read)})
 	if res.Ops != 77 || res.StoppedBy != "pacer" {
 		t.Errorf("ran %d ops, stopped by %q; want 77 and pacer", res.Ops, res.StoppedBy)
 	}

@@ -28,6 +28,33 @@ const (
 	numKinds
 )
 
+// Outcome says whether a histogram holds successful operations or the others.
+type Outcome uint8
+
+// An operation's latencies go to its OK histograms or, as YCSB's READ-FAILED
+// does, to its failed ones (NOT_FOUND and ERROR, as YCSB's isOk() counts).
+const (
+	Succeeded Outcome = iota
+	Failed
+	numOutcomes
+)
+
+// Name returns the measurement name of op's histograms of this outcome:
+// READ, or READ-FAILED.
+func (o Outcome) Name(op workload.Op) string {
+	if o == Failed {
+		return op.String() + "-FAILED"
+	}
+	return op.String()
+}
+
+func outcomeOf(s workload.Status) Outcome {
+	if s == workload.OK {
+		return Succeeded
+	}
+	return Failed
+}
+
 // String returns the kind's name as used in .hlog tags (READ.intended).
 func (k Kind) String() string {
 	if k == Intended {
@@ -55,8 +82,8 @@ func toMicros(d time.Duration) (v int64, clamped bool) {
 // are allocated on an op's first use and then kept and reset, so recording
 // allocates only once per op type and buffer.
 type interval struct {
-	hist        [NumOps][numKinds]*hdr.Histogram
-	status      [NumOps][numStatuses]int64
+	hist        [workload.NumOps][numOutcomes][numKinds]*hdr.Histogram
+	status      [workload.NumOps][numStatuses]int64
 	lateness    *hdr.Histogram // actual start of a slot's first record minus its intended start
 	slots       int64          // measured slots (operations as the rate counts them)
 	warmupSlots int64          // slots during warm-up: counted, not measured
@@ -68,16 +95,18 @@ type interval struct {
 
 func (iv *interval) reset() {
 	for o := range iv.hist {
-		for k := range iv.hist[o] {
-			if h := iv.hist[o][k]; h != nil {
-				h.Reset()
+		for oc := range iv.hist[o] {
+			for _, h := range iv.hist[o][oc] {
+				if h != nil {
+					h.Reset()
+				}
 			}
 		}
 	}
 	if iv.lateness != nil {
 		iv.lateness.Reset()
 	}
-	iv.status = [NumOps][numStatuses]int64{}
+	iv.status = [workload.NumOps][numStatuses]int64{}
 	iv.slots, iv.warmupSlots, iv.empty, iv.clamped, iv.invalid = 0, 0, 0, 0, 0
 	iv.lastEnd = time.Time{}
 }
@@ -107,15 +136,26 @@ func (r *workerRecorder) beginSlot(due time.Time, measure bool) {
 	r.due, r.measure, r.firstInSet = due, measure, true
 }
 
-// Record implements Recorder.
-func (r *workerRecorder) Record(op Op, start, end time.Time, status workload.Status) {
+// Record implements workload.Recorder: intended latency runs from the slot's
+// intended start, as YCSB measures it.
+func (r *workerRecorder) Record(op workload.Op, start, end time.Time, status workload.Status) {
+	r.record(op, start, end, status, false)
+}
+
+// RecordFollowUp implements workload.Recorder: an operation that could start
+// only when an earlier one of its slot ended is intended to start when it
+// did, so its intended latency is its service time.
+func (r *workerRecorder) RecordFollowUp(op workload.Op, start, end time.Time, status workload.Status) {
+	r.record(op, start, end, status, true)
+}
+
+func (r *workerRecorder) record(op workload.Op, start, end time.Time, status workload.Status, followUp bool) {
 	service := end.Sub(start)
 	intended := service
-	if !r.closed {
-		// Every record of a slot is measured from the slot's intended start,
-		// as YCSB does: an UPDATE inside READ-MODIFY-WRITE includes its READ.
-		// A worker can only start after the slot is due, so intended >= service;
-		// the max guards against a Worker reporting a start before it was called.
+	if !r.closed && !followUp {
+		// A worker can only start after the slot is due, so intended >=
+		// service; the max guards against a Worker reporting a start before
+		// it was called.
 		if d := end.Sub(r.due); d > intended {
 			intended = d
 		}
@@ -131,13 +171,13 @@ func (r *workerRecorder) Record(op Op, start, end time.Time, status workload.Sta
 		if first {
 			c.warmupSlots++
 		}
-	case op >= NumOps:
+	case op >= workload.NumOps:
 		if first {
 			c.slots++
 		}
 		c.invalid++
 	default:
-		h := &c.hist[op]
+		h := &c.hist[op][outcomeOf(status)]
 		if h[Intended] == nil {
 			h[Intended], h[Service] = newHistogram(), newHistogram()
 		}

@@ -18,13 +18,19 @@ const HoldThreshold = 0.95
 
 // OpResult is what one operation type measured in the measurement window.
 type OpResult struct {
-	Op Op
-	// Intended holds latencies in µs from each slot's scheduled start to the
-	// operation's end: the coordinated-omission-corrected figure.
+	Op workload.Op
+	// Intended holds the latencies in µs of successful (OK) operations from
+	// their intended start to their end: the coordinated-omission-corrected
+	// figure. A slot's operation is intended to start at the slot's due time;
+	// a follow-up (the UPDATE of a read-modify-write) when it started.
 	Intended *hdr.Histogram
-	// Service holds latencies in µs from the operation's actual start to its end.
+	// Service holds the latencies in µs of successful operations from their actual start to their end.
 	Service *hdr.Histogram
-	// Statuses counts OK, NOT_FOUND and ERROR, indexed by workload.Status.
+	// FailedIntended and FailedService hold the same for operations that did
+	// not return OK (YCSB's READ-FAILED), so failures never mix into the
+	// latency of successful operations.
+	FailedIntended, FailedService *hdr.Histogram
+	// Statuses counts every operation by status (OK, NOT_FOUND, ERROR), indexed by workload.Status.
 	Statuses [numStatuses]int64
 }
 
@@ -57,7 +63,7 @@ type Result struct {
 	// WarmupOps counts operations run during warm-up and excluded.
 	WarmupOps int64
 	// PerOp holds one entry per operation type seen, indexed by Op; unseen ops are nil.
-	PerOp [NumOps]*OpResult
+	PerOp [workload.NumOps]*OpResult
 	// Lateness holds, in µs, how late each slot's first operation started
 	// after its intended start (open loop only; empty when unthrottled).
 	Lateness *hdr.Histogram
@@ -128,6 +134,11 @@ func (r *Result) OpStats() map[string]results.OpStats {
 			Statuses: st,
 			Intended: LatencyOf(o.Intended),
 			Service:  LatencyOf(o.Service),
+		}
+		if n := o.FailedIntended.TotalCount(); n > 0 {
+			s := out[o.Op.String()]
+			s.Failed = &results.FailedStats{Count: n, Intended: LatencyOf(o.FailedIntended), Service: LatencyOf(o.FailedService)}
+			out[o.Op.String()] = s
 		}
 	}
 	return out

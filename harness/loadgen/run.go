@@ -41,11 +41,9 @@ type Config struct {
 	Hlog io.Writer
 	// Pacer overrides the constant-rate schedule; nil means ConstantPacer at the clamped rate.
 	Pacer Pacer
-	// CoarseSleep waits for slots on Go timers alone. On Linux these wake at
-	// millisecond granularity, so ops start about 0.5 ms late on average and
-	// intended latency includes that; the default nanosleep starts them within
-	// about 0.1 ms at some more client CPU (see BenchmarkPacer).
-	CoarseSleep bool
+
+	// newClock makes each worker's clock; nil means the real one (tests set a fake).
+	newClock func(context.Context) clock
 }
 
 // Progress is what a run reports on every tick.
@@ -78,11 +76,13 @@ func (c *Config) validate() error {
 	return nil
 }
 
-// Run runs the run phase: workers take slots from one global schedule, wait
-// until each slot is due, and run it; a worker that falls behind runs back to
-// back. It returns the measurement window's result, and an error when the
-// configuration is bad, a worker cannot be made, the interval log cannot be
-// written, or ctx ends first (with the result so far).
+// Run runs the run phase: every free worker claims the next slot of the one
+// global schedule and waits for its due time on its own clock, parked
+// without holding an OS thread or a P; a slot that finds every worker busy
+// is claimed by the first to free up, late, and that wait is part of its
+// intended latency. It returns the measurement window's result, and an error
+// when the configuration is bad, a worker cannot be made or fails, the
+// interval log cannot be written, or ctx ends first (with the result so far).
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -101,17 +101,29 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if pacer == nil {
 		pacer = ConstantPacer{Rate: rate}
 	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	mkClock := cfg.newClock
+	if mkClock == nil {
+		mkClock = newClock
+	}
+	clocks := make([]clock, cfg.Workers)
+	for i := range clocks {
+		clocks[i] = mkClock(ctx)
+		defer clocks[i].Close()
+	}
+	clk := clocks[0]
+
 	// A custom pacer is open loop even without a rate.
 	closed := cfg.Pacer == nil && rate == 0
-
-	s := &schedule{pacer: pacer, closed: closed, coarse: cfg.CoarseSleep, maxOps: cfg.MaxOps}
+	s := &schedule{pacer: pacer, closed: closed, maxOps: cfg.MaxOps}
 	recs := make([]*workerRecorder, cfg.Workers)
 	for i := range recs {
 		recs[i] = newWorkerRecorder(closed)
 	}
 	col := newCollector(recs)
 
-	s.start = time.Now()
+	s.start = clk.Now()
 	s.measureStart = s.start.Add(cfg.Warmup)
 	if cfg.Duration > 0 {
 		s.end = s.measureStart.Add(cfg.Duration)
@@ -119,9 +131,22 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	col.startLog(cfg.Hlog, s.measureStart, fmt.Sprintf("regress loadgen: rate %.0f ops/s (0 = unthrottled), %d workers, values in microseconds", rate, cfg.Workers))
 
-	var wg sync.WaitGroup
+	var (
+		wg      sync.WaitGroup
+		failMu  sync.Mutex
+		failErr error
+	)
 	for i, w := range workers {
-		wg.Go(func() { s.work(ctx, w, recs[i]) })
+		wg.Go(func() {
+			if err := s.work(ctx, w, recs[i], clocks[i]); err != nil {
+				failMu.Lock()
+				if failErr == nil {
+					failErr = fmt.Errorf("loadgen: worker %d: %w", i, err)
+					cancel(failErr)
+				}
+				failMu.Unlock()
+			}
+		})
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
@@ -148,21 +173,21 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 loop:
 	for {
 		select {
-		case now := <-t.C:
-			report(now)
+		case <-t.C:
+			report(clk.Now())
 		case <-done:
 			break loop
 		}
 	}
-	report(time.Now())
+	report(clk.Now())
 
 	res := &Result{TargetRate: cfg.TargetRate, Rate: rate, Start: s.measureStart}
 	col.result(res)
 	res.Duration = cfg.Duration
 	switch {
-	case ctx.Err() != nil:
+	case failErr != nil || ctx.Err() != nil:
 		res.StoppedBy = "canceled"
-		res.Duration = max(0, time.Since(s.measureStart))
+		res.Duration = max(0, clk.Now().Sub(s.measureStart))
 	case s.countReached.Load() || s.pacerStopped.Load():
 		res.StoppedBy = "count"
 		if s.pacerStopped.Load() {
@@ -175,21 +200,30 @@ loop:
 	if d := col.lastEnd.Sub(s.measureStart); d > res.Duration {
 		res.Duration = d
 	}
+	if failErr != nil {
+		return res, failErr
+	}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("loadgen: run canceled after %d measured ops: %w", res.Ops, ctx.Err())
 	}
 	return res, col.logErr
 }
 
+// slot is one scheduled operation as a worker claims it.
+type slot struct {
+	due     time.Time // intended start; in a closed loop the worker's own start
+	measure bool      // inside the measurement window
+}
+
 // schedule is the run's one global schedule: workers claim slot numbers from
-// an atomic counter, so the global rate is exact however the workers are
-// scheduled, and a stalled worker's next slots go to workers that are free
-// (as a real client pool's would); only when all are busy do slots queue,
-// and that queueing is what intended latency measures.
+// an atomic counter, so the union of their slots is exactly the schedule and
+// the global rate is exact however the workers are scheduled; a stalled
+// worker's next slots go to workers that are free (as a real client pool's
+// would); only when all are busy do slots queue, and that queueing is what
+// intended latency measures.
 type schedule struct {
 	pacer  Pacer
 	closed bool
-	coarse bool
 
 	start, measureStart, end time.Time
 	endOffset                time.Duration // end - start; 0 means no time limit
@@ -201,70 +235,59 @@ type schedule struct {
 	pacerStopped atomic.Bool
 }
 
-func (s *schedule) work(ctx context.Context, w Worker, rec *workerRecorder) {
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	for ctx.Err() == nil {
-		var due time.Time
-		if s.closed {
-			due = time.Now()
-		} else {
-			k := s.next.Add(1) - 1
-			off := s.pacer.Due(k)
-			if s.endOffset > 0 && off >= s.endOffset {
-				return // scheduled after the window ends
-			}
-			if _, stop := s.pacer.Pace(off, k); stop {
-				s.pacerStopped.Store(true)
-				return
-			}
-			due = s.start.Add(off)
-			if !sleepUntil(ctx, timer, due, s.coarse) {
-				return
-			}
+// claim takes the next slot, or reports that none is left: the window ends
+// before it, the pacer stopped, or the operation count is reached. now is
+// the claiming worker's clock reading, used in a closed loop.
+func (s *schedule) claim(now time.Time) (slot, bool) {
+	var sl slot
+	if s.closed {
+		if s.endOffset > 0 && !now.Before(s.end) {
+			return sl, false
 		}
-		// The backlog of a run that fell behind is dropped at the deadline: the
-		// achieved rate then shows the shortfall.
-		if s.endOffset > 0 && !time.Now().Before(s.end) {
-			return
+		sl = slot{due: now, measure: !now.Before(s.measureStart)}
+	} else {
+		k := s.next.Add(1) - 1
+		off := s.pacer.Due(k)
+		if s.endOffset > 0 && off >= s.endOffset {
+			return sl, false // scheduled after the window ends
 		}
-		measure := !due.Before(s.measureStart)
-		if measure && s.maxOps > 0 && s.measured.Add(1) > s.maxOps {
-			s.countReached.Store(true)
-			return
+		if _, stop := s.pacer.Pace(off, k); stop {
+			s.pacerStopped.Store(true)
+			return sl, false
 		}
-		rec.beginSlot(due, measure)
-		w.Next(ctx, rec)
-		rec.endSlot()
+		due := s.start.Add(off)
+		sl = slot{due: due, measure: !due.Before(s.measureStart)}
 	}
+	if sl.measure && s.maxOps > 0 && s.measured.Add(1) > s.maxOps {
+		s.countReached.Store(true)
+		return sl, false
+	}
+	return sl, true
 }
 
-// preciseSpan is the longest wait slept with preciseSleep; longer waits sleep
-// on a timer (watching ctx) until preciseSpan is left. One nanosleep per slot
-// costs less CPU than a timer wake plus a nanosleep, and 50ms bounds how late
-// a cancellation is seen.
-const preciseSpan = 50 * time.Millisecond
-
-// sleepUntil waits until due and returns false when ctx ended first. With
-// coarse set it only uses Go timers, which wake at millisecond granularity.
-func sleepUntil(ctx context.Context, timer *time.Timer, due time.Time, coarse bool) bool {
-	wait := time.Until(due)
-	span := preciseSpan
-	if coarse {
-		span = 0
-	}
-	if wait > span {
-		timer.Reset(wait - span)
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-			return false
+// work claims and runs slots until none is left, ctx ends or the Worker fails.
+func (s *schedule) work(ctx context.Context, w Worker, rec *workerRecorder, clk clock) error {
+	for ctx.Err() == nil {
+		sl, ok := s.claim(clk.Now())
+		if !ok {
+			return nil
 		}
-		wait = time.Until(due)
+		if !s.closed {
+			if !clk.SleepUntil(ctx, sl.due) {
+				return nil
+			}
+			// The backlog of a run that fell behind is dropped at the
+			// deadline: the achieved rate then shows the shortfall.
+			if s.endOffset > 0 && !clk.Now().Before(s.end) {
+				return nil
+			}
+		}
+		rec.beginSlot(sl.due, sl.measure)
+		err := w.Next(ctx, rec)
+		rec.endSlot()
+		if err != nil {
+			return err
+		}
 	}
-	if wait > 0 {
-		preciseSleep(wait)
-	}
-	return ctx.Err() == nil
+	return nil
 }

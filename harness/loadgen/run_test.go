@@ -17,11 +17,12 @@ import (
 )
 
 // noop returns a worker factory whose op records one READ and does nothing.
-func noop(op Op) func(int) (Worker, error) {
+func noop(op workload.Op) func(int) (Worker, error) {
 	return func(int) (Worker, error) {
-		return WorkerFunc(func(_ context.Context, rec Recorder) {
+		return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 			s := time.Now()
 			rec.Record(op, s, time.Now(), workload.OK)
+			return nil
 		}), nil
 	}
 }
@@ -40,22 +41,27 @@ func TestRecorderIntendedNeverBelowService(t *testing.T) {
 	tests := []struct {
 		name                 string
 		due, start, end      time.Duration
-		closed               bool
+		closed, followUp     bool
 		wantIntended, wantSv int64
 	}{
-		{"on time", 0, 0, 300 * time.Microsecond, false, 300, 300},
-		{"late start counts from the schedule", 0, 2 * time.Millisecond, 3 * time.Millisecond, false, 3000, 1000},
-		{"start reported before due is floored at service", time.Millisecond, 0, 2 * time.Millisecond, false, 2000, 2000},
-		{"closed loop measures from the actual start", 0, 5 * time.Millisecond, 6 * time.Millisecond, true, 1000, 1000},
-		{"above 60s is clamped", 0, 0, 90 * time.Second, false, highestMicros, highestMicros},
+		{"on time", 0, 0, 300 * time.Microsecond, false, false, 300, 300},
+		{"late start counts from the schedule", 0, 2 * time.Millisecond, 3 * time.Millisecond, false, false, 3000, 1000},
+		{"start reported before due is floored at service", time.Millisecond, 0, 2 * time.Millisecond, false, false, 2000, 2000},
+		{"closed loop measures from the actual start", 0, 5 * time.Millisecond, 6 * time.Millisecond, true, false, 1000, 1000},
+		{"a follow-up is intended to start when it started", 0, 2 * time.Millisecond, 3 * time.Millisecond, false, true, 1000, 1000},
+		{"above 60s is clamped", 0, 0, 90 * time.Second, false, false, highestMicros, highestMicros},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newWorkerRecorder(tt.closed)
 			r.beginSlot(base.Add(tt.due), true)
-			r.Record(Update, base.Add(tt.start), base.Add(tt.end), workload.OK)
+			if tt.followUp {
+				r.RecordFollowUp(workload.Update, base.Add(tt.start), base.Add(tt.end), workload.OK)
+			} else {
+				r.Record(workload.Update, base.Add(tt.start), base.Add(tt.end), workload.OK)
+			}
 			iv := r.swap()
-			in, sv := iv.hist[Update][Intended], iv.hist[Update][Service]
+			in, sv := iv.hist[workload.Update][Succeeded][Intended], iv.hist[workload.Update][Succeeded][Service]
 			if !in.ValuesAreEquivalent(in.Max(), tt.wantIntended) || !sv.ValuesAreEquivalent(sv.Max(), tt.wantSv) {
 				t.Errorf("intended %dus, service %dus; want %d, %d", in.Max(), sv.Max(), tt.wantIntended, tt.wantSv)
 			}
@@ -71,16 +77,17 @@ func TestRunIntendedDominatesService(t *testing.T) {
 	res := mustRun(t, Config{
 		TargetRate: 400, Workers: 2, Duration: 700 * time.Millisecond, Tick: 100 * time.Millisecond,
 		NewWorker: func(int) (Worker, error) {
-			return WorkerFunc(func(_ context.Context, rec Recorder) {
+			return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 				s := time.Now()
 				if n.Add(1)%7 == 0 {
 					time.Sleep(8 * time.Millisecond)
 				}
-				rec.Record(Read, s, time.Now(), workload.OK)
+				rec.Record(workload.Read, s, time.Now(), workload.OK)
+				return nil
 			}), nil
 		},
 	})
-	r := res.PerOp[Read]
+	r := res.PerOp[workload.Read]
 	if r == nil || r.Count() == 0 {
 		t.Fatal("no READ recorded")
 	}
@@ -99,16 +106,17 @@ func TestCoordinatedOmissionCorrection(t *testing.T) {
 	res := mustRun(t, Config{
 		TargetRate: 100, Workers: 1, Duration: 3 * time.Second, Tick: 200 * time.Millisecond,
 		NewWorker: func(int) (Worker, error) {
-			return WorkerFunc(func(_ context.Context, rec Recorder) {
+			return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 				s := time.Now()
 				if n.Add(1) == 50 {
 					time.Sleep(time.Second)
 				}
-				rec.Record(Read, s, time.Now(), workload.OK)
+				rec.Record(workload.Read, s, time.Now(), workload.OK)
+				return nil
 			}), nil
 		},
 	})
-	r := res.PerOp[Read]
+	r := res.PerOp[workload.Read]
 	inP99 := time.Duration(r.Intended.ValueAtQuantile(99)) * time.Microsecond
 	svP99 := time.Duration(r.Service.ValueAtQuantile(99)) * time.Microsecond
 	svMax := time.Duration(r.Service.Max()) * time.Microsecond
@@ -133,13 +141,14 @@ func TestWarmupExcluded(t *testing.T) {
 	res := mustRun(t, Config{
 		TargetRate: 200, Workers: 8, Warmup: 300 * time.Millisecond, Duration: 500 * time.Millisecond, Tick: 50 * time.Millisecond,
 		NewWorker: func(int) (Worker, error) {
-			return WorkerFunc(func(_ context.Context, rec Recorder) {
+			return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 				s := time.Now()
 				// Slow only well inside the warm-up, so measured ops are all fast.
 				if s.Sub(start) < 250*time.Millisecond {
 					time.Sleep(20 * time.Millisecond)
 				}
-				rec.Record(Read, s, time.Now(), workload.OK)
+				rec.Record(workload.Read, s, time.Now(), workload.OK)
+				return nil
 			}), nil
 		},
 	})
@@ -149,10 +158,10 @@ func TestWarmupExcluded(t *testing.T) {
 	if res.Ops < 90 || res.Ops > 100 {
 		t.Errorf("measured ops %d, want about 100 (500ms at 200 ops/s)", res.Ops)
 	}
-	if got := res.PerOp[Read].Count(); got != res.Ops {
+	if got := res.PerOp[workload.Read].Count(); got != res.Ops {
 		t.Errorf("READ count %d != measured ops %d", got, res.Ops)
 	}
-	if mx := time.Duration(res.PerOp[Read].Service.Max()) * time.Microsecond; mx >= 20*time.Millisecond {
+	if mx := time.Duration(res.PerOp[workload.Read].Service.Max()) * time.Microsecond; mx >= 20*time.Millisecond {
 		t.Errorf("service max %v includes a warm-up op (20ms)", mx)
 	}
 	if res.Start.Sub(start) < 300*time.Millisecond {
@@ -162,9 +171,9 @@ func TestWarmupExcluded(t *testing.T) {
 
 func TestStopByCount(t *testing.T) {
 	for _, rate := range []float64{0, 5000} {
-		res := mustRun(t, Config{TargetRate: rate, Workers: 4, MaxOps: 137, Duration: time.Minute, NewWorker: noop(Scan)})
-		if res.Ops != 137 || res.PerOp[Scan].Count() != 137 || res.StoppedBy != "count" {
-			t.Errorf("rate %v: ops %d, SCAN count %d, stopped by %q; want 137, 137, count", rate, res.Ops, res.PerOp[Scan].Count(), res.StoppedBy)
+		res := mustRun(t, Config{TargetRate: rate, Workers: 4, MaxOps: 137, Duration: time.Minute, NewWorker: noop(workload.Scan)})
+		if res.Ops != 137 || res.PerOp[workload.Scan].Count() != 137 || res.StoppedBy != "count" {
+			t.Errorf("rate %v: ops %d, SCAN count %d, stopped by %q; want 137, 137, count", rate, res.Ops, res.PerOp[workload.Scan].Count(), res.StoppedBy)
 		}
 		if res.Duration >= time.Minute {
 			t.Errorf("rate %v: window %v: stop by count should end the run early", rate, res.Duration)
@@ -174,7 +183,7 @@ func TestStopByCount(t *testing.T) {
 
 func TestStopByDuration(t *testing.T) {
 	for _, coarse := range []bool{false, true} {
-		res := mustRun(t, Config{TargetRate: 200, Workers: 2, MaxOps: 1_000_000, Duration: 500 * time.Millisecond, CoarseSleep: coarse, NewWorker: noop(Read)})
+		res := mustRun(t, Config{TargetRate: 200, Workers: 2, MaxOps: 1_000_000, Duration: 500 * time.Millisecond, NewWorker: noop(workload.Read)})
 		if res.StoppedBy != "duration" || res.Ops > 100 || res.Ops < 90 {
 			t.Errorf("coarse sleep %v: stopped by %q after %d ops; want duration after about 100", coarse, res.StoppedBy, res.Ops)
 		}
@@ -187,13 +196,14 @@ func TestStopByDuration(t *testing.T) {
 func TestStatusesCountedNeverDropped(t *testing.T) {
 	var n atomic.Int64
 	res := mustRun(t, Config{Workers: 3, MaxOps: 400, NewWorker: func(int) (Worker, error) {
-		return WorkerFunc(func(_ context.Context, rec Recorder) {
+		return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 			s := time.Now()
 			st := []workload.Status{workload.OK, workload.NotFound, workload.Error, workload.Status(9)}[n.Add(1)%4]
-			rec.Record(Insert, s, time.Now(), st)
+			rec.Record(workload.Insert, s, time.Now(), st)
+			return nil
 		}), nil
 	}})
-	o := res.PerOp[Insert]
+	o := res.PerOp[workload.Insert]
 	if o.Status(workload.OK) != 100 || o.Status(workload.NotFound) != 100 || o.Status(workload.Error) != 200 {
 		t.Errorf("statuses %v: want OK 100, NOT_FOUND 100, ERROR 200 (unknown statuses count as ERROR)", o.Statuses)
 	}
@@ -205,16 +215,17 @@ func TestStatusesCountedNeverDropped(t *testing.T) {
 
 func TestReadModifyWriteRecordsThree(t *testing.T) {
 	res := mustRun(t, Config{Workers: 2, MaxOps: 50, NewWorker: func(int) (Worker, error) {
-		return WorkerFunc(func(_ context.Context, rec Recorder) {
+		return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 			s := time.Now()
 			m := time.Now()
-			rec.Record(Read, s, m, workload.OK)
+			rec.Record(workload.Read, s, m, workload.OK)
 			e := time.Now()
-			rec.Record(Update, m, e, workload.OK)
-			rec.Record(ReadModifyWrite, s, e, workload.OK)
+			rec.Record(workload.Update, m, e, workload.OK)
+			rec.Record(workload.ReadModifyWrite, s, e, workload.OK)
+			return nil
 		}), nil
 	}})
-	for _, op := range []Op{Read, Update, ReadModifyWrite} {
+	for _, op := range []workload.Op{workload.Read, workload.Update, workload.ReadModifyWrite} {
 		if c := res.PerOp[op].Count(); c != 50 {
 			t.Errorf("%v count %d, want 50", op, c)
 		}
@@ -227,18 +238,19 @@ func TestReadModifyWriteRecordsThree(t *testing.T) {
 func TestInvalidAndEmptySlotsCounted(t *testing.T) {
 	var n atomic.Int64
 	res := mustRun(t, Config{Workers: 1, MaxOps: 30, NewWorker: func(int) (Worker, error) {
-		return WorkerFunc(func(_ context.Context, rec Recorder) {
+		return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 			switch n.Add(1) % 3 {
 			case 0:
-				rec.Record(Op(42), time.Now(), time.Now(), workload.OK)
+				rec.Record(workload.Op(42), time.Now(), time.Now(), workload.OK)
 			case 1: // records nothing
 			default:
-				rec.Record(Read, time.Now(), time.Now(), workload.OK)
+				rec.Record(workload.Read, time.Now(), time.Now(), workload.OK)
 			}
+			return nil
 		}), nil
 	}})
-	if res.Ops != 30 || res.Invalid != 10 || res.Empty != 10 || res.PerOp[Read].Count() != 10 {
-		t.Errorf("ops %d invalid %d empty %d reads %d; want 30, 10, 10, 10", res.Ops, res.Invalid, res.Empty, res.PerOp[Read].Count())
+	if res.Ops != 30 || res.Invalid != 10 || res.Empty != 10 || res.PerOp[workload.Read].Count() != 10 {
+		t.Errorf("ops %d invalid %d empty %d reads %d; want 30, 10, 10, 10", res.Ops, res.Invalid, res.Empty, res.PerOp[workload.Read].Count())
 	}
 }
 
@@ -258,7 +270,7 @@ func TestCollectorMergeMatchesDirect(t *testing.T) {
 				start := due.Add(time.Duration(w*37+round*11) * time.Microsecond)
 				end := start.Add(time.Duration((i*7919+w*104729+round*13)%50_000) * time.Microsecond)
 				r.beginSlot(due, true)
-				r.Record(Read, start, end, workload.OK)
+				r.Record(workload.Read, start, end, workload.OK)
 				in, _ := toMicros(end.Sub(due))
 				sv, _ := toMicros(end.Sub(start))
 				_ = wantIn.RecordValue(in)
@@ -273,7 +285,7 @@ func TestCollectorMergeMatchesDirect(t *testing.T) {
 	for _, c := range []struct {
 		name      string
 		got, want *hdr.Histogram
-	}{{"intended", res.PerOp[Read].Intended, wantIn}, {"service", res.PerOp[Read].Service, wantSv}} {
+	}{{"intended", res.PerOp[workload.Read].Intended, wantIn}, {"service", res.PerOp[workload.Read].Service, wantSv}} {
 		if c.got.TotalCount() != c.want.TotalCount() {
 			t.Fatalf("%s: merged %d values, want %d", c.name, c.got.TotalCount(), c.want.TotalCount())
 		}
@@ -284,8 +296,8 @@ func TestCollectorMergeMatchesDirect(t *testing.T) {
 			t.Errorf("%s: merged histogram differs from the direct one", c.name)
 		}
 	}
-	if res.Ops != 3000 || res.PerOp[Read].Status(workload.OK) != 3000 {
-		t.Errorf("ops %d, OK %d; want 3000", res.Ops, res.PerOp[Read].Status(workload.OK))
+	if res.Ops != 3000 || res.PerOp[workload.Read].Status(workload.OK) != 3000 {
+		t.Errorf("ops %d, OK %d; want 3000", res.Ops, res.PerOp[workload.Read].Status(workload.OK))
 	}
 }
 
@@ -294,13 +306,14 @@ func TestHlogRoundTrip(t *testing.T) {
 	res := mustRun(t, Config{
 		TargetRate: 2000, Workers: 2, Warmup: 100 * time.Millisecond, Duration: 600 * time.Millisecond,
 		Tick: 100 * time.Millisecond, Hlog: &buf, NewWorker: func(id int) (Worker, error) {
-			return WorkerFunc(func(_ context.Context, rec Recorder) {
+			return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 				s := time.Now()
-				op := Read
+				op := workload.Read
 				if id == 1 {
-					op = Update
+					op = workload.Update
 				}
 				rec.Record(op, s, time.Now(), workload.OK)
+				return nil
 			}), nil
 		},
 	})
@@ -324,15 +337,15 @@ func TestHlogRoundTrip(t *testing.T) {
 		}
 	}
 	merged := MergeByTag(intervals)
-	for _, op := range []Op{Read, Update} {
+	for _, op := range []workload.Op{workload.Read, workload.Update} {
 		for _, k := range []Kind{Intended, Service} {
 			want := res.PerOp[op].Intended
 			if k == Service {
 				want = res.PerOp[op].Service
 			}
-			got := merged[Tag(op, k)]
+			got := merged[Tag(op, Succeeded, k)]
 			if got == nil || !got.Equals(want) {
-				t.Errorf("%s: log's merged intervals differ from the result's histogram", Tag(op, k))
+				t.Errorf("%s: log's merged intervals differ from the result's histogram", Tag(op, Succeeded, k))
 			}
 		}
 	}
@@ -343,7 +356,7 @@ func TestProgressReported(t *testing.T) {
 	var ps []Progress
 	res := mustRun(t, Config{
 		TargetRate: 500, Workers: 2, Warmup: 200 * time.Millisecond, Duration: 400 * time.Millisecond, Tick: 100 * time.Millisecond,
-		NewWorker: noop(Read),
+		NewWorker: noop(workload.Read),
 		Progress:  func(p Progress) { mu.Lock(); ps = append(ps, p); mu.Unlock() },
 	})
 	if len(ps) < 5 {
@@ -367,7 +380,7 @@ func TestProgressReported(t *testing.T) {
 }
 
 func TestRateClampedAndReported(t *testing.T) {
-	res := mustRun(t, Config{TargetRate: 50_000, PerServerClamp: 100, LiveServers: 2, Workers: 2, Duration: time.Second, NewWorker: noop(Read)})
+	res := mustRun(t, Config{TargetRate: 50_000, PerServerClamp: 100, LiveServers: 2, Workers: 2, Duration: time.Second, NewWorker: noop(workload.Read)})
 	if res.Rate != 200 || res.TargetRate != 50_000 {
 		t.Fatalf("rate %v (target %v), want clamped to 200", res.Rate, res.TargetRate)
 	}
@@ -406,11 +419,11 @@ func TestRunConfigErrors(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{"no workers", Config{MaxOps: 1, NewWorker: noop(Read)}, "workers"},
+		{"no workers", Config{MaxOps: 1, NewWorker: noop(workload.Read)}, "workers"},
 		{"no factory", Config{Workers: 1, MaxOps: 1}, "NewWorker"},
-		{"never stops", Config{Workers: 1, NewWorker: noop(Read)}, "never stop"},
-		{"negative duration", Config{Workers: 1, Duration: -time.Second, NewWorker: noop(Read)}, "negative"},
-		{"bad clamp", Config{Workers: 1, MaxOps: 1, PerServerClamp: 10, NewWorker: noop(Read)}, "live region servers"},
+		{"never stops", Config{Workers: 1, NewWorker: noop(workload.Read)}, "never stop"},
+		{"negative duration", Config{Workers: 1, Duration: -time.Second, NewWorker: noop(workload.Read)}, "negative"},
+		{"bad clamp", Config{Workers: 1, MaxOps: 1, PerServerClamp: 10, NewWorker: noop(workload.Read)}, "live region servers"},
 		{"worker fails", Config{Workers: 2, MaxOps: 1, NewWorker: func(id int) (Worker, error) { return nil, errWorker }}, "make worker 0 of 2"},
 	}
 	for _, tt := range tests {
@@ -426,7 +439,7 @@ func TestRunConfigErrors(t *testing.T) {
 func TestRunCanceled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	res, err := Run(ctx, Config{TargetRate: 100, Workers: 2, Duration: time.Hour, NewWorker: noop(Read)})
+	res, err := Run(ctx, Config{TargetRate: 100, Workers: 2, Duration: time.Hour, NewWorker: noop(workload.Read)})
 	if !errors.Is(err, context.DeadlineExceeded) || res == nil || res.StoppedBy != "canceled" || res.Ops == 0 {
 		t.Fatalf("Run after cancel: result %+v, error %v; want the ops so far and the context's error", res, err)
 	}
@@ -436,7 +449,7 @@ func TestRunCanceled(t *testing.T) {
 }
 
 func TestFillTrial(t *testing.T) {
-	res := mustRun(t, Config{TargetRate: 1000, Workers: 1, MaxOps: 20, NewWorker: noop(Read)})
+	res := mustRun(t, Config{TargetRate: 1000, Workers: 1, MaxOps: 20, NewWorker: noop(workload.Read)})
 	var tr results.Trial
 	res.FillTrial(&tr)
 	if tr.TargetOpsPerSec != 1000 || tr.AchievedOpsPerSec != res.Achieved() || tr.Ops["READ"].Count != 20 || tr.DurationMillis != res.Duration.Milliseconds() || !tr.Start.Equal(res.Start) {
@@ -449,7 +462,7 @@ func TestFillTrial(t *testing.T) {
 
 func FuzzReadHlog(f *testing.F) {
 	var buf bytes.Buffer
-	res, err := Run(context.Background(), Config{Workers: 1, MaxOps: 50, Tick: time.Millisecond, Hlog: &buf, NewWorker: noop(Read)})
+	res, err := Run(context.Background(), Config{Workers: 1, MaxOps: 50, Tick: time.Millisecond, Hlog: &buf, NewWorker: noop(workload.Read)})
 	if err != nil || res.Ops != 50 {
 		f.Fatalf("seed run: %v", err)
 	}

@@ -65,11 +65,21 @@ type Trial struct {
 
 // OpStats summarises one operation type within a trial.
 type OpStats struct {
-	Count    int64            `json:"count"`
+	Count    int64            `json:"count"` // every operation, whatever its status
 	Errors   int64            `json:"errors"`
 	Statuses map[string]int64 `json:"statuses,omitempty"` // OK, NOT_FOUND, ERROR counts
-	Intended Latency          `json:"intended"`
-	Service  Latency          `json:"service"`
+	Intended Latency          `json:"intended"`           // successful (OK) operations only
+	Service  Latency          `json:"service"`            // successful (OK) operations only
+	// Failed holds the latencies of the operations that did not return OK
+	// (YCSB's READ-FAILED); nil when every operation succeeded.
+	Failed *FailedStats `json:"failed,omitempty"`
+}
+
+// FailedStats summarises the latencies of an operation's failures (NOT_FOUND and ERROR).
+type FailedStats struct {
+	Count    int64   `json:"count"`
+	Intended Latency `json:"intended"`
+	Service  Latency `json:"service"`
 }
 
 // Latency holds the summary figures of one latency histogram in microseconds.

@@ -42,9 +42,17 @@ type Event struct {
 	Workload string
 	// Trial counts trials started so far in this run; Trials is the planned total.
 	Trial, Trials int
-	Load          *loadgen.LoadProgress
+	Load          *LoadProgress
 	Run           *loadgen.Progress
 	Message       string
+}
+
+// LoadProgress is how far a seed preload is.
+type LoadProgress struct {
+	// Rows is the number of rows whose batch has completed; Total is the number asked for.
+	Rows, Total int64
+	// RowsPerSec is the rate over the last tick.
+	RowsPerSec float64
 }
 
 // ErrRunFailed marks a run that could not produce trustworthy trials: too many

@@ -90,53 +90,32 @@ func (r *Runner) seedSpec(s *side) (lifecycle.SeedSpec, error) {
 	}, nil
 }
 
-// preload writes every seed row with batched puts from Load.Threads workers.
+// preload writes every seed row with batched puts from Load.Threads workers,
+// unthrottled, through the one load path (loadgen.InsertRows); the first
+// batch that fails stops it.
 func (r *Runner) preload(ctx context.Context, s *side, wl *workload.Workload, table string, d hbase.Durability) error {
-	family := []byte(r.Suite.Data.ColumnFamily)
-	res, err := loadgen.Load(ctx, loadgen.LoadConfig{
-		First:     0,
-		Rows:      r.Suite.Data.RecordCount,
-		Workers:   r.Suite.Load.Threads,
-		BatchSize: int64(r.Suite.Load.BatchSize),
-		NewLoader: func(id int) (loadgen.Loader, error) {
-			wk := wl.NewWorker(int64(id) + 1)
-			var ms []hbase.Mutation
-			return loadgen.LoaderFunc(func(ctx context.Context, first, n int64, rec loadgen.Recorder) error {
-				ms = ms[:0]
-				for i := first; i < first+n; i++ {
-					vals := wk.RowValues()
-					cols := make([]hbase.Column, len(vals))
-					for j, f := range vals {
-						// RowValues reuses its buffers; the batch needs its own copies.
-						cols[j] = hbase.Column{Qualifier: []byte(f.Name), Value: append([]byte(nil), f.Value...)}
-					}
-					ms = append(ms, hbase.Mutation{Row: []byte(wl.KeyForNumber(i)), Family: family, Cols: cols})
-				}
-				t0 := time.Now()
-				err := s.t.Client.PutBatch(ctx, table, ms, d)
-				t1 := time.Now()
-				st := workload.OK
-				if err != nil {
-					st = workload.Error
-				}
-				for range n {
-					rec.Record(loadgen.Insert, t0, t1, st)
-				}
-				if err != nil {
-					return fmt.Errorf("put rows %d..%d into %s: %w", first, first+n-1, table, err)
-				}
-				return nil
-			}), nil
-		},
-		Progress: func(p loadgen.LoadProgress) {
-			r.emit(Event{Phase: "load", Target: s.t.Name, Load: &p})
+	db := binding.New(s.t.Client, r.Suite.Data.ColumnFamily, d, r.logger())
+	rows, batch := r.Suite.Data.RecordCount, int64(max(r.Suite.Load.BatchSize, 1))
+	slots := loadgen.LoadSlots(rows, batch)
+	res, err := loadgen.Run(ctx, loadgen.Config{
+		Workers: r.Suite.Load.Threads,
+		MaxOps:  slots,
+		NewWorker: loadgen.InsertRows(wl, func(int) (workload.DB, error) { return db.Worker(), nil }, 1,
+			loadgen.Inserts{Batch: batch, StopOnFailure: true}),
+		Progress: func(p loadgen.Progress) {
+			done := min(p.Ops*batch, rows)
+			r.emit(Event{Phase: "load", Target: s.t.Name, Load: &LoadProgress{Rows: done, Total: rows, RowsPerSec: p.OpsPerSec * float64(batch)}})
 		},
 	})
 	if err != nil {
-		return err
+		return fmt.Errorf("preload %s: %w", table, err)
 	}
-	if ok := res.PerOp[loadgen.Insert].Status(workload.OK); ok != r.Suite.Data.RecordCount {
-		return fmt.Errorf("preload wrote %d of %d rows", ok, r.Suite.Data.RecordCount)
+	if ins := res.PerOp[workload.Insert]; ins == nil || ins.Status(workload.OK) != rows {
+		var ok int64
+		if ins != nil {
+			ok = ins.Status(workload.OK)
+		}
+		return fmt.Errorf("preload wrote %d of %d rows", ok, rows)
 	}
 	return nil
 }

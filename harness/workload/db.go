@@ -46,3 +46,13 @@ type DB interface {
 	// Delete removes a row.
 	Delete(ctx context.Context, table, key string) Status
 }
+
+// BatchInserter is a DB that writes many new rows in one request, as a
+// seed preload does; LoadRows uses it when the DB offers it.
+type BatchInserter interface {
+	// QueueInsert queues one row, copying what it keeps: key and values are
+	// reused by the caller after it returns.
+	QueueInsert(key string, values []Field)
+	// InsertQueued writes every queued row in one request and empties the queue.
+	InsertQueued(ctx context.Context, table string) Status
+}

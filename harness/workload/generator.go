@@ -1,7 +1,7 @@
 package workload
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -312,45 +312,73 @@ func (c *Counter) Last() int64 { return c.next.Load() - 1 }
 // acknowledged, as YCSB's 2^20 window does.
 const ackWindow = 1 << 20
 
-// ErrAckWindowFull reports more outstanding (unacknowledged) inserts than the window holds.
-var ErrAckWindowFull = errors.New("more than 1048576 run-phase inserts are outstanding (one insert has not completed while a million others did); the insert key space cannot advance")
-
 // AcknowledgedCounter hands out insert key numbers and exposes as Last only the
 // highest value below which every value has been acknowledged, so readers never
 // pick a key whose insert has not completed. Safe for concurrent use: Next and
-// Last are lock-free; Acknowledge takes a short lock.
+// Last are lock-free while the window has room; Acknowledge takes a short lock.
 type AcknowledgedCounter struct {
-	next   atomic.Int64
-	limit  atomic.Int64
-	mu     sync.Mutex
-	window []bool
+	next  atomic.Int64
+	limit atomic.Int64
+
+	mu      sync.Mutex
+	window  []bool
+	waiting int           // callers of Next blocked on a full window
+	room    chan struct{} // closed and replaced when the limit advances while someone waits
 }
 
 // NewAcknowledgedCounter returns a counter whose first value is start; Last is start-1 until it is acknowledged.
 func NewAcknowledgedCounter(start int64) *AcknowledgedCounter {
-	c := &AcknowledgedCounter{window: make([]bool, ackWindow)}
+	c := &AcknowledgedCounter{window: make([]bool, ackWindow), room: make(chan struct{})}
 	c.next.Store(start)
 	c.limit.Store(start - 1)
 	return c
 }
 
-// Next returns the next value to insert.
-func (c *AcknowledgedCounter) Next() int64 { return c.next.Add(1) - 1 }
+// Next hands out the next value. When ackWindow values are already out and
+// unacknowledged, it blocks until the oldest is acknowledged (an insert
+// always is, whatever its outcome), so the readable key space never freezes;
+// it returns ctx's error if ctx ends first, and the value is then lost.
+func (c *AcknowledgedCounter) Next(ctx context.Context) (int64, error) {
+	v := c.next.Add(1) - 1
+	for {
+		if v <= c.limit.Load()+ackWindow {
+			return v, nil
+		}
+		c.mu.Lock()
+		if v <= c.limit.Load()+ackWindow {
+			c.mu.Unlock()
+			return v, nil
+		}
+		c.waiting++
+		room := c.room
+		c.mu.Unlock()
+		select {
+		case <-room:
+		case <-ctx.Done():
+			c.mu.Lock()
+			c.waiting--
+			c.mu.Unlock()
+			return 0, fmt.Errorf("insert key number %d waited for %d outstanding inserts to be acknowledged: %w", v, ackWindow, ctx.Err())
+		}
+		c.mu.Lock()
+		c.waiting--
+		c.mu.Unlock()
+	}
+}
 
 // Last returns the end of the contiguous acknowledged run.
 func (c *AcknowledgedCounter) Last() int64 { return c.limit.Load() }
 
-// Acknowledge marks v done (whether its insert succeeded or not) and advances
-// Last over any contiguous run of acknowledged values.
 func (c *AcknowledgedCounter) Acknowledge(v int64) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	limit := c.limit.Load()
-	if v <= limit || v >= limit+1+ackWindow {
-		if v <= limit {
-			return fmt.Errorf("acknowledge insert key number %d: already at or below the acknowledged limit %d (acknowledged twice?)", v, limit)
-		}
-		return ErrAckWindowFull
+	if v <= limit {
+		return fmt.Errorf("acknowledge insert key number %d: already at or below the acknowledged limit %d (acknowledged twice?)", v, limit)
+	}
+	if v > limit+ackWindow {
+		// Next never hands out such a value.
+		return fmt.Errorf("acknowledge insert key number %d: beyond the window of %d above the acknowledged limit %d (not from Next?)", v, ackWindow, limit)
 	}
 	slot := v & (ackWindow - 1)
 	if c.window[slot] {
@@ -362,7 +390,13 @@ func (c *AcknowledgedCounter) Acknowledge(v int64) error {
 		c.window[i&(ackWindow-1)] = false
 		i++
 	}
-	c.limit.Store(i - 1)
+	if i-1 > limit {
+		c.limit.Store(i - 1)
+		if c.waiting > 0 {
+			close(c.room)
+			c.room = make(chan struct{})
+		}
+	}
 	return nil
 }
 

@@ -1,10 +1,13 @@
 package workload
 
 import (
+	"context"
+	"errors"
 	"math"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -339,7 +342,7 @@ func TestAcknowledgedCounterAdvancesOverContiguousRun(t *testing.T) {
 	if c.Last() != 999 {
 		t.Fatalf("initial Last = %d, want 999", c.Last())
 	}
-	a, b, d := c.Next(), c.Next(), c.Next() // 1000, 1001, 1002
+	a, b, d := mustNext(t, c), mustNext(t, c), mustNext(t, c) // 1000, 1001, 1002
 	steps := []struct {
 		ack  int64
 		want int64
@@ -365,7 +368,7 @@ func TestAcknowledgedCounterConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 5000 {
-				v := c.Next()
+				v := mustNext(t, c)
 				if l := c.Last(); l >= v {
 					t.Errorf("Last %d reached unacknowledged %d", l, v)
 					return
@@ -383,16 +386,57 @@ func TestAcknowledgedCounterConcurrent(t *testing.T) {
 	}
 }
 
-func TestAcknowledgedCounterWindowFull(t *testing.T) {
+func mustNext(t *testing.T, c *AcknowledgedCounter) int64 {
+	t.Helper()
+	v, err := c.Next(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestAcknowledgedCounterWindowFullBlocks fills the window behind one
+// outstanding insert: the next Next waits (never freezing the key space
+// silently) until that insert is acknowledged, and gives up with ctx.
+func TestAcknowledgedCounterWindowFullBlocks(t *testing.T) {
 	c := NewAcknowledgedCounter(0)
-	c.Next() // 0 never acknowledged
+	first := mustNext(t, c) // 0, outstanding
 	for range ackWindow - 1 {
-		if err := c.Acknowledge(c.Next()); err != nil {
+		if err := c.Acknowledge(mustNext(t, c)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := c.Acknowledge(c.Next()); err != ErrAckWindowFull {
-		t.Fatalf("acknowledging a full window: got %v, want ErrAckWindowFull", err)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if v, err := c.Next(ctx); err == nil || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Next on a full window returned %d, %v; want it to wait and then fail with the context", v, err)
+	}
+	got := make(chan int64)
+	go func() {
+		v, err := c.Next(context.Background())
+		if err != nil {
+			t.Error(err)
+		}
+		got <- v
+	}()
+	select {
+	case v := <-got:
+		t.Fatalf("Next returned %d before the outstanding insert was acknowledged", v)
+	case <-time.After(20 * time.Millisecond):
+	}
+	if err := c.Acknowledge(first); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case v := <-got:
+		if v != ackWindow+1 {
+			t.Errorf("Next after the window opened = %d, want %d (the cancelled call's value is lost)", v, ackWindow+1)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Next still blocked after the outstanding insert was acknowledged")
+	}
+	if c.Last() != ackWindow-1 {
+		t.Errorf("Last = %d, want %d", c.Last(), ackWindow-1)
 	}
 }
 

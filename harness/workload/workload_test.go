@@ -71,18 +71,18 @@ func TestEveryScenarioFileParsesAndValidates(t *testing.T) {
 // The shipped workloads, as YCSB's own files define them.
 var coreWorkloads = []struct {
 	name  string
-	mix   [NumOpTypes]float64
+	mix   [NumOps]float64
 	dist  string
 	check func(c Config) bool
 }{
-	{"workloada", [NumOpTypes]float64{Read: 0.5, Update: 0.5}, "zipfian", nil},
-	{"workloadb", [NumOpTypes]float64{Read: 0.95, Update: 0.05}, "zipfian", nil},
-	{"workloadc", [NumOpTypes]float64{Read: 1}, "zipfian", nil},
-	{"workloadd", [NumOpTypes]float64{Read: 0.95, Insert: 0.05}, "latest", nil},
-	{"workloade", [NumOpTypes]float64{Scan: 0.95, Insert: 0.05}, "zipfian", func(c Config) bool {
+	{"workloada", [NumOps]float64{Read: 0.5, Update: 0.5}, "zipfian", nil},
+	{"workloadb", [NumOps]float64{Read: 0.95, Update: 0.05}, "zipfian", nil},
+	{"workloadc", [NumOps]float64{Read: 1}, "zipfian", nil},
+	{"workloadd", [NumOps]float64{Read: 0.95, Insert: 0.05}, "latest", nil},
+	{"workloade", [NumOps]float64{Scan: 0.95, Insert: 0.05}, "zipfian", func(c Config) bool {
 		return c.MaxScanLength == 100 && c.ScanLengthDistribution == "uniform"
 	}},
-	{"workloadf", [NumOpTypes]float64{Read: 0.5, ReadModifyWrite: 0.5}, "zipfian", nil},
+	{"workloadf", [NumOps]float64{Read: 0.5, ReadModifyWrite: 0.5}, "zipfian", nil},
 }
 
 func TestCoreWorkloadFilesMatchYCSB(t *testing.T) {
@@ -102,11 +102,11 @@ func TestOperationMixWithinOnePoint(t *testing.T) {
 	const draws = 100000
 	for _, cw := range coreWorkloads {
 		k := loadScenario(t, cw.name).NewWorker(seed)
-		var counts [NumOpTypes]int
+		var counts [NumOps]int
 		for range draws {
 			counts[k.NextOp()]++
 		}
-		for op := range NumOpTypes {
+		for op := range NumOps {
 			got := float64(counts[op]) / draws
 			if math.Abs(got-cw.mix[op]) > 0.01 {
 				t.Errorf("%s: %s is %.2f%% of %d draws, want %.0f%% within 1 point", cw.name, op, 100*got, draws, 100*cw.mix[op])
@@ -117,9 +117,9 @@ func TestOperationMixWithinOnePoint(t *testing.T) {
 
 func TestOpTypeNamesAreYCSBs(t *testing.T) {
 	want := []string{"READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE"}
-	for op := range NumOpTypes {
+	for op := range NumOps {
 		if op.String() != want[op] {
-			t.Errorf("OpType(%d) = %s, want %s", op, op, want[op])
+			t.Errorf("Op(%d) = %s, want %s", op, op, want[op])
 		}
 	}
 }
@@ -291,15 +291,62 @@ func TestLatestReadsNewestRowsAndNeverUnacknowledged(t *testing.T) {
 }
 
 type recorded struct {
-	op         OpType
+	op         Op
 	start, end time.Time
 	st         Status
+	followUp   bool
 }
 
 type sliceRecorder []recorded
 
-func (r *sliceRecorder) Record(op OpType, start, end time.Time, st Status) {
-	*r = append(*r, recorded{op, start, end, st})
+func (r *sliceRecorder) Record(op Op, start, end time.Time, st Status) {
+	*r = append(*r, recorded{op, start, end, st, false})
+}
+
+func (r *sliceRecorder) RecordFollowUp(op Op, start, end time.Time, st Status) {
+	*r = append(*r, recorded{op, start, end, st, true})
+}
+
+// slowDB advances a fake clock by a fixed time per call, so recorded
+// timings are exact.
+type slowDB struct {
+	*memDB
+	now          *time.Time
+	read, update time.Duration
+}
+
+func (d slowDB) Read(ctx context.Context, t, key string, f []string) Status {
+	*d.now = d.now.Add(d.read)
+	return d.memDB.Read(ctx, t, key, f)
+}
+
+func (d slowDB) Update(ctx context.Context, t, key string, v []Field) Status {
+	*d.now = d.now.Add(d.update)
+	return d.memDB.Update(ctx, t, key, v)
+}
+
+// TestReadModifyWriteSubOperationsCarryTheirOwnTimes checks on a fake clock
+// that the READ and UPDATE of a read-modify-write each carry their own
+// time, the UPDATE as a follow-up (so its intended start is its own start),
+// and READ-MODIFY-WRITE spans both.
+func TestReadModifyWriteSubOperationsCarryTheirOwnTimes(t *testing.T) {
+	w := loadScenario(t, "workloadf")
+	db := newMemDB()
+	load(t, w, db)
+	now := time.Unix(1000, 0)
+	k := w.NewWorker(seed)
+	k.SetClock(func() time.Time { return now })
+	var rec sliceRecorder
+	t0 := now
+	k.Do(context.Background(), slowDB{db, &now, 3 * time.Millisecond, 5 * time.Millisecond}, ReadModifyWrite, &rec)
+	want := []recorded{
+		{Read, t0, t0.Add(3 * time.Millisecond), OK, false},
+		{Update, t0.Add(3 * time.Millisecond), t0.Add(8 * time.Millisecond), OK, true},
+		{ReadModifyWrite, t0, t0.Add(8 * time.Millisecond), OK, false},
+	}
+	if !slices.Equal(rec, want) {
+		t.Errorf("recorded %v\nwant     %v", rec, want)
+	}
 }
 
 func TestReadModifyWriteRecordsThreeMeasurements(t *testing.T) {

@@ -129,6 +129,19 @@ func (r *Run) Trial(id, workload string) results.Trial {
 		}
 		t.Ops[name] = st
 	}
+	// YCSB measures the operations that did not return OK under X-FAILED:
+	// they are X's failures, never an operation of their own.
+	for name, st := range t.Ops {
+		base, ok := strings.CutSuffix(name, "-FAILED")
+		if !ok || base == "" {
+			continue
+		}
+		b := t.Ops[base]
+		b.Count += st.Count
+		b.Failed = &results.FailedStats{Count: st.Count, Intended: st.Intended, Service: st.Service}
+		t.Ops[base] = b
+		delete(t.Ops, name)
+	}
 	return t
 }
 

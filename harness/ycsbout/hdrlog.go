@@ -14,6 +14,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/workload"
 )
 
 // Splitter reads the load generator's interval log as it is written (it is
@@ -90,7 +91,7 @@ func (s *Splitter) line(line string) error {
 		return bad("expected start,length,max,payload after the tag")
 	}
 	opName, kindName, _ := strings.Cut(tag, ".")
-	if _, ok := loadgen.ParseOp(opName); !ok {
+	if _, ok := workload.ParseOp(strings.TrimSuffix(opName, "-FAILED")); !ok {
 		return bad("tag " + tag + " names no operation")
 	}
 	var kind loadgen.Kind

@@ -26,14 +26,15 @@ func runNoop(t *testing.T, s *Splitter) *loadgen.Result {
 		TargetRate: 2000, Workers: 2, MaxOps: 600, Tick: 50 * time.Millisecond, Hlog: s,
 		NewWorker: func(id int) (loadgen.Worker, error) {
 			n := 0
-			return loadgen.WorkerFunc(func(_ context.Context, rec loadgen.Recorder) {
+			return loadgen.WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 				n++
 				now := time.Now()
-				op := loadgen.Read
+				op := workload.Read
 				if n%3 == 0 {
-					op = loadgen.Update
+					op = workload.Update
 				}
 				rec.Record(op, now, now.Add(100*time.Microsecond), workload.OK)
+				return nil
 			}), nil
 		},
 		Progress: func(loadgen.Progress) {
@@ -87,7 +88,7 @@ func TestSplitterNamesIntervalsAsYCSB(t *testing.T) {
 				t.Errorf("%d intervals over a 300 ms run with a 50 ms tick: the log was not split per tick", intervals)
 			}
 			for name, kind := range tc.want {
-				op, _ := loadgen.ParseOp(strings.TrimPrefix(name, IntendedPrefix))
+				op, _ := workload.ParseOp(strings.TrimPrefix(name, IntendedPrefix))
 				want := res.PerOp[op].Service
 				if kind == loadgen.Intended {
 					want = res.PerOp[op].Intended
@@ -134,10 +135,10 @@ func TestHdrFilesReadBackWithImporter(t *testing.T) {
 		want     *hdr.Histogram
 		intended bool
 	}{
-		{"READ", res.PerOp[loadgen.Read].Service, false},
-		{"Intended-READ", res.PerOp[loadgen.Read].Intended, true},
-		{"UPDATE", res.PerOp[loadgen.Update].Service, false},
-		{"Intended-UPDATE", res.PerOp[loadgen.Update].Intended, true},
+		{"READ", res.PerOp[workload.Read].Service, false},
+		{"Intended-READ", res.PerOp[workload.Read].Intended, true},
+		{"UPDATE", res.PerOp[workload.Update].Service, false},
+		{"Intended-UPDATE", res.PerOp[workload.Update].Intended, true},
 	} {
 		runs, err := ycsbimport.ReadFile(prefix + tc.name + ".hdr")
 		if err != nil {

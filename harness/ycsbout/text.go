@@ -128,7 +128,9 @@ type Report struct {
 // UPDATE, INSERT, SCAN, READ-MODIFY-WRITE), and with MeasureBoth the
 // Intended- blocks after all of them, as YCSB exports its two maps in turn.
 // Return counts go with the op measurement, or with the intended one under
-// MeasureIntended, as YCSB reports statuses.
+// MeasureIntended, as YCSB reports statuses. Operations that did not return
+// OK have their own measurement right after their op's, READ-FAILED, as
+// YCSB's DBWrapper names them.
 func FromResult(r *loadgen.Result, iv Interval) Report {
 	rep := Report{RunTime: r.Duration, Ops: r.Ops}
 	var intended []Measurement
@@ -143,14 +145,26 @@ func FromResult(r *loadgen.Result, iv Interval) Report {
 				rets = append(rets, Return{Status: s.String(), Count: n})
 			}
 		}
+		failed := o.FailedService != nil && o.FailedService.TotalCount() > 0
+		fname := loadgen.Failed.Name(o.Op)
 		switch iv {
 		case MeasureIntended:
 			rep.Measurements = append(rep.Measurements, Measurement{Name: name, Hist: o.Intended, Returns: rets})
+			if failed {
+				rep.Measurements = append(rep.Measurements, Measurement{Name: fname, Hist: o.FailedIntended})
+			}
 		case MeasureBoth:
 			rep.Measurements = append(rep.Measurements, Measurement{Name: name, Hist: o.Service, Returns: rets})
 			intended = append(intended, Measurement{Name: IntendedPrefix + name, Hist: o.Intended})
+			if failed {
+				rep.Measurements = append(rep.Measurements, Measurement{Name: fname, Hist: o.FailedService})
+				intended = append(intended, Measurement{Name: IntendedPrefix + fname, Hist: o.FailedIntended})
+			}
 		default:
 			rep.Measurements = append(rep.Measurements, Measurement{Name: name, Hist: o.Service, Returns: rets})
+			if failed {
+				rep.Measurements = append(rep.Measurements, Measurement{Name: fname, Hist: o.FailedService})
+			}
 		}
 	}
 	rep.Measurements = append(rep.Measurements, intended...)

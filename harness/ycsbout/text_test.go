@@ -13,6 +13,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/workload"
 	"github.com/regress-hbase/regress/harness/ycsbimport"
 )
 
@@ -38,16 +39,20 @@ func spread(n int, lo, step int64) []int64 {
 }
 
 // fixedResult is a workload F-like run: reads, updates and read-modify-writes,
-// some reads NOT_FOUND and one update failed, intended latencies above service.
+// some reads NOT_FOUND and one update failed (their latencies in the failed
+// histograms, as the recorder keeps them), intended latencies above service.
 func fixedResult() *loadgen.Result {
 	r := &loadgen.Result{TargetRate: 500, Rate: 500, Duration: 20012 * time.Millisecond, Ops: 10000}
-	add := func(op loadgen.Op, service, intended []int64, ok, notFound, failed int64) {
-		r.PerOp[op] = &loadgen.OpResult{Op: op, Service: histOf(service...), Intended: histOf(intended...),
+	add := func(op workload.Op, ok, notFound, failed int64, base, step int64) {
+		bad := int(notFound + failed)
+		r.PerOp[op] = &loadgen.OpResult{Op: op,
+			Service: histOf(spread(int(ok), base, step)...), Intended: histOf(spread(int(ok), base+50, step+2)...),
+			FailedService: histOf(spread(bad, base/2, 1)...), FailedIntended: histOf(spread(bad, base/2+50, 1)...),
 			Statuses: [3]int64{ok, notFound, failed}}
 	}
-	add(loadgen.Read, spread(1000, 200, 3), spread(1000, 250, 5), 995, 5, 0)
-	add(loadgen.Update, spread(500, 400, 7), spread(500, 450, 9), 499, 0, 1)
-	add(loadgen.ReadModifyWrite, spread(500, 700, 11), spread(500, 800, 13), 499, 0, 1)
+	add(workload.Read, 995, 5, 0, 200, 3)
+	add(workload.Update, 499, 0, 1, 400, 7)
+	add(workload.ReadModifyWrite, 499, 0, 1, 700, 11)
 	return r
 }
 

@@ -392,27 +392,6 @@ func readYCSBPhase(phase string, a *ycsbArgs) (*ycsbPhase, error) {
 	return ph, nil
 }
 
-// loadWorker inserts the next row of the load sequence per slot, as YCSB's
-// doInsert does, so the load phase is paced and measured like the run phase.
-type loadWorker struct {
-	k   *workload.Worker
-	wl  *workload.Workload
-	db  workload.DB
-	rec recAdapter
-}
-
-func (w *loadWorker) Next(ctx context.Context, rec loadgen.Recorder) {
-	w.rec.r = rec
-	w.k.LoadRow(ctx, w.db, w.wl.NextLoadKeyNumber(), &w.rec)
-}
-
-// recAdapter passes a workload's records to loadgen (the op types are numbered alike).
-type recAdapter struct{ r loadgen.Recorder }
-
-func (a *recAdapter) Record(op workload.OpType, start, end time.Time, st workload.Status) {
-	a.r.Record(loadgen.Op(op), start, end, st)
-}
-
 // statusSlack lets a progress tick that lands a little before a status
 // deadline print that status line, instead of a whole tick late.
 const statusSlack = 100 * time.Millisecond
@@ -440,9 +419,7 @@ func runYCSBPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a
 
 	cfg := loadgen.Config{TargetRate: ph.target, Workers: ph.threads, Duration: ph.maxTime, MaxOps: ph.ops}
 	if phase == phaseLoad {
-		cfg.NewWorker = func(id int) (loadgen.Worker, error) {
-			return &loadWorker{k: ph.wl.NewWorker(ph.seed + int64(id)), wl: ph.wl, db: db.Worker()}, nil
-		}
+		cfg.NewWorker = loadgen.InsertRows(ph.wl, func(int) (workload.DB, error) { return db.Worker(), nil }, ph.seed, loadgen.Inserts{Batch: 1})
 	} else {
 		cfg.NewWorker = loadgen.Transactions(ph.wl, func(int) (workload.DB, error) { return db.Worker(), nil }, ph.seed)
 	}
@@ -522,7 +499,7 @@ func runYCSBPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a
 	}
 	var failed int64
 	for _, o := range res.PerOp {
-		if o != nil && o.Op != loadgen.ReadModifyWrite { // its READ and UPDATE are counted already
+		if o != nil && o.Op != workload.ReadModifyWrite { // its READ and UPDATE are counted already
 			failed += o.Status(workload.Error)
 		}
 	}

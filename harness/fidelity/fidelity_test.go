@@ -1,0 +1,124 @@
+package fidelity
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/cluster"
+	"github.com/regress-hbase/regress/harness/cluster/clustertest"
+	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/workload"
+)
+
+// env starts a real HBase with its region server's info port, connects, and
+// loads a table of rows rows for the fidelity runs.
+func env(tb testing.TB, rows int64) (*hbase.Client, *JMX, func(name string) workload.Properties) {
+	tb.Helper()
+	c := clustertest.Start(tb)
+	ctx := context.Background()
+	client, err := hbase.Connect(ctx, c.ZKAddr())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { client.Close() })
+	var jmx *JMX
+	if ia, ok := c.(interface{ InfoAddr() string }); ok && ia.InfoAddr() != "" {
+		jmx = &JMX{Addr: ia.InfoAddr()}
+	} else {
+		tb.Fatalf("the local provider's cluster exposes no region server info address (%T)", c)
+	}
+	props := func(name string) workload.Properties {
+		p, err := workload.LoadPropertiesFile(filepath.Join("..", "..", "scenarios", name))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		p.Set("table", "fidelity", "test")
+		p.Set("columnfamily", "family", "test")
+		p.Set("recordcount", strconv.FormatInt(rows, 10), "test")
+		return p
+	}
+	if err := Prepare(ctx, client, props("workloada"), 8); err != nil {
+		tb.Fatal(err)
+	}
+	return client, jmx, props
+}
+
+var _ cluster.Cluster // the provider's type is asserted above
+
+// TestFidelityPathAgainstHBase runs the fidelity path at a small size
+// against a real HBase: every operation is counted, the server saw at least
+// as many calls, and the table prints. No timing is asserted: figures belong
+// to BenchmarkFidelity.
+func TestFidelityPathAgainstHBase(t *testing.T) {
+	client, jmx, props := env(t, 2000)
+	var runs []Figures
+	for _, wl := range []string{"workloadc", "workloada", "workloadf"} {
+		f, err := Run(context.Background(), client, Case{Name: wl, Props: props(wl), Rate: 200, Workers: 8, Duration: 2 * time.Second, Warmup: 200 * time.Millisecond}, jmx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ops int64
+		for op, o := range f.Ops {
+			if op != workload.ReadModifyWrite && op != workload.Update || wl != "workloadf" {
+				ops += o.Count
+			}
+		}
+		if ops == 0 || f.Achieved <= 0 || f.CPUPerOp <= 0 {
+			t.Errorf("%s: ops %d, achieved %.1f, CPU/op %v: want all positive", wl, ops, f.Achieved, f.CPUPerOp)
+		}
+		if f.Server == nil || f.Server.Calls < ops {
+			t.Errorf("%s: the region server saw %+v calls for %d client operations", wl, f.Server, ops)
+		}
+		runs = append(runs, f)
+	}
+	if err := WriteTable(os.Stdout, runs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkFidelity is make bench-fidelity: workloads C and A at 1k and 5k
+// ops/s with 32 workers, 5 back-to-back runs each, against a real local
+// HBase; it prints every run and checks the targets.
+func BenchmarkFidelity(b *testing.B) {
+	rows := int64(100_000)
+	client, jmx, props := env(b, rows)
+	runs, perRun := 5, 15*time.Second
+	if v := os.Getenv("FIDELITY_RUNS"); v != "" {
+		runs, _ = strconv.Atoi(v)
+	}
+	if v := os.Getenv("FIDELITY_DURATION"); v != "" {
+		perRun, _ = time.ParseDuration(v)
+	}
+	var all []Figures
+	for range b.N {
+		for _, wl := range []string{"workloadc", "workloada"} {
+			for _, rate := range []float64{1000, 5000} {
+				for run := 1; run <= runs; run++ {
+					f, err := Run(context.Background(), client, Case{
+						Name: fmt.Sprintf("%s@%.0f", wl, rate), Props: props(wl), Rate: rate, Workers: 32,
+						Duration: perRun, Warmup: 2 * time.Second,
+					}, jmx)
+					if err != nil {
+						b.Fatal(err)
+					}
+					f.Run = run
+					all = append(all, f)
+				}
+			}
+		}
+	}
+	b.StopTimer()
+	fmt.Println()
+	if err := WriteTable(os.Stdout, all); err != nil {
+		b.Fatal(err)
+	}
+	fmt.Println()
+	for _, c := range Check(all, DefaultTargets) {
+		fmt.Println(c)
+	}
+}
