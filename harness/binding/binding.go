@@ -157,6 +157,9 @@ func (d *DB) QueueInsert(key string, values []workload.Field) {
 // InsertQueued implements workload.BatchInserter: one multi-region put of
 // every queued row, with the binding's durability.
 func (d *DB) InsertQueued(ctx context.Context, table string) workload.Status {
+	if len(d.batch) == 0 {
+		return workload.OK
+	}
 	err := d.c.PutBatch(ctx, table, d.batch, d.durability)
 	clear(d.batch) // drop the rows' buffers
 	d.batch = d.batch[:0]

@@ -132,3 +132,65 @@ func processCPU(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// scanCounter passes calls to the real client and keeps what a scan returned.
+type scanCounter struct {
+	*hbase.Client
+	rows int
+}
+
+func (s *scanCounter) Scan(ctx context.Context, table string, o hbase.ScanOptions) ([]hbase.Result, error) {
+	res, err := s.Client.Scan(ctx, table, o)
+	s.rows = len(res)
+	return res, err
+}
+
+// TestZeroLengthScanReadsOneRow: minscanlength=0 draws scans of length 0;
+// they read one row, as YCSB's HBase binding does, never the whole table.
+func TestZeroLengthScanReadsOneRow(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	table(t, ctx, "binding_scan0")
+	sc := &scanCounter{Client: client}
+	db := New(sc, "family", hbase.UseDefault, nil)
+	for _, k := range []string{"user1", "user2", "user3", "user4"} {
+		db.QueueInsert(k, []workload.Field{{Name: "field0", Value: []byte(k)}})
+	}
+	if st := db.InsertQueued(ctx, "binding_scan0"); st != workload.OK {
+		t.Fatalf("batched insert: %v", st)
+	}
+	for _, n := range []int{0, -1, 1, 3} {
+		if st := db.Scan(ctx, "binding_scan0", "user1", n, nil); st != workload.OK {
+			t.Fatalf("scan of %d: %v", n, st)
+		}
+		if want := max(n, 1); sc.rows != want {
+			t.Errorf("scan of length %d returned %d rows, want %d", n, sc.rows, want)
+		}
+	}
+}
+
+// TestBatchedInsertWritesEveryQueuedRow queues rows with reused buffers, as
+// the load phase does, and finds each row as written.
+func TestBatchedInsertWritesEveryQueuedRow(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	table(t, ctx, "binding_batch")
+	db := New(client, "family", hbase.UseDefault, nil)
+	buf := []byte("x")
+	for i := range 50 {
+		buf[0] = byte('a' + i%26)
+		db.QueueInsert(fmt.Sprintf("user%02d", i), []workload.Field{{Name: "field0", Value: buf}})
+	}
+	if st := db.InsertQueued(ctx, "binding_batch"); st != workload.OK {
+		t.Fatalf("batched insert: %v", st)
+	}
+	for i := range 50 {
+		res, err := client.Get(ctx, "binding_batch", fmt.Appendf(nil, "user%02d", i), []byte("family"), nil)
+		if err != nil || len(res.Cells) != 1 || res.Cells[0].Value[0] != byte('a'+i%26) {
+			t.Fatalf("row %d: %+v, %v", i, res, err)
+		}
+	}
+	if st := db.InsertQueued(ctx, "binding_nosuch"); st != workload.OK {
+		t.Errorf("an empty queue: %v, want OK (nothing to write)", st)
+	}
+}

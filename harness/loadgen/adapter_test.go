@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"sync"
+	"strings"
 	"testing"
 	"time"
 
@@ -176,6 +177,53 @@ func TestInsertRowsThrottledLoad(t *testing.T) {
 	for n := int64(0); n < 300; n++ {
 		if _, ok := db.rows[wl.KeyForNumber(n)]; !ok {
 			t.Fatalf("row %d (%s) not loaded", n, wl.KeyForNumber(n))
+		}
+	}
+}
+
+// failingDB fails every insert of a key in fail.
+type failingDB struct {
+	*memDB
+	fail map[string]bool
+}
+
+func (f failingDB) Insert(ctx context.Context, t, key string, v []workload.Field) workload.Status {
+	if f.fail[key] {
+		return workload.Error
+	}
+	return f.memDB.Insert(ctx, t, key, v)
+}
+
+// TestInsertRowsStopOnFailure: a preload stops at the first failed batch
+// with an error naming its rows; without StopOnFailure the failures are
+// counted and every other row is still inserted.
+func TestInsertRowsStopOnFailure(t *testing.T) {
+	p, err := workload.LoadPropertiesFile(filepath.Join("..", "..", "scenarios", "workloada"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.ParseOverride("recordcount=1000"); err != nil {
+		t.Fatal(err)
+	}
+	for _, stop := range []bool{true, false} {
+		wl, err := workload.New(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db := failingDB{&memDB{rows: map[string]int{}}, map[string]bool{wl.KeyForNumber(420): true}}
+		res, err := Run(context.Background(), Config{Workers: 2, MaxOps: LoadSlots(1000, 10),
+			NewWorker: InsertRows(wl, func(int) (workload.DB, error) { return db, nil }, 1, Inserts{Batch: 10, StopOnFailure: stop})})
+		if stop {
+			if err == nil || !strings.Contains(err.Error(), "insert rows 420..429") {
+				t.Errorf("stop on failure: err %v, want one naming rows 420..429", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ins := res.PerOp[workload.Insert]; ins.Status(workload.OK) != 999 || ins.Status(workload.Error) != 1 || len(db.rows) != 999 {
+			t.Errorf("statuses %v, %d rows stored; want 999 OK, 1 ERROR", ins.Statuses, len(db.rows))
 		}
 	}
 }
