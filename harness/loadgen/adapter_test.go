@@ -4,8 +4,8 @@ import (
 	"context"
 	"math"
 	"path/filepath"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
