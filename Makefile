@@ -6,7 +6,7 @@ BIN       := bin/regress
 # the one the suite runs against unless overridden.
 export REGRESS_TEST_HBASE_VERSION ?= 2.6.1-hadoop3
 
-.PHONY: all build test test-short bench bench-pacer bench-record bench-client lint proto validate-stats clean
+.PHONY: all build test test-short bench bench-pacer bench-record bench-client bench-fidelity lint proto validate-stats clean
 
 all: build
 
@@ -26,10 +26,19 @@ test-short:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
-# Pacer accuracy at 1k, 10k and 100k ops/s against a no-op operation (10 s each):
-# achieved rate, rate error, schedule lateness and client CPU per op.
+# Pacer accuracy at 1k, 10k and 100k ops/s against a no-op operation (10 s
+# each, 32 workers): achieved rate, rate error, schedule lateness and client
+# CPU per op; and WakeFloor, the CPU this machine charges for one timed wait.
 bench-pacer:
-	$(GO) test -run '^$$' -bench Pacer -benchtime 1x ./harness/loadgen
+	$(GO) test -run '^$$' -bench 'Pacer|WakeFloor' -benchtime 1x ./harness/loadgen
+
+# Client fidelity against a real local HBase: workloads C and A at 1k and 5k
+# ops/s, 32 workers, 5 back-to-back runs each: READ/UPDATE service and
+# intended p50/p95/p99/p99.9, achieved rate, client CPU per op and the region
+# server's own call time (its /jmx), then each target PASS or MISS.
+# FIDELITY_RUNS and FIDELITY_DURATION (default 5 and 15s) shorten it.
+bench-fidelity:
+	$(GO) test -run '^$$' -bench Fidelity -benchtime 1x -timeout 40m ./harness/fidelity
 
 # Recording cost per operation (both histograms) and the collector's tick.
 bench-record:
