@@ -6,7 +6,6 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/workload"
 )
 
@@ -111,62 +110,5 @@ func (r *Result) RateMessage() string {
 		return fmt.Sprintf("TARGET NOT HELD: achieved %.1f ops/s of target %.0f ops/s (%.1f%%, below %.0f%%)%s; "+
 			"the client or the cluster could not keep up, so intended latencies include the queueing behind the schedule",
 			a, r.Rate, 100*a/r.Rate, 100*HoldThreshold, clamp)
-	}
-}
-
-// OpStats converts the per-op results to the stored form, keyed by YCSB's op names.
-// Errors counts ERROR only; NOT_FOUND is a status, not an error.
-func (r *Result) OpStats() map[string]results.OpStats {
-	out := make(map[string]results.OpStats)
-	for _, o := range r.PerOp {
-		if o == nil {
-			continue
-		}
-		st := make(map[string]int64)
-		for i, c := range o.Statuses {
-			if c > 0 {
-				st[workload.Status(i).String()] = c
-			}
-		}
-		out[o.Op.String()] = results.OpStats{
-			Count:    o.Count(),
-			Errors:   o.Statuses[workload.Error],
-			Statuses: st,
-			Intended: LatencyOf(o.Intended),
-			Service:  LatencyOf(o.Service),
-		}
-		if n := o.FailedIntended.TotalCount(); n > 0 {
-			s := out[o.Op.String()]
-			s.Failed = &results.FailedStats{Count: n, Intended: LatencyOf(o.FailedIntended), Service: LatencyOf(o.FailedService)}
-			out[o.Op.String()] = s
-		}
-	}
-	return out
-}
-
-// FillTrial copies the window's figures into t: start, duration, target and
-// achieved rates, and per-op stats. Identity fields (ID, workload, pair) are the caller's.
-func (r *Result) FillTrial(t *results.Trial) {
-	t.Start = r.Start
-	t.DurationMillis = r.Duration.Milliseconds()
-	t.TargetOpsPerSec = r.Rate
-	t.AchievedOpsPerSec = r.Achieved()
-	t.Ops = r.OpStats()
-}
-
-// LatencyOf summarises a µs histogram: p50, p95, p99, p99.9, max, min and mean.
-// An empty or nil histogram gives the zero Latency.
-func LatencyOf(h *hdr.Histogram) results.Latency {
-	if h == nil || h.TotalCount() == 0 {
-		return results.Latency{}
-	}
-	return results.Latency{
-		P50Micros:  float64(h.ValueAtQuantile(50)),
-		P95Micros:  float64(h.ValueAtQuantile(95)),
-		P99Micros:  float64(h.ValueAtQuantile(99)),
-		P999Micros: float64(h.ValueAtQuantile(99.9)),
-		MaxMicros:  float64(h.Max()),
-		MinMicros:  float64(h.Min()),
-		MeanMicros: h.Mean(),
 	}
 }

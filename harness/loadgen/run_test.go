@@ -12,7 +12,6 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/workload"
 )
 
@@ -206,10 +205,6 @@ func TestStatusesCountedNeverDropped(t *testing.T) {
 	o := res.PerOp[workload.Insert]
 	if o.Status(workload.OK) != 100 || o.Status(workload.NotFound) != 100 || o.Status(workload.Error) != 200 {
 		t.Errorf("statuses %v: want OK 100, NOT_FOUND 100, ERROR 200 (unknown statuses count as ERROR)", o.Statuses)
-	}
-	st := res.OpStats()["INSERT"]
-	if st.Count != 400 || st.Errors != 200 || st.Statuses["OK"] != 100 || st.Statuses["NOT_FOUND"] != 100 || st.Statuses["ERROR"] != 200 {
-		t.Errorf("OpStats = %+v", st)
 	}
 }
 
@@ -445,18 +440,6 @@ func TestRunCanceled(t *testing.T) {
 	}
 	if res.Duration > 5*time.Second || res.Achieved() < 50 {
 		t.Errorf("canceled after ~300ms: window %v, achieved %.1f ops/s; want the window actually run", res.Duration, res.Achieved())
-	}
-}
-
-func TestFillTrial(t *testing.T) {
-	res := mustRun(t, Config{TargetRate: 1000, Workers: 1, MaxOps: 20, NewWorker: noop(workload.Read)})
-	var tr results.Trial
-	res.FillTrial(&tr)
-	if tr.TargetOpsPerSec != 1000 || tr.AchievedOpsPerSec != res.Achieved() || tr.Ops["READ"].Count != 20 || tr.DurationMillis != res.Duration.Milliseconds() || !tr.Start.Equal(res.Start) {
-		t.Errorf("trial %+v does not match result %+v", tr, res)
-	}
-	if l := tr.Ops["READ"].Intended; l.P99Micros < l.P50Micros || l.MaxMicros < l.P999Micros || l.MinMicros > l.P50Micros {
-		t.Errorf("intended latency summary out of order: %+v", l)
 	}
 }
 

@@ -290,7 +290,7 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int) 
 		Pair:     pair,
 		Order:    order,
 	}
-	res.FillTrial(&t)
+	results.FillTrial(&t, res)
 	var total, failed int64
 	for _, o := range t.Ops {
 		total += o.Count
