@@ -323,6 +323,19 @@ func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error
 	sched := checkSchedule(bt, ct, r.Unpaired)
 	out.Paired, out.Interleaved = sched.paired, sched.interleaved
 	out.Warnings = append(out.Warnings, sched.warnings...)
+	// Alpha accounting: every run pooled here was judged on its own at its
+	// planned looks, so its looks count again. A fixed set of unpaired
+	// trials (regress run, --reuse-baseline) had one look per run.
+	out.Runs = countRuns(ct)
+	perRun := r.Looks
+	if !sched.paired {
+		perRun = 1
+	}
+	out.Looks = perRun * out.Runs
+	out.LookAlpha = r.Alpha / float64(out.Looks)
+	if out.Runs > 1 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("trials of %d runs are pooled; each run's looks count, so every test runs at alpha/%d", out.Runs, out.Looks))
+	}
 	keys, missing := commonKeys(bt, ct)
 	if len(missing) > 0 {
 		out.Warnings = append(out.Warnings, "not compared (absent or zero in some trial): "+strings.Join(missing, ", "))
@@ -330,8 +343,9 @@ func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error
 	if len(keys) == 0 {
 		return nil, errors.New("compare: baseline and candidate share no workload and metric that every trial reports; check that both ran the same workloads")
 	}
-	alpha := r.lookAlpha()
+	alpha := out.LookAlpha
 	details := make([]detail, len(keys))
+	index := map[metricKey]int{}
 	for i, k := range keys {
 		d, gb, gc, err := estimateKey(k, bt, ct, sched)
 		if err != nil {
@@ -340,13 +354,21 @@ func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error
 		d.c = math.Log1p(r.tol[k.Metric])
 		d.level = alpha
 		details[i] = d
-		out.Metrics = append(out.Metrics, MetricResult{
+		index[k] = i
+		m := MetricResult{
 			Workload: k.Workload, Op: k.Op, Metric: k.Metric, Unit: k.unit(),
 			Baseline: gb, Candidate: gc, Ratio: math.Exp(d.est.Mean),
 			Tolerance: r.tol[k.Metric], Gated: r.gated(k), Pairs: d.est.N,
-		})
+		}
+		m.BaselineValues, m.CandidateValues = trialValues(k, bt, ct, sched)
+		if k.Op != OpAll {
+			m.OpsPerTrial = minOps(k.Workload, k.Op, bt, ct)
+		}
+		out.Metrics = append(out.Metrics, m)
 	}
-	// Raw one-sided p-values of H0: worse-direction change ≤ tolerance.
+	applyGateRules(bt, ct, index, out)
+
+	// Raw one-sided p-values of H0: worse-direction change <= tolerance.
 	var gatedIdx []int
 	var gatedP []float64
 	for i := range out.Metrics {
@@ -359,7 +381,35 @@ func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error
 			gatedP = append(gatedP, out.Metrics[i].P)
 		}
 	}
-	if len(gatedIdx) == 0 {
+	// Held-rate hypotheses join the family only for workloads where some
+	// trial missed the rate: one that no trial missed cannot be rejected, and
+	// counting it would only make every other gated test stricter.
+	var heldIdx []int
+	var heldBetter []float64
+	for _, w := range workloads(keys) {
+		if !throttled(w, bt, ct) {
+			continue
+		}
+		h, pw, pb := heldRate(w, bt, ct, sched)
+		h.Gated = r.gatesThroughput(w)
+		h.P = pw
+		out.HeldRate = append(out.HeldRate, h)
+		heldBetter = append(heldBetter, pb)
+		if h.Gated && pw < 1 {
+			heldIdx = append(heldIdx, len(out.HeldRate)-1)
+			gatedP = append(gatedP, pw)
+		}
+		if why := invalidHeld(h); why != "" && out.Invalid == "" {
+			out.Invalid = why
+		}
+	}
+	gatedHeld := 0
+	for _, h := range out.HeldRate {
+		if h.Gated {
+			gatedHeld++
+		}
+	}
+	if len(gatedIdx) == 0 && gatedHeld == 0 {
 		return nil, fmt.Errorf("compare: the gate %v selects none of the compared metrics; gate on metrics these results report", r.Gate)
 	}
 	adj, reject, level := holm(gatedP, alpha)
@@ -369,18 +419,134 @@ func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error
 		details[i].level = level[j]
 		regressed[i] = reject[j]
 	}
-	for i := range out.Metrics {
-		m, d := &out.Metrics[i], details[i]
-		lo, hi := d.est.interval(d.level)
-		m.CILow, m.CIHigh = math.Exp(lo), math.Exp(hi)
-		if m.Gated {
-			m.Status = status(lo, hi, d.c, d.key.worseSign(), regressed[i])
-		} else {
-			m.Status = status(lo, hi, d.c, d.key.worseSign(), d.key.worseSign()*pick(d.key, lo, hi) > d.c)
+	heldRejected := map[int]bool{}
+	for j, i := range heldIdx {
+		out.HeldRate[i].P = adj[len(gatedIdx)+j]
+		heldRejected[i] = reject[len(gatedIdx)+j]
+	}
+	for i := range out.HeldRate {
+		h := &out.HeldRate[i]
+		switch {
+		case heldRejected[i]:
+			h.Status = Regressed
+		case !h.Gated && h.P < alpha:
+			h.Status = Regressed
+		case heldBetter[i] < alpha:
+			h.Status = Improved
+		case h.CandidateMissed == 0 && h.BaselineMissed == 0:
+			h.Status = Unchanged
+		case (sched.paired && h.CandidateOnly > h.BaselineOnly) ||
+			(!sched.paired && float64(h.CandidateMissed)/float64(h.CandidateTrials) > float64(h.BaselineMissed)/float64(h.BaselineTrials)):
+			// The candidate missed more often but not significantly: the gate cannot pass on it.
+			h.Status = Inconclusive
+		default:
+			h.Status = NotWorse
 		}
 	}
-	out.Verdict = verdict(out.Metrics)
+	for i := range out.Metrics {
+		m, d := &out.Metrics[i], details[i]
+		lo, hi := d.est.interval(alpha)
+		m.CILow, m.CIHigh = math.Exp(lo), math.Exp(hi)
+		rlo, rhi := d.est.interval(d.level)
+		sign := d.key.worseSign()
+		if sign > 0 {
+			m.PassBound, m.RegressionBound = m.CIHigh, math.Exp(rlo)
+		} else {
+			m.PassBound, m.RegressionBound = m.CILow, math.Exp(rhi)
+		}
+		reg := regressed[i]
+		if !m.Gated {
+			reg = sign*pick(d.key, rlo, rhi) > d.c
+		}
+		m.Status = status(lo, hi, d.c, sign, reg)
+	}
+	out.Verdict = verdict(out.Metrics, out.HeldRate)
+	if out.Invalid != "" {
+		out.Verdict = VerdictInvalid
+	}
 	return details, nil
+}
+
+// countRuns is the number of distinct runs among the trials (at least 1).
+func countRuns(ts []results.Trial) int {
+	seen := map[string]bool{}
+	for i := range ts {
+		seen[ts[i].RunID] = true
+	}
+	return max(len(seen), 1)
+}
+
+// workloads lists the workloads of keys in order.
+func workloads(keys []metricKey) []string {
+	var ws []string
+	for _, k := range keys {
+		if !slices.Contains(ws, k.Workload) {
+			ws = append(ws, k.Workload)
+		}
+	}
+	return ws
+}
+
+// applyGateRules takes out of the gate what cannot decide there and says why:
+// throughput of a workload that ran at a target rate (the held-rate check
+// gates instead), and a percentile whose trials hold fewer than
+// MinTailSamples beyond it (the highest percentile that has them, or the
+// mean, gates in its place).
+func applyGateRules(bt, ct []results.Trial, index map[metricKey]int, out *Comparison) {
+	for i := range out.Metrics {
+		m := &out.Metrics[i]
+		if !m.Gated {
+			continue
+		}
+		if m.Metric == MetricThroughput {
+			if throttled(m.Workload, bt, ct) {
+				m.Gated = false
+				m.Note = "throughput not gated: the trials ran at a target rate, which throughput only follows; the held-rate check gates instead"
+			}
+			continue
+		}
+		fb := tailFallback(m.Metric, m.OpsPerTrial)
+		if fb == "" {
+			continue
+		}
+		m.Gated = false
+		m.Note = tailNote(m.Metric, fb, m.OpsPerTrial)
+		j, ok := index[metricKey{m.Workload, m.Op, fb}]
+		if !ok {
+			continue
+		}
+		f := &out.Metrics[j]
+		if f.Gated && f.GatedFor == "" {
+			continue // gated in its own right already
+		}
+		if !f.Gated || f.GatedFor == "" {
+			f.Gated, f.GatedFor = true, m.Metric
+			f.Note = fmt.Sprintf("gates in place of %s: a trial recorded only %d %s operations (%s needs %d)", m.Metric, m.OpsPerTrial, m.Op, m.Metric, OpsNeeded(m.Metric))
+		}
+	}
+}
+
+// trialValues lists the metric's per-trial values of both sides, in pair
+// order when paired.
+func trialValues(k metricKey, bt, ct []results.Trial, sched schedule) (b, c []float64) {
+	if sched.paired {
+		for _, p := range sched.pairs[k.Workload] {
+			b = append(b, k.value(p[0]))
+			c = append(c, k.value(p[1]))
+		}
+		return b, c
+	}
+	for i := range bt {
+		if bt[i].Workload == k.Workload {
+			b = append(b, k.value(&bt[i]))
+		}
+	}
+	for i := range ct {
+		if ct[i].Workload == k.Workload {
+			c = append(c, k.value(&ct[i]))
+		}
+	}
+	return b, c
 }
 
 // pick returns the interval bound nearest the worse direction's tolerance:
@@ -392,9 +558,12 @@ func pick(k metricKey, lo, hi float64) float64 {
 	return hi
 }
 
-// status reads a metric's status off its interval [lo, hi] of the log ratio,
-// c = log(1+tolerance), sign = worseSign. regressed is the test's decision
-// (Holm for gated metrics), which agrees with the interval by construction.
+// status reads a metric's status off its interval [lo, hi] of the log ratio
+// at the look's level, c = log(1+tolerance), sign = worseSign. regressed is
+// the test's decision (Holm for gated metrics, read off the bound at the Holm
+// level). The worse-direction bound within c is non-inferiority (NOT WORSE);
+// UNCHANGED adds the better-direction bound within -c (equivalence);
+// IMPROVED needs the worse-direction bound below -c.
 func status(lo, hi, c, sign float64, regressed bool) Status {
 	if sign < 0 {
 		lo, hi = -hi, -lo
@@ -406,23 +575,41 @@ func status(lo, hi, c, sign float64, regressed bool) Status {
 		return Improved
 	case lo >= -c && hi <= c:
 		return Unchanged
+	case hi <= c:
+		return NotWorse
 	default:
 		return Inconclusive
 	}
 }
 
-// verdict combines the gated statuses: any REGRESSED fails; any INCONCLUSIVE
-// (with none regressed) leaves the gate undecided; otherwise it passes.
-func verdict(ms []MetricResult) Verdict {
+// passes reports whether a gated status lets the gate pass.
+func passes(s Status) bool { return s == Unchanged || s == NotWorse || s == Improved }
+
+// verdict combines the gated statuses: any REGRESSED fails; otherwise the
+// gate passes when every gated metric is shown no worse than its tolerance
+// (an intersection-union test: each at the look's alpha, no multiplicity
+// correction needed), and is INCONCLUSIVE when one is not.
+func verdict(ms []MetricResult, held []HeldRate) Verdict {
 	v := Pass
 	for _, m := range ms {
 		if !m.Gated {
 			continue
 		}
-		switch m.Status {
-		case Regressed:
+		if m.Status == Regressed {
 			return Regression
-		case Inconclusive:
+		}
+		if !passes(m.Status) {
+			v = VerdictInconclusive
+		}
+	}
+	for _, h := range held {
+		if !h.Gated {
+			continue
+		}
+		if h.Status == Regressed {
+			return Regression
+		}
+		if !passes(h.Status) {
 			v = VerdictInconclusive
 		}
 	}

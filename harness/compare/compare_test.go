@@ -20,7 +20,7 @@ func handTrial(workload string, pair, order, slot int, scale, tput float64) resu
 		Workload: workload, Pair: pair, Order: order,
 		Start:             simEpoch.Add(time.Duration(slot) * time.Minute),
 		AchievedOpsPerSec: tput,
-		Ops:               map[string]results.OpStats{"READ": {Count: 1000, Intended: l}},
+		Ops:               map[string]results.OpStats{"READ": {Count: 10000, Intended: l}},
 	}
 }
 
@@ -133,8 +133,8 @@ func TestThroughputDropRegresses(t *testing.T) {
 	if m.Status != Regressed || cmp.Verdict != Regression || m.Unit != "ops/s" {
 		t.Fatalf("throughput -20%%: status %s verdict %s unit %s, want REGRESSED, REGRESSION, ops/s", m.Status, cmp.Verdict, m.Unit)
 	}
-	if m.CIHigh >= 1/1.05 {
-		t.Errorf("REGRESSED throughput with CI upper bound %g, not below 1/(1+tau)", m.CIHigh)
+	if m.RegressionBound >= 1/1.05 || m.PassBound != m.CILow {
+		t.Errorf("REGRESSED throughput with regression bound %g, not below 1/(1+tau), or pass bound %g not the CI's lower end %g", m.RegressionBound, m.PassBound, m.CILow)
 	}
 }
 
@@ -157,8 +157,11 @@ func TestGatedStatusAgreesWithDisplayedInterval(t *testing.T) {
 			if !m.Gated || m.Metric == MetricThroughput {
 				continue
 			}
-			if (m.Status == Regressed) != (m.CILow > 1+m.Tolerance) {
-				t.Fatalf("seed %d %s/%s/%s: status %s but CI [%g, %g] against 1+tau %g", seed, m.Workload, m.Op, m.Metric, m.Status, m.CILow, m.CIHigh, 1+m.Tolerance)
+			if (m.Status == Regressed) != (m.RegressionBound > 1+m.Tolerance) {
+				t.Fatalf("seed %d %s/%s/%s: status %s but regression bound %g against 1+tau %g", seed, m.Workload, m.Op, m.Metric, m.Status, m.RegressionBound, 1+m.Tolerance)
+			}
+			if passes(m.Status) != (m.PassBound <= 1+m.Tolerance) || m.PassBound != m.CIHigh {
+				t.Fatalf("seed %d %s/%s/%s: status %s but pass bound %g (CI high %g) against 1+tau %g", seed, m.Workload, m.Op, m.Metric, m.Status, m.PassBound, m.CIHigh, 1+m.Tolerance)
 			}
 			if (m.Status == Regressed) != (m.P < cmp.LookAlpha) {
 				t.Fatalf("seed %d %s: status %s but Holm-adjusted p %g at alpha %g", seed, m.Metric, m.Status, m.P, cmp.LookAlpha)

@@ -171,5 +171,11 @@ func (r resolved) gated(k metricKey) bool {
 	return false
 }
 
+// gatesThroughput reports whether the gate selects workload w's throughput,
+// which the held-rate check stands in for when the trials ran at a target rate.
+func (r resolved) gatesThroughput(w string) bool {
+	return r.gated(metricKey{w, OpAll, MetricThroughput})
+}
+
 // lookAlpha is the family-wise error rate one look may spend.
 func (r resolved) lookAlpha() float64 { return r.Alpha / float64(r.Looks) }

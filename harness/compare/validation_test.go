@@ -24,7 +24,10 @@ const validationSeed = 20261130
 // reps returns the replications per scenario: R for the A/A table, and for
 // the power table, where the bound of interest (power >= 0.8) is far from the
 // observed rates, half as many to keep the suite within a few minutes.
-func reps() (aa, power int) {
+func reps(t *testing.T) (aa, power int) {
+	if testing.Short() {
+		t.Skip("the validation suite simulates for minutes; run make validate-stats (or go test without -short)")
+	}
 	if *validateReps > 0 {
 		return *validateReps, *validateReps
 	}
@@ -164,7 +167,7 @@ func worstRegressed(ty tally, metric string) (float64, string) {
 }
 
 func TestValidationAA(t *testing.T) {
-	R, _ := reps()
+	R, _ := reps(t)
 	const alpha = 0.05
 	base := simScenario{model: defaultModel(), sched: schedRMIT, pairs: 7, cfg: Config{Alpha: alpha}}
 	with := func(name string, f func(*simScenario)) simScenario {
@@ -240,7 +243,7 @@ func TestValidationAA(t *testing.T) {
 }
 
 func TestValidationPower(t *testing.T) {
-	_, R := reps()
+	_, R := reps(t)
 	const alpha = 0.05
 	base := simScenario{model: defaultModel(), sched: schedRMIT, pairs: 7, cfg: Config{Alpha: alpha}}
 	type row struct {

@@ -83,3 +83,14 @@ type Latency struct {
 	MinMicros  float64 `json:"min_us,omitempty"`
 	MeanMicros float64 `json:"mean_us,omitempty"`
 }
+
+// HoldThreshold is the fraction of its target rate a trial must achieve to
+// have held it. 95% leaves room for the last interval's partial schedule and
+// scheduler jitter on a loaded client, while a saturated cluster lands well below it.
+const HoldThreshold = 0.95
+
+// HeldTarget reports whether the trial achieved at least HoldThreshold of its
+// target rate; an unthrottled trial (no target) always holds it.
+func (t *Trial) HeldTarget() bool {
+	return t.TargetOpsPerSec <= 0 || t.AchievedOpsPerSec >= HoldThreshold*t.TargetOpsPerSec
+}
