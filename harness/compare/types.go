@@ -5,14 +5,14 @@ type Status string
 
 // Metric statuses, from the confidence interval of the ratio against the tolerance.
 const (
-	Regressed    Status = "REGRESSED"
-	Improved     Status = "IMPROVED"
-	Unchanged    Status = "UNCHANGED"
+	Regressed Status = "REGRESSED"
+	Improved  Status = "IMPROVED"
+	Unchanged Status = "UNCHANGED"
 	// NotWorse marks a metric shown to be no worse than its tolerance
 	// (non-inferiority: its worse-direction bound is within 1+tau) whose
 	// interval still reaches past the better side of the band, so neither
 	// UNCHANGED (equivalence) nor IMPROVED can be claimed. It lets a gate PASS.
-	NotWorse Status = "NOT WORSE"
+	NotWorse     Status = "NOT WORSE"
 	Inconclusive Status = "INCONCLUSIVE"
 	// Descriptive marks a metric compared without significance (imported summaries).
 	Descriptive Status = "DESCRIPTIVE"
