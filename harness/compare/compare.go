@@ -435,9 +435,11 @@ func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error
 			h.Status = Improved
 		case h.CandidateMissed == 0 && h.BaselineMissed == 0:
 			h.Status = Unchanged
-		case (sched.paired && h.CandidateOnly > h.BaselineOnly) ||
-			(!sched.paired && float64(h.CandidateMissed)/float64(h.CandidateTrials) > float64(h.BaselineMissed)/float64(h.BaselineTrials)):
-			// The candidate missed more often but not significantly: the gate cannot pass on it.
+		case 2*h.CandidateMissed > h.CandidateTrials && h.CandidateMissed > h.BaselineMissed:
+			// The candidate mostly could not hold the rate, more often than the
+			// baseline but not significantly: the gate cannot pass on it. Fewer
+			// misses leave the judgement to the latency gate, whose trials
+			// include the missed ones.
 			h.Status = Inconclusive
 		default:
 			h.Status = NotWorse

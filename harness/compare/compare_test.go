@@ -454,19 +454,16 @@ func TestNeedMorePairs(t *testing.T) {
 func BenchmarkCompare(b *testing.B) {
 	m := defaultModel()
 	m.requests = 2000
-	rec := newSimRecorder(m)
+	rec := newSimRecorder()
 	rng := rand.New(rand.NewPCG(1, 1))
 	var bt, ct []results.Trial
+	s := simScenario{model: m, pairs: 10}
 	for _, w := range []string{"A", "B", "C", "D", "E", "F"} {
-		s := simScenario{model: m, pairs: 10}
-		var x, y []results.Trial
-		s.simPairs(rng, rec, &x, &y, 0, 10)
-		for i := range x {
-			x[i].Workload, y[i].Workload = w, w
-			x[i].Start = x[i].Start.Add(time.Duration(w[0]) * time.Hour)
-			y[i].Start = y[i].Start.Add(time.Duration(w[0]) * time.Hour)
-		}
-		bt, ct = append(bt, x...), append(ct, y...)
+		s.family = append(s.family, simWorkload{name: w, ops: m.ops, requests: m.requests})
+	}
+	slot := 0
+	for wi := range s.family {
+		s.simPairs(rng, rec, &bt, &ct, wi, 0, 10, &slot)
 	}
 	base, cand := simManifest("b", bt), simManifest("c", ct)
 	b.ReportAllocs()

@@ -51,6 +51,7 @@ type outcome struct {
 	verdict  Verdict
 	flagged  bool // the schedule was flagged as not interleaved
 	pairs    int  // most pairs any decision used
+	gated    int  // gated metrics and held-rate checks
 }
 
 // tally aggregates the outcomes of R replications.
@@ -61,6 +62,7 @@ type tally struct {
 	verdicts map[Verdict]int
 	flagged  int
 	pairs    int
+	gated    int
 }
 
 func (t tally) rate(key string, s Status) float64 {
@@ -88,7 +90,7 @@ func runScenario(t *testing.T, s simScenario, R int) tally {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rec := newSimRecorder(s.model)
+			rec := newSimRecorder()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= R {
@@ -102,11 +104,23 @@ func runScenario(t *testing.T, s simScenario, R int) tally {
 				}
 				o := outcome{status: map[string]Status{}, verdict: c.Verdict}
 				for _, m := range c.Metrics {
-					o.status[m.Op+"/"+m.Metric] = m.Status
+					o.status[m.Workload+"/"+m.Op+"/"+m.Metric] = m.Status
 					if m.Gated && m.Status == Regressed {
 						o.gatedReg = true
 					}
 					o.pairs = max(o.pairs, m.Pairs)
+					if m.Gated {
+						o.gated++
+					}
+				}
+				for _, h := range c.HeldRate {
+					o.status[h.Workload+"/held rate"] = h.Status
+					if h.Gated && h.Status == Regressed {
+						o.gatedReg = true
+					}
+					if h.Gated {
+						o.gated++
+					}
 				}
 				for _, w := range c.Warnings {
 					if strings.Contains(w, "not interleaved") {
@@ -139,6 +153,7 @@ func runScenario(t *testing.T, s simScenario, R int) tally {
 			ty.flagged++
 		}
 		ty.pairs += o.pairs
+		ty.gated += o.gated
 	}
 	return ty
 }
@@ -260,10 +275,10 @@ func TestValidationPower(t *testing.T) {
 		}
 		return s
 	}
-	p99s := []string{"READ/p99", "UPDATE/p99"}
-	upd := []string{"UPDATE/p99"}
-	updOthers := []string{"READ/p99", "ALL/throughput"}
-	tput := []string{"ALL/throughput"}
+	p99s := []string{"A/READ/p99", "A/UPDATE/p99"}
+	upd := []string{"A/UPDATE/p99"}
+	updOthers := []string{"A/READ/p99", "A/ALL/throughput"}
+	tput := []string{"A/ALL/throughput"}
 	rows := []row{
 		{mk("k=7 fixed: all requests x1.20 (2 tau)", simEffect{all: 1.20}, nil), p99s, nil, "shown"},
 		{mk("all requests x1.05", simEffect{all: 1.05}, rcPairs), p99s, nil, "shown"},
@@ -280,7 +295,7 @@ func TestValidationPower(t *testing.T) {
 	fmt.Fprintf(&b, "\nPower: a real regression of the candidate, R=%d, alpha=FWER=%.2f, tolerance p99 10%%, throughput 5%%,\nadaptive pairs as in the rc suite (5 pairs, up to 15, 3 looks at alpha/3 each) unless marked k=7 fixed\n", R, alpha)
 	fmt.Fprintf(&b, "REGRESSED = worst (smallest) rate over the changed gated metrics; must be >= 80%% at 2 tau and <= %s at tau\n", strings.TrimSpace(pct(bound(alpha, R))))
 	fmt.Fprintf(&b, "verdict-R: verdict REGRESSION; other-R: worst REGRESSED rate of gated metrics left unchanged; p50-R: p50 REGRESSED (not gated)\n")
-	fmt.Fprintf(&b, "%-40s %-22s %9s %9s %9s %9s %6s %5s %s\n", "true change", "changed metric(s)", "REGRESSED", "IMPROVED", "verdict-R", "other-R", "p50-R", "pairs", "check")
+	fmt.Fprintf(&b, "%-40s %-26s %9s %9s %9s %9s %6s %5s %s\n", "true change", "changed metric(s)", "REGRESSED", "IMPROVED", "verdict-R", "other-R", "p50-R", "pairs", "check")
 	var fails []string
 	for _, rw := range rows {
 		ty := runScenario(t, rw.s, R)
@@ -321,7 +336,7 @@ func TestValidationPower(t *testing.T) {
 			fail("unchanged gated metrics REGRESSED at rate %.3f", other)
 		}
 		p50, _ := worstRegressed(ty, MetricP50)
-		fmt.Fprintf(&b, "%-40s %-22s %9s %9s %9s %9s %6s %5.1f %s\n", rw.s.name, strings.Join(rw.targets, ","),
+		fmt.Fprintf(&b, "%-40s %-26s %9s %9s %9s %9s %6s %5.1f %s\n", rw.s.name, strings.Join(rw.targets, ","),
 			pct(minReg), pct(maxImp), pct(float64(ty.verdicts[Regression])/float64(R)), pct(other), pct(p50),
 			float64(ty.pairs)/float64(R), check)
 	}
