@@ -473,3 +473,48 @@ func BenchmarkCompare(b *testing.B) {
 		}
 	}
 }
+
+func TestPlanPairsGrowsWithSpread(t *testing.T) {
+	quiet, loud := 0.0, 0.0
+	for _, sd := range []float64{0.02, 0.08} {
+		b, c := noisy(3, 8, 1, sd)
+		bt, ct := handPairs("A", b, c, 1)
+		plan, err := PlanPairs(simManifest("b", bt), simManifest("c", ct), Config{Gate: []string{MetricP99}, Looks: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(plan) != 1 || plan[0].Metric != MetricP99 || plan[0].Trials != 8 {
+			t.Fatalf("plan %+v, want one row for the gated p99 on 8 pairs", plan)
+		}
+		p := plan[0]
+		if p.PairsToDetect < 2 || p.PairsToPass < 2 {
+			t.Fatalf("plan %+v: fewer than 2 pairs", p)
+		}
+		if sd == 0.02 {
+			quiet = float64(p.PairsToPass)
+		} else {
+			loud = float64(p.PairsToPass)
+		}
+	}
+	if loud <= quiet {
+		t.Errorf("pairs to pass: %v at 8%% noise, not more than %v at 2%%", loud, quiet)
+	}
+	// Alone, a baseline's trials still give a plan (spread of two independent trials).
+	b, c := noisy(4, 6, 1, 0.05)
+	bt, _ := handPairs("A", b, c, 1)
+	plan, err := PlanPairs(simManifest("b", bt), nil, Config{Gate: []string{MetricP99}})
+	if err != nil || len(plan) != 1 || plan[0].Spread <= 0 {
+		t.Fatalf("baseline-only plan %+v, %v: want one row with a positive spread", plan, err)
+	}
+}
+
+func TestPairsForMatchesTheNormalApproximation(t *testing.T) {
+	// s = 3%, gap log(1.2)-log(1.1), one-sided 0.05/3 with power 0.8: the
+	// reference's k ~ (z+z)^2 s^2/gap^2 (paired) plus the t correction.
+	s, gap := 0.03, math.Log(1.2)-math.Log(1.1)
+	z := (2.128 + 0.8416) * s / gap
+	n := pairsFor(s, gap, 0.05/3)
+	if float64(n) < z*z || float64(n) > z*z+4 {
+		t.Errorf("pairsFor = %d, want between %.1f and %.1f", n, z*z, z*z+4)
+	}
+}
