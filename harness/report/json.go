@@ -62,23 +62,23 @@ type jsonMetric struct {
 }
 
 type jsonReport struct {
-	Verdict     compare.Verdict `json:"verdict"`
-	Note        string          `json:"note,omitempty"`
-	Baseline    compare.Side    `json:"baseline"`
-	Candidate   compare.Side    `json:"candidate"`
-	Suite       string          `json:"suite"`
-	Paired      bool            `json:"paired"`
-	Interleaved bool            `json:"interleaved"`
-	Descriptive bool            `json:"descriptive"`
-	Alpha       jsonNumber      `json:"alpha"`
-	Looks       int             `json:"looks"`
-	LookAlpha   jsonNumber      `json:"look_alpha"`
+	Verdict     compare.Verdict    `json:"verdict"`
+	Note        string             `json:"note,omitempty"`
+	Baseline    compare.Side       `json:"baseline"`
+	Candidate   compare.Side       `json:"candidate"`
+	Suite       string             `json:"suite"`
+	Paired      bool               `json:"paired"`
+	Interleaved bool               `json:"interleaved"`
+	Descriptive bool               `json:"descriptive"`
+	Alpha       jsonNumber         `json:"alpha"`
+	Looks       int                `json:"looks"`
+	LookAlpha   jsonNumber         `json:"look_alpha"`
 	Runs        int                `json:"runs,omitempty"`
 	Invalid     string             `json:"invalid,omitempty"`
 	HeldRate    []compare.HeldRate `json:"held_rate,omitempty"`
 	Metrics     []jsonMetric       `json:"metrics"`
-	Warnings    []string        `json:"warnings"`
-	Generated   string          `json:"generated,omitempty"`
+	Warnings    []string           `json:"warnings"`
+	Generated   string             `json:"generated,omitempty"`
 }
 
 // renderJSON writes the verdict object. Descriptive metrics carry null

@@ -35,7 +35,7 @@ func pairedFixture() *compare.Comparison {
 			{Workload: "workloadb", Op: "UPDATE", Metric: "p99", Unit: "us", Baseline: 5100, Candidate: 5000, Ratio: 0.98, CILow: 0.8, CIHigh: 1.2, PassBound: 1.2, RegressionBound: 0.78, Tolerance: 0.10, Status: compare.Inconclusive, Gated: false, P: 0.2, Pairs: 5, OpsPerTrial: 2000,
 				Note: "p99 not gated: a trial recorded only 2000 operations, so 20 samples lie beyond p99 (50 needed; p99 needs 5000 operations per trial); p95 gates in its place"},
 			{Workload: "workloadb", Op: "UPDATE", Metric: "p95", Unit: "us", Baseline: 2100, Candidate: 2050, Ratio: 0.976, CILow: 0.85, CIHigh: 1.04, PassBound: 1.04, RegressionBound: 0.83, Tolerance: 0.10, Status: compare.NotWorse, Gated: true, GatedFor: "p99", P: 0.3, Pairs: 5, OpsPerTrial: 2000,
-				Note: "gates in place of p99: a trial recorded only 2000 UPDATE operations (p99 needs 5000)",
+				Note:           "gates in place of p99: a trial recorded only 2000 UPDATE operations (p99 needs 5000)",
 				BaselineValues: []float64{2000, 2200, 2100, 2050, 2150}, CandidateValues: []float64{2100, 1900, 2000, 2150, 2100}},
 			{Workload: "workloadc", Op: "ALL", Metric: "throughput", Unit: "ops/s", Baseline: 9998, Candidate: 9996.1, Ratio: 0.9998, CILow: 0.999, CIHigh: 1.0006, PassBound: 0.999, RegressionBound: 1.0006, Tolerance: 0.05, Status: compare.Unchanged, Gated: false, P: 0.5, Pairs: 5,
 				Note: "throughput not gated: the trials ran at a target rate, which throughput only follows; the held-rate check gates instead"},
