@@ -185,8 +185,16 @@ func TestHTMLIsSelfContained(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := buf.String()
-	if n := strings.Count(page, "<svg"); n != 2 {
-		t.Errorf("%d plots, want 2", n)
+	if n := strings.Count(page, "latency by percentile\""); n != 2 {
+		t.Errorf("%d percentile plots, want 2", n)
+	}
+	// Every gated metric gets its interval against the band; those with
+	// per-trial values (4 of the 5) also their trials.
+	if n := strings.Count(page, "ratio interval\""); n != 5 {
+		t.Errorf("%d interval plots, want one per gated metric (5)", n)
+	}
+	if n := strings.Count(page, "per trial\""); n != 4 {
+		t.Errorf("%d trial plots, want 4", n)
 	}
 	if strings.Count(page, "<polyline") != 4 {
 		t.Errorf("want a baseline and a candidate line per plot")
