@@ -73,7 +73,7 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 
 type htmlRow struct {
 	Class, Workload, Op, Metric, Baseline, Candidate, Delta, Ratio, PassBound, RegressionBound, Status, P, OpsPerTrial, Gate string
-	Pairs                                                                                                                   int
+	Pairs                                                                                                                    int
 }
 
 type htmlEvidence struct {
