@@ -54,8 +54,21 @@ func (k metricKey) value(t *results.Trial) float64 {
 		return l.P999Micros
 	case MetricMean:
 		return l.MeanMicros
+	case MetricMin:
+		return l.MinMicros
+	case MetricMax:
+		return l.MaxMicros
 	}
 	return 0
+}
+
+// below returns the bound a zero figure of k is known to lie under in t (an
+// imported percentile printed as 0 whole milliseconds), or 0.
+func (k metricKey) below(t *results.Trial) float64 {
+	if k.value(t) != 0 {
+		return 0
+	}
+	return t.Ops[k.Op].Below[k.Metric]
 }
 
 // usable reports whether v can be compared on the log scale.
@@ -186,24 +199,133 @@ func describe(base, cand *results.Manifest, r resolved, out *Comparison) error {
 	out.Baseline.Trials, out.Candidate.Trials = len(bt), len(ct)
 	out.Warnings = append(out.Warnings, "descriptive comparison: imported YCSB summaries carry one value per metric and no trials, "+
 		"so these are ratios only, with no confidence interval, no significance and no verdict")
-	keys, missing := commonKeys(bt, ct)
+	keys, missing := descriptiveKeys(bt, ct)
 	if len(missing) > 0 {
 		out.Warnings = append(out.Warnings, "not compared (absent or zero on a side): "+strings.Join(missing, ", "))
 	}
 	for _, k := range keys {
-		gb, nb := geoMean(k, bt)
-		gc, nc := geoMean(k, ct)
-		out.Metrics = append(out.Metrics, MetricResult{
+		gb, nb, belowB := geoMeanBelow(k, bt)
+		gc, nc, belowC := geoMeanBelow(k, ct)
+		m := MetricResult{
 			Workload: k.Workload, Op: k.Op, Metric: k.Metric, Unit: k.unit(),
 			Baseline: gb, Candidate: gc, Ratio: gc / gb,
-			Tolerance: r.tol[k.Metric], Status: Descriptive, Gated: r.gated(k),
-			Pairs: min(nb, nc),
-		})
+			Tolerance: r.tol[k.Metric], Status: Descriptive, Gated: r.gated(k) && k.Metric != MetricMin && k.Metric != MetricMax,
+			Pairs: min(nb, nc), BaselineBelow: belowB, CandidateBelow: belowC,
+		}
+		if belowB || belowC {
+			// A bound is not a value: no ratio can be formed from it.
+			m.Ratio = math.NaN()
+			m.Note = k.Metric + " printed as 0 ms, i.e. below 1 ms, on the " + strings.Join(belowSides(belowB, belowC), " and ") + "; no ratio"
+		}
+		out.Metrics = append(out.Metrics, m)
 	}
 	if len(out.Metrics) == 0 {
 		return errors.New("compare: baseline and candidate share no workload and metric; check that both ran the same workloads")
 	}
 	return nil
+}
+
+// descriptiveMetrics are the per-operation figures an imported summary is
+// compared on: the trial metrics plus YCSB's MinLatency and MaxLatency.
+var descriptiveMetrics = append(slices.Clone(latencyMetrics), MetricMin, MetricMax)
+
+// descriptiveKeys returns the metrics every summary of both sides reports,
+// a zero percentile with a "below" bound counting as reported, and the names
+// of those left out.
+func descriptiveKeys(bt, ct []results.Trial) (keys []metricKey, missing []string) {
+	seen := map[metricKey]bool{}
+	var all []metricKey
+	for _, side := range [][]results.Trial{bt, ct} {
+		for i := range side {
+			t := &side[i]
+			ops := make([]string, 0, len(t.Ops))
+			for op := range t.Ops {
+				ops = append(ops, op)
+			}
+			sort.Strings(ops)
+			for _, op := range ops {
+				for _, m := range descriptiveMetrics {
+					k := metricKey{t.Workload, op, m}
+					if !seen[k] {
+						seen[k] = true
+						all = append(all, k)
+					}
+				}
+			}
+			if k := (metricKey{t.Workload, OpAll, MetricThroughput}); !seen[k] {
+				seen[k] = true
+				all = append(all, k)
+			}
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.Workload != b.Workload {
+			return a.Workload < b.Workload
+		}
+		if (a.Op == OpAll) != (b.Op == OpAll) {
+			return b.Op == OpAll
+		}
+		return a.Op < b.Op
+	})
+	for _, k := range all {
+		nb, nc, ok := 0, 0, true
+		for si, side := range [][]results.Trial{bt, ct} {
+			for i := range side {
+				if side[i].Workload != k.Workload {
+					continue
+				}
+				if si == 0 {
+					nb++
+				} else {
+					nc++
+				}
+				if !usable(k.value(&side[i])) && k.below(&side[i]) <= 0 {
+					ok = false
+				}
+			}
+		}
+		if ok && nb > 0 && nc > 0 {
+			keys = append(keys, k)
+		} else {
+			missing = append(missing, k.String())
+		}
+	}
+	return keys, missing
+}
+
+// geoMeanBelow is geoMean where a zero figure with a "below" bound counts
+// as that bound; below reports whether any did.
+func geoMeanBelow(k metricKey, ts []results.Trial) (g float64, n int, below bool) {
+	var s float64
+	for i := range ts {
+		if ts[i].Workload != k.Workload {
+			continue
+		}
+		v := k.value(&ts[i])
+		if b := k.below(&ts[i]); b > 0 {
+			v, below = b, true
+		}
+		if usable(v) {
+			s += math.Log(v)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0, below
+	}
+	return math.Exp(s / float64(n)), n, below
+}
+
+func belowSides(b, c bool) []string {
+	var out []string
+	if b {
+		out = append(out, "baseline")
+	}
+	if c {
+		out = append(out, "candidate")
+	}
+	return out
 }
 
 // observations are the values a side contributes: its trials, or its
@@ -213,25 +335,6 @@ func observations(m *results.Manifest) []results.Trial {
 		return m.Trials
 	}
 	return m.Summaries
-}
-
-// geoMean is the geometric mean of k over the trials that report it.
-func geoMean(k metricKey, ts []results.Trial) (float64, int) {
-	var s float64
-	n := 0
-	for i := range ts {
-		if ts[i].Workload != k.Workload {
-			continue
-		}
-		if v := k.value(&ts[i]); usable(v) {
-			s += math.Log(v)
-			n++
-		}
-	}
-	if n == 0 {
-		return 0, 0
-	}
-	return math.Exp(s / float64(n)), n
 }
 
 // allKeys lists every metric a set of trials reports, sorted for display:

@@ -518,3 +518,28 @@ func TestPairsForMatchesTheNormalApproximation(t *testing.T) {
 		t.Errorf("pairsFor = %d, want between %.1f and %.1f", n, z*z, z*z+4)
 	}
 }
+
+func TestDescriptiveShowsMinMaxAndBelowOneMillisecond(t *testing.T) {
+	summary := func(p95, max float64, below bool) results.Trial {
+		st := results.OpStats{Count: 5000000, Intended: results.Latency{P95Micros: p95, P99Micros: 3000, MinMicros: 180, MaxMicros: max, MeanMicros: 600}}
+		if below {
+			st.Below = map[string]float64{MetricP95: 1000}
+		}
+		return results.Trial{ID: "s", Workload: "workloadc", Ops: map[string]results.OpStats{"READ": st}}
+	}
+	base, cand := simManifest("b", nil), simManifest("c", nil)
+	base.Summaries = []results.Trial{summary(0, 90000, true)}
+	cand.Summaries = []results.Trial{summary(2000, 120000, false)}
+	c, err := Compare(base, cand, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mx := find(t, c, "workloadc", "READ", MetricMax); math.Abs(mx.Ratio-120000.0/90000) > 1e-9 || mx.Gated {
+		t.Errorf("max: ratio %v gated %v, want 1.33 and not gated", mx.Ratio, mx.Gated)
+	}
+	find(t, c, "workloadc", "READ", MetricMin)
+	p95 := find(t, c, "workloadc", "READ", MetricP95)
+	if !p95.BaselineBelow || p95.CandidateBelow || math.Abs(p95.Baseline-1000) > 1e-9 || !math.IsNaN(p95.Ratio) || p95.Note == "" {
+		t.Errorf("p95 %+v: want the baseline shown as below 1000 µs, no ratio, and a note", p95)
+	}
+}

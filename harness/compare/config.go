@@ -16,6 +16,10 @@ const (
 	MetricP999       = "p99.9"
 	MetricMean       = "mean"
 	MetricThroughput = "throughput"
+	// MetricMin and MetricMax are YCSB's MinLatency and MaxLatency, compared
+	// only descriptively (imported summaries): one extreme value is no basis for a gate.
+	MetricMin = "min"
+	MetricMax = "max"
 )
 
 // OpAll is the Op of workload-level metrics (throughput).

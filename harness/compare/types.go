@@ -80,6 +80,10 @@ type MetricResult struct {
 	// Note says why a metric the gate selects is not gated, or why it gates
 	// in place of another (the tail-sample rule, a held target rate).
 	Note string `json:"note,omitempty"`
+	// BaselineBelow and CandidateBelow say the side's figure is only known to
+	// lie below Baseline (Candidate): an imported percentile printed as 0 ms.
+	BaselineBelow  bool `json:"baseline_below,omitempty"`
+	CandidateBelow bool `json:"candidate_below,omitempty"`
 	// BaselineValues and CandidateValues are the per-trial values, in pair
 	// order when paired (element i of both is pair i).
 	BaselineValues  []float64 `json:"baseline_values,omitempty"`

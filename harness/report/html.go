@@ -52,7 +52,7 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 <div class="evidence">
 {{range .Evidence}}<figure class="f-{{.Status}}"><figcaption>{{.Title}} · <span class="st-{{.Status}}">{{.Status}}</span></figcaption>{{.SVG}}</figure>
 {{end}}</div>{{end}}
-{{if .GateNotes}}<h2>Gate notes</h2><ul>{{range .GateNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .GateNotes}}<h2>Notes</h2><ul>{{range .GateNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <h2>All metrics</h2>
 <table>
 <thead><tr><th>workload</th><th>op</th><th>metric</th><th>baseline</th><th>candidate</th><th>delta</th><th>ratio [CI]</th><th>pass bound</th><th>regr. bound</th><th>status</th><th>p</th><th>pairs</th><th>ops/trial</th><th>gate</th></tr></thead>
@@ -131,7 +131,7 @@ func renderHTML(w io.Writer, r Report) error {
 	}
 	for _, m := range c.Metrics {
 		data.Rows = append(data.Rows, htmlRow{Class: string(m.Status), Workload: m.Workload, Op: m.Op, Metric: m.Metric,
-			Baseline: value(m.Baseline, m.Unit), Candidate: value(m.Candidate, m.Unit), Delta: delta(m), Ratio: ratio(m),
+			Baseline: baseValue(m), Candidate: candValue(m), Delta: delta(m), Ratio: ratio(m),
 			PassBound: passBound(m), RegressionBound: regressionBound(m), OpsPerTrial: opsPerTrial(m),
 			Status: status(m), P: pValue(m), Pairs: m.Pairs, Gate: gate(m)})
 	}

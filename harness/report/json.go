@@ -55,6 +55,8 @@ type jsonMetric struct {
 	PassBound       jsonNumber   `json:"pass_bound"`
 	RegressionBound jsonNumber   `json:"regression_bound"`
 	OpsPerTrial     int64        `json:"ops_per_trial,omitempty"`
+	BaselineBelow   bool         `json:"baseline_below,omitempty"`
+	CandidateBelow  bool         `json:"candidate_below,omitempty"`
 	GatedFor        string       `json:"gated_for,omitempty"`
 	Note            string       `json:"note,omitempty"`
 	BaselineValues  []jsonNumber `json:"baseline_values,omitempty"`
@@ -106,6 +108,7 @@ func renderJSON(w io.Writer, r Report) error {
 			Status: m.Status, Gated: m.Gated, P: num(m.P), Pairs: m.Pairs,
 			PassBound: num(m.PassBound), RegressionBound: num(m.RegressionBound),
 			OpsPerTrial: m.OpsPerTrial, GatedFor: m.GatedFor, Note: m.Note,
+			BaselineBelow: m.BaselineBelow, CandidateBelow: m.CandidateBelow,
 			BaselineValues: nums(m.BaselineValues), CandidateValues: nums(m.CandidateValues)}
 		if !hasCI(m) {
 			jm.CILow, jm.CIHigh, jm.PassBound, jm.RegressionBound = jsonNumber{}, jsonNumber{}, jsonNumber{}, jsonNumber{}

@@ -68,7 +68,7 @@ func renderJUnit(w io.Writer, r Report) error {
 		s := &root.Suites[i]
 		tc := junitCase{ClassName: m.Workload, Name: m.Op + " " + m.Metric, Time: "0",
 			SystemOut: fmt.Sprintf("baseline %s, candidate %s, ratio %s, pass bound %s, tolerance %.1f%%, status %s, p %s, pairs %d",
-				value(m.Baseline, m.Unit), value(m.Candidate, m.Unit), ratio(m), passBound(m), m.Tolerance*100, status(m), pValue(m), m.Pairs)}
+				baseValue(m), candValue(m), ratio(m), passBound(m), m.Tolerance*100, status(m), pValue(m), m.Pairs)}
 		if m.OpsPerTrial > 0 {
 			tc.SystemOut += fmt.Sprintf(", %d operations per trial", m.OpsPerTrial)
 		}

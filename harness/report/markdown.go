@@ -43,7 +43,7 @@ func markdown(c *compare.Comparison, maxRows int) []byte {
 		}
 	}
 	if notes := gateNotes(c); len(notes) > 0 {
-		b.WriteString("\nGate notes:\n\n")
+		b.WriteString("\nNotes:\n\n")
 		for _, n := range notes {
 			fmt.Fprintf(&b, "- %s\n", mdEscape(n))
 		}

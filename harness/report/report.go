@@ -151,6 +151,21 @@ func value(v float64, unit string) string {
 	return fmt.Sprintf("%.4g %s", v, unit)
 }
 
+// baseValue and candValue format a side's figure; one only known to lie
+// below a bound (an imported percentile printed as 0 ms) reads "< 1 ms".
+func baseValue(m compare.MetricResult) string { return sideValue(m.Baseline, m.BaselineBelow, m.Unit) }
+
+func candValue(m compare.MetricResult) string {
+	return sideValue(m.Candidate, m.CandidateBelow, m.Unit)
+}
+
+func sideValue(v float64, below bool, unit string) string {
+	if below {
+		return "< " + value(v, unit)
+	}
+	return value(v, unit)
+}
+
 // hasCI reports whether a metric carries a confidence interval worth printing.
 func hasCI(m compare.MetricResult) bool {
 	return m.Status != compare.Descriptive && finite(m.CILow) && finite(m.CIHigh) && m.CIHigh > 0

@@ -57,6 +57,9 @@ func descriptiveFixture() *compare.Comparison {
 		Metrics: []compare.MetricResult{
 			{Workload: "workloada", Op: "READ", Metric: "p99", Unit: "us", Baseline: 4875, Candidate: 3335, Ratio: 0.684, Tolerance: 0.05, Status: compare.Descriptive, Gated: true, Pairs: 1},
 			{Workload: "workloada", Op: "READ", Metric: "mean", Unit: "us", Baseline: 1201.45, Candidate: 751.33, Ratio: 0.6253, Tolerance: 0.05, Status: compare.Descriptive, Gated: false, Pairs: 1},
+			{Workload: "workloada", Op: "READ", Metric: "p95", Unit: "us", Baseline: 1000, Candidate: 2000, Ratio: math.NaN(), Tolerance: 0.10, Status: compare.Descriptive, Pairs: 1,
+				BaselineBelow: true, Note: "p95 printed as 0 ms, i.e. below 1 ms, on the baseline; no ratio"},
+			{Workload: "workloada", Op: "READ", Metric: "max", Unit: "us", Baseline: 95231, Candidate: 120400, Ratio: 1.264, Status: compare.Descriptive, Pairs: 1},
 		},
 		Warnings: []string{"descriptive comparison: imported YCSB summaries carry one value per metric and no trials"},
 	}

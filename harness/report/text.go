@@ -17,7 +17,7 @@ var textHeader = []string{"workload", "op", "metric", "baseline", "candidate", "
 
 // row is one metric's cells, in textHeader's order.
 func row(m compare.MetricResult) []string {
-	return []string{m.Workload, m.Op, m.Metric, value(m.Baseline, m.Unit), value(m.Candidate, m.Unit),
+	return []string{m.Workload, m.Op, m.Metric, baseValue(m), candValue(m),
 		delta(m), ratio(m), passBound(m), regressionBound(m), status(m), pValue(m), fmt.Sprint(m.Pairs), opsPerTrial(m), gate(m)}
 }
 
@@ -79,7 +79,7 @@ func writeNotes(w io.Writer, c *compare.Comparison, bullet string) error {
 		}
 	}
 	if notes := gateNotes(c); len(notes) > 0 {
-		p("\ngate notes:\n")
+		p("\nnotes:\n")
 		for _, n := range notes {
 			p("%s%s\n", bullet, n)
 		}

@@ -70,6 +70,10 @@ type OpStats struct {
 	Statuses map[string]int64 `json:"statuses,omitempty"` // OK, NOT_FOUND, ERROR counts
 	Intended Latency          `json:"intended"`
 	Service  Latency          `json:"service"`
+	// Below maps a metric (p50, p95, p99, p99.9) whose figure is zero to the
+	// bound it lies under: imported YCSB output prints percentiles in whole
+	// milliseconds, and 0 there means below 1 ms (1000), not "not reported".
+	Below map[string]float64 `json:"below_us,omitempty"`
 }
 
 // Latency holds the summary figures of one latency histogram in microseconds.
