@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -95,12 +96,13 @@ func TestValidationFamilies(t *testing.T) {
 		{mk("rc", "A UPDATE only x1.20 (2 tau)", simEffect{workload: "A", op: "UPDATE", opFactor: 1.20}, nil), "power", qA},
 		{mk("quick", "candidate misses the rate in 60% of trials", simEffect{missRate: 0.6}, nil), "shown", []string{"A/held rate"}},
 	}
-	var b strings.Builder
+	// Rows print as they are computed: a slow machine still shows the finished ones.
+	b := os.Stdout
 	fail := []string{}
-	fmt.Fprintf(&b, "\nSuites' families: gated metrics after the tail-sample rule, alpha=FWER=%.2f, PASS = every gated metric's one-sided bound at alpha/looks within 1+tau\n", alpha)
-	fmt.Fprintf(&b, "smoke: 6 workloads x 2400 ops/trial, 4 pairs, gate p95 (p50 or mean for 5%%-operations); quick: 4 x 40k, 5-12 pairs, 2 looks, gate p99 (p95 for 5%%-operations);\nrc: 6 x 20k (rc runs 10M), 5-15 pairs, 3 looks; all at a held target rate (the held-rate check gates instead of throughput)\n")
-	fmt.Fprintf(&b, "\nA/A, R=%d: false REGRESSED of any gated metric (family) and of the worst metric; bound alpha+3sigma=%s; target A/A PASS >= 80%% for quick\n", R, strings.TrimSpace(pct(bound(alpha, R))))
-	fmt.Fprintf(&b, "%-46s %6s %7s %7s %7s %6s %5s %s\n", "scenario", "gated", "family", "worst", "PASS", "INCONC", "pairs", "check")
+	fmt.Fprintf(b, "\nSuites' families: gated metrics after the tail-sample rule, alpha=FWER=%.2f, PASS = every gated metric's one-sided bound at alpha/looks within 1+tau\n", alpha)
+	fmt.Fprintf(b, "smoke: 6 workloads x 2400 ops/trial, 4 pairs, gate p95 (p50 or mean for 5%%-operations); quick: 4 x 40k, 5-12 pairs, 2 looks, gate p99 (p95 for 5%%-operations);\nrc: 6 x 20k (rc runs 10M), 5-15 pairs, 3 looks; all at a held target rate (the held-rate check gates instead of throughput)\n")
+	fmt.Fprintf(b, "\nA/A, R=%d: false REGRESSED of any gated metric (family) and of the worst metric; bound alpha+3sigma=%s; target A/A PASS >= 80%% for quick\n", R, strings.TrimSpace(pct(bound(alpha, R))))
+	fmt.Fprintf(b, "%-46s %6s %7s %7s %7s %6s %5s %s\n", "scenario", "gated", "family", "worst", "PASS", "INCONC", "pairs", "check")
 	for _, rw := range aaRows {
 		ty := runScenario(t, rw.s, R)
 		fam := float64(ty.family) / float64(R)
@@ -125,12 +127,12 @@ func TestValidationFamilies(t *testing.T) {
 		if rw.role == "pass-target" && passRate < 0.80 {
 			bad("A/A PASS %.3f below the 0.80 target", passRate)
 		}
-		fmt.Fprintf(&b, "%-46s %6.1f %7s %7s %7s %6s %5.1f %s\n", rw.s.name, float64(ty.gated)/float64(R), pct(fam), pct(worst), pct(passRate),
+		fmt.Fprintf(b, "%-46s %6.1f %7s %7s %7s %6s %5.1f %s\n", rw.s.name, float64(ty.gated)/float64(R), pct(fam), pct(worst), pct(passRate),
 			pct(float64(ty.verdicts[VerdictInconclusive])/float64(R)), float64(ty.pairs)/float64(R), check)
 	}
-	fmt.Fprintf(&b, "\nA real change, R=%d: false PASS must be <= %s at a change of exactly tau; power >= 80%% at 2 tau\n", Rp, strings.TrimSpace(pct(bound(alpha, Rp))))
-	fmt.Fprintf(&b, "power: verdict REGRESSION for a change of every workload, REGRESSED of the changed metric for one operation (family false REGRESSED for the A/A row);\nIMPROVED: worst changed metric, must stay <= alpha/2\n")
-	fmt.Fprintf(&b, "%-46s %7s %9s %9s %9s %5s %s\n", "true change", "PASS", "REGRESSED", "verdict-R", "IMPROVED", "pairs", "check")
+	fmt.Fprintf(b, "\nA real change, R=%d: false PASS must be <= %s at a change of exactly tau; power >= 80%% at 2 tau\n", Rp, strings.TrimSpace(pct(bound(alpha, Rp))))
+	fmt.Fprintf(b, "power: verdict REGRESSION for a change of every workload, REGRESSED of the changed metric for one operation (family false REGRESSED for the A/A row);\nIMPROVED: worst changed metric, must stay <= alpha/2\n")
+	fmt.Fprintf(b, "%-46s %7s %9s %9s %9s %5s %s\n", "true change", "PASS", "REGRESSED", "verdict-R", "IMPROVED", "pairs", "check")
 	for _, rw := range edgeRows {
 		ty := runScenario(t, rw.s, Rp)
 		// Power is the verdict REGRESSION for a change of every workload (the
@@ -177,13 +179,12 @@ func TestValidationFamilies(t *testing.T) {
 			reg = pct(minReg)
 			check = "shown only"
 		}
-		if maxImp > alpha/2 {
+		if rw.role != "held-aa" && maxImp > alpha/2 {
 			bad("IMPROVED under a real regression at %.3f", maxImp)
 		}
-		fmt.Fprintf(&b, "%-46s %7s %9s %9s %9s %5.1f %s\n", rw.s.name, pct(passRate), reg,
+		fmt.Fprintf(b, "%-46s %7s %9s %9s %9s %5.1f %s\n", rw.s.name, pct(passRate), reg,
 			pct(float64(ty.verdicts[Regression])/float64(Rp)), pct(maxImp), float64(ty.pairs)/float64(Rp), check)
 	}
-	t.Log(b.String())
 	for _, f := range fail {
 		t.Error(f)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -213,19 +214,20 @@ func TestValidationAA(t *testing.T) {
 		{with("adaptive (rc): 5 to 15 pairs, 3 looks", rcPairs), true},
 		{with("drift 1%/slot, sequential AAAA-BBBB", func(s *simScenario) { s.drift, s.sched = 0.01, schedSequential }), false},
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\nA/A: identical systems, false REGRESSED rate (worst op per metric), R=%d, alpha=FWER=%.2f, bound alpha+3sigma=%s\n", R, alpha, strings.TrimSpace(pct(bound(alpha, R))))
-	fmt.Fprintf(&b, "gated family: p99 of READ and UPDATE, throughput (Holm); per-metric bound applies to every metric\n")
-	fmt.Fprintf(&b, "%-40s %6s %6s %6s %6s %6s %6s | %6s %6s %6s %7s %5s %s\n",
+	// Rows print as they are computed: a slow machine still shows the finished ones.
+	b := os.Stdout
+	fmt.Fprintf(b, "\nA/A: identical systems, false REGRESSED rate (worst op per metric), R=%d, alpha=FWER=%.2f, bound alpha+3sigma=%s\n", R, alpha, strings.TrimSpace(pct(bound(alpha, R))))
+	fmt.Fprintf(b, "gated family: p99 of READ and UPDATE, throughput (Holm); per-metric bound applies to every metric\n")
+	fmt.Fprintf(b, "%-40s %6s %6s %6s %6s %6s %6s | %6s %6s %6s %7s %5s %s\n",
 		"scenario", "p50", "p95", "p99", "p99.9", "mean", "tput", "family", "PASS", "INCONC", "flagged", "pairs", "check")
 	type failure struct{ msg string }
 	var fails []failure
 	for _, sc := range scenarios {
 		ty := runScenario(t, sc.s, R)
-		fmt.Fprintf(&b, "%-40s", sc.s.name)
+		fmt.Fprintf(b, "%-40s", sc.s.name)
 		for _, m := range metricColumns {
 			r, at := worstRegressed(ty, m)
-			fmt.Fprintf(&b, " %6s", pct(r))
+			fmt.Fprintf(b, " %6s", pct(r))
 			if sc.checked && r > bound(alpha, R) {
 				fails = append(fails, failure{fmt.Sprintf("%s: false REGRESSED rate of %s is %.3f, above the bound %.3f", sc.s.name, at, r, bound(alpha, R))})
 			}
@@ -247,11 +249,10 @@ func TestValidationAA(t *testing.T) {
 			fails = append(fails, failure{fmt.Sprintf("%s: %d interleaved schedules were flagged as not interleaved", sc.s.name, ty.flagged)})
 			check = "FAIL"
 		}
-		fmt.Fprintf(&b, " | %6s %6s %6s %7s %5.1f %s\n", pct(fam),
+		fmt.Fprintf(b, " | %6s %6s %6s %7s %5.1f %s\n", pct(fam),
 			pct(float64(ty.verdicts[Pass])/float64(R)), pct(float64(ty.verdicts[VerdictInconclusive])/float64(R)),
 			pct(flagged), float64(ty.pairs)/float64(R), check)
 	}
-	t.Log(b.String())
 	for _, f := range fails {
 		t.Error(f.msg)
 	}
@@ -291,11 +292,12 @@ func TestValidationPower(t *testing.T) {
 		{mk("throughput x1/1.05 (= tau)", simEffect{tput: 1 / 1.05}, rcPairs), tput, p99s, "edge"},
 		{mk("throughput x1/1.10 (2 tau)", simEffect{tput: 1 / 1.10}, rcPairs), tput, p99s, "power"},
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\nPower: a real regression of the candidate, R=%d, alpha=FWER=%.2f, tolerance p99 10%%, throughput 5%%,\nadaptive pairs as in the rc suite (5 pairs, up to 15, 3 looks at alpha/3 each) unless marked k=7 fixed\n", R, alpha)
-	fmt.Fprintf(&b, "REGRESSED = worst (smallest) rate over the changed gated metrics; must be >= 80%% at 2 tau and <= %s at tau\n", strings.TrimSpace(pct(bound(alpha, R))))
-	fmt.Fprintf(&b, "verdict-R: verdict REGRESSION; other-R: worst REGRESSED rate of gated metrics left unchanged; p50-R: p50 REGRESSED (not gated)\n")
-	fmt.Fprintf(&b, "%-40s %-26s %9s %9s %9s %9s %6s %5s %s\n", "true change", "changed metric(s)", "REGRESSED", "IMPROVED", "verdict-R", "other-R", "p50-R", "pairs", "check")
+	// Rows print as they are computed: a slow machine still shows the finished ones.
+	b := os.Stdout
+	fmt.Fprintf(b, "\nPower: a real regression of the candidate, R=%d, alpha=FWER=%.2f, tolerance p99 10%%, throughput 5%%,\nadaptive pairs as in the rc suite (5 pairs, up to 15, 3 looks at alpha/3 each) unless marked k=7 fixed\n", R, alpha)
+	fmt.Fprintf(b, "REGRESSED = worst (smallest) rate over the changed gated metrics; must be >= 80%% at 2 tau and <= %s at tau\n", strings.TrimSpace(pct(bound(alpha, R))))
+	fmt.Fprintf(b, "verdict-R: verdict REGRESSION; other-R: worst REGRESSED rate of gated metrics left unchanged; p50-R: p50 REGRESSED (not gated)\n")
+	fmt.Fprintf(b, "%-40s %-26s %9s %9s %9s %9s %6s %5s %s\n", "true change", "changed metric(s)", "REGRESSED", "IMPROVED", "verdict-R", "other-R", "p50-R", "pairs", "check")
 	var fails []string
 	for _, rw := range rows {
 		ty := runScenario(t, rw.s, R)
@@ -336,11 +338,10 @@ func TestValidationPower(t *testing.T) {
 			fail("unchanged gated metrics REGRESSED at rate %.3f", other)
 		}
 		p50, _ := worstRegressed(ty, MetricP50)
-		fmt.Fprintf(&b, "%-40s %-26s %9s %9s %9s %9s %6s %5.1f %s\n", rw.s.name, strings.Join(rw.targets, ","),
+		fmt.Fprintf(b, "%-40s %-26s %9s %9s %9s %9s %6s %5.1f %s\n", rw.s.name, strings.Join(rw.targets, ","),
 			pct(minReg), pct(maxImp), pct(float64(ty.verdicts[Regression])/float64(R)), pct(other), pct(p50),
 			float64(ty.pairs)/float64(R), check)
 	}
-	t.Log(b.String())
 	for _, f := range fails {
 		t.Error(f)
 	}
