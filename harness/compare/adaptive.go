@@ -49,7 +49,7 @@ func NeedMorePairs(base, cand *results.Manifest, cfg Config, look int) (Plan, er
 			p.Inconclusive = append(p.Inconclusive, details[i].key.String())
 		}
 	}
-	if c.Verdict != VerdictInconclusive || look == r.Looks {
+	if c.Verdict != VerdictInconclusive || look >= r.Looks {
 		return p, nil
 	}
 	for i, m := range c.Metrics {
@@ -57,9 +57,19 @@ func NeedMorePairs(base, cand *results.Manifest, cfg Config, look int) (Plan, er
 			continue
 		}
 		d := details[i]
-		need := pairsNeeded(d, c.Paired, r.MaxPairs) - d.est.N
+		need := pairsNeeded(d, c.Paired, c.LookAlpha, r.MaxPairs) - d.est.N
 		if need > p.Extra[d.key.Workload] {
 			p.Extra[d.key.Workload] = need
+		}
+	}
+	// A held rate the candidate missed more often, but not significantly:
+	// more pairs are the only way to tell; ask for as many as allowed.
+	for _, h := range c.HeldRate {
+		if h.Gated && h.Status == Inconclusive {
+			p.Inconclusive = append(p.Inconclusive, h.Workload+"/held rate")
+			if need := r.MaxPairs - h.CandidateTrials; need > p.Extra[h.Workload] {
+				p.Extra[h.Workload] = need
+			}
 		}
 	}
 	for w, n := range p.Extra {
@@ -71,15 +81,24 @@ func NeedMorePairs(base, cand *results.Manifest, cfg Config, look int) (Plan, er
 	return p, nil
 }
 
+// zPower is the standard normal quantile of the power pairsNeeded aims at
+// (0.8): asking only for the pairs at which the bound would just reach the
+// tolerance decides half the time, which wastes a look.
+const zPower = 0.8416212335729143
+
 // pairsNeeded projects the smallest number of pairs (candidate trials when
-// unpaired) at which, with the current estimate and spread, the interval at
-// the metric's current level would be narrower than the distance from the
-// estimate to the nearest tolerance boundary, so the status would be decided.
-// It returns max when no count up to max would do.
-func pairsNeeded(d detail, paired bool, max int) int {
+// unpaired) at which, with the current estimate and spread, the metric would
+// be decided with probability 0.8: its bound at the Holm level above the tolerance when the
+// estimate lies beyond it (REGRESSED), otherwise its non-inferiority bound at
+// the look's level passAlpha within it (NOT WORSE). It returns max when no
+// count up to max would do.
+func pairsNeeded(d detail, paired bool, passAlpha float64, max int) int {
 	e := d.est
 	x := e.Mean * d.key.worseSign()
-	gap := math.Min(math.Abs(x-d.c), math.Abs(x+d.c))
+	level, gap := passAlpha, d.c-x
+	if x > d.c {
+		level, gap = d.level, x-d.c
+	}
 	for n := e.N + 1; n <= max; n++ {
 		var se, df float64
 		if paired {
@@ -94,7 +113,7 @@ func pairsNeeded(d detail, paired bool, max int) int {
 				df = (qb + qc) * (qb + qc) / den
 			}
 		}
-		if tQuantile(1-d.level, df)*se < gap {
+		if (tQuantile(1-level, df)+zPower)*se < gap {
 			return n
 		}
 	}

@@ -54,8 +54,21 @@ func (k metricKey) value(t *results.Trial) float64 {
 		return l.P999Micros
 	case MetricMean:
 		return l.MeanMicros
+	case MetricMin:
+		return l.MinMicros
+	case MetricMax:
+		return l.MaxMicros
 	}
 	return 0
+}
+
+// below returns the bound a zero figure of k is known to lie under in t (an
+// imported percentile printed as 0 whole milliseconds), or 0.
+func (k metricKey) below(t *results.Trial) float64 {
+	if k.value(t) != 0 {
+		return 0
+	}
+	return t.Ops[k.Op].Below[k.Metric]
 }
 
 // usable reports whether v can be compared on the log scale.
@@ -186,24 +199,133 @@ func describe(base, cand *results.Manifest, r resolved, out *Comparison) error {
 	out.Baseline.Trials, out.Candidate.Trials = len(bt), len(ct)
 	out.Warnings = append(out.Warnings, "descriptive comparison: imported YCSB summaries carry one value per metric and no trials, "+
 		"so these are ratios only, with no confidence interval, no significance and no verdict")
-	keys, missing := commonKeys(bt, ct)
+	keys, missing := descriptiveKeys(bt, ct)
 	if len(missing) > 0 {
 		out.Warnings = append(out.Warnings, "not compared (absent or zero on a side): "+strings.Join(missing, ", "))
 	}
 	for _, k := range keys {
-		gb, nb := geoMean(k, bt)
-		gc, nc := geoMean(k, ct)
-		out.Metrics = append(out.Metrics, MetricResult{
+		gb, nb, belowB := geoMeanBelow(k, bt)
+		gc, nc, belowC := geoMeanBelow(k, ct)
+		m := MetricResult{
 			Workload: k.Workload, Op: k.Op, Metric: k.Metric, Unit: k.unit(),
 			Baseline: gb, Candidate: gc, Ratio: gc / gb,
-			Tolerance: r.tol[k.Metric], Status: Descriptive, Gated: r.gated(k),
-			Pairs: min(nb, nc),
-		})
+			Tolerance: r.tol[k.Metric], Status: Descriptive, Gated: r.gated(k) && k.Metric != MetricMin && k.Metric != MetricMax,
+			Pairs: min(nb, nc), BaselineBelow: belowB, CandidateBelow: belowC,
+		}
+		if belowB || belowC {
+			// A bound is not a value: no ratio can be formed from it.
+			m.Ratio = math.NaN()
+			m.Note = k.Metric + " printed as 0 ms, i.e. below 1 ms, on the " + strings.Join(belowSides(belowB, belowC), " and ") + "; no ratio"
+		}
+		out.Metrics = append(out.Metrics, m)
 	}
 	if len(out.Metrics) == 0 {
 		return errors.New("compare: baseline and candidate share no workload and metric; check that both ran the same workloads")
 	}
 	return nil
+}
+
+// descriptiveMetrics are the per-operation figures an imported summary is
+// compared on: the trial metrics plus YCSB's MinLatency and MaxLatency.
+var descriptiveMetrics = append(slices.Clone(latencyMetrics), MetricMin, MetricMax)
+
+// descriptiveKeys returns the metrics every summary of both sides reports,
+// a zero percentile with a "below" bound counting as reported, and the names
+// of those left out.
+func descriptiveKeys(bt, ct []results.Trial) (keys []metricKey, missing []string) {
+	seen := map[metricKey]bool{}
+	var all []metricKey
+	for _, side := range [][]results.Trial{bt, ct} {
+		for i := range side {
+			t := &side[i]
+			ops := make([]string, 0, len(t.Ops))
+			for op := range t.Ops {
+				ops = append(ops, op)
+			}
+			sort.Strings(ops)
+			for _, op := range ops {
+				for _, m := range descriptiveMetrics {
+					k := metricKey{t.Workload, op, m}
+					if !seen[k] {
+						seen[k] = true
+						all = append(all, k)
+					}
+				}
+			}
+			if k := (metricKey{t.Workload, OpAll, MetricThroughput}); !seen[k] {
+				seen[k] = true
+				all = append(all, k)
+			}
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		if a.Workload != b.Workload {
+			return a.Workload < b.Workload
+		}
+		if (a.Op == OpAll) != (b.Op == OpAll) {
+			return b.Op == OpAll
+		}
+		return a.Op < b.Op
+	})
+	for _, k := range all {
+		nb, nc, ok := 0, 0, true
+		for si, side := range [][]results.Trial{bt, ct} {
+			for i := range side {
+				if side[i].Workload != k.Workload {
+					continue
+				}
+				if si == 0 {
+					nb++
+				} else {
+					nc++
+				}
+				if !usable(k.value(&side[i])) && k.below(&side[i]) <= 0 {
+					ok = false
+				}
+			}
+		}
+		if ok && nb > 0 && nc > 0 {
+			keys = append(keys, k)
+		} else {
+			missing = append(missing, k.String())
+		}
+	}
+	return keys, missing
+}
+
+// geoMeanBelow is geoMean where a zero figure with a "below" bound counts
+// as that bound; below reports whether any did.
+func geoMeanBelow(k metricKey, ts []results.Trial) (g float64, n int, below bool) {
+	var s float64
+	for i := range ts {
+		if ts[i].Workload != k.Workload {
+			continue
+		}
+		v := k.value(&ts[i])
+		if b := k.below(&ts[i]); b > 0 {
+			v, below = b, true
+		}
+		if usable(v) {
+			s += math.Log(v)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0, below
+	}
+	return math.Exp(s / float64(n)), n, below
+}
+
+func belowSides(b, c bool) []string {
+	var out []string
+	if b {
+		out = append(out, "baseline")
+	}
+	if c {
+		out = append(out, "candidate")
+	}
+	return out
 }
 
 // observations are the values a side contributes: its trials, or its
@@ -213,25 +335,6 @@ func observations(m *results.Manifest) []results.Trial {
 		return m.Trials
 	}
 	return m.Summaries
-}
-
-// geoMean is the geometric mean of k over the trials that report it.
-func geoMean(k metricKey, ts []results.Trial) (float64, int) {
-	var s float64
-	n := 0
-	for i := range ts {
-		if ts[i].Workload != k.Workload {
-			continue
-		}
-		if v := k.value(&ts[i]); usable(v) {
-			s += math.Log(v)
-			n++
-		}
-	}
-	if n == 0 {
-		return 0, 0
-	}
-	return math.Exp(s / float64(n)), n
 }
 
 // allKeys lists every metric a set of trials reports, sorted for display:
@@ -323,6 +426,19 @@ func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error
 	sched := checkSchedule(bt, ct, r.Unpaired)
 	out.Paired, out.Interleaved = sched.paired, sched.interleaved
 	out.Warnings = append(out.Warnings, sched.warnings...)
+	// Alpha accounting: every run pooled here was judged on its own at its
+	// planned looks, so its looks count again. A fixed set of unpaired
+	// trials (regress run, --reuse-baseline) had one look per run.
+	out.Runs = countRuns(ct)
+	perRun := r.Looks
+	if !sched.paired {
+		perRun = 1
+	}
+	out.Looks = perRun * out.Runs
+	out.LookAlpha = r.Alpha / float64(out.Looks)
+	if out.Runs > 1 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("trials of %d runs are pooled; each run's looks count, so every test runs at alpha/%d", out.Runs, out.Looks))
+	}
 	keys, missing := commonKeys(bt, ct)
 	if len(missing) > 0 {
 		out.Warnings = append(out.Warnings, "not compared (absent or zero in some trial): "+strings.Join(missing, ", "))
@@ -330,8 +446,9 @@ func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error
 	if len(keys) == 0 {
 		return nil, errors.New("compare: baseline and candidate share no workload and metric that every trial reports; check that both ran the same workloads")
 	}
-	alpha := r.lookAlpha()
+	alpha := out.LookAlpha
 	details := make([]detail, len(keys))
+	index := map[metricKey]int{}
 	for i, k := range keys {
 		d, gb, gc, err := estimateKey(k, bt, ct, sched)
 		if err != nil {
@@ -340,13 +457,21 @@ func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error
 		d.c = math.Log1p(r.tol[k.Metric])
 		d.level = alpha
 		details[i] = d
-		out.Metrics = append(out.Metrics, MetricResult{
+		index[k] = i
+		m := MetricResult{
 			Workload: k.Workload, Op: k.Op, Metric: k.Metric, Unit: k.unit(),
 			Baseline: gb, Candidate: gc, Ratio: math.Exp(d.est.Mean),
 			Tolerance: r.tol[k.Metric], Gated: r.gated(k), Pairs: d.est.N,
-		})
+		}
+		m.BaselineValues, m.CandidateValues = trialValues(k, bt, ct, sched)
+		if k.Op != OpAll {
+			m.OpsPerTrial = minOps(k.Workload, k.Op, bt, ct)
+		}
+		out.Metrics = append(out.Metrics, m)
 	}
-	// Raw one-sided p-values of H0: worse-direction change ≤ tolerance.
+	applyGateRules(bt, ct, index, out)
+
+	// Raw one-sided p-values of H0: worse-direction change <= tolerance.
 	var gatedIdx []int
 	var gatedP []float64
 	for i := range out.Metrics {
@@ -359,7 +484,35 @@ func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error
 			gatedP = append(gatedP, out.Metrics[i].P)
 		}
 	}
-	if len(gatedIdx) == 0 {
+	// Held-rate hypotheses join the family only for workloads where some
+	// trial missed the rate: one that no trial missed cannot be rejected, and
+	// counting it would only make every other gated test stricter.
+	var heldIdx []int
+	var heldBetter []float64
+	for _, w := range workloads(keys) {
+		if !throttled(w, bt, ct) {
+			continue
+		}
+		h, pw, pb := heldRate(w, bt, ct, sched)
+		h.Gated = r.gatesThroughput(w)
+		h.P = pw
+		out.HeldRate = append(out.HeldRate, h)
+		heldBetter = append(heldBetter, pb)
+		if h.Gated && pw < 1 {
+			heldIdx = append(heldIdx, len(out.HeldRate)-1)
+			gatedP = append(gatedP, pw)
+		}
+		if why := invalidHeld(h); why != "" && out.Invalid == "" {
+			out.Invalid = why
+		}
+	}
+	gatedHeld := 0
+	for _, h := range out.HeldRate {
+		if h.Gated {
+			gatedHeld++
+		}
+	}
+	if len(gatedIdx) == 0 && gatedHeld == 0 {
 		return nil, fmt.Errorf("compare: the gate %v selects none of the compared metrics; gate on metrics these results report", r.Gate)
 	}
 	adj, reject, level := holm(gatedP, alpha)
@@ -369,18 +522,136 @@ func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error
 		details[i].level = level[j]
 		regressed[i] = reject[j]
 	}
-	for i := range out.Metrics {
-		m, d := &out.Metrics[i], details[i]
-		lo, hi := d.est.interval(d.level)
-		m.CILow, m.CIHigh = math.Exp(lo), math.Exp(hi)
-		if m.Gated {
-			m.Status = status(lo, hi, d.c, d.key.worseSign(), regressed[i])
-		} else {
-			m.Status = status(lo, hi, d.c, d.key.worseSign(), d.key.worseSign()*pick(d.key, lo, hi) > d.c)
+	heldRejected := map[int]bool{}
+	for j, i := range heldIdx {
+		out.HeldRate[i].P = adj[len(gatedIdx)+j]
+		heldRejected[i] = reject[len(gatedIdx)+j]
+	}
+	for i := range out.HeldRate {
+		h := &out.HeldRate[i]
+		switch {
+		case heldRejected[i]:
+			h.Status = Regressed
+		case !h.Gated && h.P < alpha:
+			h.Status = Regressed
+		case heldBetter[i] < alpha:
+			h.Status = Improved
+		case h.CandidateMissed == 0 && h.BaselineMissed == 0:
+			h.Status = Unchanged
+		case 2*h.CandidateMissed > h.CandidateTrials && h.CandidateMissed > h.BaselineMissed:
+			// The candidate mostly could not hold the rate, more often than the
+			// baseline but not significantly: the gate cannot pass on it. Fewer
+			// misses leave the judgement to the latency gate, whose trials
+			// include the missed ones.
+			h.Status = Inconclusive
+		default:
+			h.Status = NotWorse
 		}
 	}
-	out.Verdict = verdict(out.Metrics)
+	for i := range out.Metrics {
+		m, d := &out.Metrics[i], details[i]
+		lo, hi := d.est.interval(alpha)
+		m.CILow, m.CIHigh = math.Exp(lo), math.Exp(hi)
+		rlo, rhi := d.est.interval(d.level)
+		sign := d.key.worseSign()
+		if sign > 0 {
+			m.PassBound, m.RegressionBound = m.CIHigh, math.Exp(rlo)
+		} else {
+			m.PassBound, m.RegressionBound = m.CILow, math.Exp(rhi)
+		}
+		reg := regressed[i]
+		if !m.Gated {
+			reg = sign*pick(d.key, rlo, rhi) > d.c
+		}
+		m.Status = status(lo, hi, d.c, sign, reg)
+	}
+	out.Verdict = verdict(out.Metrics, out.HeldRate)
+	if out.Invalid != "" {
+		out.Verdict = VerdictInvalid
+	}
 	return details, nil
+}
+
+// countRuns is the number of distinct runs among the trials (at least 1).
+func countRuns(ts []results.Trial) int {
+	seen := map[string]bool{}
+	for i := range ts {
+		seen[ts[i].RunID] = true
+	}
+	return max(len(seen), 1)
+}
+
+// workloads lists the workloads of keys in order.
+func workloads(keys []metricKey) []string {
+	var ws []string
+	for _, k := range keys {
+		if !slices.Contains(ws, k.Workload) {
+			ws = append(ws, k.Workload)
+		}
+	}
+	return ws
+}
+
+// applyGateRules takes out of the gate what cannot decide there and says why:
+// throughput of a workload that ran at a target rate (the held-rate check
+// gates instead), and a percentile whose trials hold fewer than
+// MinTailSamples beyond it (the highest percentile that has them, or the
+// mean, gates in its place).
+func applyGateRules(bt, ct []results.Trial, index map[metricKey]int, out *Comparison) {
+	for i := range out.Metrics {
+		m := &out.Metrics[i]
+		if !m.Gated {
+			continue
+		}
+		if m.Metric == MetricThroughput {
+			if throttled(m.Workload, bt, ct) {
+				m.Gated = false
+				m.Note = "throughput not gated: the trials ran at a target rate, which throughput only follows; the held-rate check gates instead"
+			}
+			continue
+		}
+		fb := tailFallback(m.Metric, m.OpsPerTrial)
+		if fb == "" {
+			continue
+		}
+		m.Gated = false
+		m.Note = tailNote(m.Metric, fb, m.OpsPerTrial)
+		j, ok := index[metricKey{m.Workload, m.Op, fb}]
+		if !ok {
+			continue
+		}
+		f := &out.Metrics[j]
+		if f.Gated && f.GatedFor == "" {
+			continue // gated in its own right already
+		}
+		if !f.Gated || f.GatedFor == "" {
+			f.Gated, f.GatedFor = true, m.Metric
+			f.Note = fmt.Sprintf("gates in place of %s: a trial recorded only %d %s operations (%s needs %d)", m.Metric, m.OpsPerTrial, m.Op, m.Metric, OpsNeeded(m.Metric))
+		}
+	}
+}
+
+// trialValues lists the metric's per-trial values of both sides, in pair
+// order when paired.
+func trialValues(k metricKey, bt, ct []results.Trial, sched schedule) (b, c []float64) {
+	if sched.paired {
+		for _, p := range sched.pairs[k.Workload] {
+			b = append(b, k.value(p[0]))
+			c = append(c, k.value(p[1]))
+		}
+		return b, c
+	}
+	for i := range bt {
+		if bt[i].Workload == k.Workload {
+			b = append(b, k.value(&bt[i]))
+		}
+	}
+	for i := range ct {
+		if ct[i].Workload == k.Workload {
+			c = append(c, k.value(&ct[i]))
+		}
+	}
+	return b, c
 }
 
 // pick returns the interval bound nearest the worse direction's tolerance:
@@ -392,9 +663,12 @@ func pick(k metricKey, lo, hi float64) float64 {
 	return hi
 }
 
-// status reads a metric's status off its interval [lo, hi] of the log ratio,
-// c = log(1+tolerance), sign = worseSign. regressed is the test's decision
-// (Holm for gated metrics), which agrees with the interval by construction.
+// status reads a metric's status off its interval [lo, hi] of the log ratio
+// at the look's level, c = log(1+tolerance), sign = worseSign. regressed is
+// the test's decision (Holm for gated metrics, read off the bound at the Holm
+// level). The worse-direction bound within c is non-inferiority (NOT WORSE);
+// UNCHANGED adds the better-direction bound within -c (equivalence);
+// IMPROVED needs the worse-direction bound below -c.
 func status(lo, hi, c, sign float64, regressed bool) Status {
 	if sign < 0 {
 		lo, hi = -hi, -lo
@@ -406,23 +680,41 @@ func status(lo, hi, c, sign float64, regressed bool) Status {
 		return Improved
 	case lo >= -c && hi <= c:
 		return Unchanged
+	case hi <= c:
+		return NotWorse
 	default:
 		return Inconclusive
 	}
 }
 
-// verdict combines the gated statuses: any REGRESSED fails; any INCONCLUSIVE
-// (with none regressed) leaves the gate undecided; otherwise it passes.
-func verdict(ms []MetricResult) Verdict {
+// passes reports whether a gated status lets the gate pass.
+func passes(s Status) bool { return s == Unchanged || s == NotWorse || s == Improved }
+
+// verdict combines the gated statuses: any REGRESSED fails; otherwise the
+// gate passes when every gated metric is shown no worse than its tolerance
+// (an intersection-union test: each at the look's alpha, no multiplicity
+// correction needed), and is INCONCLUSIVE when one is not.
+func verdict(ms []MetricResult, held []HeldRate) Verdict {
 	v := Pass
 	for _, m := range ms {
 		if !m.Gated {
 			continue
 		}
-		switch m.Status {
-		case Regressed:
+		if m.Status == Regressed {
 			return Regression
-		case Inconclusive:
+		}
+		if !passes(m.Status) {
+			v = VerdictInconclusive
+		}
+	}
+	for _, h := range held {
+		if !h.Gated {
+			continue
+		}
+		if h.Status == Regressed {
+			return Regression
+		}
+		if !passes(h.Status) {
 			v = VerdictInconclusive
 		}
 	}

@@ -20,7 +20,7 @@ func handTrial(workload string, pair, order, slot int, scale, tput float64) resu
 		Workload: workload, Pair: pair, Order: order,
 		Start:             simEpoch.Add(time.Duration(slot) * time.Minute),
 		AchievedOpsPerSec: tput,
-		Ops:               map[string]results.OpStats{"READ": {Count: 1000, Intended: l}},
+		Ops:               map[string]results.OpStats{"READ": {Count: 10000, Intended: l}},
 	}
 }
 
@@ -133,8 +133,8 @@ func TestThroughputDropRegresses(t *testing.T) {
 	if m.Status != Regressed || cmp.Verdict != Regression || m.Unit != "ops/s" {
 		t.Fatalf("throughput -20%%: status %s verdict %s unit %s, want REGRESSED, REGRESSION, ops/s", m.Status, cmp.Verdict, m.Unit)
 	}
-	if m.CIHigh >= 1/1.05 {
-		t.Errorf("REGRESSED throughput with CI upper bound %g, not below 1/(1+tau)", m.CIHigh)
+	if m.RegressionBound >= 1/1.05 || m.PassBound != m.CILow {
+		t.Errorf("REGRESSED throughput with regression bound %g, not below 1/(1+tau), or pass bound %g not the CI's lower end %g", m.RegressionBound, m.PassBound, m.CILow)
 	}
 }
 
@@ -157,8 +157,11 @@ func TestGatedStatusAgreesWithDisplayedInterval(t *testing.T) {
 			if !m.Gated || m.Metric == MetricThroughput {
 				continue
 			}
-			if (m.Status == Regressed) != (m.CILow > 1+m.Tolerance) {
-				t.Fatalf("seed %d %s/%s/%s: status %s but CI [%g, %g] against 1+tau %g", seed, m.Workload, m.Op, m.Metric, m.Status, m.CILow, m.CIHigh, 1+m.Tolerance)
+			if (m.Status == Regressed) != (m.RegressionBound > 1+m.Tolerance) {
+				t.Fatalf("seed %d %s/%s/%s: status %s but regression bound %g against 1+tau %g", seed, m.Workload, m.Op, m.Metric, m.Status, m.RegressionBound, 1+m.Tolerance)
+			}
+			if passes(m.Status) != (m.PassBound <= 1+m.Tolerance) || m.PassBound != m.CIHigh {
+				t.Fatalf("seed %d %s/%s/%s: status %s but pass bound %g (CI high %g) against 1+tau %g", seed, m.Workload, m.Op, m.Metric, m.Status, m.PassBound, m.CIHigh, 1+m.Tolerance)
 			}
 			if (m.Status == Regressed) != (m.P < cmp.LookAlpha) {
 				t.Fatalf("seed %d %s: status %s but Holm-adjusted p %g at alpha %g", seed, m.Metric, m.Status, m.P, cmp.LookAlpha)
@@ -451,19 +454,16 @@ func TestNeedMorePairs(t *testing.T) {
 func BenchmarkCompare(b *testing.B) {
 	m := defaultModel()
 	m.requests = 2000
-	rec := newSimRecorder(m)
+	rec := newSimRecorder()
 	rng := rand.New(rand.NewPCG(1, 1))
 	var bt, ct []results.Trial
+	s := simScenario{model: m, pairs: 10}
 	for _, w := range []string{"A", "B", "C", "D", "E", "F"} {
-		s := simScenario{model: m, pairs: 10}
-		var x, y []results.Trial
-		s.simPairs(rng, rec, &x, &y, 0, 10)
-		for i := range x {
-			x[i].Workload, y[i].Workload = w, w
-			x[i].Start = x[i].Start.Add(time.Duration(w[0]) * time.Hour)
-			y[i].Start = y[i].Start.Add(time.Duration(w[0]) * time.Hour)
-		}
-		bt, ct = append(bt, x...), append(ct, y...)
+		s.family = append(s.family, simWorkload{name: w, ops: m.ops, requests: m.requests})
+	}
+	slot := 0
+	for wi := range s.family {
+		s.simPairs(rng, rec, &bt, &ct, wi, 0, 10, &slot)
 	}
 	base, cand := simManifest("b", bt), simManifest("c", ct)
 	b.ReportAllocs()
@@ -471,5 +471,75 @@ func BenchmarkCompare(b *testing.B) {
 		if _, err := Compare(base, cand, Config{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestPlanPairsGrowsWithSpread(t *testing.T) {
+	quiet, loud := 0.0, 0.0
+	for _, sd := range []float64{0.02, 0.08} {
+		b, c := noisy(3, 8, 1, sd)
+		bt, ct := handPairs("A", b, c, 1)
+		plan, err := PlanPairs(simManifest("b", bt), simManifest("c", ct), Config{Gate: []string{MetricP99}, Looks: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(plan) != 1 || plan[0].Metric != MetricP99 || plan[0].Trials != 8 {
+			t.Fatalf("plan %+v, want one row for the gated p99 on 8 pairs", plan)
+		}
+		p := plan[0]
+		if p.PairsToDetect < 2 || p.PairsToPass < 2 {
+			t.Fatalf("plan %+v: fewer than 2 pairs", p)
+		}
+		if sd == 0.02 {
+			quiet = float64(p.PairsToPass)
+		} else {
+			loud = float64(p.PairsToPass)
+		}
+	}
+	if loud <= quiet {
+		t.Errorf("pairs to pass: %v at 8%% noise, not more than %v at 2%%", loud, quiet)
+	}
+	// Alone, a baseline's trials still give a plan (spread of two independent trials).
+	b, c := noisy(4, 6, 1, 0.05)
+	bt, _ := handPairs("A", b, c, 1)
+	plan, err := PlanPairs(simManifest("b", bt), nil, Config{Gate: []string{MetricP99}})
+	if err != nil || len(plan) != 1 || plan[0].Spread <= 0 {
+		t.Fatalf("baseline-only plan %+v, %v: want one row with a positive spread", plan, err)
+	}
+}
+
+func TestPairsForMatchesTheNormalApproximation(t *testing.T) {
+	// s = 3%, gap log(1.2)-log(1.1), one-sided 0.05/3 with power 0.8: the
+	// reference's k ~ (z+z)^2 s^2/gap^2 (paired) plus the t correction.
+	s, gap := 0.03, math.Log(1.2)-math.Log(1.1)
+	z := (2.128 + 0.8416) * s / gap
+	n := pairsFor(s, gap, 0.05/3)
+	if float64(n) < z*z || float64(n) > z*z+4 {
+		t.Errorf("pairsFor = %d, want between %.1f and %.1f", n, z*z, z*z+4)
+	}
+}
+
+func TestDescriptiveShowsMinMaxAndBelowOneMillisecond(t *testing.T) {
+	summary := func(p95, max float64, below bool) results.Trial {
+		st := results.OpStats{Count: 5000000, Intended: results.Latency{P95Micros: p95, P99Micros: 3000, MinMicros: 180, MaxMicros: max, MeanMicros: 600}}
+		if below {
+			st.Below = map[string]float64{MetricP95: 1000}
+		}
+		return results.Trial{ID: "s", Workload: "workloadc", Ops: map[string]results.OpStats{"READ": st}}
+	}
+	base, cand := simManifest("b", nil), simManifest("c", nil)
+	base.Summaries = []results.Trial{summary(0, 90000, true)}
+	cand.Summaries = []results.Trial{summary(2000, 120000, false)}
+	c, err := Compare(base, cand, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mx := find(t, c, "workloadc", "READ", MetricMax); math.Abs(mx.Ratio-120000.0/90000) > 1e-9 || mx.Gated {
+		t.Errorf("max: ratio %v gated %v, want 1.33 and not gated", mx.Ratio, mx.Gated)
+	}
+	find(t, c, "workloadc", "READ", MetricMin)
+	p95 := find(t, c, "workloadc", "READ", MetricP95)
+	if !p95.BaselineBelow || p95.CandidateBelow || math.Abs(p95.Baseline-1000) > 1e-9 || !math.IsNaN(p95.Ratio) || p95.Note == "" {
+		t.Errorf("p95 %+v: want the baseline shown as below 1000 µs, no ratio, and a note", p95)
 	}
 }

@@ -16,6 +16,10 @@ const (
 	MetricP999       = "p99.9"
 	MetricMean       = "mean"
 	MetricThroughput = "throughput"
+	// MetricMin and MetricMax are YCSB's MinLatency and MaxLatency, compared
+	// only descriptively (imported summaries): one extreme value is no basis for a gate.
+	MetricMin = "min"
+	MetricMax = "max"
 )
 
 // OpAll is the Op of workload-level metrics (throughput).
@@ -169,6 +173,12 @@ func (r resolved) gated(k metricKey) bool {
 		}
 	}
 	return false
+}
+
+// gatesThroughput reports whether the gate selects workload w's throughput,
+// which the held-rate check stands in for when the trials ran at a target rate.
+func (r resolved) gatesThroughput(w string) bool {
+	return r.gated(metricKey{w, OpAll, MetricThroughput})
 }
 
 // lookAlpha is the family-wise error rate one look may spend.

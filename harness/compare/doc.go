@@ -18,52 +18,77 @@
 // t on the log values is used. The estimate is the geometric-mean ratio
 // exp(mean d) with a Student-t interval.
 //
-// # Statuses, and how Holm meets the intervals
+// # Statuses, bounds and the gate
 //
 // Let c = log(1+tau) for the metric's tolerance tau, and let the "worse"
 // direction be up for latency and down for throughput (throughput's sign is
-// flipped before the rules below, so a throughput ratio regresses when its
-// interval lies below 1/(1+tau)). Each metric has a one-sided level a; its
-// interval is mean ± t(1-a)·se, so each bound is a one-sided (1-a)
-// confidence bound and the interval is a (1-2a) two-sided one (90% when a is
-// 0.05, as in equivalence testing). Then:
+// flipped before the rules below). The look's level is a = alpha/K (K
+// planned looks). A metric's interval [L, U] is mean ± t(1-a)·se: each end
+// is a one-sided (1-a) bound. Its worse end is the pass bound
+// (MetricResult.PassBound). Then:
 //
-//	REGRESSED    lower bound > 1+tau            (one-sided test of H0: ratio ≤ 1+tau)
-//	IMPROVED     upper bound < 1/(1+tau)
-//	UNCHANGED    interval within [1/(1+tau), 1+tau]   (two one-sided tests)
+//	REGRESSED    the better end at the metric's Holm level > 1+tau
+//	IMPROVED     U < 1/(1+tau)
+//	UNCHANGED    [L, U] within [1/(1+tau), 1+tau]      (equivalence)
+//	NOT WORSE    U <= 1+tau, L below 1/(1+tau)          (non-inferiority only)
 //	INCONCLUSIVE otherwise
 //
-// The gated metrics (Config.Gate; by default p99 of every operation and the
-// throughput of every workload) form one family. Each gets the raw p-value of
-// its one-sided test of H0: ratio ≤ 1+tau (worse direction), and Holm's
-// step-down procedure runs on them at the look's alpha: sorted ascending, the
-// i-th (from 0) is rejected while p(i) < alpha/(m-i). A gated metric is
-// REGRESSED exactly when Holm rejects it, MetricResult.P holds its
-// Holm-adjusted p-value, and its interval is read at the level of its Holm
-// step, a = alpha/(m-i), or, for every metric at or after the first step that
-// is not rejected, at that step's level. With those levels the lower bound
-// clears 1+tau exactly when Holm rejects, so the status can be read off the
-// interval shown. The same (conservative) interval decides IMPROVED and
-// UNCHANGED. P(any false REGRESSED among the gated metrics) ≤ alpha whenever
-// every true change is within tolerance. Metrics that are not gated are shown
-// with their raw one-sided p-value and an interval at a = the look's alpha
-// (no multiplicity correction: they inform, they do not gate).
+// The gated metrics (Config.Gate; by default p99 of every operation, and the
+// throughput of unthrottled workloads) form one family. Each gets the raw
+// p-value of its one-sided test of H0: ratio ≤ 1+tau (worse direction), and
+// Holm's step-down procedure runs on them at a: sorted ascending, the i-th
+// (from 0) is rejected while p(i) < a/(m-i). A gated metric is REGRESSED
+// exactly when Holm rejects it; MetricResult.P holds its Holm-adjusted
+// p-value, and MetricResult.RegressionBound is its better-side bound at the
+// level of its Holm step (a/(m-i), or the first accepting step's level for
+// every metric after it), so the status reads off the bound shown.
+// P(any false REGRESSED among the gated metrics) ≤ alpha whenever every true
+// change is within tolerance. Metrics that are not gated are shown with
+// their raw p-value and bounds at a (they inform, they do not gate).
 //
 // # Verdict
 //
-// REGRESSION if any gated metric is REGRESSED; otherwise INCONCLUSIVE if any
-// gated metric is INCONCLUSIVE (more pairs are needed to decide, so the gate
-// neither passes nor fails); otherwise PASS (every gated metric UNCHANGED or
-// IMPROVED).
+// REGRESSION if any gated metric or gated held-rate check is REGRESSED.
+// Otherwise PASS when every gated metric is UNCHANGED, NOT WORSE or
+// IMPROVED, i.e. its pass bound at a lies within tolerance (and no gated
+// held-rate check is INCONCLUSIVE); otherwise INCONCLUSIVE. PASS claims that
+// every gated metric is no worse than its tolerance: an intersection-union
+// test, valid with each metric at a and no multiplicity correction, so
+// P(PASS) ≤ a per look whenever some gated metric is truly worse by tau or
+// more. INVALID when neither side held the target rate (below).
+//
+// # Held rate
+//
+// A trial holds its target rate when it achieved results.HoldThreshold of
+// it. When every trial of a workload ran at a target, throughput follows the
+// target and is not gated; the workload's held-rate check (Comparison.HeldRate)
+// gates instead. Paired, its statistic is T = pairs where only the candidate
+// missed − pairs where only the baseline missed, and its p-value the supremum
+// over the unknown miss probability (4^-n when the candidate alone missed in
+// all n pairs); unpaired, Fisher's exact test. It joins the Holm family only
+// for workloads where some trial missed (one no trial missed cannot be
+// rejected, and counting it would make every other test stricter). A
+// candidate that missed in most trials without a significant difference
+// makes the check INCONCLUSIVE. When both sides missed in most trials the
+// comparison is INVALID: both measured a saturated cluster.
+//
+// # Tail-sample rule
+//
+// A percentile gates only where every trial of both sides recorded at least
+// MinTailSamples operations beyond it (OpsNeeded: 5000 for p99). Otherwise
+// the highest lower percentile that has them gates in its place (else the
+// mean), with MetricResult.GatedFor and Note saying which and why.
 //
 // # Adaptive pairs
 //
 // Config.Looks = K planned looks splits alpha evenly (Bonferroni): every look,
 // the final Compare included, tests at alpha/K, so the family-wise error over
-// all looks stays ≤ alpha however the looks were stopped. The scheduler calls
-// NeedMorePairs after each look; it asks for more pairs while a gated metric
-// is INCONCLUSIVE and none is REGRESSED, up to Config.MaxPairs per workload,
-// sized from the current spread. MetricResult.Pairs records how many pairs
+// all looks stays ≤ alpha however the looks were stopped. When the trials of
+// several runs are pooled, each run's looks count (alpha/(K·runs)); unpaired
+// trials count one look per run. The scheduler calls NeedMorePairs after each
+// look; it asks for more pairs while the verdict is INCONCLUSIVE, up to
+// Config.MaxPairs per workload, sized from the current spread so that the
+// undecided metric would be decided with probability 0.8. MetricResult.Pairs records how many pairs
 // (trials a side when unpaired) each decision used.
 //
 // # Checks
@@ -81,13 +106,17 @@
 //
 // Imported YCSB results carry one summary value per metric and no trials:
 // there is no between-trial variance to test against. When a side has no
-// trials the comparison is descriptive: geometric-mean ratios only, status
-// DESCRIPTIVE, CILow, CIHigh and P zero, Verdict DESCRIPTIVE, and a warning
-// that says no significance was computed.
+// trials the comparison is descriptive: geometric-mean ratios only (YCSB's
+// min and max latency included), status DESCRIPTIVE, CILow, CIHigh and P
+// zero, Verdict DESCRIPTIVE, and a warning that says no significance was
+// computed. A percentile printed as 0 whole milliseconds is shown as below
+// 1 ms (BaselineBelow, CandidateBelow) with no ratio.
 //
 // # Evidence
 //
 // The TestValidation* tests (make validate-stats) simulate trials from a
 // lognormal, AR(1), stall-mode, per-trial-effect, drifting latency model
-// recorded into HdrHistograms and print the A/A false-alarm and power tables.
+// recorded into HdrHistograms and print the A/A false-alarm, PASS, false
+// PASS and power tables, for one workload and for the shipped suites'
+// families of workloads. PlanPairs projects the pairs a suite needs.
 package compare

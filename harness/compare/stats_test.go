@@ -116,14 +116,17 @@ func TestStatusEdges(t *testing.T) {
 		{"inside the band", -0.05, 0.05, 1, false, Unchanged},
 		{"touching both edges counts as inside", -c, c, 1, false, Unchanged},
 		{"straddles the upper edge", 0.05, c + 0.01, 1, false, Inconclusive},
-		{"straddles the lower edge", -c - 0.01, 0, 1, false, Inconclusive},
+		{"straddles the lower edge: not worse, not equivalent", -c - 0.01, 0, 1, false, NotWorse},
 		{"wider than the band", -c - 0.01, c + 0.01, 1, false, Inconclusive},
 		{"wholly below the lower edge", -c - 0.2, -c - 0.01, 1, false, Improved},
-		{"upper bound exactly at the lower edge is not improved", -c - 0.2, -c, 1, false, Inconclusive},
+		{"upper bound exactly at the lower edge is not improved, only not worse", -c - 0.2, -c, 1, false, NotWorse},
+		{"upper bound exactly at the upper edge is not worse", -0.01, c, 1, false, Unchanged},
 		// Throughput: a drop is worse, so the interval is mirrored.
 		{"throughput drop beyond tolerance", -c - 0.2, -c - 0.01, -1, true, Regressed},
 		{"throughput rise beyond tolerance", c + 0.01, c + 0.2, -1, false, Improved},
 		{"throughput steady", -0.01, 0.01, -1, false, Unchanged},
+		{"throughput maybe up a lot, surely not down", -0.01, c + 0.2, -1, false, NotWorse},
+		{"throughput maybe down beyond tolerance", -c - 0.01, 0.01, -1, false, Inconclusive},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,9 +5,14 @@ type Status string
 
 // Metric statuses, from the confidence interval of the ratio against the tolerance.
 const (
-	Regressed    Status = "REGRESSED"
-	Improved     Status = "IMPROVED"
-	Unchanged    Status = "UNCHANGED"
+	Regressed Status = "REGRESSED"
+	Improved  Status = "IMPROVED"
+	Unchanged Status = "UNCHANGED"
+	// NotWorse marks a metric shown to be no worse than its tolerance
+	// (non-inferiority: its worse-direction bound is within 1+tau) whose
+	// interval still reaches past the better side of the band, so neither
+	// UNCHANGED (equivalence) nor IMPROVED can be claimed. It lets a gate PASS.
+	NotWorse     Status = "NOT WORSE"
 	Inconclusive Status = "INCONCLUSIVE"
 	// Descriptive marks a metric compared without significance (imported summaries).
 	Descriptive Status = "DESCRIPTIVE"
@@ -24,6 +29,9 @@ const (
 	// VerdictDescriptive is the only verdict of a descriptive comparison
 	// (imported summaries without trials): ratios are shown, nothing is decided.
 	VerdictDescriptive Verdict = "DESCRIPTIVE"
+	// VerdictInvalid says the trials cannot be judged: neither side held the
+	// target rate, so both measured a saturated cluster.
+	VerdictInvalid Verdict = "INVALID"
 )
 
 // Side describes one side of a comparison.
@@ -43,14 +51,67 @@ type MetricResult struct {
 	Candidate float64 `json:"candidate"`
 	// Ratio is candidate/baseline (geometric-mean ratio), with its confidence
 	// interval; the interval (and P) are zero in a descriptive comparison.
-	Ratio     float64 `json:"ratio"`
-	CILow     float64 `json:"ci_low"`
-	CIHigh    float64 `json:"ci_high"`
-	Tolerance float64 `json:"tolerance"` // fraction, 0.10 = 10%
-	Status    Status  `json:"status"`
-	Gated     bool    `json:"gated"`
-	P         float64 `json:"p"`     // p-value of the one-sided regression test, Holm-adjusted when gated
-	Pairs     int     `json:"pairs"` // pairs (or trials a side when unpaired) the decision used
+	// Each end of [CILow, CIHigh] is a one-sided bound at the look's alpha
+	// (Comparison.LookAlpha), so the worse end is PassBound.
+	Ratio  float64 `json:"ratio"`
+	CILow  float64 `json:"ci_low"`
+	CIHigh float64 `json:"ci_high"`
+	// PassBound is the non-inferiority bound: the one-sided (1-LookAlpha)
+	// bound of the ratio in the worse direction (upper for latency, lower for
+	// throughput). A gated metric lets the gate PASS when it is within
+	// tolerance: at most 1+tau (latency), at least 1/(1+tau) (throughput).
+	PassBound float64 `json:"pass_bound"`
+	// RegressionBound is the bound of the ratio on the better side at the
+	// level of the metric's Holm step (LookAlpha when not gated): REGRESSED
+	// exactly when it lies beyond tolerance (above 1+tau for latency, below
+	// 1/(1+tau) for throughput).
+	RegressionBound float64 `json:"regression_bound"`
+	Tolerance       float64 `json:"tolerance"` // fraction, 0.10 = 10%
+	Status          Status  `json:"status"`
+	Gated           bool    `json:"gated"`
+	P               float64 `json:"p"`     // p-value of the one-sided regression test, Holm-adjusted when gated
+	Pairs           int     `json:"pairs"` // pairs (or trials a side when unpaired) the decision used
+	// OpsPerTrial is the fewest operations of this type any trial of either
+	// side recorded (0 for throughput): what a percentile rests on.
+	OpsPerTrial int64 `json:"ops_per_trial,omitempty"`
+	// GatedFor names the metric this one gates in place of, when the gate
+	// fell back to it (e.g. "p99": too few samples beyond p99 in some trial).
+	GatedFor string `json:"gated_for,omitempty"`
+	// Note says why a metric the gate selects is not gated, or why it gates
+	// in place of another (the tail-sample rule, a held target rate).
+	Note string `json:"note,omitempty"`
+	// BaselineBelow and CandidateBelow say the side's figure is only known to
+	// lie below Baseline (Candidate): an imported percentile printed as 0 ms.
+	BaselineBelow  bool `json:"baseline_below,omitempty"`
+	CandidateBelow bool `json:"candidate_below,omitempty"`
+	// BaselineValues and CandidateValues are the per-trial values, in pair
+	// order when paired (element i of both is pair i).
+	BaselineValues  []float64 `json:"baseline_values,omitempty"`
+	CandidateValues []float64 `json:"candidate_values,omitempty"`
+}
+
+// HeldRate is one workload's check that each side held the target rate: a
+// trial holds it when it achieved at least results.HoldThreshold of its
+// target. While every trial holds the rate, throughput only follows the
+// target, so this check gates instead of throughput.
+type HeldRate struct {
+	Workload        string  `json:"workload"`
+	TargetOpsPerSec float64 `json:"target_ops_per_sec"`
+	BaselineTrials  int     `json:"baseline_trials"`
+	CandidateTrials int     `json:"candidate_trials"`
+	// BaselineMissed and CandidateMissed count the trials that fell short.
+	BaselineMissed  int `json:"baseline_missed"`
+	CandidateMissed int `json:"candidate_missed"`
+	// CandidateOnly and BaselineOnly count the pairs where only that side
+	// missed (paired schedules only).
+	CandidateOnly int    `json:"candidate_only_missed,omitempty"`
+	BaselineOnly  int    `json:"baseline_only_missed,omitempty"`
+	Status        Status `json:"status"`
+	Gated         bool   `json:"gated"`
+	// P is the one-sided p-value that the candidate misses the rate more
+	// often than the baseline (Holm-adjusted when it joined the gated family);
+	// 1 when no trial missed.
+	P float64 `json:"p"`
 }
 
 // Comparison is the whole result of comparing a candidate with a baseline.
@@ -71,4 +132,11 @@ type Comparison struct {
 	Looks int `json:"looks"`
 	// LookAlpha is the family-wise error rate each look spends: Alpha/Looks.
 	LookAlpha float64 `json:"look_alpha"`
+	// Runs is the number of runs whose trials were pooled; each run's planned
+	// looks count, so Looks = planned looks per run x Runs.
+	Runs int `json:"runs,omitempty"`
+	// HeldRate is the held-target check of every workload that ran at a target rate.
+	HeldRate []HeldRate `json:"held_rate,omitempty"`
+	// Invalid says why the trials cannot be judged (Verdict INVALID).
+	Invalid string `json:"invalid,omitempty"`
 }

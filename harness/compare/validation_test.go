@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -24,7 +25,10 @@ const validationSeed = 20261130
 // reps returns the replications per scenario: R for the A/A table, and for
 // the power table, where the bound of interest (power >= 0.8) is far from the
 // observed rates, half as many to keep the suite within a few minutes.
-func reps() (aa, power int) {
+func reps(t *testing.T) (aa, power int) {
+	if testing.Short() {
+		t.Skip("the validation suite simulates for minutes; run make validate-stats (or go test without -short)")
+	}
 	if *validateReps > 0 {
 		return *validateReps, *validateReps
 	}
@@ -48,6 +52,7 @@ type outcome struct {
 	verdict  Verdict
 	flagged  bool // the schedule was flagged as not interleaved
 	pairs    int  // most pairs any decision used
+	gated    int  // gated metrics and held-rate checks
 }
 
 // tally aggregates the outcomes of R replications.
@@ -58,6 +63,7 @@ type tally struct {
 	verdicts map[Verdict]int
 	flagged  int
 	pairs    int
+	gated    int
 }
 
 func (t tally) rate(key string, s Status) float64 {
@@ -85,7 +91,7 @@ func runScenario(t *testing.T, s simScenario, R int) tally {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rec := newSimRecorder(s.model)
+			rec := newSimRecorder()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= R {
@@ -99,11 +105,23 @@ func runScenario(t *testing.T, s simScenario, R int) tally {
 				}
 				o := outcome{status: map[string]Status{}, verdict: c.Verdict}
 				for _, m := range c.Metrics {
-					o.status[m.Op+"/"+m.Metric] = m.Status
+					o.status[m.Workload+"/"+m.Op+"/"+m.Metric] = m.Status
 					if m.Gated && m.Status == Regressed {
 						o.gatedReg = true
 					}
 					o.pairs = max(o.pairs, m.Pairs)
+					if m.Gated {
+						o.gated++
+					}
+				}
+				for _, h := range c.HeldRate {
+					o.status[h.Workload+"/held rate"] = h.Status
+					if h.Gated && h.Status == Regressed {
+						o.gatedReg = true
+					}
+					if h.Gated {
+						o.gated++
+					}
 				}
 				for _, w := range c.Warnings {
 					if strings.Contains(w, "not interleaved") {
@@ -136,6 +154,7 @@ func runScenario(t *testing.T, s simScenario, R int) tally {
 			ty.flagged++
 		}
 		ty.pairs += o.pairs
+		ty.gated += o.gated
 	}
 	return ty
 }
@@ -164,7 +183,7 @@ func worstRegressed(ty tally, metric string) (float64, string) {
 }
 
 func TestValidationAA(t *testing.T) {
-	R, _ := reps()
+	R, _ := reps(t)
 	const alpha = 0.05
 	base := simScenario{model: defaultModel(), sched: schedRMIT, pairs: 7, cfg: Config{Alpha: alpha}}
 	with := func(name string, f func(*simScenario)) simScenario {
@@ -195,19 +214,20 @@ func TestValidationAA(t *testing.T) {
 		{with("adaptive (rc): 5 to 15 pairs, 3 looks", rcPairs), true},
 		{with("drift 1%/slot, sequential AAAA-BBBB", func(s *simScenario) { s.drift, s.sched = 0.01, schedSequential }), false},
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\nA/A: identical systems, false REGRESSED rate (worst op per metric), R=%d, alpha=FWER=%.2f, bound alpha+3sigma=%s\n", R, alpha, strings.TrimSpace(pct(bound(alpha, R))))
-	fmt.Fprintf(&b, "gated family: p99 of READ and UPDATE, throughput (Holm); per-metric bound applies to every metric\n")
-	fmt.Fprintf(&b, "%-40s %6s %6s %6s %6s %6s %6s | %6s %6s %6s %7s %5s %s\n",
+	// Rows print as they are computed: a slow machine still shows the finished ones.
+	b := os.Stdout
+	fmt.Fprintf(b, "\nA/A: identical systems, false REGRESSED rate (worst op per metric), R=%d, alpha=FWER=%.2f, bound alpha+3sigma=%s\n", R, alpha, strings.TrimSpace(pct(bound(alpha, R))))
+	fmt.Fprintf(b, "gated family: p99 of READ and UPDATE, throughput (Holm); per-metric bound applies to every metric\n")
+	fmt.Fprintf(b, "%-40s %6s %6s %6s %6s %6s %6s | %6s %6s %6s %7s %5s %s\n",
 		"scenario", "p50", "p95", "p99", "p99.9", "mean", "tput", "family", "PASS", "INCONC", "flagged", "pairs", "check")
 	type failure struct{ msg string }
 	var fails []failure
 	for _, sc := range scenarios {
 		ty := runScenario(t, sc.s, R)
-		fmt.Fprintf(&b, "%-40s", sc.s.name)
+		fmt.Fprintf(b, "%-40s", sc.s.name)
 		for _, m := range metricColumns {
 			r, at := worstRegressed(ty, m)
-			fmt.Fprintf(&b, " %6s", pct(r))
+			fmt.Fprintf(b, " %6s", pct(r))
 			if sc.checked && r > bound(alpha, R) {
 				fails = append(fails, failure{fmt.Sprintf("%s: false REGRESSED rate of %s is %.3f, above the bound %.3f", sc.s.name, at, r, bound(alpha, R))})
 			}
@@ -229,18 +249,17 @@ func TestValidationAA(t *testing.T) {
 			fails = append(fails, failure{fmt.Sprintf("%s: %d interleaved schedules were flagged as not interleaved", sc.s.name, ty.flagged)})
 			check = "FAIL"
 		}
-		fmt.Fprintf(&b, " | %6s %6s %6s %7s %5.1f %s\n", pct(fam),
+		fmt.Fprintf(b, " | %6s %6s %6s %7s %5.1f %s\n", pct(fam),
 			pct(float64(ty.verdicts[Pass])/float64(R)), pct(float64(ty.verdicts[VerdictInconclusive])/float64(R)),
 			pct(flagged), float64(ty.pairs)/float64(R), check)
 	}
-	t.Log(b.String())
 	for _, f := range fails {
 		t.Error(f.msg)
 	}
 }
 
 func TestValidationPower(t *testing.T) {
-	_, R := reps()
+	_, R := reps(t)
 	const alpha = 0.05
 	base := simScenario{model: defaultModel(), sched: schedRMIT, pairs: 7, cfg: Config{Alpha: alpha}}
 	type row struct {
@@ -257,10 +276,10 @@ func TestValidationPower(t *testing.T) {
 		}
 		return s
 	}
-	p99s := []string{"READ/p99", "UPDATE/p99"}
-	upd := []string{"UPDATE/p99"}
-	updOthers := []string{"READ/p99", "ALL/throughput"}
-	tput := []string{"ALL/throughput"}
+	p99s := []string{"A/READ/p99", "A/UPDATE/p99"}
+	upd := []string{"A/UPDATE/p99"}
+	updOthers := []string{"A/READ/p99", "A/ALL/throughput"}
+	tput := []string{"A/ALL/throughput"}
 	rows := []row{
 		{mk("k=7 fixed: all requests x1.20 (2 tau)", simEffect{all: 1.20}, nil), p99s, nil, "shown"},
 		{mk("all requests x1.05", simEffect{all: 1.05}, rcPairs), p99s, nil, "shown"},
@@ -273,11 +292,12 @@ func TestValidationPower(t *testing.T) {
 		{mk("throughput x1/1.05 (= tau)", simEffect{tput: 1 / 1.05}, rcPairs), tput, p99s, "edge"},
 		{mk("throughput x1/1.10 (2 tau)", simEffect{tput: 1 / 1.10}, rcPairs), tput, p99s, "power"},
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\nPower: a real regression of the candidate, R=%d, alpha=FWER=%.2f, tolerance p99 10%%, throughput 5%%,\nadaptive pairs as in the rc suite (5 pairs, up to 15, 3 looks at alpha/3 each) unless marked k=7 fixed\n", R, alpha)
-	fmt.Fprintf(&b, "REGRESSED = worst (smallest) rate over the changed gated metrics; must be >= 80%% at 2 tau and <= %s at tau\n", strings.TrimSpace(pct(bound(alpha, R))))
-	fmt.Fprintf(&b, "verdict-R: verdict REGRESSION; other-R: worst REGRESSED rate of gated metrics left unchanged; p50-R: p50 REGRESSED (not gated)\n")
-	fmt.Fprintf(&b, "%-40s %-22s %9s %9s %9s %9s %6s %5s %s\n", "true change", "changed metric(s)", "REGRESSED", "IMPROVED", "verdict-R", "other-R", "p50-R", "pairs", "check")
+	// Rows print as they are computed: a slow machine still shows the finished ones.
+	b := os.Stdout
+	fmt.Fprintf(b, "\nPower: a real regression of the candidate, R=%d, alpha=FWER=%.2f, tolerance p99 10%%, throughput 5%%,\nadaptive pairs as in the rc suite (5 pairs, up to 15, 3 looks at alpha/3 each) unless marked k=7 fixed\n", R, alpha)
+	fmt.Fprintf(b, "REGRESSED = worst (smallest) rate over the changed gated metrics; must be >= 80%% at 2 tau and <= %s at tau\n", strings.TrimSpace(pct(bound(alpha, R))))
+	fmt.Fprintf(b, "verdict-R: verdict REGRESSION; other-R: worst REGRESSED rate of gated metrics left unchanged; p50-R: p50 REGRESSED (not gated)\n")
+	fmt.Fprintf(b, "%-40s %-26s %9s %9s %9s %9s %6s %5s %s\n", "true change", "changed metric(s)", "REGRESSED", "IMPROVED", "verdict-R", "other-R", "p50-R", "pairs", "check")
 	var fails []string
 	for _, rw := range rows {
 		ty := runScenario(t, rw.s, R)
@@ -318,11 +338,10 @@ func TestValidationPower(t *testing.T) {
 			fail("unchanged gated metrics REGRESSED at rate %.3f", other)
 		}
 		p50, _ := worstRegressed(ty, MetricP50)
-		fmt.Fprintf(&b, "%-40s %-22s %9s %9s %9s %9s %6s %5.1f %s\n", rw.s.name, strings.Join(rw.targets, ","),
+		fmt.Fprintf(b, "%-40s %-26s %9s %9s %9s %9s %6s %5.1f %s\n", rw.s.name, strings.Join(rw.targets, ","),
 			pct(minReg), pct(maxImp), pct(float64(ty.verdicts[Regression])/float64(R)), pct(other), pct(p50),
 			float64(ty.pairs)/float64(R), check)
 	}
-	t.Log(b.String())
 	for _, f := range fails {
 		t.Error(f)
 	}

@@ -31,6 +31,9 @@ table{border-collapse:collapse;margin:8px 0 16px}
 th,td{padding:4px 10px;border-bottom:1px solid #d0d7de;text-align:left;white-space:nowrap}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 tr.s-REGRESSED td{background:#fff1f0}tr.s-IMPROVED td{background:#f0fff4}
+.st-REGRESSED{color:#a40e26;font-weight:600}.st-IMPROVED{color:#116329;font-weight:600}.st-INCONCLUSIVE{color:#7d4e00}
+.evidence{display:flex;flex-wrap:wrap;gap:16px}
+.evidence figure.f-REGRESSED{border-color:#cf222e}.evidence figure.f-IMPROVED{border-color:#1a7f37}
 .note{color:#57606a}
 .plots{display:flex;flex-wrap:wrap;gap:16px}
 figure{margin:0;border:1px solid #d0d7de;border-radius:6px;padding:8px}
@@ -43,16 +46,24 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 <p class="sub">{{.Headline}}{{if .Generated}} · generated {{.Generated}}{{end}}</p>
 <div class="verdict v-{{.Verdict}}">{{.VerdictLine}}</div>
 {{if .Descriptive}}<p class="note"><strong>Every figure on this page is {{.DescriptiveNote}}:</strong> imported summaries carry no trials to test.</p>{{end}}
+{{if .HeldRate}}<ul>{{range .HeldRate}}<li class="st-{{.Status}}">{{.Line}}</li>{{end}}</ul>{{end}}
+{{if .Evidence}}<h2>Gated metrics: every trial, and the ratio against the tolerance</h2>
+<p class="note">Left: each trial's value on a log axis, baseline (blue) and candidate (orange){{if .Paired}}, the two trials of a pair joined{{end}}. Right: the ratio's interval (each end a one-sided bound at alpha/looks) against the tolerance band (green); the gate passes a metric whose worse end stays inside the band.</p>
+<div class="evidence">
+{{range .Evidence}}<figure class="f-{{.Status}}"><figcaption>{{.Title}} · <span class="st-{{.Status}}">{{.Status}}</span></figcaption>{{.SVG}}</figure>
+{{end}}</div>{{end}}
+{{if .GateNotes}}<h2>Notes</h2><ul>{{range .GateNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
+<h2>All metrics</h2>
 <table>
-<thead><tr><th>workload</th><th>op</th><th>metric</th><th>baseline</th><th>candidate</th><th>delta</th><th>ratio [CI]</th><th>status</th><th>p</th><th>pairs</th><th>gate</th></tr></thead>
+<thead><tr><th>workload</th><th>op</th><th>metric</th><th>baseline</th><th>candidate</th><th>delta</th><th>ratio [CI]</th><th>pass bound</th><th>regr. bound</th><th>status</th><th>p</th><th>pairs</th><th>ops/trial</th><th>gate</th></tr></thead>
 <tbody>
-{{range .Rows}}<tr class="s-{{.Class}}"><td>{{.Workload}}</td><td>{{.Op}}</td><td>{{.Metric}}</td><td class="n">{{.Baseline}}</td><td class="n">{{.Candidate}}</td><td class="n">{{.Delta}}</td><td>{{.Ratio}}</td><td>{{.Status}}</td><td class="n">{{.P}}</td><td class="n">{{.Pairs}}</td><td>{{.Gate}}</td></tr>
+{{range .Rows}}<tr class="s-{{.Class}}"><td>{{.Workload}}</td><td>{{.Op}}</td><td>{{.Metric}}</td><td class="n">{{.Baseline}}</td><td class="n">{{.Candidate}}</td><td class="n">{{.Delta}}</td><td>{{.Ratio}}</td><td class="n">{{.PassBound}}</td><td class="n">{{.RegressionBound}}</td><td class="st-{{.Class}}">{{.Status}}</td><td class="n">{{.P}}</td><td class="n">{{.Pairs}}</td><td class="n">{{.OpsPerTrial}}</td><td>{{.Gate}}</td></tr>
 {{end}}</tbody>
 </table>
-<p class="note">ratio = candidate/baseline (geometric means): for latency above 1 is slower, for throughput below 1 is slower.{{if not .Descriptive}} [CI] is the ratio's confidence interval; "~" means no change beyond tolerance; p is one-sided, Holm-adjusted when gated.{{end}}</p>
+<p class="note">ratio = candidate/baseline (geometric means): for latency above 1 is slower, for throughput below 1 is slower.{{if not .Descriptive}} [CI]: each end is a one-sided bound at alpha/looks; pass bound is its worse end (a gated metric passes when it is within tolerance); regr. bound is the better end at the metric's Holm level (REGRESSED when beyond tolerance); "~" means UNCHANGED; p is one-sided, Holm-adjusted when gated; ops/trial is the fewest operations of that type in a trial.{{end}}</p>
 {{if .Warnings}}<h2>Warnings</h2><ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Plots}}<h2>Latency by percentile</h2>
-<p class="note">x: percentile on a log scale of 1/(1-p), as HdrHistogram's plotter draws it; y: latency. Blue baseline {{.BaseName}}, orange candidate {{.CandName}}.</p>
+<p class="note">x: percentile on a log scale of 1/(1-p), as HdrHistogram's plotter draws it; y: latency on a log scale. Blue baseline {{.BaseName}}, orange candidate {{.CandName}}.</p>
 <div class="plots">
 {{range .Plots}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
 {{end}}</div>{{end}}
@@ -61,8 +72,19 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 `))
 
 type htmlRow struct {
-	Class, Workload, Op, Metric, Baseline, Candidate, Delta, Ratio, Status, P, Gate string
-	Pairs                                                                           int
+	Class, Workload, Op, Metric, Baseline, Candidate, Delta, Ratio, PassBound, RegressionBound, Status, P, OpsPerTrial, Gate string
+	Pairs                                                                                                                    int
+}
+
+type htmlEvidence struct {
+	Title  string
+	Status compare.Status
+	SVG    template.HTML
+}
+
+type htmlHeld struct {
+	Line   string
+	Status compare.Status
 }
 
 type htmlPlot struct {
@@ -79,17 +101,38 @@ func renderHTML(w io.Writer, r Report) error {
 		Rows                                                                         []htmlRow
 		Warnings                                                                     []string
 		Plots                                                                        []htmlPlot
+		Evidence                                                                     []htmlEvidence
+		HeldRate                                                                     []htmlHeld
+		GateNotes                                                                    []string
+		Paired                                                                       bool
 	}{
 		Title:    fmt.Sprintf("%s vs %s", c.Candidate.Name, c.Baseline.Name),
 		Headline: headline(c), VerdictLine: verdictLine(c), Verdict: c.Verdict, Descriptive: c.Descriptive,
 		DescriptiveNote: DescriptiveNote, Warnings: c.Warnings, BaseName: c.Baseline.Name, CandName: c.Candidate.Name,
+		GateNotes: gateNotes(c), Paired: c.Paired,
+	}
+	for _, h := range c.HeldRate {
+		data.HeldRate = append(data.HeldRate, htmlHeld{Line: heldRateLine(h), Status: h.Status})
+	}
+	for _, m := range gatedFirst(c.Metrics) {
+		if c.Descriptive {
+			break
+		}
+		title := m.Workload + " · " + m.Op + " · " + m.Metric
+		if m.GatedFor != "" {
+			title += " (for " + m.GatedFor + ")"
+		}
+		// Both SVGs are built with every text node escaped.
+		data.Evidence = append(data.Evidence, htmlEvidence{Title: title, Status: m.Status,
+			SVG: template.HTML(trialsSVG(m, c.Paired) + intervalSVG(m))})
 	}
 	if !r.Generated.IsZero() {
 		data.Generated = r.Generated.UTC().Format("2006-01-02 15:04 UTC")
 	}
 	for _, m := range c.Metrics {
 		data.Rows = append(data.Rows, htmlRow{Class: string(m.Status), Workload: m.Workload, Op: m.Op, Metric: m.Metric,
-			Baseline: value(m.Baseline, m.Unit), Candidate: value(m.Candidate, m.Unit), Delta: delta(m), Ratio: ratio(m),
+			Baseline: baseValue(m), Candidate: candValue(m), Delta: delta(m), Ratio: ratio(m),
+			PassBound: passBound(m), RegressionBound: regressionBound(m), OpsPerTrial: opsPerTrial(m),
 			Status: status(m), P: pValue(m), Pairs: m.Pairs, Gate: gate(m)})
 	}
 	for _, d := range r.Distributions {
@@ -147,20 +190,6 @@ func xCapFor(hs ...*hdrhistogram.Histogram) float64 {
 	return xc
 }
 
-// niceStep rounds a raw axis step up to 1, 2 or 5 times a power of ten.
-func niceStep(raw float64) float64 {
-	if raw <= 0 {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if raw <= m*p {
-			return m * p
-		}
-	}
-	return 10 * p
-}
-
 // percentileLabel names a tick at x = 1/(1-p): 1 -> 0%, 10 -> 90%, 100 -> 99%...
 func percentileLabel(x float64) string {
 	p := (1 - 1/x) * 100
@@ -176,27 +205,29 @@ func percentileSVG(d Distribution, baseName, candName string) string {
 	if len(base) == 0 && len(cand) == 0 {
 		return ""
 	}
-	ymax := 0.0
+	ymin, ymax := math.Inf(1), 0.0
 	for _, p := range append(append([]plotPoint{}, base...), cand...) {
 		ymax = math.Max(ymax, p.y)
+		if p.y > 0 {
+			ymin = math.Min(ymin, p.y)
+		}
 	}
-	step := niceStep(math.Max(ymax, 1) / 5)
-	ytop := math.Ceil(math.Max(ymax, 1)/step) * step
+	// Latency spans decades from the median to the tail: a log axis, from
+	// the power of ten at or below the fastest value to the one above the slowest.
+	lo, hi := decades(ymin, ymax)
 	pw, ph := W-left-right, H-top-bottom
 	sx := func(x float64) float64 { return left + math.Log10(x)/math.Log10(xc)*pw }
-	sy := func(y float64) float64 { return top + ph - y/ytop*ph }
+	sy := func(y float64) float64 {
+		return top + ph - (math.Log10(math.Max(y, lo))-math.Log10(lo))/(math.Log10(hi)-math.Log10(lo))*ph
+	}
 
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
 		W, H, W, H, html.EscapeString(d.Workload+" "+d.Op+" latency by percentile"))
 	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#fff" stroke="#d0d7de"/>`, left, top, pw, ph)
-	for y := 0.0; y <= ytop+step/2; y += step {
+	for _, y := range logTicks(lo, hi) {
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eaeef2"/>`, left, sy(y), left+pw, sy(y))
-		label := value(y, "us")
-		if y == 0 {
-			label = "0"
-		}
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, sy(y)+4, html.EscapeString(label))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, sy(y)+4, html.EscapeString(value(y, "us")))
 	}
 	for x := 1.0; x <= xc*1.0001; x *= 10 {
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eaeef2"/>`, sx(x), top, sx(x), top+ph)
@@ -224,6 +255,150 @@ func percentileSVG(d Distribution, baseName, candName string) string {
 		left, left+18, html.EscapeString(baseName))
 	fmt.Fprintf(&b, `<rect x="%.1f" y="8" width="14" height="4" fill="#ff7f0e"/><text x="%.1f" y="14">candidate %s</text>`,
 		left+pw/2, left+pw/2+18, html.EscapeString(candName))
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// decades returns the powers of ten around [min, max] (1 and 10 when empty).
+func decades(min, max float64) (lo, hi float64) {
+	if !(min > 0) || math.IsInf(min, 0) || !(max > 0) {
+		return 1, 10
+	}
+	lo = math.Pow(10, math.Floor(math.Log10(min)))
+	hi = math.Pow(10, math.Ceil(math.Log10(max)))
+	if hi <= lo {
+		hi = lo * 10
+	}
+	return lo, hi
+}
+
+// logTicks are 1, 2 and 5 times each power of ten in [lo, hi], thinned to
+// the powers alone when the axis spans more than two decades.
+func logTicks(lo, hi float64) []float64 {
+	mult := []float64{1, 2, 5}
+	if hi/lo > 100 {
+		mult = []float64{1}
+	}
+	var out []float64
+	for d := lo; d <= hi*1.0001; d *= 10 {
+		for _, m := range mult {
+			if v := d * m; v <= hi*1.0001 {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// Colours shared by the evidence plots.
+const (
+	colBase, colCand, colPair = "#1f77b4", "#ff7f0e", "#8c959f"
+	colBand                   = "#dafbe1"
+)
+
+// statusColour is the interval's colour: red REGRESSED, green IMPROVED,
+// amber INCONCLUSIVE, grey otherwise.
+func statusColour(s compare.Status) string {
+	switch s {
+	case compare.Regressed:
+		return "#cf222e"
+	case compare.Improved:
+		return "#1a7f37"
+	case compare.Inconclusive:
+		return "#bf8700"
+	}
+	return "#57606a"
+}
+
+// trialsSVG draws every trial's value of one metric, baseline and candidate
+// side by side per pair (joined when paired), on a log axis.
+func trialsSVG(m compare.MetricResult, paired bool) string {
+	const W, H, left, right, top, bottom = 300.0, 180.0, 62.0, 12.0, 14.0, 30.0
+	n := max(len(m.BaselineValues), len(m.CandidateValues))
+	if n == 0 {
+		return ""
+	}
+	ymin, ymax := math.Inf(1), 0.0
+	for _, v := range append(append([]float64{}, m.BaselineValues...), m.CandidateValues...) {
+		if v > 0 && finite(v) {
+			ymin, ymax = math.Min(ymin, v), math.Max(ymax, v)
+		}
+	}
+	if ymax == 0 {
+		return ""
+	}
+	// A narrow range gets a margin so the dots do not sit on the frame.
+	lo, hi := ymin/1.15, ymax*1.15
+	pw, ph := W-left-right, H-top-bottom
+	sx := func(i int, side float64) float64 { return left + (float64(i)+0.5+side*0.18)/float64(n)*pw }
+	sy := func(v float64) float64 {
+		return top + ph - (math.Log(math.Max(v, lo))-math.Log(lo))/(math.Log(hi)-math.Log(lo))*ph
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
+		W, H, W, H, html.EscapeString(m.Workload+" "+m.Op+" "+m.Metric+" per trial"))
+	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#fff" stroke="#d0d7de"/>`, left, top, pw, ph)
+	for _, y := range []float64{lo * 1.15, math.Sqrt(lo * hi), hi / 1.15} {
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eaeef2"/>`, left, sy(y), left+pw, sy(y))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-4, sy(y)+4, html.EscapeString(value(y, m.Unit)))
+	}
+	label := "pair"
+	if !paired {
+		label = "trial"
+	}
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s 1-%d</text>`, left+pw/2, H-8, label, n)
+	for i := 0; i < n; i++ {
+		var bv, cv float64
+		if i < len(m.BaselineValues) {
+			bv = m.BaselineValues[i]
+		}
+		if i < len(m.CandidateValues) {
+			cv = m.CandidateValues[i]
+		}
+		if paired && bv > 0 && cv > 0 {
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.5"/>`, sx(i, -1), sy(bv), sx(i, 1), sy(cv), colPair)
+		}
+		if bv > 0 {
+			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s"><title>baseline %s</title></circle>`, sx(i, -1), sy(bv), colBase, html.EscapeString(value(bv, m.Unit)))
+		}
+		if cv > 0 {
+			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s"><title>candidate %s</title></circle>`, sx(i, 1), sy(cv), colCand, html.EscapeString(value(cv, m.Unit)))
+		}
+	}
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// intervalSVG draws the ratio's interval on a log axis against the tolerance
+// band [1/(1+tau), 1+tau], with the estimate and the no-change line.
+func intervalSVG(m compare.MetricResult) string {
+	if !hasCI(m) {
+		return ""
+	}
+	const W, H, left, right = 300.0, 180.0, 16.0, 16.0
+	band := 1 + m.Tolerance
+	lo := math.Min(math.Min(m.CILow, 1/band), m.Ratio) / 1.05
+	hi := math.Max(math.Max(m.CIHigh, band), m.Ratio) * 1.05
+	pw := W - left - right
+	sx := func(r float64) float64 { return left + (math.Log(r)-math.Log(lo))/(math.Log(hi)-math.Log(lo))*pw }
+	const axisY, barY = 120.0, 80.0
+	col := statusColour(m.Status)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
+		W, H, W, H, html.EscapeString(m.Workload+" "+m.Op+" "+m.Metric+" ratio interval"))
+	fmt.Fprintf(&b, `<rect x="%.1f" y="30" width="%.1f" height="%.1f" fill="%s"/>`, sx(1/band), sx(band)-sx(1/band), axisY-30, colBand)
+	fmt.Fprintf(&b, `<line x1="%.1f" y1="30" x2="%.1f" y2="%.1f" stroke="#57606a" stroke-dasharray="3,3"/>`, sx(1), sx(1), axisY)
+	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#8c959f"/>`, left, axisY, left+pw, axisY)
+	for _, t := range []struct {
+		r     float64
+		label string
+	}{{1 / band, fmt.Sprintf("%.3g", 1/band)}, {1, "1"}, {band, fmt.Sprintf("%.3g", band)}} {
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, sx(t.r), axisY+16, html.EscapeString(t.label))
+	}
+	fmt.Fprintf(&b, `<text x="%.1f" y="22" text-anchor="middle">tolerance ±%.0f%%</text>`, left+pw/2, 100*m.Tolerance)
+	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="6" stroke-linecap="round"/>`, sx(m.CILow), barY, sx(m.CIHigh), barY, col)
+	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" fill="#fff" stroke="%s" stroke-width="2"/>`, sx(m.Ratio), barY, col)
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">ratio %s</text>`, left+pw/2, H-12, html.EscapeString(ratio(m)))
 	b.WriteString(`</svg>`)
 	return b.String()
 }

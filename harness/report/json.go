@@ -17,6 +17,17 @@ type jsonNumber struct {
 
 func num(v float64) jsonNumber { return jsonNumber{v: v, ok: !math.IsNaN(v) && !math.IsInf(v, 0)} }
 
+func nums(vs []float64) []jsonNumber {
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make([]jsonNumber, len(vs))
+	for i, v := range vs {
+		out[i] = num(v)
+	}
+	return out
+}
+
 func (n jsonNumber) MarshalJSON() ([]byte, error) {
 	if !n.ok {
 		return []byte("null"), nil
@@ -39,23 +50,37 @@ type jsonMetric struct {
 	Gated     bool           `json:"gated"`
 	P         jsonNumber     `json:"p"`
 	Pairs     int            `json:"pairs"`
+	// PassBound and RegressionBound are the bounds the PASS and REGRESSED
+	// rules read (null when there is no interval).
+	PassBound       jsonNumber   `json:"pass_bound"`
+	RegressionBound jsonNumber   `json:"regression_bound"`
+	OpsPerTrial     int64        `json:"ops_per_trial,omitempty"`
+	BaselineBelow   bool         `json:"baseline_below,omitempty"`
+	CandidateBelow  bool         `json:"candidate_below,omitempty"`
+	GatedFor        string       `json:"gated_for,omitempty"`
+	Note            string       `json:"note,omitempty"`
+	BaselineValues  []jsonNumber `json:"baseline_values,omitempty"`
+	CandidateValues []jsonNumber `json:"candidate_values,omitempty"`
 }
 
 type jsonReport struct {
-	Verdict     compare.Verdict `json:"verdict"`
-	Note        string          `json:"note,omitempty"`
-	Baseline    compare.Side    `json:"baseline"`
-	Candidate   compare.Side    `json:"candidate"`
-	Suite       string          `json:"suite"`
-	Paired      bool            `json:"paired"`
-	Interleaved bool            `json:"interleaved"`
-	Descriptive bool            `json:"descriptive"`
-	Alpha       jsonNumber      `json:"alpha"`
-	Looks       int             `json:"looks"`
-	LookAlpha   jsonNumber      `json:"look_alpha"`
-	Metrics     []jsonMetric    `json:"metrics"`
-	Warnings    []string        `json:"warnings"`
-	Generated   string          `json:"generated,omitempty"`
+	Verdict     compare.Verdict    `json:"verdict"`
+	Note        string             `json:"note,omitempty"`
+	Baseline    compare.Side       `json:"baseline"`
+	Candidate   compare.Side       `json:"candidate"`
+	Suite       string             `json:"suite"`
+	Paired      bool               `json:"paired"`
+	Interleaved bool               `json:"interleaved"`
+	Descriptive bool               `json:"descriptive"`
+	Alpha       jsonNumber         `json:"alpha"`
+	Looks       int                `json:"looks"`
+	LookAlpha   jsonNumber         `json:"look_alpha"`
+	Runs        int                `json:"runs,omitempty"`
+	Invalid     string             `json:"invalid,omitempty"`
+	HeldRate    []compare.HeldRate `json:"held_rate,omitempty"`
+	Metrics     []jsonMetric       `json:"metrics"`
+	Warnings    []string           `json:"warnings"`
+	Generated   string             `json:"generated,omitempty"`
 }
 
 // renderJSON writes the verdict object. Descriptive metrics carry null
@@ -64,7 +89,8 @@ func renderJSON(w io.Writer, r Report) error {
 	c := r.Comparison
 	out := jsonReport{Verdict: c.Verdict, Baseline: c.Baseline, Candidate: c.Candidate, Suite: c.Suite,
 		Paired: c.Paired, Interleaved: c.Interleaved, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
-		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Metrics: []jsonMetric{}, Warnings: c.Warnings}
+		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, HeldRate: c.HeldRate,
+		Metrics: []jsonMetric{}, Warnings: c.Warnings}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
 	}
@@ -79,9 +105,13 @@ func renderJSON(w io.Writer, r Report) error {
 		jm := jsonMetric{Workload: m.Workload, Op: m.Op, Metric: m.Metric, Unit: m.Unit,
 			Baseline: num(m.Baseline), Candidate: num(m.Candidate), Ratio: num(m.Ratio),
 			CILow: num(m.CILow), CIHigh: num(m.CIHigh), Tolerance: num(m.Tolerance),
-			Status: m.Status, Gated: m.Gated, P: num(m.P), Pairs: m.Pairs}
+			Status: m.Status, Gated: m.Gated, P: num(m.P), Pairs: m.Pairs,
+			PassBound: num(m.PassBound), RegressionBound: num(m.RegressionBound),
+			OpsPerTrial: m.OpsPerTrial, GatedFor: m.GatedFor, Note: m.Note,
+			BaselineBelow: m.BaselineBelow, CandidateBelow: m.CandidateBelow,
+			BaselineValues: nums(m.BaselineValues), CandidateValues: nums(m.CandidateValues)}
 		if !hasCI(m) {
-			jm.CILow, jm.CIHigh = jsonNumber{}, jsonNumber{}
+			jm.CILow, jm.CIHigh, jm.PassBound, jm.RegressionBound = jsonNumber{}, jsonNumber{}, jsonNumber{}, jsonNumber{}
 		}
 		if m.Status == compare.Descriptive {
 			jm.P = jsonNumber{}

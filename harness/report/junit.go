@@ -67,8 +67,14 @@ func renderJUnit(w io.Writer, r Report) error {
 		}
 		s := &root.Suites[i]
 		tc := junitCase{ClassName: m.Workload, Name: m.Op + " " + m.Metric, Time: "0",
-			SystemOut: fmt.Sprintf("baseline %s, candidate %s, ratio %s, tolerance %.1f%%, status %s, p %s, pairs %d",
-				value(m.Baseline, m.Unit), value(m.Candidate, m.Unit), ratio(m), m.Tolerance*100, status(m), pValue(m), m.Pairs)}
+			SystemOut: fmt.Sprintf("baseline %s, candidate %s, ratio %s, pass bound %s, tolerance %.1f%%, status %s, p %s, pairs %d",
+				baseValue(m), candValue(m), ratio(m), passBound(m), m.Tolerance*100, status(m), pValue(m), m.Pairs)}
+		if m.OpsPerTrial > 0 {
+			tc.SystemOut += fmt.Sprintf(", %d operations per trial", m.OpsPerTrial)
+		}
+		if m.Note != "" {
+			tc.SystemOut += "; " + m.Note
+		}
 		switch m.Status {
 		case compare.Regressed:
 			tc.Failure = &junitFailure{Type: string(compare.Regressed),
@@ -77,7 +83,7 @@ func renderJUnit(w io.Writer, r Report) error {
 			s.Failures++
 			root.Failures++
 		case compare.Inconclusive:
-			tc.Skipped = &junitSkipped{Message: "inconclusive: run more pairs"}
+			tc.Skipped = &junitSkipped{Message: "inconclusive: not shown within tolerance; run more pairs"}
 			s.Skipped++
 			root.Skipped++
 		case compare.Descriptive:
@@ -87,6 +93,38 @@ func renderJUnit(w io.Writer, r Report) error {
 		}
 		s.Cases = append(s.Cases, tc)
 		s.Tests++
+		root.Tests++
+	}
+	for _, h := range c.HeldRate {
+		if !h.Gated {
+			continue
+		}
+		i, ok := index[h.Workload]
+		if !ok {
+			i = len(root.Suites)
+			index[h.Workload] = i
+			root.Suites = append(root.Suites, junitSuite{Name: h.Workload, Time: "0"})
+		}
+		s := &root.Suites[i]
+		tc := junitCase{ClassName: h.Workload, Name: "held rate", Time: "0", SystemOut: heldRateLine(h)}
+		switch h.Status {
+		case compare.Regressed:
+			tc.Failure = &junitFailure{Type: string(compare.Regressed), Message: "the candidate did not hold the target rate the baseline held", Body: tc.SystemOut}
+			s.Failures++
+			root.Failures++
+		case compare.Inconclusive:
+			tc.Skipped = &junitSkipped{Message: "inconclusive: the candidate mostly missed the rate; run more pairs"}
+			s.Skipped++
+			root.Skipped++
+		}
+		s.Cases = append(s.Cases, tc)
+		s.Tests++
+		root.Tests++
+	}
+	if c.Invalid != "" {
+		root.Errors++
+		root.Suites = append(root.Suites, junitSuite{Name: "run", Time: "0", Tests: 1, Errors: 1,
+			Cases: []junitCase{{ClassName: "run", Name: "valid run", Time: "0", Failure: &junitFailure{Type: string(compare.VerdictInvalid), Message: c.Invalid}}}})
 		root.Tests++
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
@@ -16,38 +17,71 @@ func renderMarkdown(w io.Writer, r Report) error {
 	return err
 }
 
-// markdown renders at most maxRows table rows (-1: all), so a step summary can be cut to fit.
+// markdown renders the vote-thread report: the verdict, the gated metrics
+// (REGRESSED and IMPROVED first), the held-rate checks and the gate's notes,
+// then every metric in a collapsed section. maxRows caps the rows of the full
+// table (-1: all), so a step summary can be cut to fit.
 func markdown(c *compare.Comparison, maxRows int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "### regress: %s\n\n", mdEscape(headline(c)))
 	fmt.Fprintf(&b, "**Verdict: %s**\n\n", mdEscape(verdictLine(c)))
-	b.WriteString("| workload | op | metric | baseline | candidate | delta | ratio [CI] | status | p | pairs | gate |\n")
-	b.WriteString("|---|---|---|--:|--:|--:|---|---|--:|--:|---|\n")
+	if gated := gatedFirst(c.Metrics); len(gated) > 0 {
+		b.WriteString("Gated metrics:\n\n")
+		all := len(gated)
+		if maxRows >= 0 && maxRows < all {
+			gated = gated[:maxRows]
+		}
+		mdTable(&b, gated)
+		if len(gated) < all {
+			fmt.Fprintf(&b, "\n_%d more gated rows left out to fit the size limit; see the full report._\n", all-len(gated))
+		}
+	}
+	if len(c.HeldRate) > 0 {
+		b.WriteString("\n")
+		for _, h := range c.HeldRate {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(heldRateLine(h)))
+		}
+	}
+	if notes := gateNotes(c); len(notes) > 0 {
+		b.WriteString("\nNotes:\n\n")
+		for _, n := range notes {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(n))
+		}
+	}
 	rows := c.Metrics
 	if maxRows >= 0 && maxRows < len(rows) {
 		rows = rows[:maxRows]
 	}
-	for _, m := range rows {
-		st := status(m)
-		if m.Status == compare.Regressed {
-			st = "**" + st + "**"
-		}
-		cells := []string{m.Workload, m.Op, m.Metric, value(m.Baseline, m.Unit), value(m.Candidate, m.Unit),
-			delta(m), ratio(m), st, pValue(m), fmt.Sprint(m.Pairs), gate(m)}
-		for i := range cells {
-			if i != 7 {
-				cells[i] = mdEscape(cells[i])
-			}
-		}
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-	}
+	fmt.Fprintf(&b, "\n<details><summary>All %d metrics</summary>\n\n", len(c.Metrics))
+	mdTable(&b, rows)
 	if len(rows) < len(c.Metrics) {
 		fmt.Fprintf(&b, "\n_%d more rows left out to fit the size limit; see the full report._\n", len(c.Metrics)-len(rows))
 	}
+	b.WriteString("\n</details>\n")
 	var notes bytes.Buffer
-	_ = writeNotes(&notes, c.Warnings, c.Descriptive, "- ")
+	key := *c
+	key.HeldRate = nil
+	key.Metrics = nil // the held rates and gate notes are printed above already
+	_ = writeNotes(&notes, &key, "- ")
 	b.Write(notes.Bytes())
 	return b.Bytes()
+}
+
+// mdTable writes one Markdown table of metrics; REGRESSED is bold.
+func mdTable(b *bytes.Buffer, ms []compare.MetricResult) {
+	b.WriteString("| " + strings.Join(textHeader, " | ") + " |\n")
+	b.WriteString("|---|---|---|--:|--:|--:|---|--:|--:|---|--:|--:|--:|---|\n")
+	statusCol := slices.Index(textHeader, "status")
+	for _, m := range ms {
+		cells := row(m)
+		for i := range cells {
+			cells[i] = mdEscape(cells[i])
+		}
+		if m.Status == compare.Regressed || m.Status == compare.Improved {
+			cells[statusCol] = "**" + cells[statusCol] + "**"
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
 }
 
 // mdEscape keeps table cells intact: pipes split cells and newlines end rows.

@@ -151,6 +151,21 @@ func value(v float64, unit string) string {
 	return fmt.Sprintf("%.4g %s", v, unit)
 }
 
+// baseValue and candValue format a side's figure; one only known to lie
+// below a bound (an imported percentile printed as 0 ms) reads "< 1 ms".
+func baseValue(m compare.MetricResult) string { return sideValue(m.Baseline, m.BaselineBelow, m.Unit) }
+
+func candValue(m compare.MetricResult) string {
+	return sideValue(m.Candidate, m.CandidateBelow, m.Unit)
+}
+
+func sideValue(v float64, below bool, unit string) string {
+	if below {
+		return "< " + value(v, unit)
+	}
+	return value(v, unit)
+}
+
 // hasCI reports whether a metric carries a confidence interval worth printing.
 func hasCI(m compare.MetricResult) bool {
 	return m.Status != compare.Descriptive && finite(m.CILow) && finite(m.CIHigh) && m.CIHigh > 0
@@ -202,10 +217,107 @@ func status(m compare.MetricResult) string {
 }
 
 func gate(m compare.MetricResult) string {
-	if m.Gated {
+	switch {
+	case m.Gated && m.GatedFor != "":
+		return "gate (for " + m.GatedFor + ")"
+	case m.Gated:
 		return "gate"
 	}
 	return ""
+}
+
+// passBound formats the non-inferiority bound the PASS rule reads: "≤1.08"
+// for latency (an upper bound), "≥0.97" for throughput (a lower bound).
+func passBound(m compare.MetricResult) string {
+	if !hasCI(m) || !finite(m.PassBound) || m.PassBound <= 0 {
+		return "-"
+	}
+	op := "≤"
+	if m.Metric == compare.MetricThroughput {
+		op = "≥"
+	}
+	if math.Abs(m.PassBound-1) < 0.01 {
+		return fmt.Sprintf("%s%.3f", op, m.PassBound)
+	}
+	return fmt.Sprintf("%s%.2f", op, m.PassBound)
+}
+
+// regressionBound formats the bound the REGRESSED rule reads, at the
+// metric's Holm level: "≥1.02" for latency (a lower bound), "≤0.97" for throughput.
+func regressionBound(m compare.MetricResult) string {
+	if !hasCI(m) || !finite(m.RegressionBound) || m.RegressionBound <= 0 {
+		return "-"
+	}
+	op := "≥"
+	if m.Metric == compare.MetricThroughput {
+		op = "≤"
+	}
+	if math.Abs(m.RegressionBound-1) < 0.01 {
+		return fmt.Sprintf("%s%.3f", op, m.RegressionBound)
+	}
+	return fmt.Sprintf("%s%.2f", op, m.RegressionBound)
+}
+
+// opsPerTrial formats the fewest operations a trial recorded, "" for throughput.
+func opsPerTrial(m compare.MetricResult) string {
+	if m.OpsPerTrial <= 0 {
+		return ""
+	}
+	return fmt.Sprint(m.OpsPerTrial)
+}
+
+// heldRateLine describes one workload's held-rate check in words.
+func heldRateLine(h compare.HeldRate) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "held rate %s: target %.0f ops/s held in %d of %d baseline and %d of %d candidate trials",
+		h.Workload, h.TargetOpsPerSec, h.BaselineTrials-h.BaselineMissed, h.BaselineTrials, h.CandidateTrials-h.CandidateMissed, h.CandidateTrials)
+	if h.CandidateOnly+h.BaselineOnly > 0 {
+		fmt.Fprintf(&b, " (only the candidate missed in %d pairs, only the baseline in %d)", h.CandidateOnly, h.BaselineOnly)
+	}
+	fmt.Fprintf(&b, ": %s", h.Status)
+	if h.P < 1 {
+		fmt.Fprintf(&b, ", p %s", pFormat(h.P))
+	}
+	if h.Gated {
+		b.WriteString(", gated")
+	}
+	return b.String()
+}
+
+func pFormat(p float64) string {
+	if p < 0.001 {
+		return "<0.001"
+	}
+	return fmt.Sprintf("%.3f", p)
+}
+
+// gateNotes lists why metrics the gate selects are not gated or gate for another.
+func gateNotes(c *compare.Comparison) []string {
+	var out []string
+	for _, m := range c.Metrics {
+		if m.Note != "" {
+			out = append(out, m.Workload+" "+m.Op+": "+m.Note)
+		}
+	}
+	return out
+}
+
+// gatedFirst returns the gated metrics, REGRESSED first, then IMPROVED, then
+// the rest in their order: what a vote thread reads first.
+func gatedFirst(ms []compare.MetricResult) []compare.MetricResult {
+	var out []compare.MetricResult
+	for _, want := range []func(compare.Status) bool{
+		func(s compare.Status) bool { return s == compare.Regressed },
+		func(s compare.Status) bool { return s == compare.Improved },
+		func(s compare.Status) bool { return s != compare.Regressed && s != compare.Improved },
+	} {
+		for _, m := range ms {
+			if m.Gated && want(m.Status) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }
 
 // headline is the one-line summary shared by text and Markdown.
@@ -230,6 +342,9 @@ func headline(c *compare.Comparison) string {
 		fmt.Fprintf(&b, "; alpha %.3g", c.Alpha)
 		if c.Looks > 1 {
 			fmt.Fprintf(&b, " over %d looks", c.Looks)
+			if c.Runs > 1 {
+				fmt.Fprintf(&b, " (%d runs pooled)", c.Runs)
+			}
 		}
 	}
 	return b.String()
@@ -239,11 +354,13 @@ func headline(c *compare.Comparison) string {
 func verdictLine(c *compare.Comparison) string {
 	switch c.Verdict {
 	case compare.Pass:
-		return "PASS: no gated metric regressed beyond its tolerance"
+		return "PASS: every gated metric is shown no worse than its tolerance"
 	case compare.Regression:
 		return "REGRESSION: at least one gated metric regressed beyond its tolerance"
 	case compare.VerdictInconclusive:
-		return "INCONCLUSIVE: the data cannot rule a regression in or out; run more pairs"
+		return "INCONCLUSIVE: no gated metric regressed, but not every one is shown within tolerance; run more pairs"
+	case compare.VerdictInvalid:
+		return "INVALID: " + c.Invalid
 	case compare.VerdictDescriptive:
 		return "DESCRIPTIVE: ratios only (" + DescriptiveNote + "); no verdict"
 	}

@@ -25,12 +25,25 @@ func pairedFixture() *compare.Comparison {
 		Verdict: compare.Regression, Suite: "smoke", Paired: true, Interleaved: true, Alpha: 0.05, Looks: 2, LookAlpha: 0.025,
 		Baseline: compare.Side{Name: "2.6.1", Trials: 5}, Candidate: compare.Side{Name: "2.6.2", Trials: 5},
 		Metrics: []compare.MetricResult{
-			{Workload: "workloada", Op: "READ", Metric: "p99", Unit: "us", Baseline: 3335, Candidate: 3568.45, Ratio: 1.07, CILow: 1.02, CIHigh: 1.12, Tolerance: 0.05, Status: compare.Regressed, Gated: true, P: 0.0031, Pairs: 5},
-			{Workload: "workloada", Op: "READ", Metric: "p50", Unit: "us", Baseline: 641, Candidate: 647.4, Ratio: 1.01, CILow: 0.99, CIHigh: 1.03, Tolerance: 0.05, Status: compare.Unchanged, Gated: true, P: 0.41, Pairs: 5},
-			{Workload: "workloada", Op: "UPDATE", Metric: "p99", Unit: "us", Baseline: 4635, Candidate: 4125, Ratio: 0.89, CILow: 0.85, CIHigh: 0.93, Tolerance: 0.05, Status: compare.Improved, Gated: true, P: 0.9998, Pairs: 5},
-			{Workload: "workloada", Op: "UPDATE", Metric: "p99.9", Unit: "us", Baseline: 12799, Candidate: 14100, Ratio: 1.10, CILow: 0.93, CIHigh: 1.30, Tolerance: 0.10, Status: compare.Inconclusive, Gated: true, P: 0.12, Pairs: 5},
-			{Workload: "workloadc", Op: "ALL", Metric: "throughput", Unit: "ops/s", Baseline: 9998, Candidate: 9996.1, Ratio: 0.9998, CILow: 0.999, CIHigh: 1.0006, Tolerance: 0.05, Status: compare.Unchanged, Gated: false, P: 0.5, Pairs: 5},
+			{Workload: "workloada", Op: "READ", Metric: "p99", Unit: "us", Baseline: 3335, Candidate: 3568.45, Ratio: 1.07, CILow: 1.03, CIHigh: 1.11, PassBound: 1.11, RegressionBound: 1.06, Tolerance: 0.05, Status: compare.Regressed, Gated: true, P: 0.0031, Pairs: 5, OpsPerTrial: 20000,
+				BaselineValues: []float64{3300, 3350, 3320, 3360, 3345}, CandidateValues: []float64{3540, 3600, 3550, 3580, 3571}},
+			{Workload: "workloada", Op: "READ", Metric: "p50", Unit: "us", Baseline: 641, Candidate: 647.4, Ratio: 1.01, CILow: 0.99, CIHigh: 1.03, PassBound: 1.03, RegressionBound: 0.99, Tolerance: 0.05, Status: compare.Unchanged, Gated: true, P: 0.41, Pairs: 5, OpsPerTrial: 20000},
+			{Workload: "workloada", Op: "UPDATE", Metric: "p99", Unit: "us", Baseline: 4635, Candidate: 4125, Ratio: 0.89, CILow: 0.85, CIHigh: 0.93, PassBound: 0.93, RegressionBound: 0.84, Tolerance: 0.05, Status: compare.Improved, Gated: true, P: 0.9998, Pairs: 5, OpsPerTrial: 20000,
+				BaselineValues: []float64{4600, 4700, 4650, 4590, 4640}, CandidateValues: []float64{4100, 4150, 4120, 4130, 4125}},
+			{Workload: "workloada", Op: "UPDATE", Metric: "p99.9", Unit: "us", Baseline: 12799, Candidate: 14100, Ratio: 1.10, CILow: 0.93, CIHigh: 1.30, PassBound: 1.30, RegressionBound: 0.91, Tolerance: 0.10, Status: compare.Inconclusive, Gated: true, P: 0.12, Pairs: 5, OpsPerTrial: 20000,
+				BaselineValues: []float64{12000, 13000, 12500, 13500, 13000}, CandidateValues: []float64{15000, 13000, 14500, 13500, 14500}},
+			{Workload: "workloadb", Op: "UPDATE", Metric: "p99", Unit: "us", Baseline: 5100, Candidate: 5000, Ratio: 0.98, CILow: 0.8, CIHigh: 1.2, PassBound: 1.2, RegressionBound: 0.78, Tolerance: 0.10, Status: compare.Inconclusive, Gated: false, P: 0.2, Pairs: 5, OpsPerTrial: 2000,
+				Note: "p99 not gated: a trial recorded only 2000 operations, so 20 samples lie beyond p99 (50 needed; p99 needs 5000 operations per trial); p95 gates in its place"},
+			{Workload: "workloadb", Op: "UPDATE", Metric: "p95", Unit: "us", Baseline: 2100, Candidate: 2050, Ratio: 0.976, CILow: 0.85, CIHigh: 1.04, PassBound: 1.04, RegressionBound: 0.83, Tolerance: 0.10, Status: compare.NotWorse, Gated: true, GatedFor: "p99", P: 0.3, Pairs: 5, OpsPerTrial: 2000,
+				Note:           "gates in place of p99: a trial recorded only 2000 UPDATE operations (p99 needs 5000)",
+				BaselineValues: []float64{2000, 2200, 2100, 2050, 2150}, CandidateValues: []float64{2100, 1900, 2000, 2150, 2100}},
+			{Workload: "workloadc", Op: "ALL", Metric: "throughput", Unit: "ops/s", Baseline: 9998, Candidate: 9996.1, Ratio: 0.9998, CILow: 0.999, CIHigh: 1.0006, PassBound: 0.999, RegressionBound: 1.0006, Tolerance: 0.05, Status: compare.Unchanged, Gated: false, P: 0.5, Pairs: 5,
+				Note: "throughput not gated: the trials ran at a target rate, which throughput only follows; the held-rate check gates instead"},
 			{Workload: "workload|x", Op: "SCAN", Metric: "mean", Unit: "us", Baseline: 1.2e6, Candidate: 1.25e6, Ratio: 1.04, CILow: math.NaN(), CIHigh: math.Inf(1), Tolerance: 0.05, Status: compare.Inconclusive, Gated: false, P: math.NaN(), Pairs: 2},
+		},
+		HeldRate: []compare.HeldRate{
+			{Workload: "workloada", TargetOpsPerSec: 10000, BaselineTrials: 5, CandidateTrials: 5, Status: compare.Unchanged, Gated: true, P: 1},
+			{Workload: "workloadc", TargetOpsPerSec: 10000, BaselineTrials: 5, CandidateTrials: 5, CandidateMissed: 5, CandidateOnly: 5, Status: compare.Regressed, Gated: true, P: 0.001},
 		},
 		Warnings: []string{"baseline environment differs: cores: 2 != 4"},
 	}
@@ -44,6 +57,9 @@ func descriptiveFixture() *compare.Comparison {
 		Metrics: []compare.MetricResult{
 			{Workload: "workloada", Op: "READ", Metric: "p99", Unit: "us", Baseline: 4875, Candidate: 3335, Ratio: 0.684, Tolerance: 0.05, Status: compare.Descriptive, Gated: true, Pairs: 1},
 			{Workload: "workloada", Op: "READ", Metric: "mean", Unit: "us", Baseline: 1201.45, Candidate: 751.33, Ratio: 0.6253, Tolerance: 0.05, Status: compare.Descriptive, Gated: false, Pairs: 1},
+			{Workload: "workloada", Op: "READ", Metric: "p95", Unit: "us", Baseline: 1000, Candidate: 2000, Ratio: math.NaN(), Tolerance: 0.10, Status: compare.Descriptive, Pairs: 1,
+				BaselineBelow: true, Note: "p95 printed as 0 ms, i.e. below 1 ms, on the baseline; no ratio"},
+			{Workload: "workloada", Op: "READ", Metric: "max", Unit: "us", Baseline: 95231, Candidate: 120400, Ratio: 1.264, Status: compare.Descriptive, Pairs: 1},
 		},
 		Warnings: []string{"descriptive comparison: imported YCSB summaries carry one value per metric and no trials"},
 	}
@@ -123,17 +139,24 @@ func TestJSONCarriesTheMetricFields(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Verdict != "REGRESSION" || len(got.Metrics) != 6 {
+	if got.Verdict != "REGRESSION" || len(got.Metrics) != 8 {
 		t.Fatalf("verdict %q, %d metrics", got.Verdict, len(got.Metrics))
 	}
-	for _, k := range []string{"workload", "op", "metric", "baseline", "candidate", "ratio", "ci_low", "ci_high", "tolerance", "status", "gated"} {
+	for _, k := range []string{"workload", "op", "metric", "baseline", "candidate", "ratio", "ci_low", "ci_high", "pass_bound", "regression_bound",
+		"tolerance", "status", "gated", "ops_per_trial", "baseline_values", "candidate_values"} {
 		if _, ok := got.Metrics[0][k]; !ok {
 			t.Errorf("metric lacks %q", k)
 		}
 	}
+	if got.Metrics[5]["gated_for"] != "p99" || got.Metrics[5]["note"] == nil {
+		t.Errorf("fallback metric lacks gated_for or note: %v", got.Metrics[5])
+	}
+	if !strings.Contains(buf.String(), `"held_rate"`) {
+		t.Error("no held_rate in the JSON report")
+	}
 	// NaN and infinite figures become null rather than breaking the encoder.
-	if got.Metrics[5]["ci_low"] != nil || got.Metrics[5]["p"] != nil {
-		t.Errorf("non-finite figures not null: %v", got.Metrics[5])
+	if got.Metrics[7]["ci_low"] != nil || got.Metrics[7]["p"] != nil {
+		t.Errorf("non-finite figures not null: %v", got.Metrics[7])
 	}
 }
 
@@ -146,8 +169,13 @@ func TestJUnitOneCasePerGatedMetric(t *testing.T) {
 	if err := xml.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Tests != 4 || got.Failures != 1 || got.Skipped != 1 || len(got.Suites) != 1 || got.Suites[0].Cases[0].ClassName != "workloada" {
+	// Five gated metrics and two gated held-rate checks; p99 READ and the
+	// held rate of workloadc fail, p99.9 UPDATE is skipped (inconclusive).
+	if got.Tests != 7 || got.Failures != 2 || got.Skipped != 1 || len(got.Suites) != 3 || got.Suites[0].Cases[0].ClassName != "workloada" {
 		t.Fatalf("junit = %+v", got)
+	}
+	if c := got.Suites[2].Cases[0]; c.Name != "held rate" || c.Failure == nil {
+		t.Fatalf("held-rate regression is not a failed case: %+v", c)
 	}
 	if f := got.Suites[0].Cases[0].Failure; f == nil || f.Type != "REGRESSED" {
 		t.Fatalf("regressed case has no failure: %+v", got.Suites[0].Cases[0])
@@ -160,8 +188,16 @@ func TestHTMLIsSelfContained(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := buf.String()
-	if n := strings.Count(page, "<svg"); n != 2 {
-		t.Errorf("%d plots, want 2", n)
+	if n := strings.Count(page, "latency by percentile\""); n != 2 {
+		t.Errorf("%d percentile plots, want 2", n)
+	}
+	// Every gated metric gets its interval against the band; those with
+	// per-trial values (4 of the 5) also their trials.
+	if n := strings.Count(page, "ratio interval\""); n != 5 {
+		t.Errorf("%d interval plots, want one per gated metric (5)", n)
+	}
+	if n := strings.Count(page, "per trial\""); n != 4 {
+		t.Errorf("%d trial plots, want 4", n)
 	}
 	if strings.Count(page, "<polyline") != 4 {
 		t.Errorf("want a baseline and a candidate line per plot")

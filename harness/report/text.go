@@ -9,9 +9,17 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/regress-hbase/regress/harness/compare"
 )
 
-var textHeader = []string{"workload", "op", "metric", "baseline", "candidate", "delta", "ratio [CI]", "status", "p", "pairs", "gate"}
+var textHeader = []string{"workload", "op", "metric", "baseline", "candidate", "delta", "ratio [CI]", "pass bound", "regr. bound", "status", "p", "pairs", "ops/trial", "gate"}
+
+// row is one metric's cells, in textHeader's order.
+func row(m compare.MetricResult) []string {
+	return []string{m.Workload, m.Op, m.Metric, baseValue(m), candValue(m),
+		delta(m), ratio(m), passBound(m), regressionBound(m), status(m), pValue(m), fmt.Sprint(m.Pairs), opsPerTrial(m), gate(m)}
+}
 
 // renderText writes a benchstat-like terminal table.
 func renderText(w io.Writer, r Report) error {
@@ -36,9 +44,7 @@ func renderText(w io.Writer, r Report) error {
 	)
 	t.Header(textHeader)
 	for _, m := range c.Metrics {
-		row := []string{m.Workload, m.Op, m.Metric, value(m.Baseline, m.Unit), value(m.Candidate, m.Unit),
-			delta(m), ratio(m), status(m), pValue(m), fmt.Sprint(m.Pairs), gate(m)}
-		if err := t.Append(row); err != nil {
+		if err := t.Append(row(m)); err != nil {
 			return fmt.Errorf("report: text table: %w", err)
 		}
 	}
@@ -51,11 +57,12 @@ func renderText(w io.Writer, r Report) error {
 			return err
 		}
 	}
-	return writeNotes(w, c.Warnings, c.Descriptive, "")
+	return writeNotes(w, c, "")
 }
 
-// writeNotes prints the warnings and the reading key under a table.
-func writeNotes(w io.Writer, warnings []string, descriptive bool, bullet string) error {
+// writeNotes prints the held-rate checks, the gate's notes, the reading key
+// and the warnings under a table.
+func writeNotes(w io.Writer, c *compare.Comparison, bullet string) error {
 	if bullet == "" {
 		bullet = "  - "
 	}
@@ -65,15 +72,30 @@ func writeNotes(w io.Writer, warnings []string, descriptive bool, bullet string)
 			_, err = fmt.Fprintf(w, format, a...)
 		}
 	}
+	if len(c.HeldRate) > 0 {
+		p("\n")
+		for _, h := range c.HeldRate {
+			p("%s%s\n", bullet, heldRateLine(h))
+		}
+	}
+	if notes := gateNotes(c); len(notes) > 0 {
+		p("\nnotes:\n")
+		for _, n := range notes {
+			p("%s%s\n", bullet, n)
+		}
+	}
 	p("\nratio = candidate/baseline (geometric means); for latency above 1 is slower, for throughput below 1 is slower.\n")
-	if descriptive {
+	if c.Descriptive {
 		p("All figures are %s: imported summaries have no trials to test.\n", DescriptiveNote)
 	} else {
-		p("[CI] is the confidence interval of the ratio; \"~\" means no change beyond tolerance; p is one-sided (regression), Holm-adjusted when gated.\n")
+		p("[CI]: each end is a one-sided bound at alpha/looks = %.3g; \"~\" means UNCHANGED (the whole CI within tolerance).\n", c.LookAlpha)
+		p("pass bound: the worse end of [CI]; a gated metric lets the gate PASS when it is within tolerance (NOT WORSE, UNCHANGED or IMPROVED).\n")
+		p("regr. bound: the better end at the metric's Holm level; REGRESSED when it lies beyond tolerance. p is one-sided (regression), Holm-adjusted when gated.\n")
+		p("ops/trial: the fewest operations of that type in a trial; a percentile gates only with %d samples beyond it in every trial.\n", compare.MinTailSamples)
 	}
-	if len(warnings) > 0 {
+	if len(c.Warnings) > 0 {
 		p("\nwarnings:\n")
-		for _, s := range warnings {
+		for _, s := range c.Warnings {
 			p("%s%s\n", bullet, s)
 		}
 	}

@@ -70,6 +70,10 @@ type OpStats struct {
 	Statuses map[string]int64 `json:"statuses,omitempty"` // OK, NOT_FOUND, ERROR counts
 	Intended Latency          `json:"intended"`           // successful (OK) operations only
 	Service  Latency          `json:"service"`            // successful (OK) operations only
+	// Below maps a metric (p50, p95, p99, p99.9) whose figure is zero to the
+	// bound it lies under: imported YCSB output prints percentiles in whole
+	// milliseconds, and 0 there means below 1 ms (1000), not "not reported".
+	Below map[string]float64 `json:"below_us,omitempty"`
 	// Failed holds the latencies of the operations that did not return OK
 	// (YCSB's READ-FAILED); nil when every operation succeeded.
 	Failed *FailedStats `json:"failed,omitempty"`
@@ -92,4 +96,15 @@ type Latency struct {
 	MaxMicros  float64 `json:"max_us,omitempty"`
 	MinMicros  float64 `json:"min_us,omitempty"`
 	MeanMicros float64 `json:"mean_us,omitempty"`
+}
+
+// HoldThreshold is the fraction of its target rate a trial must achieve to
+// have held it. 95% leaves room for the last interval's partial schedule and
+// scheduler jitter on a loaded client, while a saturated cluster lands well below it.
+const HoldThreshold = 0.95
+
+// HeldTarget reports whether the trial achieved at least HoldThreshold of its
+// target rate; an unthrottled trial (no target) always holds it.
+func (t *Trial) HeldTarget() bool {
+	return t.TargetOpsPerSec <= 0 || t.AchievedOpsPerSec >= HoldThreshold*t.TargetOpsPerSec
 }

@@ -121,10 +121,20 @@ func (r *Run) Trial(id, workload string) results.Trial {
 			}
 		}
 		st.Intended = st.Service
+		below := o.BelowMicros
 		if o.Intended != nil {
 			st.Intended = o.Intended.latency()
+			below = o.Intended.BelowMicros
 			if st.Count == 0 {
 				st.Count = o.Intended.Count
+			}
+		}
+		for p, us := range below {
+			if name, ok := percentileNames[p]; ok {
+				if st.Below == nil {
+					st.Below = map[string]float64{}
+				}
+				st.Below[name] = us
 			}
 		}
 		t.Ops[name] = st
@@ -144,6 +154,9 @@ func (r *Run) Trial(id, workload string) results.Trial {
 	}
 	return t
 }
+
+// percentileNames maps the percentiles a Latency holds to their metric names.
+var percentileNames = map[float64]string{50: "p50", 95: "p95", 99: "p99", 99.9: "p99.9"}
 
 func (o *Op) latency() results.Latency {
 	if o.Count == 0 && o.Histogram == nil {

@@ -126,7 +126,7 @@ func TestParseTextErrorsNameTheLine(t *testing.T) {
 		{"missing comma", "", "bad-missing-comma.txt:5: expected [NAME], label, value"},
 		{"bad value", "", "bad-value.txt:3: value is not a number"},
 		{"unknown label", "[OVERALL], RunTime(ms), 5\n[READ], Speed(furlongs), 3\n", "in.txt:2: unknown measurement label"},
-		{"fractional count", "[READ], Operations, 3.5\n", "in.txt:1: a count must be a whole"},
+		{"negative count", "[READ], Operations, -3\n", "in.txt:1: a count must be a non-negative number"},
 		{"no closing bracket", "[READ, Operations, 3\n", "in.txt:1: measurement line without a closing ']'"},
 		{"nothing", "hello\nworld\n", "no YCSB measurements found"},
 		{"bad percentile", "[READ], 250thPercentileLatency(us), 3\n", "in.txt:1: percentile out of range"},
@@ -282,5 +282,34 @@ func TestWriteHlogTagsLikeRegress(t *testing.T) {
 	}
 	if len(tags) != 2 || tags["READ.service"] != 50000 || tags["READ.intended"] != 50000 {
 		t.Fatalf("tags = %v", tags)
+	}
+}
+
+// TestParseTextVoteThreadAverages reads output as posted in HBase vote
+// threads: the average of several runs, so counts are fractional, and
+// percentiles in whole milliseconds, so a fast one prints as 0.
+func TestParseTextVoteThreadAverages(t *testing.T) {
+	in := "[OVERALL], RunTime(ms), 600000\n[OVERALL], Throughput(ops/sec), 8331.3\n" +
+		"[READ], Operations, 4998792.667\n[READ], AverageLatency(us), 612.5\n[READ], MinLatency(us), 180\n[READ], MaxLatency(us), 95231\n" +
+		"[READ], 95thPercentileLatency(ms), 0\n[READ], 99thPercentileLatency(ms), 3\n[READ], Return=OK, 4998792.667\n"
+	runs, err := ParseText("vote.txt", strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runs[0]
+	o := r.Ops["READ"]
+	if o.Count != 4998793 || o.OperationsReported != 4998792.667 || o.Statuses["OK"] != 4998793 {
+		t.Errorf("count %d (reported %v), OK %d: want the rounding 4998793 and the printed value kept", o.Count, o.OperationsReported, o.Statuses["OK"])
+	}
+	if len(r.Notes) != 2 || !strings.Contains(r.Notes[0], "4998792.667") || !strings.Contains(r.Notes[0], "counted as 4998793") {
+		t.Errorf("notes %q: want one per fractional count, naming the value and its rounding", r.Notes)
+	}
+	tr := r.Trial("x", "workloadc")
+	st := tr.Ops["READ"]
+	if st.Intended.P95Micros != 0 || st.Below["p95"] != 1000 || st.Intended.P99Micros != 3000 {
+		t.Errorf("p95 %v below %v, p99 %v: want p95 kept as below 1 ms and p99 3 ms", st.Intended.P95Micros, st.Below, st.Intended.P99Micros)
+	}
+	if st.Intended.MinMicros != 180 || st.Intended.MaxMicros != 95231 {
+		t.Errorf("min %v max %v, want 180 and 95231", st.Intended.MinMicros, st.Intended.MaxMicros)
 	}
 }

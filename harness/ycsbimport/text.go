@@ -38,6 +38,10 @@ type Run struct {
 	GC map[string]float64
 	// StartUnixMillis is when the run started, when the source says (.hdr logs).
 	StartUnixMillis int64
+	// Notes say what the import had to interpret: fractional counts (the
+	// averages of several runs posted in vote threads) rounded, percentiles
+	// printed as 0 whole milliseconds kept as "below 1 ms".
+	Notes []string
 }
 
 // Op is one operation's figures from YCSB, latencies converted to microseconds.
@@ -58,6 +62,13 @@ type Op struct {
 	Intended *Op
 	// Histogram is the merged interval histogram when read from a .hdr log (values in us).
 	Histogram *hdrhistogram.Histogram
+	// OperationsReported is the Operations figure as printed; it differs from
+	// Count when it was fractional (an average of several runs), Count being
+	// its rounding.
+	OperationsReported float64
+	// BelowMicros maps a percentile printed in whole milliseconds as 0 to the
+	// bound it is known to lie under (1000 µs): shown as "< 1 ms", not dropped.
+	BelowMicros map[float64]float64
 }
 
 // ParseError is a line the importer could not read.
@@ -197,6 +208,9 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 				return nil, perr(why)
 			}
 			switch kind {
+			case kindFractional:
+				cur.Notes = append(cur.Notes, fmt.Sprintf("line %d: [%s] %s %s is not a whole number (an average of several runs?): counted as %d",
+					n, block, label, valText, int64(math.Round(val))))
 			case kindIntCode:
 				intCodes = true
 			case kindPctMs:
@@ -263,6 +277,7 @@ const (
 	kindIntCode
 	kindPctMs
 	kindAvgUs
+	kindFractional // a count that was not whole: rounded
 )
 
 // set applies one "label, value" pair; it returns why the pair is unreadable, or "".
@@ -273,13 +288,25 @@ func (o *Op) set(label string, v float64) (string, lineKind) {
 		}
 		return int64(v), ""
 	}
+	// Vote threads post the average of several runs, so an operation or
+	// status count may be fractional ("Operations, 4998792.667"): it is
+	// rounded, and the caller notes it.
+	avgCount := func() (int64, string) {
+		if !finite(v) || v < 0 || v > math.MaxInt64/2 {
+			return 0, "a count must be a non-negative number"
+		}
+		return int64(math.Round(v)), ""
+	}
 	switch {
 	case label == "Operations":
-		c, why := count()
-		o.Count = c
+		c, why := avgCount()
+		o.Count, o.OperationsReported = c, v
+		if why == "" && v != math.Trunc(v) {
+			return "", kindFractional
+		}
 		return why, kindOther
 	case strings.HasPrefix(label, "Return="):
-		c, why := count()
+		c, why := avgCount()
 		if why != "" {
 			return why, kindOther
 		}
@@ -297,6 +324,9 @@ func (o *Op) set(label string, v float64) (string, lineKind) {
 			return "empty Return= status", kindOther
 		}
 		o.Statuses[code] += c
+		if kind == kindOther && v != math.Trunc(v) {
+			kind = kindFractional
+		}
 		return "", kind
 	}
 	if m := latencyStat.FindStringSubmatch(label); m != nil {
@@ -321,6 +351,13 @@ func (o *Op) set(label string, v float64) (string, lineKind) {
 		}
 		o.PercentilesMicros[p] = toMicros(v, m[2])
 		if m[2] == "ms" {
+			if v == 0 {
+				// Whole milliseconds: 0 means below 1 ms, a figure, not an absence.
+				if o.BelowMicros == nil {
+					o.BelowMicros = map[float64]float64{}
+				}
+				o.BelowMicros[p] = 1000
+			}
 			return "", kindPctMs
 		}
 		return "", kindOther

@@ -44,12 +44,16 @@ func newCompareCmd() *cobra.Command {
 				return err
 			}
 			cfg := compare.Config{}
-			// Tolerances and gates come from the suite file when it is at hand.
+			// Tolerances, gates and the planned looks come from the suite file
+			// when it is at hand: an adaptive run was judged at alpha/looks, and
+			// judging its trials again at full alpha could disagree with it.
+			// compare counts the looks of every run it pools.
 			if p, err := suite.Resolve(scenarios, bm.Suite.Name); err == nil {
 				if s, err := suite.Load(p, scenarios); err == nil {
 					cfg = compareConfig(s)
-					cfg.Looks = 1
 				}
+			} else {
+				fmt.Fprintf(cmd.ErrOrStderr(), "regress: warning: suite %q not found under %s: comparing with default tolerances and gate at one look per run\n", bm.Suite.Name, scenarios)
 			}
 			return decide(cmd.OutOrStdout(), cmd.ErrOrStderr(), st, bm, cm, cfg, out, format, failOnInconclusive)
 		},

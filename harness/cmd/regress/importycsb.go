@@ -55,6 +55,7 @@ type importedSummary struct {
 	trial results.Trial
 	hlog  []byte
 	from  string
+	notes []string
 }
 
 func importYCSB(out io.Writer, files []string, version, label, workload, suiteName, storeDir string) error {
@@ -79,7 +80,7 @@ func importYCSB(out io.Writer, files []string, version, label, workload, suiteNa
 		sum := sha256.Sum256(b)
 		for i, r := range runs {
 			id := fmt.Sprintf("ycsb-%s-%d", hex.EncodeToString(sum[:])[:12], i+1)
-			summaries = append(summaries, importedSummary{trial: r.Trial(id, workload), from: fmt.Sprintf("%s (run at line %d, %s format)", path, r.Line, r.Format)})
+			summaries = append(summaries, importedSummary{trial: r.Trial(id, workload), from: fmt.Sprintf("%s (run at line %d, %s format)", path, r.Line, r.Format), notes: r.Notes})
 		}
 	}
 	if len(hdrRuns) > 0 {
@@ -122,6 +123,9 @@ func importYCSB(out io.Writer, files []string, version, label, workload, suiteNa
 			return usageErr(fmt.Errorf("import-ycsb: %s: %w", s.from, err))
 		}
 		fmt.Fprintf(out, "stored %s as summary %s: %s, %d operations\n", s.from, s.trial.ID, workload, len(s.trial.Ops))
+		for _, n := range s.notes {
+			fmt.Fprintf(out, "  note: %s\n", n)
+		}
 	}
 	fmt.Fprintf(out, "store entry: %s\n", filepath.Join(st.Dir(k), "manifest.json"))
 	return nil

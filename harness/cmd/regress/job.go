@@ -135,9 +135,14 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 		if err != nil {
 			return err
 		}
-		cfg.Unpaired = true
+		// The candidate runs a fixed pairs.initial trials and is judged once:
+		// one look, whatever the suite plans for an adaptive paired run.
+		cfg.Unpaired, cfg.Looks, cfg.MaxPairs = true, 1, 0
 	}
 
+	if stored == nil {
+		warnIfUndecidable(log, store, base.version, s, cfg)
+	}
 	r := &runner.Runner{Suite: s, Store: store, RunID: newRunID(), Reseed: jf.common.reseed, Log: log,
 		OnEvent: prog.Event, Env: results.CurrentEnvironment(ctx)}
 
@@ -203,6 +208,8 @@ func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 	}
 	fmt.Fprintf(stderr, "reports: %s (%d files)\n", out, len(written))
 	switch c.Verdict {
+	case compare.VerdictInvalid:
+		return runErr(fmt.Errorf("verdict INVALID: %s", c.Invalid))
 	case compare.Regression:
 		return &exitError{code: exitRegression, err: fmt.Errorf("verdict REGRESSION: %s is slower than %s beyond tolerance", c.Candidate.Name, c.Baseline.Name)}
 	case compare.VerdictInconclusive:

@@ -72,6 +72,12 @@ func TestJobBadInputExits2WithAHint(t *testing.T) {
 // READ latencies are scaled by factor, with the given run id.
 func storeSide(t *testing.T, st *results.Store, name string, factor float64, k int, order int) {
 	t.Helper()
+	storeSideAt(t, st, name, factor, k, order, 1)
+}
+
+// storeSideAt stores k trials of name achieving held times the 1000 ops/s target.
+func storeSideAt(t *testing.T, st *results.Store, name string, factor float64, k int, order int, held float64) {
+	t.Helper()
 	m := &results.Manifest{Version: "2.6.1", Label: name, Provider: "local", Source: "regress",
 		Suite: results.SuiteInfo{Name: "fixture", Fingerprint: "fp0123456789abcd", DataSpec: "rows=1000"}}
 	if _, err := st.Ensure(m); err != nil {
@@ -85,7 +91,7 @@ func storeSide(t *testing.T, st *results.Store, name string, factor float64, k i
 		o := (order + i) % 2
 		tr := results.Trial{ID: fmt.Sprintf("%s-%d", name, i), RunID: "run1", Workload: "workloadc", Pair: i, Order: o,
 			Start: base.Add(time.Duration(2*i+o) * time.Minute), DurationMillis: 60000,
-			TargetOpsPerSec: 1000, AchievedOpsPerSec: 1000 * noise,
+			TargetOpsPerSec: 1000, AchievedOpsPerSec: 1000 * held * (1 - 0.01*float64(i%3)),
 			Ops: map[string]results.OpStats{"READ": {Count: 60000, Statuses: map[string]int64{"OK": 60000}, Intended: lat, Service: lat}}}
 		if _, err := st.AppendTrial(results.KeyOf(m), tr, nil); err != nil {
 			t.Fatal(err)

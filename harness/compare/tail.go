@@ -1,0 +1,75 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/regress-hbase/regress/harness/results"
+)
+
+// MinTailSamples is how many samples every trial must hold beyond a
+// percentile before that percentile may gate. With fewer, the percentile is
+// one of the trial's last few values (p99 of 90 operations is the maximum):
+// it moves with every stall and a gate on it has no power.
+const MinTailSamples = 50
+
+// percentileQuantile maps a percentile metric to its quantile.
+var percentileQuantile = map[string]float64{MetricP50: 0.50, MetricP95: 0.95, MetricP99: 0.99, MetricP999: 0.999}
+
+// fallbackOrder is where the gate looks, from the highest percentile down,
+// for one with enough samples; the mean needs none beyond it.
+var fallbackOrder = []string{MetricP999, MetricP99, MetricP95, MetricP50, MetricMean}
+
+// OpsNeeded is the fewest operations of one type a trial must record for the
+// percentile metric to gate: MinTailSamples beyond it (5000 for p99).
+// It is 0 for metrics without a tail (mean, throughput).
+func OpsNeeded(metric string) int64 {
+	q, ok := percentileQuantile[metric]
+	if !ok {
+		return 0
+	}
+	return int64(math.Ceil(float64(MinTailSamples)/(1-q) - 1e-9))
+}
+
+// minOps is the fewest operations of op any trial of workload w recorded.
+func minOps(w, op string, sides ...[]results.Trial) int64 {
+	n := int64(-1)
+	for _, ts := range sides {
+		for i := range ts {
+			if ts[i].Workload != w {
+				continue
+			}
+			c := ts[i].Ops[op].Count
+			if n < 0 || c < n {
+				n = c
+			}
+		}
+	}
+	return max(n, 0)
+}
+
+// tailFallback returns the metric that gates in place of metric when trials
+// of ops operations are too few for it: the highest percentile below it with
+// MinTailSamples beyond it, else the mean; "" when metric itself may gate.
+func tailFallback(metric string, ops int64) string {
+	need := OpsNeeded(metric)
+	if need == 0 || ops >= need {
+		return ""
+	}
+	below := false
+	for _, m := range fallbackOrder {
+		if m == metric {
+			below = true
+			continue
+		}
+		if below && ops >= OpsNeeded(m) {
+			return m
+		}
+	}
+	return MetricMean
+}
+
+func tailNote(metric, fallback string, ops int64) string {
+	return fmt.Sprintf("%s not gated: a trial recorded only %d operations, so %.0f samples lie beyond %s (%d needed; %s needs %d operations per trial); %s gates in its place",
+		metric, ops, float64(ops)*(1-percentileQuantile[metric]), metric, MinTailSamples, metric, OpsNeeded(metric), fallback)
+}

@@ -1,0 +1,191 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The suites' families: the workloads each shipped suite runs, with the
+// operations one of its trials records, so the tail-sample rule and the
+// gate's size are those of a real run. rc's 10M operations per trial cannot
+// be simulated a thousand times; 20k per trial keeps more sampling noise than
+// rc has, so its rows are conservative (and its 5%-operations gate on p95).
+
+func mix(name string, requests int, ops ...simOp) simWorkload {
+	return simWorkload{name: name, ops: ops, requests: requests}
+}
+
+// coreFamily is YCSB's core workloads at n operations per trial.
+func coreFamily(n int, names ...string) []simWorkload {
+	all := map[string]simWorkload{
+		"A": mix("A", n, simOp{"READ", 400, 0.5}, simOp{"UPDATE", 700, 0.5}),
+		"B": mix("B", n, simOp{"READ", 400, 0.95}, simOp{"UPDATE", 700, 0.05}),
+		"C": mix("C", n, simOp{"READ", 400, 1}),
+		"D": mix("D", n, simOp{"READ", 400, 0.95}, simOp{"INSERT", 700, 0.05}),
+		"E": mix("E", n, simOp{"SCAN", 3000, 0.95}, simOp{"INSERT", 700, 0.05}),
+		"F": mix("F", n, simOp{"READ", 400, 0.5}, simOp{"READ-MODIFY-WRITE", 1100, 0.5}),
+	}
+	var out []simWorkload
+	for _, w := range names {
+		out = append(out, all[w])
+	}
+	return out
+}
+
+// suiteScenario is a scenario shaped like a shipped suite (see scenarios/suites).
+func suiteScenario(suite string) simScenario {
+	m := defaultModel()
+	m.targetOps = 1000
+	s := simScenario{model: m, sched: schedRMIT}
+	tol := map[string]float64{MetricP50: 0.05, MetricMean: 0.05, MetricP95: 0.10, MetricP99: 0.10, MetricP999: 0.20, MetricThroughput: 0.05}
+	switch suite {
+	case "smoke": // 8 s at 300 ops/s: 2400 operations a trial, 4 fixed pairs, gate p95
+		s.family = coreFamily(2400, "A", "B", "C", "D", "E", "F")
+		s.pairs = 4
+		s.cfg = Config{Alpha: 0.05, Gate: []string{MetricP95, MetricThroughput}, Looks: 1, MaxPairs: 4,
+			Tolerances: map[string]float64{MetricP50: 0.15, MetricMean: 0.15, MetricP95: 0.25, MetricP99: 0.25, MetricP999: 0.50, MetricThroughput: 0.05}}
+	case "quick": // 20 s at 2000 ops/s: 40k operations a trial, 5 to 12 pairs, 2 looks
+		s.family = coreFamily(40000, "A", "B", "C", "E")
+		s.pairs, s.adaptive = 5, true
+		s.cfg = Config{Alpha: 0.05, Gate: []string{MetricP99, MetricThroughput}, Looks: 2, MaxPairs: 12, Tolerances: tol}
+	case "rc":
+		s.family = coreFamily(20000, "A", "B", "C", "D", "E", "F")
+		s.pairs, s.adaptive = 5, true
+		s.cfg = Config{Alpha: 0.05, Gate: []string{MetricP99, MetricThroughput}, Looks: 3, MaxPairs: 15, Tolerances: tol}
+	default:
+		panic("unknown suite " + suite)
+	}
+	return s
+}
+
+func TestValidationFamilies(t *testing.T) {
+	R, Rp := reps(t)
+	const alpha = 0.05
+	type row struct {
+		s       simScenario
+		role    string   // aa, pass-target, false-pass, power, held-aa, shown
+		targets []string // changed gated metrics (power)
+	}
+	mk := func(suite, name string, eff simEffect, f func(*simScenario)) simScenario {
+		s := suiteScenario(suite)
+		s.name, s.effect = suite+": "+name, eff
+		if f != nil {
+			f(&s)
+		}
+		return s
+	}
+	aaRows := []row{
+		{mk("smoke", "A/A", simEffect{}, nil), "aa", nil},
+		{mk("quick", "A/A", simEffect{}, nil), "pass-target", nil},
+		{mk("rc", "A/A", simEffect{}, nil), "aa", nil},
+	}
+	qA := []string{"A/UPDATE/p99"}
+	edgeRows := []row{
+		{mk("quick", "A/A, 10% of trials miss the rate", simEffect{}, func(s *simScenario) { s.model.missRate = 0.10 }), "held-aa", nil},
+		{mk("quick", "all requests x1.10 (= tau)", simEffect{all: 1.10}, nil), "false-pass", nil},
+		{mk("quick", "A UPDATE only x1.10 (= tau)", simEffect{workload: "A", op: "UPDATE", opFactor: 1.10}, nil), "false-pass", nil},
+		{mk("rc", "A UPDATE only x1.10 (= tau)", simEffect{workload: "A", op: "UPDATE", opFactor: 1.10}, nil), "false-pass", nil},
+		{mk("quick", "all requests x1.20 (2 tau)", simEffect{all: 1.20}, nil), "power", nil},
+		{mk("quick", "tail (> base p90) x1.20 (2 tau)", simEffect{tail: 1.20}, nil), "power", nil},
+		{mk("quick", "A UPDATE only x1.20 (2 tau)", simEffect{workload: "A", op: "UPDATE", opFactor: 1.20}, nil), "power", qA},
+		{mk("rc", "all requests x1.20 (2 tau)", simEffect{all: 1.20}, nil), "power", nil},
+		{mk("rc", "A UPDATE only x1.20 (2 tau)", simEffect{workload: "A", op: "UPDATE", opFactor: 1.20}, nil), "power", qA},
+		{mk("quick", "candidate misses the rate in 60% of trials", simEffect{missRate: 0.6}, nil), "shown", []string{"A/held rate"}},
+	}
+	// Rows print as they are computed: a slow machine still shows the finished ones.
+	b := os.Stdout
+	fail := []string{}
+	fmt.Fprintf(b, "\nSuites' families: gated metrics after the tail-sample rule, alpha=FWER=%.2f, PASS = every gated metric's one-sided bound at alpha/looks within 1+tau\n", alpha)
+	fmt.Fprintf(b, "smoke: 6 workloads x 2400 ops/trial, 4 pairs, gate p95 (p50 or mean for 5%%-operations); quick: 4 x 40k, 5-12 pairs, 2 looks, gate p99 (p95 for 5%%-operations);\nrc: 6 x 20k (rc runs 10M), 5-15 pairs, 3 looks; all at a held target rate (the held-rate check gates instead of throughput)\n")
+	fmt.Fprintf(b, "\nA/A, R=%d: false REGRESSED of any gated metric (family) and of the worst metric; bound alpha+3sigma=%s; target A/A PASS >= 80%% for quick\n", R, strings.TrimSpace(pct(bound(alpha, R))))
+	fmt.Fprintf(b, "%-46s %6s %7s %7s %7s %6s %5s %s\n", "scenario", "gated", "family", "worst", "PASS", "INCONC", "pairs", "check")
+	for _, rw := range aaRows {
+		ty := runScenario(t, rw.s, R)
+		fam := float64(ty.family) / float64(R)
+		worst, at := 0.0, ""
+		for _, k := range ty.keys() {
+			if r := ty.rate(k, Regressed); r > worst {
+				worst, at = r, k
+			}
+		}
+		passRate := float64(ty.verdicts[Pass]) / float64(R)
+		check := "ok"
+		bad := func(format string, a ...any) {
+			fail = append(fail, rw.s.name+": "+fmt.Sprintf(format, a...))
+			check = "FAIL"
+		}
+		if fam > bound(alpha, R) {
+			bad("family-wise false REGRESSED %.3f above %.3f", fam, bound(alpha, R))
+		}
+		if worst > bound(alpha, R) {
+			bad("false REGRESSED of %s at %.3f above %.3f", at, worst, bound(alpha, R))
+		}
+		if rw.role == "pass-target" && passRate < 0.80 {
+			bad("A/A PASS %.3f below the 0.80 target", passRate)
+		}
+		fmt.Fprintf(b, "%-46s %6.1f %7s %7s %7s %6s %5.1f %s\n", rw.s.name, float64(ty.gated)/float64(R), pct(fam), pct(worst), pct(passRate),
+			pct(float64(ty.verdicts[VerdictInconclusive])/float64(R)), float64(ty.pairs)/float64(R), check)
+	}
+	fmt.Fprintf(b, "\nA real change, R=%d: false PASS must be <= %s at a change of exactly tau; power >= 80%% at 2 tau\n", Rp, strings.TrimSpace(pct(bound(alpha, Rp))))
+	fmt.Fprintf(b, "power: verdict REGRESSION for a change of every workload, REGRESSED of the changed metric for one operation (family false REGRESSED for the A/A row);\nIMPROVED: worst changed metric, must stay <= alpha/2\n")
+	fmt.Fprintf(b, "%-46s %7s %9s %9s %9s %5s %s\n", "true change", "PASS", "REGRESSED", "verdict-R", "IMPROVED", "pairs", "check")
+	for _, rw := range edgeRows {
+		ty := runScenario(t, rw.s, Rp)
+		// Power is the verdict REGRESSION for a change of every workload (the
+		// schedule stops at the first gated metric it proves regressed), and the
+		// changed metric's own REGRESSED rate for a change of one operation.
+		minReg, maxImp := float64(ty.verdicts[Regression])/float64(Rp), 0.0
+		if rw.targets != nil {
+			minReg = 1
+			for _, k := range rw.targets {
+				minReg = math.Min(minReg, ty.rate(k, Regressed))
+			}
+		}
+		for _, k := range ty.keys() {
+			changed := slices.Contains(rw.targets, k) ||
+				rw.targets == nil && !strings.HasSuffix(k, "/"+MetricThroughput) && !strings.HasSuffix(k, "held rate")
+			if changed {
+				maxImp = math.Max(maxImp, ty.rate(k, Improved))
+			}
+		}
+		passRate := float64(ty.verdicts[Pass]) / float64(Rp)
+		check := "ok"
+		bad := func(format string, a ...any) {
+			fail = append(fail, rw.s.name+": "+fmt.Sprintf(format, a...))
+			check = "FAIL"
+		}
+		reg := "-"
+		switch rw.role {
+		case "held-aa":
+			fam := float64(ty.family) / float64(Rp)
+			if fam > bound(alpha, Rp) {
+				bad("family-wise false REGRESSED %.3f above %.3f with random misses of the rate", fam, bound(alpha, Rp))
+			}
+			reg = pct(fam)
+		case "false-pass":
+			if passRate > bound(alpha, Rp) {
+				bad("false PASS %.3f at a change of tau, above %.3f", passRate, bound(alpha, Rp))
+			}
+		case "power":
+			reg = pct(minReg)
+			if minReg < 0.8 {
+				bad("power %.3f below 0.8", minReg)
+			}
+		default:
+			reg = pct(minReg)
+			check = "shown only"
+		}
+		if rw.role != "held-aa" && maxImp > alpha/2 {
+			bad("IMPROVED under a real regression at %.3f", maxImp)
+		}
+		fmt.Fprintf(b, "%-46s %7s %9s %9s %9s %5.1f %s\n", rw.s.name, pct(passRate), reg,
+			pct(float64(ty.verdicts[Regression])/float64(Rp)), pct(maxImp), float64(ty.pairs)/float64(Rp), check)
+	}
+	for _, f := range fail {
+		t.Error(f)
+	}
+}
