@@ -516,6 +516,9 @@ func (c *Client) ClusterVersion(ctx context.Context) (string, error) {
 // SplitRegion splits the region of table containing splitKey at splitKey and
 // waits for the split procedure.
 func (c *Client) SplitRegion(ctx context.Context, table string, splitKey []byte) error {
+	if c.legacy {
+		return fmt.Errorf("hbase: split table %q: this client splits through the master's SplitRegion procedure, which HBase 1.x does not have (split with the hbase shell there)", table)
+	}
 	r, err := c.lookupMeta(ctx, table, splitKey)
 	if err != nil {
 		return fmt.Errorf("hbase: split table %q at %q: %w", table, splitKey, err)
