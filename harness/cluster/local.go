@@ -142,10 +142,7 @@ type launch struct {
 	jdk     JDK
 	// jars follow the generated conf dir on the classpath, in order.
 	jars []string
-	// log4j1 says the jars log through log4j 1.x (1.x and 2.4 tarballs), so
-	// the conf dir also gets a log4j.properties.
-	log4j1 bool
-	info   Info
+	info Info
 }
 
 // launch starts HMaster from ln's jars and waits until it is ready.
