@@ -158,7 +158,14 @@ func (c *artifactCache) resolveEntry(ctx context.Context, version, repo string, 
 		return cacheEntry{}, err
 	}
 	if repo != "" {
-		m = m.withRepo(repo, filepath.Join(c.root, repoDir(repo), "m2"))
+		m2 := filepath.Join(c.root, repoDir(repo), "m2")
+		// HBase's artifacts are fetched from the repository afresh each time
+		// (its jars may have changed under the same URL); the rest of the tree
+		// stays cached in the repository's local repo.
+		if err := os.RemoveAll(filepath.Join(m2, "org", "apache", "hbase")); err != nil {
+			return cacheEntry{}, fmt.Errorf("clearing HBase artifacts from %s: %w", m2, err)
+		}
+		m = m.withRepo(repo, m2)
 	}
 	var notFound error
 	for _, k := range keys {
