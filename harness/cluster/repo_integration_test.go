@@ -31,7 +31,7 @@ func fileRepo(t *testing.T, version, marker string) (url, jarPath string) {
 }
 
 func TestRepoEntriesAreKeyedByRepositoryAndChecksum(t *testing.T) {
-	skipShort(t) // runs Maven (plugins and log4j from Central into each repository's own local repo)
+	skipShort(t)       // runs Maven (plugins and log4j from Central into each repository's own local repo)
 	const v = "2.99.0" // on no public repository: only the file repositories serve it
 	cache := &artifactCache{root: t.TempDir(), log: discardLogger()}
 	local := NewLocal(cache.root)
@@ -83,7 +83,10 @@ func TestRepoEntriesAreKeyedByRepositoryAndChecksum(t *testing.T) {
 func TestRepoThatLacksTheVersionSaysSo(t *testing.T) {
 	url, _ := fileRepo(t, "2.99.0", "x")
 	cache := &artifactCache{root: t.TempDir(), log: discardLogger()}
-	noMaven := func() (*maven, error) { t.Fatal("Maven was called for a version the repository lacks"); return nil, nil }
+	noMaven := func() (*maven, error) {
+		t.Fatal("Maven was called for a version the repository lacks")
+		return nil, nil
+	}
 	_, err := cache.resolveEntry(context.Background(), "2.98.0", url, noMaven)
 	if err == nil || !strings.Contains(err.Error(), "is not in repository "+url) {
 		t.Fatalf("err = %v, want the version named as missing from %s", err, url)

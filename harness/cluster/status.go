@@ -1,9 +1,13 @@
 package cluster
 
 import (
+	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -59,3 +63,112 @@ func (c *artifactCache) remembered() map[string]versionStatus {
 	}
 	return m
 }
+
+// VersionStatus is what `regress cluster versions` says of one version.
+type VersionStatus struct {
+	Version string
+	// State is "cached", "resolvable" (its jars were fetched here before),
+	// "not served" (listed, but its jars are not reachable from here) or
+	// "not checked".
+	State string
+	// Checked is when State was last established by a resolution or a check.
+	Checked time.Time
+	// JDK is the JDK it would run on here; empty when none fits.
+	JDK string
+	// NeedsJDK says which JDKs it needs ("JDK 8 or 11") when none is here.
+	NeedsJDK string
+}
+
+// VersionStatuses marks every cached or published version: cached, served
+// or not (as remembered from earlier resolutions and checks) and the JDK it
+// would run on. With check, versions not yet known are probed with one
+// `mvn dependency:get` of their hbase-server jar each (only those matching a
+// prefix in lines, when given) and the answers remembered. err reports a
+// failed Maven listing; the cached versions are marked regardless.
+func (l *Local) VersionStatuses(ctx context.Context, cacheDir string, check bool, lines []string) ([]VersionStatus, error) {
+	c, err := l.cacheFor(Spec{CacheDir: cacheDir})
+	if err != nil {
+		return nil, err
+	}
+	cached, published, lerr := l.Versions(ctx, cacheDir)
+	isCached := map[string]bool{}
+	for _, v := range cached {
+		isCached[v] = true
+	}
+	known := c.remembered()
+	var out []VersionStatus
+	for _, v := range SortVersions(append(append([]string(nil), cached...), published...)) {
+		st := VersionStatus{Version: v, State: "not checked"}
+		if r, ok := known[v]; ok {
+			st.State, st.Checked = r.Status, r.Checked
+			if r.Status == statusCached {
+				st.State = "resolvable"
+			}
+		}
+		if isCached[v] {
+			st.State = statusCached
+		}
+		if check && st.State == "not checked" && matchesLine(v, lines) {
+			st.State, st.Checked = l.probeServed(ctx, c, v), time.Now().UTC()
+		}
+		if j, err := FindJDK(ctx, v, "", discardLog); err == nil {
+			st.JDK = "JDK " + j.Version
+		} else {
+			st.NeedsJDK = jdkNeeds(v)
+		}
+		out = append(out, st)
+	}
+	return out, lerr
+}
+
+func matchesLine(v string, lines []string) bool {
+	if len(lines) == 0 {
+		return true
+	}
+	for _, p := range lines {
+		if v == p || strings.HasPrefix(v, strings.TrimSuffix(p, ".")+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// probeServed fetches version's hbase-server jar alone and remembers whether it came.
+func (l *Local) probeServed(ctx context.Context, c *artifactCache, v string) string {
+	m, err := l.maven()
+	if err != nil {
+		return "not checked"
+	}
+	if err := os.MkdirAll(c.root, 0o755); err != nil {
+		return "not checked"
+	}
+	unlock, err := lockFile(ctx, filepath.Join(c.root, ".resolve.lock"))
+	if err != nil {
+		return "not checked"
+	}
+	defer unlock()
+	tmp, err := os.MkdirTemp("", "regress-mvn-")
+	if err != nil {
+		return "not checked"
+	}
+	defer os.RemoveAll(tmp)
+	l.logger().Info("checking whether Maven serves the jars", "version", v)
+	out, err := m.run(ctx, tmp, "dependency:get", "-Dartifact=org.apache.hbase:hbase-server:"+v+":jar", "-Dtransitive=false")
+	if ctx.Err() != nil {
+		return "not checked"
+	}
+	state := "resolvable"
+	if err != nil {
+		state = statusNotServed
+		l.logger().Info("not served", "version", v, "maven", mavenErrorLines(out))
+	}
+	remembered := statusCached // "its jars came": stored as the state a resolution leaves
+	if state == statusNotServed {
+		remembered = statusNotServed
+	}
+	c.remember(v, "", remembered)
+	return state
+}
+
+// discardLog drops FindJDK's warnings while listing many versions.
+var discardLog = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -46,6 +46,13 @@ func TestJobBadInputExits2WithAHint(t *testing.T) {
 		{"run zk without label", []string{"run", "--zk", "h:1"}, "--label"},
 		{"run label not a store name", []string{"run", "--zk", "h:1", "--label", "a/b"}, "cannot name a store directory"},
 		{"compare without sides", []string{"compare", "--baseline", "x"}, "--candidate"},
+		{"repo without version", []string{"--baseline", "2.6.0", "--candidate-repo", "file:///tmp/r"}, "--candidate-repo needs --candidate VERSION"},
+		{"repo not a URL", []string{"--baseline", "2.6.0", "--candidate", "2.6.1", "--candidate-repo", "staging"}, "file:///path/to/repo"},
+		{"home and repo", []string{"--baseline", "2.6.0", "--candidate-home", "/x", "--candidate-repo", "file:///r"}, "exclude each other"},
+		{"home and zk", []string{"--baseline", "2.6.0", "--candidate-home", "/x", "--candidate-zk", "h:1"}, "exclude each other"},
+		{"java home on external", []string{"--baseline", "2.6.0", "--candidate-zk", "h:1", "--candidate-java-home", "/j"}, "only to clusters regress starts"},
+		{"label not a store name", []string{"--baseline", "2.6.0", "--candidate", "2.6.1", "--candidate-label", "rc/1"}, "cannot name a store directory"},
+		{"home that does not exist", []string{"--baseline-home", "/nonexistent/hbase", "--candidate-home", "/nonexistent/hbase2", "--scenarios", scen}, "not an HBase home"},
 		{"compare nothing stored", []string{"compare", "--baseline", "1.0", "--candidate", "2.0", "--store", "REPLACE"}, "nothing stored for \"1.0\""},
 	}
 	for _, c := range cases {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -53,7 +54,9 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 			log := newLogger(cmd.ErrOrStderr(), c.quiet)
 			prog := newProgress(cmd.ErrOrStderr(), c.quiet)
 			defer prog.Close()
-			targets, stop, err := startTargets(ctx, log, prog, &c, []sideSpec{side})
+			ctx, died := context.WithCancelCause(ctx)
+			defer died(nil)
+			targets, stop, err := startTargets(ctx, log, prog, &c, []sideSpec{side}, died)
 			defer stop()
 			if err != nil {
 				return err
