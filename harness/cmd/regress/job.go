@@ -244,17 +244,18 @@ func newSideSpec(role, version, zk string, conf, jvm []string) (sideSpec, error)
 // clusters regress starts.
 func newSide(role, version, zk string, src sideSource, conf, jvm []string) (sideSpec, error) {
 	s := sideSpec{role: role, version: version, zk: zk, jvm: jvm, src: src}
+	fl := func(suffix string) string { return sideFlag(role, suffix) }
 	switch {
 	case src.repo != "" && version == "" && src.home == "":
-		return s, usageErr(fmt.Errorf("--%s-repo needs --%s VERSION: the version the repository serves, e.g. 2.6.1", role, role))
+		return s, usageErr(fmt.Errorf("%s needs %s VERSION: the version the repository serves, e.g. 2.6.1", fl("-repo"), fl("")))
 	case version == "" && zk == "" && src.home == "":
-		return s, usageErr(fmt.Errorf("give --%s VERSION (started locally), --%s-home DIR (an unpacked release or its tarball) or --%s-zk HOST:PORT (a running cluster)", role, role, role))
+		return s, usageErr(fmt.Errorf("give %s VERSION (started locally), %s DIR (an unpacked release or its tarball) or %s HOST:PORT (a running cluster)", fl(""), fl("-home"), fl("-zk")))
 	case zk != "" && (version != "" || src.home != ""):
-		return s, usageErr(fmt.Errorf("--%s-zk, --%s and --%s-home exclude each other: choose one", role, role, role))
+		return s, usageErr(fmt.Errorf("%s, %s and %s exclude each other: choose one", fl("-zk"), fl(""), fl("-home")))
 	case src.home != "" && src.repo != "":
-		return s, usageErr(fmt.Errorf("--%s-home and --%s-repo exclude each other: a home brings its own jars", role, role))
+		return s, usageErr(fmt.Errorf("%s and %s exclude each other: a home brings its own jars", fl("-home"), fl("-repo")))
 	case zk != "" && src.javaHome != "":
-		return s, usageErr(fmt.Errorf("--%s-java-home applies only to clusters regress starts, not to --%s-zk", role, role))
+		return s, usageErr(fmt.Errorf("%s applies only to clusters regress starts, not to %s", fl("-java-home"), fl("-zk")))
 	}
 	if version != "" {
 		if err := cluster.ValidateVersion(version); err != nil {
@@ -263,12 +264,12 @@ func newSide(role, version, zk string, src sideSource, conf, jvm []string) (side
 	}
 	if src.repo != "" {
 		if err := cluster.CheckRepo(src.repo); err != nil {
-			return s, usageErr(fmt.Errorf("--%s-repo: %w", role, err))
+			return s, usageErr(fmt.Errorf("%s: %w", fl("-repo"), err))
 		}
 	}
 	if src.label != "" {
 		if err := results.ValidateTarget(src.label); err != nil {
-			return s, usageErr(fmt.Errorf("--%s-label: %w", role, err))
+			return s, usageErr(fmt.Errorf("%s: %w", fl("-label"), err))
 		}
 	}
 	if zk != "" && (len(conf) > 0 || len(jvm) > 0) {
@@ -279,6 +280,18 @@ func newSide(role, version, zk string, src sideSource, conf, jvm []string) (side
 		return s, err
 	}
 	return s, nil
+}
+
+// sideFlag names a side's flag: --candidate-home, or for `regress run` (one
+// side, role "run") --home; suffix "" is the version flag.
+func sideFlag(role, suffix string) string {
+	if role != "run" {
+		return "--" + role + suffix
+	}
+	if suffix == "" {
+		return "--version"
+	}
+	return "--" + suffix[1:]
 }
 
 func parseConf(role string, kvs []string) (map[string]string, error) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
 	"github.com/regress-hbase/regress/harness/results"
 )
@@ -175,5 +177,24 @@ func TestSameVersionBothSidesEndToEnd(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "reports", "hgrm")); err != nil {
 		t.Errorf("no .hgrm files: %v", err)
+	}
+}
+
+func TestRunFailureNamesADeadCluster(t *testing.T) {
+	ctx, died := context.WithCancelCause(context.Background())
+	d := &cluster.DiedError{Side: "candidate", Version: "2.6.1-hadoop3", PID: 4242, Exit: "was killed by signal 9 (killed)", LogPath: "/tmp/x/hbase.log"}
+	died(d)
+	err := runFailure(ctx, errors.New("hbase: getProcedureResult failed after 16 attempts"))
+	if code(err) != exitRunFailed || !errors.Is(err, cluster.ErrClusterDied) {
+		t.Fatalf("exit %d, err %v; want exit 3 and ErrClusterDied", code(err), err)
+	}
+	msg := err.Error()
+	for _, want := range []string{"candidate HBase 2.6.1-hadoop3 died", "pid 4242", "signal 9", "/tmp/x/hbase.log"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not say %q", msg, want)
+		}
+	}
+	if strings.HasPrefix(msg, "interrupted") {
+		t.Errorf("a death is reported as an interruption: %q", msg)
 	}
 }
