@@ -137,6 +137,11 @@ func (c *artifactCache) resolveEntry(ctx context.Context, version, repo string, 
 	} else {
 		keys = plainKeys(version)
 	}
+	return c.resolveKeys(ctx, version, repo, keys, mvn)
+}
+
+// resolveKeys returns the first of keys' entries that is cached or that Maven resolves.
+func (c *artifactCache) resolveKeys(ctx context.Context, version, repo string, keys []entryKey, mvn func() (*maven, error)) (cacheEntry, error) {
 	if e, ok := c.lookupKeys(keys); ok {
 		return e, nil
 	}

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -110,6 +111,7 @@ func (l *Local) VersionStatuses(ctx context.Context, cacheDir string, check bool
 		}
 		if check && st.State == "not checked" && matchesLine(v, lines) {
 			st.State, st.Checked = l.probeServed(ctx, c, v), time.Now().UTC()
+			isCached[v] = st.State == statusCached
 		}
 		if j, err := FindJDK(ctx, v, "", discardLog); err == nil {
 			st.JDK = "JDK " + j.Version
@@ -126,48 +128,32 @@ func matchesLine(v string, lines []string) bool {
 		return true
 	}
 	for _, p := range lines {
-		if v == p || strings.HasPrefix(v, strings.TrimSuffix(p, ".")+".") {
+		p = strings.TrimSuffix(p, ".")
+		if v == p || strings.HasPrefix(v, p+".") || strings.HasPrefix(v, p+"-") {
 			return true
 		}
 	}
 	return false
 }
 
-// probeServed fetches version's hbase-server jar alone and remembers whether it came.
+// probeServed resolves version's whole runtime tree into the cache (what a
+// start would do) and says whether it came: a jar alone proves little, since
+// a listed release may be served while a dependency of it is not.
 func (l *Local) probeServed(ctx context.Context, c *artifactCache, v string) string {
-	m, err := l.maven()
-	if err != nil {
-		return "not checked"
-	}
-	if err := os.MkdirAll(c.root, 0o755); err != nil {
-		return "not checked"
-	}
-	unlock, err := lockFile(ctx, filepath.Join(c.root, ".resolve.lock"))
-	if err != nil {
-		return "not checked"
-	}
-	defer unlock()
-	tmp, err := os.MkdirTemp("", "regress-mvn-")
-	if err != nil {
-		return "not checked"
-	}
-	defer os.RemoveAll(tmp)
 	l.logger().Info("checking whether Maven serves the jars", "version", v)
-	out, err := m.run(ctx, tmp, "dependency:get", "-Dartifact=org.apache.hbase:hbase-server:"+v+":jar", "-Dtransitive=false")
-	if ctx.Err() != nil {
+	_, err := c.resolveKeys(ctx, v, "", []entryKey{{version: v, dir: v}}, l.maven)
+	switch {
+	case err == nil:
+		return statusCached
+	case ctx.Err() != nil:
 		return "not checked"
+	case errors.Is(err, ErrVersionNotFound):
+		return statusNotServed
 	}
-	state := "resolvable"
-	if err != nil {
-		state = statusNotServed
-		l.logger().Info("not served", "version", v, "maven", mavenErrorLines(out))
-	}
-	remembered := statusCached // "its jars came": stored as the state a resolution leaves
-	if state == statusNotServed {
-		remembered = statusNotServed
-	}
-	c.remember(v, "", remembered)
-	return state
+	// Reachable metadata, unreachable jars (or a dependency of them).
+	l.logger().Info("not served", "version", v, "err", err)
+	c.remember(v, "", statusNotServed)
+	return statusNotServed
 }
 
 // discardLog drops FindJDK's warnings while listing many versions.

@@ -189,7 +189,8 @@ func newClusterVersionsCmd() *cobra.Command {
 // matchesAnyLine says whether v belongs to one of the lines (2.6 matches 2.6.1-hadoop3).
 func matchesAnyLine(v string, lines []string) bool {
 	for _, p := range lines {
-		if v == p || strings.HasPrefix(v, strings.TrimSuffix(p, ".")+".") {
+		p = strings.TrimSuffix(p, ".")
+		if v == p || strings.HasPrefix(v, p+".") || strings.HasPrefix(v, p+"-") {
 			return true
 		}
 	}
