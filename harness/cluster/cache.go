@@ -19,6 +19,9 @@ const CacheDirEnv = "REGRESS_CACHE_DIR"
 // classpathFile marks a complete cache entry: it is written last and lists the jars.
 const classpathFile = "classpath.txt"
 
+// checksumsFile lists "sha256  jar" for each HBase jar of an entry.
+const checksumsFile = "checksums.txt"
+
 // DefaultCacheDir returns the artifact cache root: $REGRESS_CACHE_DIR, else
 // <user cache dir>/regress/hbase.
 func DefaultCacheDir() (string, error) {
@@ -51,22 +54,14 @@ func candidates(version string) []string {
 	return []string{version}
 }
 
-// lookup returns the cached jars for version without touching Maven.
-func (c *artifactCache) lookup(version string) (resolved string, jars []string, ok bool) {
-	for _, v := range candidates(version) {
-		if jars, err := c.readEntry(v); err == nil {
-			return v, jars, true
-		}
-	}
-	return "", nil, false
-}
-
-// readEntry reads the classpath of a complete entry and checks its jars exist.
-func (c *artifactCache) readEntry(v string) ([]string, error) {
-	dir := filepath.Join(c.root, v)
+// readEntry reads the classpath of a complete entry, checks its jars exist
+// and reads (or, for entries older than checksums.txt, computes) the HBase
+// jars' checksums.
+func (c *artifactCache) readEntry(k entryKey) (cacheEntry, error) {
+	dir := filepath.Join(c.root, k.dir)
 	f, err := os.Open(filepath.Join(dir, classpathFile))
 	if err != nil {
-		return nil, err
+		return cacheEntry{}, err
 	}
 	defer f.Close()
 	var jars []string
@@ -78,17 +73,23 @@ func (c *artifactCache) readEntry(v string) ([]string, error) {
 		}
 		p := filepath.Join(dir, "lib", name)
 		if _, err := os.Stat(p); err != nil {
-			return nil, fmt.Errorf("cache entry %s is incomplete: %w", dir, err)
+			return cacheEntry{}, fmt.Errorf("cache entry %s is incomplete: %w", dir, err)
 		}
 		jars = append(jars, p)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		return cacheEntry{}, err
 	}
 	if len(jars) == 0 {
-		return nil, fmt.Errorf("cache entry %s lists no jars", dir)
+		return cacheEntry{}, fmt.Errorf("cache entry %s lists no jars", dir)
 	}
-	return jars, nil
+	sums, err := readChecksums(filepath.Join(dir, checksumsFile))
+	if err != nil {
+		if sums, err = hbaseChecksums(filepath.Join(dir, "lib")); err != nil {
+			return cacheEntry{}, err
+		}
+	}
+	return cacheEntry{version: k.version, jars: jars, checksums: sums}, nil
 }
 
 // cached lists the versions with a complete cache entry.
@@ -97,7 +98,7 @@ func (c *artifactCache) cached() []string {
 	var out []string
 	for _, e := range ents {
 		if e.IsDir() && ValidateVersion(e.Name()) == nil {
-			if _, err := c.readEntry(e.Name()); err == nil {
+			if _, err := c.readEntry(entryKey{version: e.Name(), dir: e.Name()}); err == nil {
 				out = append(out, e.Name())
 			}
 		}
@@ -105,50 +106,99 @@ func (c *artifactCache) cached() []string {
 	return SortVersions(out)
 }
 
-// resolve returns the jars for version, running Maven only when no complete
-// cache entry exists. A file lock keeps concurrent test binaries from running
-// Maven at the same time.
+// cacheEntry is one complete cache entry: the artifact version resolved,
+// its jars in classpath order and the SHA-256 of each HBase jar.
+type cacheEntry struct {
+	version   string
+	jars      []string
+	checksums map[string]string
+}
+
+// resolve returns the jars for version from Maven's own repositories (see resolveEntry).
 func (c *artifactCache) resolve(ctx context.Context, version string, mvn func() (*maven, error)) (string, []string, error) {
-	if v, jars, ok := c.lookup(version); ok {
-		return v, jars, nil
+	e, err := c.resolveEntry(ctx, version, "", mvn)
+	return e.version, e.jars, err
+}
+
+// resolveEntry returns the jars for version, running Maven only when no
+// complete cache entry exists. With repo, the entry is keyed by the repository
+// and the checksum of the hbase-server jar it serves now, so two repositories
+// (RC0 and RC1 of one version) or a repository whose jars changed never share
+// an entry; Maven then runs with a local repository of that repository's own,
+// so its jars never reach ~/.m2 where they would pass for the release. A file
+// lock keeps concurrent test binaries from running Maven at the same time.
+func (c *artifactCache) resolveEntry(ctx context.Context, version, repo string, mvn func() (*maven, error)) (cacheEntry, error) {
+	var keys []entryKey
+	if repo != "" {
+		var err error
+		if keys, err = repoKeys(ctx, repo, version); err != nil {
+			return cacheEntry{}, err
+		}
+	} else {
+		keys = plainKeys(version)
+	}
+	return c.resolveKeys(ctx, version, repo, keys, mvn)
+}
+
+// resolveKeys returns the first of keys' entries that is cached or that Maven resolves.
+func (c *artifactCache) resolveKeys(ctx context.Context, version, repo string, keys []entryKey, mvn func() (*maven, error)) (cacheEntry, error) {
+	if e, ok := c.lookupKeys(keys); ok {
+		return e, nil
 	}
 	if err := os.MkdirAll(c.root, 0o755); err != nil {
-		return "", nil, fmt.Errorf("creating cache dir %s (set --cache-dir or %s): %w", c.root, CacheDirEnv, err)
+		return cacheEntry{}, fmt.Errorf("creating cache dir %s (set --cache-dir or %s): %w", c.root, CacheDirEnv, err)
 	}
 	// One lock for the whole cache, not one per version: concurrent mvn runs
 	// writing the same artifacts into ~/.m2 are not safe.
 	unlock, err := lockFile(ctx, filepath.Join(c.root, ".resolve.lock"))
 	if err != nil {
-		return "", nil, err
+		return cacheEntry{}, err
 	}
 	defer unlock()
-	if v, jars, ok := c.lookup(version); ok { // another process finished it meanwhile
-		return v, jars, nil
+	if e, ok := c.lookupKeys(keys); ok { // another process finished it meanwhile
+		return e, nil
 	}
 	m, err := mvn()
 	if err != nil {
-		return "", nil, err
+		return cacheEntry{}, err
+	}
+	if repo != "" {
+		m2 := filepath.Join(c.root, repoDir(repo), "m2")
+		// HBase's artifacts are fetched from the repository afresh each time
+		// (its jars may have changed under the same URL); the rest of the tree
+		// stays cached in the repository's local repo.
+		if err := os.RemoveAll(filepath.Join(m2, "org", "apache", "hbase")); err != nil {
+			return cacheEntry{}, fmt.Errorf("clearing HBase artifacts from %s: %w", m2, err)
+		}
+		m = m.withRepo(repo, m2)
 	}
 	var notFound error
-	for _, v := range candidates(version) {
+	for _, k := range keys {
 		start := time.Now()
-		c.log.Info("resolving HBase jars with mvn", "version", v, "cache", filepath.Join(c.root, v))
-		err := c.fill(ctx, m, v)
+		c.log.Info("resolving HBase jars with mvn", "version", k.version, "repository", repo, "cache", filepath.Join(c.root, k.dir))
+		err := c.fill(ctx, m, k)
 		if err == nil {
-			jars, err := c.readEntry(v)
+			e, err := c.readEntry(k)
 			if err != nil {
-				return "", nil, err
+				return cacheEntry{}, err
 			}
-			c.log.Info("resolved HBase jars", "version", v, "jars", len(jars), "took", time.Since(start).Round(time.Millisecond))
-			return v, jars, nil
+			c.log.Info("resolved HBase jars", "version", k.version, "jars", len(e.jars), "took", time.Since(start).Round(time.Millisecond))
+			c.remember(k.version, repo, statusCached)
+			return e, nil
 		}
 		if !errors.Is(err, ErrVersionNotFound) {
-			return "", nil, err
+			return cacheEntry{}, err
 		}
-		c.log.Info("not published", "version", v)
+		c.log.Info("not published", "version", k.version)
+		if repo == "" {
+			c.remember(k.version, "", statusNotServed)
+		}
 		if notFound == nil {
 			notFound = err
 		}
+	}
+	if repo != "" {
+		return cacheEntry{}, notFound
 	}
 	// Name the version the user asked for, and help them pick a real one.
 	nf := &VersionNotFoundError{Version: version}
@@ -159,12 +209,47 @@ func (c *artifactCache) resolve(ctx context.Context, version string, mvn func() 
 	} else {
 		c.log.Warn("cannot list published versions", "err", err)
 	}
-	return "", nil, nf
+	return cacheEntry{}, nf
+}
+
+// plainKeys are the entries of version resolved through Maven's own settings.
+func plainKeys(version string) []entryKey {
+	var keys []entryKey
+	for _, v := range candidates(version) {
+		keys = append(keys, entryKey{version: v, dir: v})
+	}
+	return keys
+}
+
+// lookup returns the cached jars for version without touching Maven.
+func (c *artifactCache) lookup(version string) (cacheEntry, bool) {
+	return c.lookupKeys(plainKeys(version))
+}
+
+// entryKey names one cache entry: the artifact version and its directory
+// under the cache root; sha1 is the repository's hbase-server jar, when the
+// entry comes from a repository.
+type entryKey struct {
+	version, dir, sha1 string
+}
+
+func (c *artifactCache) lookupKeys(keys []entryKey) (cacheEntry, bool) {
+	for _, k := range keys {
+		if e, err := c.readEntry(k); err == nil {
+			return e, true
+		}
+	}
+	return cacheEntry{}, false
 }
 
 // fill resolves one artifact version into a temp dir and renames it into place.
-func (c *artifactCache) fill(ctx context.Context, m *maven, v string) error {
-	tmp, err := os.MkdirTemp(c.root, ".resolve-"+v+"-")
+func (c *artifactCache) fill(ctx context.Context, m *maven, k entryKey) error {
+	v := k.version
+	dst := filepath.Join(c.root, k.dir)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("creating cache dir %s: %w", filepath.Dir(dst), err)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dst), ".resolve-"+v+"-")
 	if err != nil {
 		return fmt.Errorf("creating temp dir in cache %s: %w", c.root, err)
 	}
@@ -185,7 +270,23 @@ func (c *artifactCache) fill(ctx context.Context, m *maven, v string) error {
 	if err := os.WriteFile(filepath.Join(tmp, classpathFile), []byte(b.String()), 0o644); err != nil {
 		return fmt.Errorf("writing classpath of %s: %w", v, err)
 	}
-	dst := filepath.Join(c.root, v)
+	sums, err := hbaseChecksums(filepath.Join(tmp, "lib"))
+	if err != nil {
+		return err
+	}
+	if k.sha1 != "" {
+		// Maven must have used the repository's jar, not one it had already.
+		got, err := fileSHA1(filepath.Join(tmp, "lib", "hbase-server-"+v+".jar"))
+		if err != nil {
+			return fmt.Errorf("checking the resolved hbase-server jar of %s: %w", v, err)
+		}
+		if got != k.sha1 {
+			return fmt.Errorf("resolving HBase %s from %s: Maven resolved an hbase-server jar with SHA-1 %s, but the repository serves %s: remove %s and retry", v, m.repo, got, k.sha1, m.repoLocal)
+		}
+	}
+	if err := writeChecksums(filepath.Join(tmp, checksumsFile), sums); err != nil {
+		return err
+	}
 	if err := os.RemoveAll(dst); err != nil { // an incomplete earlier attempt
 		return fmt.Errorf("removing stale cache entry %s: %w", dst, err)
 	}

@@ -7,7 +7,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
+	"syscall"
 	"time"
 )
 
@@ -27,6 +29,45 @@ type Spec struct {
 	CacheDir string
 	// StartTimeout bounds the wait for readiness once the JVM runs; 0 means the default.
 	StartTimeout time.Duration
+	// Name is the side the cluster plays ("baseline", "candidate"), for logs and errors.
+	Name string
+	// JavaHome is the JDK to run HBase on; empty means FindJDK's pick.
+	JavaHome string
+	// Repo is a Maven repository URL (a staging repository, or file:///...)
+	// searched first for the HBase jars; empty means Maven's own settings.
+	Repo string
+}
+
+// Info says how a cluster was made, for manifests and reports.
+type Info struct {
+	// Provider is "local" (jars through Maven) or "home" (an unpacked release).
+	Provider string
+	// Version is the HBase version started, as its jars say.
+	Version string
+	// JDK is the Java installation HBase runs on.
+	JDK JDK
+	// Repository is the Maven repository searched first, if any.
+	Repository string
+	// Home is the HBase home directory (or tarball) started, if any.
+	Home string
+	// Checksums maps each HBase jar's file name to its SHA-256 (hex).
+	Checksums map[string]string
+	// PID is the JVM's process id.
+	PID int
+}
+
+// Describer is implemented by clusters that know how they were made.
+type Describer interface {
+	// Info says how the cluster was made.
+	Info() Info
+}
+
+// Watched is implemented by clusters whose processes the provider watches.
+type Watched interface {
+	// Exited is closed once the cluster's process is gone, stopped or not.
+	Exited() <-chan struct{}
+	// Died says how the process died when it exited without Stop, else nil.
+	Died() *DiedError
 }
 
 // Cluster is a running HBase cluster.
@@ -65,7 +106,48 @@ var (
 	ErrPortInUse = errors.New("port already in use")
 	// ErrStartFailed marks an HBase process that exited or never became ready.
 	ErrStartFailed = errors.New("HBase failed to start")
+	// ErrClusterDied marks an HBase process that exited on its own after it was ready.
+	ErrClusterDied = errors.New("HBase process died")
 )
+
+// DiedError reports a cluster's JVM that exited without being stopped.
+type DiedError struct {
+	Side, Version string
+	PID           int
+	// Exit is "killed by signal 9 (killed)" or "exited with code 1".
+	Exit    string
+	LogPath string
+	Tail    []string
+}
+
+func (e *DiedError) Error() string {
+	who := "HBase " + e.Version
+	if e.Side != "" {
+		who = e.Side + " " + who
+	}
+	msg := fmt.Sprintf("%s died: its JVM (pid %d) %s; log %s", who, e.PID, e.Exit, e.LogPath)
+	if len(e.Tail) > 0 {
+		msg += fmt.Sprintf(", last %d lines:\n", len(e.Tail))
+		for _, l := range e.Tail {
+			msg += "  " + l + "\n"
+		}
+	}
+	return msg
+}
+
+// Unwrap makes errors.Is(err, ErrClusterDied) hold.
+func (e *DiedError) Unwrap() error { return ErrClusterDied }
+
+// exitDescription says how a process ended: its signal or exit code.
+func exitDescription(ps *os.ProcessState, waitErr error) string {
+	if ps == nil {
+		return fmt.Sprintf("ended (%v)", waitErr)
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return fmt.Sprintf("was killed by signal %d (%v)", int(ws.Signal()), ws.Signal())
+	}
+	return fmt.Sprintf("exited with code %d", ps.ExitCode())
+}
 
 // versionRE is the whole alphabet a version may use: it keeps versions safe to
 // put into paths, pom files and command lines.
@@ -84,11 +166,20 @@ func ValidateVersion(v string) error {
 // published ones, when the metadata was reachable.
 type VersionNotFoundError struct {
 	Version string
+	// Repo is the repository asked, when the user named one.
+	Repo    string
 	Nearest []string
 	Detail  string
 }
 
 func (e *VersionNotFoundError) Error() string {
+	if e.Repo != "" {
+		msg := fmt.Sprintf("org.apache.hbase:hbase-server:%s (or its -hadoop3 build) is not in repository %s: check the URL and the version the RC carries", e.Version, e.Repo)
+		if e.Detail != "" {
+			msg += " (" + e.Detail + ")"
+		}
+		return msg
+	}
 	msg := fmt.Sprintf("org.apache.hbase:hbase-server:%s is not on Maven Central (or the repositories your Maven settings name)", e.Version)
 	if len(e.Nearest) > 0 {
 		msg += fmt.Sprintf("; nearest published versions: %v", e.Nearest)

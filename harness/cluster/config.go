@@ -161,7 +161,23 @@ logger.hbase.level = INFO
 `)
 }
 
-// writeConf writes hbase-site.xml and log4j2.properties into dir.
+// log4jConfig is log4j2Config for homes that log through log4j 1.x (1.x and
+// 2.4 tarballs): the conf dir leads the classpath, where log4j 1 looks.
+func log4jConfig(logPath string) []byte {
+	return []byte(`log4j.rootLogger=INFO,file
+log4j.appender.file=org.apache.log4j.FileAppender
+log4j.appender.file.File=` + strings.ReplaceAll(logPath, `\`, `\\`) + `
+log4j.appender.file.Append=true
+log4j.appender.file.layout=org.apache.log4j.PatternLayout
+log4j.appender.file.layout.ConversionPattern=%d{ISO8601} %-5p [%t] %c{2}: %m%n
+log4j.logger.org.apache.zookeeper=WARN
+log4j.logger.org.apache.zookeeper.server.ZooKeeperServer=ERROR
+log4j.logger.org.apache.hadoop=WARN
+log4j.logger.org.apache.hadoop.hbase=INFO
+`)
+}
+
+// writeConf writes hbase-site.xml, log4j2.properties and log4j.properties into dir.
 func writeConf(dir string, site map[string]string, logPath string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating conf dir %s: %w", dir, err)
@@ -171,6 +187,9 @@ func writeConf(dir string, site map[string]string, logPath string) error {
 	}
 	if err := os.WriteFile(filepath.Join(dir, "log4j2.properties"), log4j2Config(logPath), 0o644); err != nil {
 		return fmt.Errorf("writing log4j2.properties in %s: %w", dir, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "log4j.properties"), log4jConfig(logPath), 0o644); err != nil {
+		return fmt.Errorf("writing log4j.properties in %s: %w", dir, err)
 	}
 	return nil
 }

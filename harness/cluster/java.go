@@ -89,22 +89,6 @@ func hbaseLine(v string) (major, minor int, ok bool) {
 	return maj, mnr, true
 }
 
-// checkJDK refuses HBase versions that cannot run on the JDK java points to:
-// 2.4 and older predate JDK 17 support (they need JDK 8 or 11).
-func checkJDK(version string, jdk int, java string) error {
-	maj, mnr, ok := hbaseLine(version)
-	if !ok {
-		return nil // unknown shape: let Maven and the JVM decide
-	}
-	if (maj < 2 || (maj == 2 && mnr <= 4)) && jdk > 11 {
-		return fmt.Errorf("%w: HBase %s needs JDK 8 or 11; this machine's %s is JDK %d: set JAVA_HOME to a JDK 8 or 11 install", ErrJDKIncompatible, version, java, jdk)
-	}
-	if maj >= 3 && jdk < 11 || maj == 2 && mnr >= 5 && jdk < 8 {
-		return fmt.Errorf("%w: HBase %s needs JDK 11 or newer; this machine's %s is JDK %d: set JAVA_HOME to a JDK 17 install", ErrJDKIncompatible, version, java, jdk)
-	}
-	return nil
-}
-
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -107,7 +108,8 @@ func (l *Local) maven() (*maven, error) {
 	return &maven{path: p, log: l.logger()}, nil
 }
 
-// Start resolves the version's jars (from the cache when present), writes the
+// Start resolves the version's jars (from the cache when present; from
+// s.Repo first when set), picks a JDK that runs the version, writes the
 // configuration into a work dir, starts HMaster in standalone mode and returns
 // once every readiness check passes. The cluster runs until Stop or until ctx
 // is done, whichever comes first (like exec.CommandContext); on a failed or
@@ -119,27 +121,38 @@ func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 	if err := checkConf(s.Conf); err != nil {
 		return nil, err
 	}
-	log := l.logger().With("version", s.Version)
-	java, err := findJava()
+	jdk, err := FindJDK(ctx, s.Version, s.JavaHome, l.logger())
 	if err != nil {
-		return nil, err
-	}
-	jdk, err := javaMajor(ctx, java)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkJDK(s.Version, jdk, java); err != nil {
 		return nil, err
 	}
 	cache, err := l.cacheFor(s)
 	if err != nil {
 		return nil, err
 	}
-	resolved, jars, err := cache.resolve(ctx, s.Version, l.maven)
+	entry, err := cache.resolveEntry(ctx, s.Version, s.Repo, l.maven)
 	if err != nil {
 		return nil, err
 	}
+	return l.launch(ctx, s, launch{version: entry.version, jdk: jdk, jars: entry.jars,
+		info: Info{Provider: "local", Repository: s.Repo, Checksums: entry.checksums}})
+}
 
+// launch is a standalone start once the jars are known.
+type launch struct {
+	version string
+	jdk     JDK
+	// jars follow the generated conf dir on the classpath, in order.
+	jars []string
+	info Info
+}
+
+// launch starts HMaster from ln's jars and waits until it is ready.
+func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) {
+	log := l.logger().With("version", ln.version)
+	if s.Name != "" {
+		log = log.With("side", s.Name)
+	}
+	resolved, jars, jdk := ln.version, ln.jars, ln.jdk
 	wd, cleanup, err := prepareWorkDir(s.WorkDir, resolved)
 	if err != nil {
 		return nil, err
@@ -174,17 +187,21 @@ func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 		return nil, fmt.Errorf("opening HBase log %s: %w", logPath, err)
 	}
 
-	cmd := exec.Command(java, javaArgs(jdk, confDir, jars, s.JVMOpts)...)
+	cmd := exec.Command(jdk.Java, javaArgs(jdk.Major, confDir, jars, s.JVMOpts)...)
 	cmd.Dir = wd
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
 		cleanup()
-		return nil, fmt.Errorf("starting %s for HBase %s: %w", java, resolved, err)
+		return nil, fmt.Errorf("starting %s for HBase %s: %w", jdk.Java, resolved, err)
 	}
+	info := ln.info
+	info.Version, info.JDK, info.PID = resolved, jdk, cmd.Process.Pid
 	c := &localCluster{
 		version:   resolved,
+		side:      s.Name,
+		info:      info,
 		zkAddr:    "127.0.0.1:" + site["hbase.zookeeper.property.clientPort"],
 		infoAddr:  infoAddr(site["hbase.regionserver.info.port"]),
 		parent:    site["zookeeper.znode.parent"],
@@ -203,11 +220,8 @@ func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 	if c.grace == 0 {
 		c.grace = DefaultStopGrace
 	}
-	go func() {
-		c.waitErr = cmd.Wait()
-		close(c.done)
-	}()
-	log.Info("HBase JVM started", "pid", c.pgid, "zookeeper", c.zkAddr, "log", logPath, "workdir", wd)
+	go c.watch()
+	log.Info("HBase JVM started", "pid", c.pgid, "jdk", jdk.String(), "zookeeper", c.zkAddr, "log", logPath, "workdir", wd)
 
 	timeout := s.StartTimeout
 	if timeout <= 0 {
@@ -218,6 +232,7 @@ func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 		checks = DefaultReadyChecks()
 	}
 	if err := c.waitReady(ctx, timeout, checks); err != nil {
+		c.stopping.Store(true)
 		if kerr := c.kill(); kerr != nil {
 			err = errors.Join(err, kerr)
 		}
@@ -236,6 +251,7 @@ func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 		}
 		return nil, err
 	}
+	c.ready.Store(true)
 	log.Info("HBase ready", "zookeeper", c.zkAddr, "took", time.Since(c.startedAt).Round(time.Millisecond))
 	go func() {
 		select {
@@ -280,21 +296,24 @@ func prepareWorkDir(dir, version string) (string, func(), error) {
 
 // localCluster is one standalone HBase JVM.
 type localCluster struct {
-	version, zkAddr, parent, logPath, workDir string
-	infoAddr                                  string
-	keep                                      bool
-	cleanup                                   func()
-	cmd                                       *exec.Cmd
-	pgid                                      int
-	done                                      chan struct{}
-	waitErr                                   error
-	logFile                                   *os.File
-	logOnce                                   sync.Once
-	grace                                     time.Duration
-	log                                       *slog.Logger
-	startedAt                                 time.Time
-	stopOnce                                  sync.Once
-	stopErr                                   error
+	version, side, zkAddr, parent, logPath, workDir string
+	info                                            Info
+	infoAddr                                        string // the region server info server (/jmx)
+	ready, stopping                                 atomic.Bool
+	died                                            atomic.Pointer[DiedError]
+	keep                                            bool
+	cleanup                                         func()
+	cmd                                             *exec.Cmd
+	pgid                                            int
+	done                                            chan struct{}
+	waitErr                                         error
+	logFile                                         *os.File
+	logOnce                                         sync.Once
+	grace                                           time.Duration
+	log                                             *slog.Logger
+	startedAt                                       time.Time
+	stopOnce                                        sync.Once
+	stopErr                                         error
 }
 
 func (c *localCluster) ZKAddr() string      { return c.zkAddr }
@@ -311,6 +330,28 @@ func infoAddr(port string) string {
 		return ""
 	}
 	return "127.0.0.1:" + port
+}
+
+// Info says how the cluster was made.
+func (c *localCluster) Info() Info { return c.info }
+
+// Exited is closed once the JVM is gone, stopped or not.
+func (c *localCluster) Exited() <-chan struct{} { return c.done }
+
+// Died returns how the JVM died when it exited without Stop, else nil.
+func (c *localCluster) Died() *DiedError { return c.died.Load() }
+
+// watch reaps the JVM and, when it exits on its own after start-up, records
+// and logs the death with its exit code or signal and the log tail.
+func (c *localCluster) watch() {
+	c.waitErr = c.cmd.Wait()
+	if c.ready.Load() && !c.stopping.Load() {
+		d := &DiedError{Side: c.side, Version: c.version, PID: c.pgid, LogPath: c.logPath, Exit: exitDescription(c.cmd.ProcessState, c.waitErr)}
+		d.Tail = tailFile(c.logPath, logTailLines)
+		c.died.Store(d)
+		c.log.Error("HBase JVM died", "pid", c.pgid, "exit", d.Exit, "log", c.logPath, "ran", time.Since(c.startedAt).Round(time.Second))
+	}
+	close(c.done)
 }
 
 // WorkDir is the cluster's working directory (config, data, log).
@@ -376,6 +417,21 @@ func (c *localCluster) Stop(ctx context.Context) error {
 
 func (c *localCluster) stop(ctx context.Context) error {
 	start := time.Now()
+	c.stopping.Store(true)
+	select {
+	case <-c.done:
+		// Nothing to stop gracefully: say so instead of "graceful=true".
+		err := c.kill()
+		c.closeLog()
+		if d := c.Died(); d != nil {
+			c.log.Warn("HBase was already dead when stopped", "pid", c.pgid, "exit", d.Exit)
+		}
+		if err == nil && !c.keep {
+			c.cleanup()
+		}
+		return err
+	default:
+	}
 	if err := syscall.Kill(-c.pgid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
 		c.log.Warn("SIGTERM to HBase process group failed", "pgid", c.pgid, "err", err)
 	}

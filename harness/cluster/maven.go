@@ -30,7 +30,7 @@ const pomTemplate = `<?xml version="1.0" encoding="UTF-8"?>
   <artifactId>hbase-standalone-runtime</artifactId>
   <version>1</version>
   <packaging>pom</packaging>
-  <dependencies>
+%[3]s  <dependencies>
     <dependency>
       <groupId>org.apache.hbase</groupId>
       <artifactId>hbase-server</artifactId>
@@ -40,6 +40,7 @@ const pomTemplate = `<?xml version="1.0" encoding="UTF-8"?>
         <exclusion><groupId>org.slf4j</groupId><artifactId>slf4j-log4j12</artifactId></exclusion>
         <exclusion><groupId>ch.qos.reload4j</groupId><artifactId>reload4j</artifactId></exclusion>
         <exclusion><groupId>log4j</groupId><artifactId>log4j</artifactId></exclusion>
+        <exclusion><groupId>jdk.tools</groupId><artifactId>jdk.tools</artifactId></exclusion>
       </exclusions>
     </dependency>
     <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-api</artifactId><version>%[2]s</version></dependency>
@@ -50,16 +51,42 @@ const pomTemplate = `<?xml version="1.0" encoding="UTF-8"?>
 </project>
 `
 
+// repositoriesXML declares repo (if any) in the generated pom, ahead of Central.
+func repositoriesXML(repo string) string {
+	if repo == "" {
+		return ""
+	}
+	var b bytes.Buffer
+	_ = xml.EscapeText(&b, []byte(repo))
+	return "  <repositories>\n    <repository><id>regress-repo</id><url>" + b.String() +
+		"</url><releases><enabled>true</enabled></releases><snapshots><enabled>true</enabled></snapshots></repository>\n  </repositories>\n"
+}
+
 // maven runs mvn for the artifact cache.
 type maven struct {
 	path string
 	log  *slog.Logger
+	// repo is a repository searched before Maven's own, and repoLocal the
+	// local repository used with it (so its jars never reach ~/.m2).
+	repo, repoLocal string
+}
+
+// withRepo returns a copy of m that resolves from repo first, into repoLocal.
+func (m *maven) withRepo(repo, repoLocal string) *maven {
+	c := *m
+	c.repo, c.repoLocal = repo, repoLocal
+	return &c
 }
 
 // run executes mvn in dir with args and returns its combined output.
 func (m *maven) run(ctx context.Context, dir string, args ...string) (string, error) {
-	full := append([]string{"-B", "-q"}, args...)
+	full := []string{"-B", "-q"}
+	if m.repoLocal != "" {
+		full = append(full, "-Dmaven.repo.local="+m.repoLocal)
+	}
+	full = append(full, args...)
 	cmd := exec.CommandContext(ctx, m.path, full...)
+	cmd.Env = mavenEnv()
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -99,7 +126,7 @@ func mavenErrorLines(out string) string {
 
 // copyDependencies resolves hbase-server:version's runtime tree into dir/lib.
 func (m *maven) copyDependencies(ctx context.Context, dir, version string) error {
-	pom := fmt.Sprintf(pomTemplate, version, log4jVersion)
+	pom := fmt.Sprintf(pomTemplate, version, log4jVersion, repositoriesXML(m.repo))
 	if err := os.WriteFile(filepath.Join(dir, "pom.xml"), []byte(pom), 0o644); err != nil {
 		return fmt.Errorf("writing generated pom for %s: %w", version, err)
 	}

@@ -96,7 +96,27 @@ func familySchema(table string, f FamilySpec) (*pb.ColumnFamilySchema, error) {
 	if f.BlockCache != nil {
 		add("BLOCKCACHE", strconv.FormatBool(*f.BlockCache))
 	}
+	// HBase 1.x reads a family's attributes without defaults (its Java client
+	// always sends them all): a missing VERSIONS fails CreateTable with
+	// "NumberFormatException: null". Send HBase's defaults for the rest.
+	set := map[string]bool{}
+	for _, a := range cf.Attributes {
+		set[string(a.First)] = true
+	}
+	for _, d := range familyDefaults {
+		if !set[d[0]] {
+			add(d[0], d[1])
+		}
+	}
 	return cf, nil
+}
+
+// familyDefaults are HColumnDescriptor's defaults, identical from 1.x to 3.x.
+var familyDefaults = [][2]string{
+	{"VERSIONS", "1"}, {"MIN_VERSIONS", "0"}, {"TTL", "2147483647"}, {"BLOCKSIZE", "65536"},
+	{"BLOCKCACHE", "true"}, {"IN_MEMORY", "false"}, {"KEEP_DELETED_CELLS", "FALSE"},
+	{"COMPRESSION", "NONE"}, {"DATA_BLOCK_ENCODING", "NONE"}, {"BLOOMFILTER", "ROW"},
+	{"REPLICATION_SCOPE", "0"},
 }
 
 // nonce gives admin calls an identity so a retried call is not run twice.
@@ -203,6 +223,9 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // TableState returns ENABLED, DISABLED, ENABLING or DISABLING.
 func (c *Client) TableState(ctx context.Context, table string) (string, error) {
+	if c.legacy {
+		return c.legacyTableState(ctx, table)
+	}
 	var resp pb.GetTableStateResponse
 	if err := c.masterCall(ctx, table, "GetTableState", &pb.GetTableStateRequest{TableName: toTableName(table)}, &resp); err != nil {
 		return "", fmt.Errorf("hbase: state of table %q: %w", table, err)
@@ -406,7 +429,30 @@ func (c *Client) CloneSnapshot(ctx context.Context, snapshot, newTable string) e
 		return fmt.Errorf("hbase: clone snapshot %q to table %q: %w", snapshot, newTable, err)
 	}
 	c.cache.removeTable(newTable)
+	if resp.GetProcId() == 0 {
+		return c.waitRestoreSnapshot(ctx, desc)
+	}
 	return c.waitProcedure(ctx, newTable, "clone snapshot "+snapshot+" to table", resp.GetProcId())
+}
+
+// waitRestoreSnapshot polls IsRestoreSnapshotDone: HBase 1.x clones a
+// snapshot without a procedure and answers RestoreSnapshot with no proc_id.
+func (c *Client) waitRestoreSnapshot(ctx context.Context, desc *pb.SnapshotDescription) error {
+	what := fmt.Sprintf("clone snapshot %q to table %q", desc.GetName(), desc.GetTable())
+	delay := 50 * time.Millisecond
+	for {
+		var done pb.IsRestoreSnapshotDoneResponse
+		if err := c.masterCall(ctx, desc.GetTable(), "IsRestoreSnapshotDone", &pb.IsRestoreSnapshotDoneRequest{Snapshot: desc}, &done); err != nil {
+			return fmt.Errorf("hbase: %s: %w", what, err)
+		}
+		if done.GetDone() {
+			return nil
+		}
+		if err := sleepCtx(ctx, delay); err != nil {
+			return fmt.Errorf("hbase: %s: waiting: %w", what, err)
+		}
+		delay = min(delay*2, time.Second)
+	}
 }
 
 // ListSnapshots returns the completed snapshots.
@@ -470,6 +516,9 @@ func (c *Client) ClusterVersion(ctx context.Context) (string, error) {
 // SplitRegion splits the region of table containing splitKey at splitKey and
 // waits for the split procedure.
 func (c *Client) SplitRegion(ctx context.Context, table string, splitKey []byte) error {
+	if c.legacy {
+		return fmt.Errorf("hbase: split table %q: this client splits through the master's SplitRegion procedure, which HBase 1.x does not have (split with the hbase shell there)", table)
+	}
 	r, err := c.lookupMeta(ctx, table, splitKey)
 	if err != nil {
 		return fmt.Errorf("hbase: split table %q at %q: %w", table, splitKey, err)

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"os/user"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,6 +53,10 @@ type Client struct {
 	meta   string // host:port of hbase:meta's server, "" = ask ZooKeeper
 	master string // host:port of the active master, "" = ask ZooKeeper
 	closed bool
+
+	// legacy is set for a 1.x master, which lacks GetTableState and clones
+	// snapshots without procedures.
+	legacy bool
 
 	relocations atomic.Int64 // stale region locations dropped; tests check the path ran
 
@@ -101,6 +106,10 @@ func Connect(ctx context.Context, zkAddr string, opts ...Option) (*Client, error
 	if !resp.GetIsMasterRunning() {
 		c.Close()
 		return nil, fmt.Errorf("hbase: master at %s says it is not running", c.masterAddr())
+	}
+	// The admin calls differ before 2.0; an unknown answer means a modern master.
+	if v, err := c.ClusterVersion(ctx); err == nil {
+		c.legacy = strings.HasPrefix(v, "0.") || strings.HasPrefix(v, "1.")
 	}
 	return c, nil
 }

@@ -180,3 +180,51 @@ func TestFamilySchemaValidates(t *testing.T) {
 		}
 	}
 }
+
+func TestParseTableZNodeReadsLegacyStates(t *testing.T) {
+	header := []byte{0xFF, 0, 0, 0, 2, 'i', 'd'}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"disabled with header", append(append(append([]byte(nil), header...), "PBUF"...), 0x08, 0x01), "DISABLED"},
+		{"enabling bare magic", append([]byte("PBUF"), 0x08, 0x03), "ENABLING"},
+		{"state omitted means enabled", append(append([]byte(nil), header...), "PBUF"...), "ENABLED"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseTableZNode(tc.data)
+			if err != nil || got != tc.want {
+				t.Fatalf("parseTableZNode = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+	if _, err := parseTableZNode([]byte("junk")); err == nil {
+		t.Error("junk data parsed without error")
+	}
+	if _, err := parseTableZNode(append([]byte("PBUF"), 0x08, 0x09)); err == nil {
+		t.Error("unknown state 9 parsed without error")
+	}
+}
+
+func TestFamilySchemaSendsDefaultsOldMastersNeed(t *testing.T) {
+	cf, err := familySchema("t", FamilySpec{Name: "f", Versions: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, a := range cf.Attributes {
+		if _, dup := got[string(a.First)]; dup {
+			t.Errorf("attribute %s sent twice", a.First)
+		}
+		got[string(a.First)] = string(a.Second)
+	}
+	if got["VERSIONS"] != "3" {
+		t.Errorf("VERSIONS = %q, want the caller's 3", got["VERSIONS"])
+	}
+	for _, k := range []string{"TTL", "BLOCKSIZE", "MIN_VERSIONS", "REPLICATION_SCOPE"} {
+		if got[k] == "" {
+			t.Errorf("%s not sent: HBase 1.x fails CreateTable without it", k)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/regress-hbase/regress/harness/hbase/pb"
@@ -103,7 +104,7 @@ func readZNodes(ctx context.Context, zkAddr, parent string, names ...string) ([]
 			data, _, err := conn.Get(p)
 			if err != nil {
 				if errors.Is(err, zk.ErrNoNode) {
-					err = fmt.Errorf("znode %s does not exist (is HBase running, and is the znode parent %q right?)", p, parent)
+					err = noZNodeError(fmt.Sprintf("znode %s does not exist (is HBase running, and is the znode parent %q right?)", p, parent))
 				} else {
 					err = fmt.Errorf("read znode %s: %w", p, err)
 				}
@@ -125,4 +126,75 @@ func readZNodes(ctx context.Context, zkAddr, parent string, names ...string) ([]
 		conn.Close() // unblocks the Get in the goroutine
 		return nil, fmt.Errorf("zookeeper %s did not answer (is the address right and HBase up?): %w", zkAddr, ctx.Err())
 	}
+}
+
+// errNoZNode marks a znode that does not exist (errors.Is).
+var errNoZNode = errors.New("znode does not exist")
+
+// noZNodeError is a missing znode, said for people.
+type noZNodeError string
+
+func (e noZNodeError) Error() string        { return string(e) }
+func (e noZNodeError) Is(target error) bool { return target == errNoZNode }
+
+// legacyTableStates are ZooKeeperProtos.Table.State of HBase 1.x, in enum order.
+var legacyTableStates = []string{"ENABLED", "DISABLED", "DISABLING", "ENABLING"}
+
+// parseTableZNode decodes a 1.x table state znode (<parent>/table/<name>).
+func parseTableZNode(data []byte) (string, error) {
+	var b []byte
+	switch {
+	case len(data) > 0 && data[0] == 0xFF:
+		p, err := parseZNode(data)
+		if err != nil {
+			return "", err
+		}
+		b = p
+	case bytes.HasPrefix(data, pbMagic):
+		b = data[len(pbMagic):]
+	default:
+		return "", fmt.Errorf("table znode data (%d bytes) lacks the PBUF magic", len(data))
+	}
+	state := 0 // proto default: ENABLED
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return "", fmt.Errorf("corrupt table znode: %w", protowire.ParseError(n))
+		}
+		b = b[n:]
+		if num == 1 && typ == protowire.VarintType {
+			v, m := protowire.ConsumeVarint(b)
+			if m < 0 {
+				return "", fmt.Errorf("corrupt table znode state: %w", protowire.ParseError(m))
+			}
+			state, b = int(v), b[m:]
+			continue
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b)
+		if m < 0 {
+			return "", fmt.Errorf("corrupt table znode field %d: %w", num, protowire.ParseError(m))
+		}
+		b = b[m:]
+	}
+	if state < 0 || state >= len(legacyTableStates) {
+		return "", fmt.Errorf("table znode has unknown state %d", state)
+	}
+	return legacyTableStates[state], nil
+}
+
+// legacyTableState reads a table's state the way 1.x clients do: from its
+// znode, since 1.x masters have no GetTableState.
+func (c *Client) legacyTableState(ctx context.Context, table string) (string, error) {
+	datas, err := readZNodes(ctx, c.zkAddr, c.cfg.znodeParent+"/table", table)
+	if err != nil {
+		if errors.Is(err, errNoZNode) {
+			return "", fmt.Errorf("hbase: state of table %q: %w", table, &TableNotFoundError{Table: table})
+		}
+		return "", fmt.Errorf("hbase: state of table %q: %w", table, err)
+	}
+	st, err := parseTableZNode(datas[0])
+	if err != nil {
+		return "", fmt.Errorf("hbase: state of table %q: %w", table, err)
+	}
+	return st, nil
 }

@@ -16,7 +16,14 @@ type Manifest struct {
 	Settings    map[string]string `json:"settings,omitempty"`
 	JVMOpts     []string          `json:"jvm_opts,omitempty"`
 	Environment Environment       `json:"environment"`
-	Suite       SuiteInfo         `json:"suite"`
+	// Repository is the Maven repository the HBase jars came from first (an RC's staging repository).
+	Repository string `json:"repository,omitempty"`
+	// Home is the HBase home (unpacked release or tarball) the cluster ran from.
+	Home string `json:"home,omitempty"`
+	// JarChecksums maps each HBase jar the cluster ran to its SHA-256: what
+	// tells RC0's results from RC1's, which carry the same version string.
+	JarChecksums map[string]string `json:"jar_checksums,omitempty"`
+	Suite        SuiteInfo         `json:"suite"`
 	// Source is "regress" for measured trials or "ycsb-import" for imported YCSB output.
 	Source string  `json:"source"`
 	Trials []Trial `json:"trials"`

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -38,6 +39,9 @@ var ErrCorrupt = errors.New("stored results are corrupted")
 
 // ErrSchema is returned (wrapped) when a manifest was written by an unknown schema version.
 var ErrSchema = errors.New("unknown manifest schema")
+
+// ErrJarsDiffer marks a store target whose stored trials ran other HBase jars.
+var ErrJarsDiffer = errors.New("stored results ran other HBase jars")
 
 // Store is a results directory: <root>/<target>/<suite>-<fingerprint[:12]>/manifest.json
 // beside trials/<trial-id>.hlog. One process writes at a time: every write holds
@@ -165,6 +169,9 @@ func (s *Store) Ensure(m *Manifest) (*Manifest, error) {
 	defer unlock()
 	existing, err := s.Load(k)
 	if err == nil {
+		if len(existing.JarChecksums) > 0 && len(m.JarChecksums) > 0 && !maps.Equal(existing.JarChecksums, m.JarChecksums) {
+			return nil, fmt.Errorf("%w: %s holds trials of other HBase jars than the ones running now (an earlier RC under the same label?): give this one its own label", ErrJarsDiffer, k)
+		}
 		return existing, nil
 	}
 	if !errors.Is(err, ErrNotFound) {

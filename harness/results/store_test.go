@@ -357,3 +357,23 @@ func TestOrphanedLogOfACrashedAppendIsReplaced(t *testing.T) {
 		t.Fatalf("ReadHlog = %q, %v", b, err)
 	}
 }
+
+func TestEnsureRefusesOtherJarsUnderOneLabel(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Manifest{Version: "2.6.1", Label: "2.6.1RC0", Provider: "local", Suite: SuiteInfo{Name: "smoke", Fingerprint: "f"},
+		JarChecksums: map[string]string{"hbase-server-2.6.1.jar": "aaaa"}}
+	if _, err := s.Ensure(m); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ensure(m); err != nil {
+		t.Fatalf("same jars again: %v", err)
+	}
+	rc1 := *m
+	rc1.JarChecksums = map[string]string{"hbase-server-2.6.1.jar": "bbbb"}
+	if _, err := s.Ensure(&rc1); !errors.Is(err, ErrJarsDiffer) {
+		t.Fatalf("other jars under the RC0 label: err = %v, want ErrJarsDiffer", err)
+	}
+}

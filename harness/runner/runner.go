@@ -32,6 +32,11 @@ type Target struct {
 	Settings map[string]string
 	JVMOpts  []string
 	Client   *hbase.Client
+	// JDK names the JDK the cluster runs on, when regress started it.
+	JDK string
+	// Repository and Home say where the HBase jars came from; Checksums are their SHA-256s.
+	Repository, Home string
+	Checksums        map[string]string
 }
 
 // Event is a progress report for the terminal or the log.
@@ -221,9 +226,14 @@ func (r *Runner) prepare(ctx context.Context, t *Target) (*side, error) {
 		r.fingerprint = fp
 	}
 	log := r.logger()
+	env := r.Env
+	if t.JDK != "" { // each side's own JDK, not this machine's default
+		env.JDK = t.JDK
+	}
 	m := &results.Manifest{
 		Schema: results.SchemaVersion, Version: t.Version, Label: t.Label, Provider: t.Provider,
-		Settings: t.Settings, JVMOpts: t.JVMOpts, Environment: r.Env, Source: "regress",
+		Settings: t.Settings, JVMOpts: t.JVMOpts, Environment: env, Source: "regress",
+		Repository: t.Repository, Home: t.Home, JarChecksums: t.Checksums,
 		Suite: results.SuiteInfo{Name: r.Suite.Name, Fingerprint: r.fingerprint, DataSpec: r.Suite.SeedKey()},
 	}
 	if t.Name != t.Version && t.Label == "" {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -34,6 +35,9 @@ func newClusterUpCmd() *cobra.Command {
 		keep     bool
 		cacheDir string
 		timeout  time.Duration
+		repo     string
+		home     string
+		javaHome string
 	)
 	cmd := &cobra.Command{
 		Use:   "up",
@@ -44,16 +48,28 @@ func newClusterUpCmd() *cobra.Command {
 			"SIGINT or SIGTERM, then stops HBase and exits 0.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if version == "" {
-				return usageErr(errors.New("cluster up: --version is required, e.g. --version 2.6.1 (see `regress cluster versions`)"))
+			if version == "" && home == "" {
+				return usageErr(errors.New("cluster up: give --version V, e.g. --version 2.6.1 (see `regress cluster versions`), or --home DIR (an unpacked release or its tarball)"))
+			}
+			if home != "" && repo != "" {
+				return usageErr(errors.New("cluster up: --home and --repo exclude each other: a home brings its own jars"))
+			}
+			if repo != "" {
+				if err := cluster.CheckRepo(repo); err != nil {
+					return usageErr(fmt.Errorf("cluster up: --repo: %w", err))
+				}
 			}
 			conf, err := parseConfKVs(confKVs)
 			if err != nil {
 				return usageErr(fmt.Errorf("cluster up: %w", err))
 			}
 			spec := cluster.Spec{Version: version, Conf: conf, JVMOpts: jvmOpts, WorkDir: workDir,
-				Keep: keep, CacheDir: cacheDir, StartTimeout: timeout}
-			return runClusterUp(cmd.Context(), cmd.OutOrStdout(), cluster.NewLocal(""), spec)
+				Keep: keep, CacheDir: cacheDir, StartTimeout: timeout, Repo: repo, JavaHome: javaHome}
+			var p cluster.Provider = cluster.NewLocal("")
+			if home != "" {
+				p = cluster.NewHome(home, cacheDir)
+			}
+			return runClusterUp(cmd.Context(), cmd.OutOrStdout(), p, spec)
 		},
 	}
 	f := cmd.Flags()
@@ -64,6 +80,9 @@ func newClusterUpCmd() *cobra.Command {
 	f.BoolVar(&keep, "keep", false, "keep the work dir (data, config, log) after stopping")
 	f.StringVar(&cacheDir, "cache-dir", "", "artifact cache root (default $"+cluster.CacheDirEnv+" or <user cache dir>/regress/hbase)")
 	f.DurationVar(&timeout, "start-timeout", cluster.DefaultStartTimeout, "give up when HBase is not ready this long after its JVM started")
+	f.StringVar(&repo, "repo", "", "Maven repository to resolve the HBase jars from first (an RC's staging repository, or file:///...)")
+	f.StringVar(&home, "home", "", "start this HBase home instead: an unpacked binary release or its .tar.gz (version read from its jars)")
+	f.StringVar(&javaHome, "java-home", "", "JDK to run HBase on (default: one that runs the version, from JAVA_HOME, REGRESS_JDK<N>_HOME, /usr/lib/jvm)")
 	return cmd
 }
 
@@ -92,8 +111,22 @@ func runClusterUp(ctx context.Context, out io.Writer, p cluster.Provider, spec c
 		}
 		return classifyClusterErr(fmt.Errorf("cluster up: %w", err))
 	}
-	fmt.Fprintf(out, "zookeeper=%s version=%s log=%s\n", c.ZKAddr(), c.Version(), c.LogPath())
-	<-ctx.Done()
+	line := fmt.Sprintf("zookeeper=%s version=%s log=%s", c.ZKAddr(), c.Version(), c.LogPath())
+	var exited <-chan struct{}
+	if w, ok := c.(cluster.Watched); ok {
+		exited = w.Exited()
+	}
+	if d, ok := c.(cluster.Describer); ok {
+		slog.Info("HBase ready", "jdk", d.Info().JDK.String(), "pid", d.Info().PID)
+	}
+	fmt.Fprintln(out, line)
+	select {
+	case <-ctx.Done():
+	case <-exited:
+		if d := c.(cluster.Watched).Died(); d != nil {
+			return runErr(fmt.Errorf("cluster up: %w", d))
+		}
+	}
 	slog.Info("stopping HBase", "version", c.Version())
 	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -106,7 +139,8 @@ func runClusterUp(ctx context.Context, out io.Writer, p cluster.Provider, spec c
 // classifyClusterErr maps provider errors to exit codes: what the user typed
 // is wrong (2) or the environment or HBase failed (3).
 func classifyClusterErr(err error) error {
-	if errors.Is(err, cluster.ErrBadVersion) || errors.Is(err, cluster.ErrVersionNotFound) || errors.Is(err, cluster.ErrPortInUse) {
+	if errors.Is(err, cluster.ErrBadVersion) || errors.Is(err, cluster.ErrVersionNotFound) || errors.Is(err, cluster.ErrPortInUse) ||
+		errors.Is(err, cluster.ErrBadHome) || errors.Is(err, cluster.ErrJDKIncompatible) {
 		return usageErr(err)
 	}
 	return runErr(err)
@@ -114,26 +148,51 @@ func classifyClusterErr(err error) error {
 
 func newClusterVersionsCmd() *cobra.Command {
 	var cacheDir string
+	var check bool
 	cmd := &cobra.Command{
-		Use:   "versions",
-		Short: "List HBase versions: those in the cache and those Maven can see for org.apache.hbase:hbase-server",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cached, published, err := cluster.NewLocal("").Versions(cmd.Context(), cacheDir)
+		Use:   "versions [--check] [LINE...]",
+		Short: "List HBase versions, each marked: cached, resolvable, not served or not checked, and the JDK it runs on here",
+		Long: "versions lists the versions in the cache and those Maven can see for org.apache.hbase:hbase-server, " +
+			"one a line: VERSION STATE JDK. STATE is cached (ready to start), resolvable (its jars came before), " +
+			"not served (listed, but its jars are not reachable from here) or not checked; what a resolution or " +
+			"--check finds is remembered in the cache. JDK is the one it would run on, or \"needs JDK N\" when this " +
+			"machine has none. --check fetches the hbase-server jar of each version not yet checked (only of the " +
+			"lines given, e.g. 2.6 2.5, when any are).",
+		RunE: func(cmd *cobra.Command, lines []string) error {
+			sts, err := cluster.NewLocal("").VersionStatuses(cmd.Context(), cacheDir, check, lines)
 			if err != nil {
-				if cached == nil && published == nil && !errors.Is(err, cluster.ErrMavenMissing) {
+				if sts == nil && !errors.Is(err, cluster.ErrMavenMissing) {
 					return runErr(fmt.Errorf("cluster versions: %w", err))
 				}
 				// The cache still answers when Maven cannot.
 				slog.Warn("cannot list the published versions; showing the cached ones", "err", err)
 			}
-			all := cluster.SortVersions(append(append([]string(nil), cached...), published...))
-			for _, v := range all {
-				fmt.Fprintln(cmd.OutOrStdout(), v)
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			for _, st := range sts {
+				if len(lines) > 0 && !matchesAnyLine(st.Version, lines) {
+					continue
+				}
+				jdk := st.JDK
+				if jdk == "" {
+					jdk = "needs " + st.NeedsJDK
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", st.Version, st.State, jdk)
 			}
-			return nil
+			return tw.Flush()
 		},
 	}
 	cmd.Flags().StringVar(&cacheDir, "cache-dir", "", "artifact cache root (default $"+cluster.CacheDirEnv+" or <user cache dir>/regress/hbase)")
+	cmd.Flags().BoolVar(&check, "check", false, "fetch the hbase-server jar of each unchecked version to learn whether it is served (slow: one mvn run each)")
 	return cmd
+}
+
+// matchesAnyLine says whether v belongs to one of the lines (2.6 matches 2.6.1-hadoop3).
+func matchesAnyLine(v string, lines []string) bool {
+	for _, p := range lines {
+		p = strings.TrimSuffix(p, ".")
+		if v == p || strings.HasPrefix(v, p+".") || strings.HasPrefix(v, p+"-") {
+			return true
+		}
+	}
+	return false
 }

@@ -16,6 +16,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/compare"
@@ -33,6 +34,7 @@ type jobFlags struct {
 	baselineZK, candidateZK string
 	baseConf, candConf      []string
 	baseJVM, candJVM        []string
+	baseSrc, candSrc        sideSource
 	reuseBaseline           bool
 	failOnInconclusive      bool
 	common                  commonFlags
@@ -67,6 +69,8 @@ func init() {
 		root.Use = "regress --baseline V1 --candidate V2 [flags]"
 		root.Example = `  regress --baseline 2.6.1 --candidate 2.6.2 --suite smoke
   regress --baseline 2.6.1 --candidate 2.6.1 --candidate-conf hbase.regionserver.handler.count=10
+  regress --baseline 2.6.0 --candidate-home ./hbase-2.6.1-bin.tar.gz --candidate-label 2.6.1RC1
+  regress --baseline 2.6.0 --candidate 2.6.1 --candidate-repo https://repository.apache.org/content/repositories/orgapachehbase-1234/ --candidate-label 2.6.1RC0
   regress --baseline-zk zk1:2181 --candidate-zk zk2:2181 --suite quick --format markdown`
 		root.Args = cobra.NoArgs
 		f := root.Flags()
@@ -78,13 +82,15 @@ func init() {
 		f.StringArrayVar(&jf.candConf, "candidate-conf", nil, "hbase-site.xml override key=value for the candidate (repeatable)")
 		f.StringArrayVar(&jf.baseJVM, "baseline-jvm-opt", nil, "extra JVM option for the baseline (repeatable)")
 		f.StringArrayVar(&jf.candJVM, "candidate-jvm-opt", nil, "extra JVM option for the candidate (repeatable)")
+		jf.baseSrc.add(f, "baseline")
+		jf.candSrc.add(f, "candidate")
 		f.BoolVar(&jf.reuseBaseline, "reuse-baseline", false, "compare with stored baseline trials of the same suite instead of running the baseline (unpaired)")
 		f.BoolVar(&jf.failOnInconclusive, "fail-on-inconclusive", false, "exit 4 when the verdict is INCONCLUSIVE")
 		f.StringVar(&jf.out, "out", "", "report directory (default reports/<timestamp>)")
 		f.StringVar(&jf.format, "format", "text", "report on stdout: "+strings.Join(report.Formats(), "|"))
 		jf.common.add(root, false)
 		root.RunE = func(cmd *cobra.Command, _ []string) error {
-			if jf.baseline == "" && jf.baselineZK == "" && jf.candidate == "" && jf.candidateZK == "" {
+			if jf.baseline == "" && jf.baselineZK == "" && jf.candidate == "" && jf.candidateZK == "" && jf.baseSrc.home == "" && jf.candSrc.home == "" {
 				return cmd.Help()
 			}
 			return runJob(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), &jf)
@@ -99,17 +105,31 @@ type sideSpec struct {
 	zk      string
 	conf    map[string]string
 	jvm     []string
+	src     sideSource
+}
+
+// sideSource says where a side's HBase comes from besides a version on
+// Maven Central: a Maven repository, a home, a JDK, and the name to store it under.
+type sideSource struct {
+	repo, home, javaHome, label string
+}
+
+func (s *sideSource) add(f *pflag.FlagSet, role string) {
+	f.StringVar(&s.repo, role+"-repo", "", "resolve the "+role+"'s HBase jars from this Maven repository first (an RC's staging repository, or file:///...)")
+	f.StringVar(&s.home, role+"-home", "", "start the "+role+" from this HBase home: an unpacked binary release or its .tar.gz (version read from its jars)")
+	f.StringVar(&s.javaHome, role+"-java-home", "", "JDK to run the "+role+"'s HBase on (default: one that runs its version, from JAVA_HOME, REGRESS_JDK<N>_HOME, /usr/lib/jvm)")
+	f.StringVar(&s.label, role+"-label", "", "store the "+role+"'s results under this name, e.g. 2.6.1RC1 (RCs carry the final version string)")
 }
 
 func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 	if err := checkFormat(jf.format); err != nil {
 		return err
 	}
-	base, err := newSideSpec("baseline", jf.baseline, jf.baselineZK, jf.baseConf, jf.baseJVM)
+	base, err := newSide("baseline", jf.baseline, jf.baselineZK, jf.baseSrc, jf.baseConf, jf.baseJVM)
 	if err != nil {
 		return err
 	}
-	cand, err := newSideSpec("candidate", jf.candidate, jf.candidateZK, jf.candConf, jf.candJVM)
+	cand, err := newSide("candidate", jf.candidate, jf.candidateZK, jf.candSrc, jf.candConf, jf.candJVM)
 	if err != nil {
 		return err
 	}
@@ -128,7 +148,7 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 
 	var stored *results.Manifest
 	if jf.reuseBaseline {
-		if base.zk != "" {
+		if base.zk != "" || base.src.home != "" {
 			return usageErr(errors.New("--reuse-baseline compares with stored trials of --baseline VERSION; it cannot be used with --baseline-zk (use a label with `regress run --zk ... --label NAME` and `regress compare`)"))
 		}
 		stored, err = findStored(store, base.version, s)
@@ -150,7 +170,9 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 	if stored != nil {
 		sides = []sideSpec{cand}
 	}
-	targets, stop, err := startTargets(ctx, log, prog, &jf.common, sides)
+	ctx, died := context.WithCancelCause(ctx)
+	defer died(nil)
+	targets, stop, err := startTargets(ctx, log, prog, &jf.common, sides, died)
 	defer stop()
 	if err != nil {
 		return err
@@ -221,15 +243,40 @@ func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 }
 
 func newSideSpec(role, version, zk string, conf, jvm []string) (sideSpec, error) {
-	s := sideSpec{role: role, version: version, zk: zk, jvm: jvm}
+	return newSide(role, version, zk, sideSource{}, conf, jvm)
+}
+
+// newSide checks one side's flags: exactly one of a version, a home or a
+// running cluster; a repository only with a version; a JDK and conf only for
+// clusters regress starts.
+func newSide(role, version, zk string, src sideSource, conf, jvm []string) (sideSpec, error) {
+	s := sideSpec{role: role, version: version, zk: zk, jvm: jvm, src: src}
+	fl := func(suffix string) string { return sideFlag(role, suffix) }
 	switch {
-	case version == "" && zk == "":
-		return s, usageErr(fmt.Errorf("give --%s VERSION (started locally) or --%s-zk HOST:PORT (a running cluster)", role, role))
-	case version != "" && zk != "":
-		return s, usageErr(fmt.Errorf("--%s and --%s-zk exclude each other: choose one", role, role))
-	case version != "":
+	case src.repo != "" && version == "" && src.home == "":
+		return s, usageErr(fmt.Errorf("%s needs %s VERSION: the version the repository serves, e.g. 2.6.1", fl("-repo"), fl("")))
+	case version == "" && zk == "" && src.home == "":
+		return s, usageErr(fmt.Errorf("give %s VERSION (started locally), %s DIR (an unpacked release or its tarball) or %s HOST:PORT (a running cluster)", fl(""), fl("-home"), fl("-zk")))
+	case zk != "" && (version != "" || src.home != ""):
+		return s, usageErr(fmt.Errorf("%s, %s and %s exclude each other: choose one", fl("-zk"), fl(""), fl("-home")))
+	case src.home != "" && src.repo != "":
+		return s, usageErr(fmt.Errorf("%s and %s exclude each other: a home brings its own jars", fl("-home"), fl("-repo")))
+	case zk != "" && src.javaHome != "":
+		return s, usageErr(fmt.Errorf("%s applies only to clusters regress starts, not to %s", fl("-java-home"), fl("-zk")))
+	}
+	if version != "" {
 		if err := cluster.ValidateVersion(version); err != nil {
 			return s, usageErr(err)
+		}
+	}
+	if src.repo != "" {
+		if err := cluster.CheckRepo(src.repo); err != nil {
+			return s, usageErr(fmt.Errorf("%s: %w", fl("-repo"), err))
+		}
+	}
+	if src.label != "" {
+		if err := results.ValidateTarget(src.label); err != nil {
+			return s, usageErr(fmt.Errorf("%s: %w", fl("-label"), err))
 		}
 	}
 	if zk != "" && (len(conf) > 0 || len(jvm) > 0) {
@@ -240,6 +287,18 @@ func newSideSpec(role, version, zk string, conf, jvm []string) (sideSpec, error)
 		return s, err
 	}
 	return s, nil
+}
+
+// sideFlag names a side's flag: --candidate-home, or for `regress run` (one
+// side, role "run") --home; suffix "" is the version flag.
+func sideFlag(role, suffix string) string {
+	if role != "run" {
+		return "--" + role + suffix
+	}
+	if suffix == "" {
+		return "--version"
+	}
+	return "--" + suffix[1:]
 }
 
 func parseConf(role string, kvs []string) (map[string]string, error) {
@@ -313,8 +372,9 @@ func findStored(store *results.Store, version string, s *suite.Suite) (*results.
 		version, s.Name, fp, store.Root(), version, s.Name))
 }
 
-// startTargets starts (or connects to) every side concurrently; stop tears all down.
-func startTargets(ctx context.Context, log *slog.Logger, prog *progress, c *commonFlags, sides []sideSpec) ([]*runner.Target, func(), error) {
+// startTargets starts (or connects to) every side concurrently; stop tears all
+// down. A started cluster whose JVM dies calls died (if set) with the death.
+func startTargets(ctx context.Context, log *slog.Logger, prog *progress, c *commonFlags, sides []sideSpec, died context.CancelCauseFunc) ([]*runner.Target, func(), error) {
 	targets := make([]*runner.Target, len(sides))
 	clusters := make([]cluster.Cluster, len(sides))
 	errs := make([]error, len(sides))
@@ -322,7 +382,7 @@ func startTargets(ctx context.Context, log *slog.Logger, prog *progress, c *comm
 	var provider cluster.Provider
 	needProvider := false
 	for _, s := range sides {
-		needProvider = needProvider || s.zk == ""
+		needProvider = needProvider || (s.zk == "" && s.src.home == "")
 	}
 	if needProvider {
 		p, err := newProvider(c)
@@ -338,17 +398,37 @@ func startTargets(ctx context.Context, log *slog.Logger, prog *progress, c *comm
 			t := &runner.Target{Settings: s.conf, JVMOpts: s.jvm}
 			zk := s.zk
 			if zk == "" {
-				prog.Message(fmt.Sprintf("%s: starting HBase %s (%s provider)", s.role, s.version, provider.Name()))
-				cl, err := provider.Start(ctx, cluster.Spec{Version: s.version, Conf: s.conf, JVMOpts: s.jvm, Keep: c.keep, CacheDir: c.cacheDir})
+				p, what := provider, s.version
+				if s.src.home != "" {
+					p, what = cluster.NewHome(s.src.home, c.cacheDir), "from "+s.src.home
+				}
+				prog.Message(fmt.Sprintf("%s: starting HBase %s (%s provider)", s.role, what, p.Name()))
+				cl, err := p.Start(ctx, cluster.Spec{Version: s.version, Conf: s.conf, JVMOpts: s.jvm, Keep: c.keep, CacheDir: c.cacheDir,
+					Name: s.role, JavaHome: s.src.javaHome, Repo: s.src.repo})
 				if err != nil {
-					errs[i] = runErr(fmt.Errorf("%s: start HBase %s: %w", s.role, s.version, err))
+					errs[i] = runErr(fmt.Errorf("%s: start HBase %s: %w", s.role, what, err))
 					return
 				}
 				clusters[i] = cl
 				zk = cl.ZKAddr()
-				t.Provider = provider.Name()
+				t.Provider = p.Name()
 				t.Version = cl.Version()
-				log.Info("cluster ready", "side", s.role, "version", cl.Version(), "zookeeper", zk, "log", cl.LogPath())
+				jdk := ""
+				if d, ok := cl.(cluster.Describer); ok {
+					info := d.Info()
+					jdk = info.JDK.String()
+					t.JDK = "JDK " + info.JDK.Version + " (" + info.JDK.Java + ")"
+					t.Repository, t.Home, t.Checksums = info.Repository, info.Home, info.Checksums
+				}
+				if w, ok := cl.(cluster.Watched); ok && died != nil {
+					go func() {
+						<-w.Exited()
+						if d := w.Died(); d != nil {
+							died(d)
+						}
+					}()
+				}
+				log.Info("cluster ready", "side", s.role, "version", cl.Version(), "jdk", jdk, "zookeeper", zk, "log", cl.LogPath())
 			} else {
 				t.Provider = "external"
 			}
@@ -367,6 +447,9 @@ func startTargets(ctx context.Context, log *slog.Logger, prog *progress, c *comm
 					t.Version = "unknown"
 				}
 				t.Label = s.role + "-" + sanitizeLabel(zk)
+			}
+			if s.src.label != "" {
+				t.Label = s.src.label
 			}
 			t.Name = targetName(t)
 			targets[i] = t
@@ -401,7 +484,7 @@ func startTargets(ctx context.Context, log *slog.Logger, prog *progress, c *comm
 			return nil, stop, runErr(fmt.Errorf("interrupted while starting clusters: %w", err))
 		}
 		var ee *exitError
-		if errors.As(err, &ee) && (errors.Is(err, cluster.ErrBadVersion) || errors.Is(err, cluster.ErrVersionNotFound) || errors.Is(err, cluster.ErrJDKIncompatible)) {
+		if errors.As(err, &ee) && (errors.Is(err, cluster.ErrBadVersion) || errors.Is(err, cluster.ErrVersionNotFound) || errors.Is(err, cluster.ErrJDKIncompatible) || errors.Is(err, cluster.ErrBadHome)) {
 			return nil, stop, usageErr(err)
 		}
 		return nil, stop, err
@@ -416,6 +499,13 @@ func targetName(t *runner.Target) string {
 		return t.Label
 	}
 	name := t.Version
+	if t.Repository != "" || t.Home != "" {
+		// Jars from an RC carry the release's version: their own digest keeps
+		// them apart from the release and from other RCs.
+		if d := cluster.JarsDigest(t.Checksums); d != "" {
+			name += "+jars-" + d[:8]
+		}
+	}
 	if len(t.Settings) > 0 || len(t.JVMOpts) > 0 {
 		keys := make([]string, 0, len(t.Settings))
 		for k := range t.Settings {
@@ -456,6 +546,10 @@ func sanitizeLabel(s string) string {
 }
 
 func runFailure(ctx context.Context, err error) error {
+	var died *cluster.DiedError
+	if errors.As(context.Cause(ctx), &died) {
+		return runErr(fmt.Errorf("%w\nThe run stopped because that cluster died (stored trials are kept; the trial in progress was not stored): %v", died, err))
+	}
 	if ctx.Err() != nil {
 		return runErr(fmt.Errorf("interrupted: %w (clusters stopped, trial tables dropped)", err))
 	}

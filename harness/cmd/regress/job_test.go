@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
 	"github.com/regress-hbase/regress/harness/results"
 )
@@ -46,6 +48,13 @@ func TestJobBadInputExits2WithAHint(t *testing.T) {
 		{"run zk without label", []string{"run", "--zk", "h:1"}, "--label"},
 		{"run label not a store name", []string{"run", "--zk", "h:1", "--label", "a/b"}, "cannot name a store directory"},
 		{"compare without sides", []string{"compare", "--baseline", "x"}, "--candidate"},
+		{"repo without version", []string{"--baseline", "2.6.0", "--candidate-repo", "file:///tmp/r"}, "--candidate-repo needs --candidate VERSION"},
+		{"repo not a URL", []string{"--baseline", "2.6.0", "--candidate", "2.6.1", "--candidate-repo", "staging"}, "file:///path/to/repo"},
+		{"home and repo", []string{"--baseline", "2.6.0", "--candidate-home", "/x", "--candidate-repo", "file:///r"}, "exclude each other"},
+		{"home and zk", []string{"--baseline", "2.6.0", "--candidate-home", "/x", "--candidate-zk", "h:1"}, "exclude each other"},
+		{"java home on external", []string{"--baseline", "2.6.0", "--candidate-zk", "h:1", "--candidate-java-home", "/j"}, "only to clusters regress starts"},
+		{"label not a store name", []string{"--baseline", "2.6.0", "--candidate", "2.6.1", "--candidate-label", "rc/1"}, "cannot name a store directory"},
+		{"home that does not exist", []string{"--baseline-home", "/nonexistent/hbase", "--candidate-home", "/nonexistent/hbase2", "--scenarios", scen}, "not an HBase home"},
 		{"compare nothing stored", []string{"compare", "--baseline", "1.0", "--candidate", "2.0", "--store", "REPLACE"}, "nothing stored for \"1.0\""},
 	}
 	for _, c := range cases {
@@ -174,5 +183,24 @@ func TestSameVersionBothSidesEndToEnd(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "reports", "hgrm")); err != nil {
 		t.Errorf("no .hgrm files: %v", err)
+	}
+}
+
+func TestRunFailureNamesADeadCluster(t *testing.T) {
+	ctx, died := context.WithCancelCause(context.Background())
+	d := &cluster.DiedError{Side: "candidate", Version: "2.6.1-hadoop3", PID: 4242, Exit: "was killed by signal 9 (killed)", LogPath: "/tmp/x/hbase.log"}
+	died(d)
+	err := runFailure(ctx, errors.New("hbase: getProcedureResult failed after 16 attempts"))
+	if code(err) != exitRunFailed || !errors.Is(err, cluster.ErrClusterDied) {
+		t.Fatalf("exit %d, err %v; want exit 3 and ErrClusterDied", code(err), err)
+	}
+	msg := err.Error()
+	for _, want := range []string{"candidate HBase 2.6.1-hadoop3 died", "pid 4242", "signal 9", "/tmp/x/hbase.log"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not say %q", msg, want)
+		}
+	}
+	if strings.HasPrefix(msg, "interrupted") {
+		t.Errorf("a death is reported as an interruption: %q", msg)
 	}
 }

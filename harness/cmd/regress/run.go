@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -16,6 +17,7 @@ func newRunCmd() *cobra.Command {
 	var c commonFlags
 	var version, zk, label string
 	var conf, jvm []string
+	var src sideSource
 	cmd := &cobra.Command{
 		Use:   "run (--version V | --zk HOST:PORT --label NAME)",
 		Short: "Run a suite on one target and store its trials (a reusable baseline)",
@@ -26,8 +28,8 @@ that HBase release; with --zk it runs against a cluster someone else runs,
 provisions nothing, and touches only tables and snapshots named regress_*.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if (version == "") == (zk == "") {
-				return usageErr(errors.New("give exactly one of --version V (started by the provider) or --zk HOST:PORT (a running cluster)"))
+			if (version == "" && src.home == "") == (zk == "") {
+				return usageErr(errors.New("give exactly one of --version V (started by the provider), --home DIR (an unpacked release or its tarball) or --zk HOST:PORT (a running cluster)"))
 			}
 			if zk != "" && label == "" {
 				return usageErr(errors.New("--zk needs --label NAME: the name the results are stored under (e.g. prod-2.6.1)"))
@@ -37,7 +39,7 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 					return usageErr(fmt.Errorf("--label: %w", err))
 				}
 			}
-			side, err := newSideSpec("run", version, zk, conf, jvm)
+			side, err := newSide("run", version, zk, src, conf, jvm)
 			if err != nil {
 				return err
 			}
@@ -53,7 +55,9 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 			log := newLogger(cmd.ErrOrStderr(), c.quiet)
 			prog := newProgress(cmd.ErrOrStderr(), c.quiet)
 			defer prog.Close()
-			targets, stop, err := startTargets(ctx, log, prog, &c, []sideSpec{side})
+			ctx, died := context.WithCancelCause(ctx)
+			defer died(nil)
+			targets, stop, err := startTargets(ctx, log, prog, &c, []sideSpec{side}, died)
 			defer stop()
 			if err != nil {
 				return err
@@ -81,5 +85,8 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 	f.StringVar(&label, "label", "", "name to store results under (required with --zk)")
 	f.StringArrayVar(&conf, "conf", nil, "hbase-site.xml override key=value (repeatable)")
 	f.StringArrayVar(&jvm, "jvm-opt", nil, "extra JVM option (repeatable)")
+	f.StringVar(&src.repo, "repo", "", "resolve the HBase jars from this Maven repository first (an RC's staging repository, or file:///...)")
+	f.StringVar(&src.home, "home", "", "start this HBase home instead: an unpacked binary release or its .tar.gz")
+	f.StringVar(&src.javaHome, "java-home", "", "JDK to run HBase on (default: one that runs the version)")
 	return cmd
 }

@@ -144,7 +144,7 @@ func (x *GetClusterStatusRequest_Option) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use GetClusterStatusRequest_Option.Descriptor instead.
 func (GetClusterStatusRequest_Option) EnumDescriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{29, 0}
+	return file_master_proto_rawDescGZIP(), []int{31, 0}
 }
 
 type IsMasterRunningRequest struct {
@@ -1077,6 +1077,101 @@ func (x *RestoreSnapshotResponse) GetProcId() uint64 {
 	return 0
 }
 
+// HBase 1.x clones without a procedure: RestoreSnapshotResponse carries no
+// proc_id there, and IsRestoreSnapshotDone says when the clone is done.
+type IsRestoreSnapshotDoneRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Snapshot      *SnapshotDescription   `protobuf:"bytes,1,opt,name=snapshot" json:"snapshot,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IsRestoreSnapshotDoneRequest) Reset() {
+	*x = IsRestoreSnapshotDoneRequest{}
+	mi := &file_master_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IsRestoreSnapshotDoneRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IsRestoreSnapshotDoneRequest) ProtoMessage() {}
+
+func (x *IsRestoreSnapshotDoneRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IsRestoreSnapshotDoneRequest.ProtoReflect.Descriptor instead.
+func (*IsRestoreSnapshotDoneRequest) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *IsRestoreSnapshotDoneRequest) GetSnapshot() *SnapshotDescription {
+	if x != nil {
+		return x.Snapshot
+	}
+	return nil
+}
+
+type IsRestoreSnapshotDoneResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Done          *bool                  `protobuf:"varint,1,opt,name=done,def=0" json:"done,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+// Default values for IsRestoreSnapshotDoneResponse fields.
+const (
+	Default_IsRestoreSnapshotDoneResponse_Done = bool(false)
+)
+
+func (x *IsRestoreSnapshotDoneResponse) Reset() {
+	*x = IsRestoreSnapshotDoneResponse{}
+	mi := &file_master_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IsRestoreSnapshotDoneResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IsRestoreSnapshotDoneResponse) ProtoMessage() {}
+
+func (x *IsRestoreSnapshotDoneResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IsRestoreSnapshotDoneResponse.ProtoReflect.Descriptor instead.
+func (*IsRestoreSnapshotDoneResponse) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *IsRestoreSnapshotDoneResponse) GetDone() bool {
+	if x != nil && x.Done != nil {
+		return *x.Done
+	}
+	return Default_IsRestoreSnapshotDoneResponse_Done
+}
+
 type DeleteSnapshotRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Snapshot      *SnapshotDescription   `protobuf:"bytes,1,opt,name=snapshot" json:"snapshot,omitempty"`
@@ -1086,7 +1181,7 @@ type DeleteSnapshotRequest struct {
 
 func (x *DeleteSnapshotRequest) Reset() {
 	*x = DeleteSnapshotRequest{}
-	mi := &file_master_proto_msgTypes[18]
+	mi := &file_master_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1098,7 +1193,7 @@ func (x *DeleteSnapshotRequest) String() string {
 func (*DeleteSnapshotRequest) ProtoMessage() {}
 
 func (x *DeleteSnapshotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[18]
+	mi := &file_master_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1111,7 +1206,7 @@ func (x *DeleteSnapshotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteSnapshotRequest.ProtoReflect.Descriptor instead.
 func (*DeleteSnapshotRequest) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{18}
+	return file_master_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *DeleteSnapshotRequest) GetSnapshot() *SnapshotDescription {
@@ -1129,7 +1224,7 @@ type DeleteSnapshotResponse struct {
 
 func (x *DeleteSnapshotResponse) Reset() {
 	*x = DeleteSnapshotResponse{}
-	mi := &file_master_proto_msgTypes[19]
+	mi := &file_master_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1141,7 +1236,7 @@ func (x *DeleteSnapshotResponse) String() string {
 func (*DeleteSnapshotResponse) ProtoMessage() {}
 
 func (x *DeleteSnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[19]
+	mi := &file_master_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1154,7 +1249,7 @@ func (x *DeleteSnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteSnapshotResponse.ProtoReflect.Descriptor instead.
 func (*DeleteSnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{19}
+	return file_master_proto_rawDescGZIP(), []int{21}
 }
 
 type GetCompletedSnapshotsRequest struct {
@@ -1165,7 +1260,7 @@ type GetCompletedSnapshotsRequest struct {
 
 func (x *GetCompletedSnapshotsRequest) Reset() {
 	*x = GetCompletedSnapshotsRequest{}
-	mi := &file_master_proto_msgTypes[20]
+	mi := &file_master_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1177,7 +1272,7 @@ func (x *GetCompletedSnapshotsRequest) String() string {
 func (*GetCompletedSnapshotsRequest) ProtoMessage() {}
 
 func (x *GetCompletedSnapshotsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[20]
+	mi := &file_master_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1190,7 +1285,7 @@ func (x *GetCompletedSnapshotsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCompletedSnapshotsRequest.ProtoReflect.Descriptor instead.
 func (*GetCompletedSnapshotsRequest) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{20}
+	return file_master_proto_rawDescGZIP(), []int{22}
 }
 
 type GetCompletedSnapshotsResponse struct {
@@ -1202,7 +1297,7 @@ type GetCompletedSnapshotsResponse struct {
 
 func (x *GetCompletedSnapshotsResponse) Reset() {
 	*x = GetCompletedSnapshotsResponse{}
-	mi := &file_master_proto_msgTypes[21]
+	mi := &file_master_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1214,7 +1309,7 @@ func (x *GetCompletedSnapshotsResponse) String() string {
 func (*GetCompletedSnapshotsResponse) ProtoMessage() {}
 
 func (x *GetCompletedSnapshotsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[21]
+	mi := &file_master_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1227,7 +1322,7 @@ func (x *GetCompletedSnapshotsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCompletedSnapshotsResponse.ProtoReflect.Descriptor instead.
 func (*GetCompletedSnapshotsResponse) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{21}
+	return file_master_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GetCompletedSnapshotsResponse) GetSnapshots() []*SnapshotDescription {
@@ -1247,7 +1342,7 @@ type MoveRegionRequest struct {
 
 func (x *MoveRegionRequest) Reset() {
 	*x = MoveRegionRequest{}
-	mi := &file_master_proto_msgTypes[22]
+	mi := &file_master_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1259,7 +1354,7 @@ func (x *MoveRegionRequest) String() string {
 func (*MoveRegionRequest) ProtoMessage() {}
 
 func (x *MoveRegionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[22]
+	mi := &file_master_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1272,7 +1367,7 @@ func (x *MoveRegionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveRegionRequest.ProtoReflect.Descriptor instead.
 func (*MoveRegionRequest) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{22}
+	return file_master_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *MoveRegionRequest) GetRegion() *RegionSpecifier {
@@ -1297,7 +1392,7 @@ type MoveRegionResponse struct {
 
 func (x *MoveRegionResponse) Reset() {
 	*x = MoveRegionResponse{}
-	mi := &file_master_proto_msgTypes[23]
+	mi := &file_master_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1309,7 +1404,7 @@ func (x *MoveRegionResponse) String() string {
 func (*MoveRegionResponse) ProtoMessage() {}
 
 func (x *MoveRegionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[23]
+	mi := &file_master_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1322,7 +1417,7 @@ func (x *MoveRegionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MoveRegionResponse.ProtoReflect.Descriptor instead.
 func (*MoveRegionResponse) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{23}
+	return file_master_proto_rawDescGZIP(), []int{25}
 }
 
 type SplitTableRegionRequest struct {
@@ -1337,7 +1432,7 @@ type SplitTableRegionRequest struct {
 
 func (x *SplitTableRegionRequest) Reset() {
 	*x = SplitTableRegionRequest{}
-	mi := &file_master_proto_msgTypes[24]
+	mi := &file_master_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1349,7 +1444,7 @@ func (x *SplitTableRegionRequest) String() string {
 func (*SplitTableRegionRequest) ProtoMessage() {}
 
 func (x *SplitTableRegionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[24]
+	mi := &file_master_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1362,7 +1457,7 @@ func (x *SplitTableRegionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SplitTableRegionRequest.ProtoReflect.Descriptor instead.
 func (*SplitTableRegionRequest) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{24}
+	return file_master_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *SplitTableRegionRequest) GetRegionInfo() *RegionInfo {
@@ -1402,7 +1497,7 @@ type SplitTableRegionResponse struct {
 
 func (x *SplitTableRegionResponse) Reset() {
 	*x = SplitTableRegionResponse{}
-	mi := &file_master_proto_msgTypes[25]
+	mi := &file_master_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1414,7 +1509,7 @@ func (x *SplitTableRegionResponse) String() string {
 func (*SplitTableRegionResponse) ProtoMessage() {}
 
 func (x *SplitTableRegionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[25]
+	mi := &file_master_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1427,7 +1522,7 @@ func (x *SplitTableRegionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SplitTableRegionResponse.ProtoReflect.Descriptor instead.
 func (*SplitTableRegionResponse) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{25}
+	return file_master_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *SplitTableRegionResponse) GetProcId() uint64 {
@@ -1446,7 +1541,7 @@ type HBaseVersionFileContent struct {
 
 func (x *HBaseVersionFileContent) Reset() {
 	*x = HBaseVersionFileContent{}
-	mi := &file_master_proto_msgTypes[26]
+	mi := &file_master_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1458,7 +1553,7 @@ func (x *HBaseVersionFileContent) String() string {
 func (*HBaseVersionFileContent) ProtoMessage() {}
 
 func (x *HBaseVersionFileContent) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[26]
+	mi := &file_master_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1471,7 +1566,7 @@ func (x *HBaseVersionFileContent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HBaseVersionFileContent.ProtoReflect.Descriptor instead.
 func (*HBaseVersionFileContent) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{26}
+	return file_master_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *HBaseVersionFileContent) GetVersion() string {
@@ -1490,7 +1585,7 @@ type LiveServerInfo struct {
 
 func (x *LiveServerInfo) Reset() {
 	*x = LiveServerInfo{}
-	mi := &file_master_proto_msgTypes[27]
+	mi := &file_master_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1502,7 +1597,7 @@ func (x *LiveServerInfo) String() string {
 func (*LiveServerInfo) ProtoMessage() {}
 
 func (x *LiveServerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[27]
+	mi := &file_master_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1515,7 +1610,7 @@ func (x *LiveServerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LiveServerInfo.ProtoReflect.Descriptor instead.
 func (*LiveServerInfo) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{27}
+	return file_master_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *LiveServerInfo) GetServer() *ServerName {
@@ -1537,7 +1632,7 @@ type ClusterStatus struct {
 
 func (x *ClusterStatus) Reset() {
 	*x = ClusterStatus{}
-	mi := &file_master_proto_msgTypes[28]
+	mi := &file_master_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1549,7 +1644,7 @@ func (x *ClusterStatus) String() string {
 func (*ClusterStatus) ProtoMessage() {}
 
 func (x *ClusterStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[28]
+	mi := &file_master_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1562,7 +1657,7 @@ func (x *ClusterStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClusterStatus.ProtoReflect.Descriptor instead.
 func (*ClusterStatus) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{28}
+	return file_master_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ClusterStatus) GetHbaseVersion() *HBaseVersionFileContent {
@@ -1602,7 +1697,7 @@ type GetClusterStatusRequest struct {
 
 func (x *GetClusterStatusRequest) Reset() {
 	*x = GetClusterStatusRequest{}
-	mi := &file_master_proto_msgTypes[29]
+	mi := &file_master_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1614,7 +1709,7 @@ func (x *GetClusterStatusRequest) String() string {
 func (*GetClusterStatusRequest) ProtoMessage() {}
 
 func (x *GetClusterStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[29]
+	mi := &file_master_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1627,7 +1722,7 @@ func (x *GetClusterStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterStatusRequest.ProtoReflect.Descriptor instead.
 func (*GetClusterStatusRequest) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{29}
+	return file_master_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *GetClusterStatusRequest) GetOptions() []GetClusterStatusRequest_Option {
@@ -1646,7 +1741,7 @@ type GetClusterStatusResponse struct {
 
 func (x *GetClusterStatusResponse) Reset() {
 	*x = GetClusterStatusResponse{}
-	mi := &file_master_proto_msgTypes[30]
+	mi := &file_master_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1658,7 +1753,7 @@ func (x *GetClusterStatusResponse) String() string {
 func (*GetClusterStatusResponse) ProtoMessage() {}
 
 func (x *GetClusterStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[30]
+	mi := &file_master_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1671,7 +1766,7 @@ func (x *GetClusterStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterStatusResponse.ProtoReflect.Descriptor instead.
 func (*GetClusterStatusResponse) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{30}
+	return file_master_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *GetClusterStatusResponse) GetClusterStatus() *ClusterStatus {
@@ -1754,7 +1849,11 @@ const file_master_proto_rawDesc = "" +
 	"restoreACL\x18\x04 \x01(\bR\n" +
 	"restoreACL\"2\n" +
 	"\x17RestoreSnapshotResponse\x12\x17\n" +
-	"\aproc_id\x18\x01 \x01(\x04R\x06procId\"R\n" +
+	"\aproc_id\x18\x01 \x01(\x04R\x06procId\"Y\n" +
+	"\x1cIsRestoreSnapshotDoneRequest\x129\n" +
+	"\bsnapshot\x18\x01 \x01(\v2\x1d.hbase.pb.SnapshotDescriptionR\bsnapshot\":\n" +
+	"\x1dIsRestoreSnapshotDoneResponse\x12\x19\n" +
+	"\x04done\x18\x01 \x01(\b:\x05falseR\x04done\"R\n" +
 	"\x15DeleteSnapshotRequest\x129\n" +
 	"\bsnapshot\x18\x01 \x01(\v2\x1d.hbase.pb.SnapshotDescriptionR\bsnapshot\"\x18\n" +
 	"\x16DeleteSnapshotResponse\"\x1e\n" +
@@ -1809,7 +1908,7 @@ func file_master_proto_rawDescGZIP() []byte {
 }
 
 var file_master_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_master_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
+var file_master_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_master_proto_goTypes = []any{
 	(GetProcedureResultResponse_State)(0), // 0: hbase.pb.GetProcedureResultResponse.State
 	(GetClusterStatusRequest_Option)(0),   // 1: hbase.pb.GetClusterStatusRequest.Option
@@ -1831,57 +1930,60 @@ var file_master_proto_goTypes = []any{
 	(*IsSnapshotDoneResponse)(nil),        // 17: hbase.pb.IsSnapshotDoneResponse
 	(*RestoreSnapshotRequest)(nil),        // 18: hbase.pb.RestoreSnapshotRequest
 	(*RestoreSnapshotResponse)(nil),       // 19: hbase.pb.RestoreSnapshotResponse
-	(*DeleteSnapshotRequest)(nil),         // 20: hbase.pb.DeleteSnapshotRequest
-	(*DeleteSnapshotResponse)(nil),        // 21: hbase.pb.DeleteSnapshotResponse
-	(*GetCompletedSnapshotsRequest)(nil),  // 22: hbase.pb.GetCompletedSnapshotsRequest
-	(*GetCompletedSnapshotsResponse)(nil), // 23: hbase.pb.GetCompletedSnapshotsResponse
-	(*MoveRegionRequest)(nil),             // 24: hbase.pb.MoveRegionRequest
-	(*MoveRegionResponse)(nil),            // 25: hbase.pb.MoveRegionResponse
-	(*SplitTableRegionRequest)(nil),       // 26: hbase.pb.SplitTableRegionRequest
-	(*SplitTableRegionResponse)(nil),      // 27: hbase.pb.SplitTableRegionResponse
-	(*HBaseVersionFileContent)(nil),       // 28: hbase.pb.HBaseVersionFileContent
-	(*LiveServerInfo)(nil),                // 29: hbase.pb.LiveServerInfo
-	(*ClusterStatus)(nil),                 // 30: hbase.pb.ClusterStatus
-	(*GetClusterStatusRequest)(nil),       // 31: hbase.pb.GetClusterStatusRequest
-	(*GetClusterStatusResponse)(nil),      // 32: hbase.pb.GetClusterStatusResponse
-	(*TableSchema)(nil),                   // 33: hbase.pb.TableSchema
-	(*TableName)(nil),                     // 34: hbase.pb.TableName
-	(*ForeignExceptionMessage)(nil),       // 35: hbase.pb.ForeignExceptionMessage
-	(*TableState)(nil),                    // 36: hbase.pb.TableState
-	(*SnapshotDescription)(nil),           // 37: hbase.pb.SnapshotDescription
-	(*RegionSpecifier)(nil),               // 38: hbase.pb.RegionSpecifier
-	(*ServerName)(nil),                    // 39: hbase.pb.ServerName
-	(*RegionInfo)(nil),                    // 40: hbase.pb.RegionInfo
+	(*IsRestoreSnapshotDoneRequest)(nil),  // 20: hbase.pb.IsRestoreSnapshotDoneRequest
+	(*IsRestoreSnapshotDoneResponse)(nil), // 21: hbase.pb.IsRestoreSnapshotDoneResponse
+	(*DeleteSnapshotRequest)(nil),         // 22: hbase.pb.DeleteSnapshotRequest
+	(*DeleteSnapshotResponse)(nil),        // 23: hbase.pb.DeleteSnapshotResponse
+	(*GetCompletedSnapshotsRequest)(nil),  // 24: hbase.pb.GetCompletedSnapshotsRequest
+	(*GetCompletedSnapshotsResponse)(nil), // 25: hbase.pb.GetCompletedSnapshotsResponse
+	(*MoveRegionRequest)(nil),             // 26: hbase.pb.MoveRegionRequest
+	(*MoveRegionResponse)(nil),            // 27: hbase.pb.MoveRegionResponse
+	(*SplitTableRegionRequest)(nil),       // 28: hbase.pb.SplitTableRegionRequest
+	(*SplitTableRegionResponse)(nil),      // 29: hbase.pb.SplitTableRegionResponse
+	(*HBaseVersionFileContent)(nil),       // 30: hbase.pb.HBaseVersionFileContent
+	(*LiveServerInfo)(nil),                // 31: hbase.pb.LiveServerInfo
+	(*ClusterStatus)(nil),                 // 32: hbase.pb.ClusterStatus
+	(*GetClusterStatusRequest)(nil),       // 33: hbase.pb.GetClusterStatusRequest
+	(*GetClusterStatusResponse)(nil),      // 34: hbase.pb.GetClusterStatusResponse
+	(*TableSchema)(nil),                   // 35: hbase.pb.TableSchema
+	(*TableName)(nil),                     // 36: hbase.pb.TableName
+	(*ForeignExceptionMessage)(nil),       // 37: hbase.pb.ForeignExceptionMessage
+	(*TableState)(nil),                    // 38: hbase.pb.TableState
+	(*SnapshotDescription)(nil),           // 39: hbase.pb.SnapshotDescription
+	(*RegionSpecifier)(nil),               // 40: hbase.pb.RegionSpecifier
+	(*ServerName)(nil),                    // 41: hbase.pb.ServerName
+	(*RegionInfo)(nil),                    // 42: hbase.pb.RegionInfo
 }
 var file_master_proto_depIdxs = []int32{
-	33, // 0: hbase.pb.CreateTableRequest.table_schema:type_name -> hbase.pb.TableSchema
-	34, // 1: hbase.pb.TableRequest.table_name:type_name -> hbase.pb.TableName
+	35, // 0: hbase.pb.CreateTableRequest.table_schema:type_name -> hbase.pb.TableSchema
+	36, // 1: hbase.pb.TableRequest.table_name:type_name -> hbase.pb.TableName
 	0,  // 2: hbase.pb.GetProcedureResultResponse.state:type_name -> hbase.pb.GetProcedureResultResponse.State
-	35, // 3: hbase.pb.GetProcedureResultResponse.exception:type_name -> hbase.pb.ForeignExceptionMessage
-	34, // 4: hbase.pb.GetTableStateRequest.table_name:type_name -> hbase.pb.TableName
-	36, // 5: hbase.pb.GetTableStateResponse.table_state:type_name -> hbase.pb.TableState
-	34, // 6: hbase.pb.GetTableNamesResponse.table_names:type_name -> hbase.pb.TableName
-	37, // 7: hbase.pb.SnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
-	37, // 8: hbase.pb.IsSnapshotDoneRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
-	37, // 9: hbase.pb.IsSnapshotDoneResponse.snapshot:type_name -> hbase.pb.SnapshotDescription
-	37, // 10: hbase.pb.RestoreSnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
-	37, // 11: hbase.pb.DeleteSnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
-	37, // 12: hbase.pb.GetCompletedSnapshotsResponse.snapshots:type_name -> hbase.pb.SnapshotDescription
-	38, // 13: hbase.pb.MoveRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
-	39, // 14: hbase.pb.MoveRegionRequest.dest_server_name:type_name -> hbase.pb.ServerName
-	40, // 15: hbase.pb.SplitTableRegionRequest.region_info:type_name -> hbase.pb.RegionInfo
-	39, // 16: hbase.pb.LiveServerInfo.server:type_name -> hbase.pb.ServerName
-	28, // 17: hbase.pb.ClusterStatus.hbase_version:type_name -> hbase.pb.HBaseVersionFileContent
-	29, // 18: hbase.pb.ClusterStatus.live_servers:type_name -> hbase.pb.LiveServerInfo
-	39, // 19: hbase.pb.ClusterStatus.dead_servers:type_name -> hbase.pb.ServerName
-	39, // 20: hbase.pb.ClusterStatus.master:type_name -> hbase.pb.ServerName
-	1,  // 21: hbase.pb.GetClusterStatusRequest.options:type_name -> hbase.pb.GetClusterStatusRequest.Option
-	30, // 22: hbase.pb.GetClusterStatusResponse.cluster_status:type_name -> hbase.pb.ClusterStatus
-	23, // [23:23] is the sub-list for method output_type
-	23, // [23:23] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	37, // 3: hbase.pb.GetProcedureResultResponse.exception:type_name -> hbase.pb.ForeignExceptionMessage
+	36, // 4: hbase.pb.GetTableStateRequest.table_name:type_name -> hbase.pb.TableName
+	38, // 5: hbase.pb.GetTableStateResponse.table_state:type_name -> hbase.pb.TableState
+	36, // 6: hbase.pb.GetTableNamesResponse.table_names:type_name -> hbase.pb.TableName
+	39, // 7: hbase.pb.SnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	39, // 8: hbase.pb.IsSnapshotDoneRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	39, // 9: hbase.pb.IsSnapshotDoneResponse.snapshot:type_name -> hbase.pb.SnapshotDescription
+	39, // 10: hbase.pb.RestoreSnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	39, // 11: hbase.pb.IsRestoreSnapshotDoneRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	39, // 12: hbase.pb.DeleteSnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	39, // 13: hbase.pb.GetCompletedSnapshotsResponse.snapshots:type_name -> hbase.pb.SnapshotDescription
+	40, // 14: hbase.pb.MoveRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
+	41, // 15: hbase.pb.MoveRegionRequest.dest_server_name:type_name -> hbase.pb.ServerName
+	42, // 16: hbase.pb.SplitTableRegionRequest.region_info:type_name -> hbase.pb.RegionInfo
+	41, // 17: hbase.pb.LiveServerInfo.server:type_name -> hbase.pb.ServerName
+	30, // 18: hbase.pb.ClusterStatus.hbase_version:type_name -> hbase.pb.HBaseVersionFileContent
+	31, // 19: hbase.pb.ClusterStatus.live_servers:type_name -> hbase.pb.LiveServerInfo
+	41, // 20: hbase.pb.ClusterStatus.dead_servers:type_name -> hbase.pb.ServerName
+	41, // 21: hbase.pb.ClusterStatus.master:type_name -> hbase.pb.ServerName
+	1,  // 22: hbase.pb.GetClusterStatusRequest.options:type_name -> hbase.pb.GetClusterStatusRequest.Option
+	32, // 23: hbase.pb.GetClusterStatusResponse.cluster_status:type_name -> hbase.pb.ClusterStatus
+	24, // [24:24] is the sub-list for method output_type
+	24, // [24:24] is the sub-list for method input_type
+	24, // [24:24] is the sub-list for extension type_name
+	24, // [24:24] is the sub-list for extension extendee
+	0,  // [0:24] is the sub-list for field type_name
 }
 
 func init() { file_master_proto_init() }
@@ -1896,7 +1998,7 @@ func file_master_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_master_proto_rawDesc), len(file_master_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   31,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

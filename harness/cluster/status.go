@@ -1,0 +1,160 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// What `regress cluster versions` knows of a version without asking Maven.
+const (
+	statusCached    = "cached"
+	statusNotServed = "not served"
+)
+
+// versionsFile remembers, per version, what a resolution found: cached, or
+// not served (listed by the metadata but its jars unreachable from here).
+const versionsFile = "versions.json"
+
+// versionStatus is one remembered answer.
+type versionStatus struct {
+	Status  string    `json:"status"`
+	Checked time.Time `json:"checked"`
+}
+
+// remember records what resolving version found; repositories other than
+// Maven's own are not remembered (their content is keyed by checksum).
+func (c *artifactCache) remember(version, repo, status string) {
+	if repo != "" {
+		return
+	}
+	m := c.remembered()
+	m[version] = versionStatus{Status: status, Checked: time.Now().UTC()}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(c.root, ".versions-*.json")
+	if err != nil {
+		c.log.Debug("cannot remember version status", "err", err)
+		return
+	}
+	_, werr := tmp.Write(b)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(c.root, versionsFile)); err != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// remembered reads the remembered statuses (empty when none).
+func (c *artifactCache) remembered() map[string]versionStatus {
+	m := map[string]versionStatus{}
+	if b, err := os.ReadFile(filepath.Join(c.root, versionsFile)); err == nil {
+		_ = json.Unmarshal(b, &m)
+	}
+	return m
+}
+
+// VersionStatus is what `regress cluster versions` says of one version.
+type VersionStatus struct {
+	Version string
+	// State is "cached", "resolvable" (its jars were fetched here before),
+	// "not served" (listed, but its jars are not reachable from here) or
+	// "not checked".
+	State string
+	// Checked is when State was last established by a resolution or a check.
+	Checked time.Time
+	// JDK is the JDK it would run on here; empty when none fits.
+	JDK string
+	// NeedsJDK says which JDKs it needs ("JDK 8 or 11") when none is here.
+	NeedsJDK string
+}
+
+// VersionStatuses marks every cached or published version: cached, served
+// or not (as remembered from earlier resolutions and checks) and the JDK it
+// would run on. With check, versions not yet known are probed with one
+// `mvn dependency:get` of their hbase-server jar each (only those matching a
+// prefix in lines, when given) and the answers remembered. err reports a
+// failed Maven listing; the cached versions are marked regardless.
+func (l *Local) VersionStatuses(ctx context.Context, cacheDir string, check bool, lines []string) ([]VersionStatus, error) {
+	c, err := l.cacheFor(Spec{CacheDir: cacheDir})
+	if err != nil {
+		return nil, err
+	}
+	cached, published, lerr := l.Versions(ctx, cacheDir)
+	isCached := map[string]bool{}
+	for _, v := range cached {
+		isCached[v] = true
+	}
+	known := c.remembered()
+	var out []VersionStatus
+	for _, v := range SortVersions(append(append([]string(nil), cached...), published...)) {
+		st := VersionStatus{Version: v, State: "not checked"}
+		if r, ok := known[v]; ok {
+			st.State, st.Checked = r.Status, r.Checked
+			if r.Status == statusCached {
+				st.State = "resolvable"
+			}
+		}
+		if isCached[v] {
+			st.State = statusCached
+		}
+		if check && st.State == "not checked" && matchesLine(v, lines) {
+			st.State, st.Checked = l.probeServed(ctx, c, v), time.Now().UTC()
+			isCached[v] = st.State == statusCached
+		}
+		if j, err := FindJDK(ctx, v, "", discardLog); err == nil {
+			st.JDK = "JDK " + j.Version
+		} else {
+			st.NeedsJDK = jdkNeeds(v)
+		}
+		out = append(out, st)
+	}
+	return out, lerr
+}
+
+func matchesLine(v string, lines []string) bool {
+	if len(lines) == 0 {
+		return true
+	}
+	for _, p := range lines {
+		p = strings.TrimSuffix(p, ".")
+		if v == p || strings.HasPrefix(v, p+".") || strings.HasPrefix(v, p+"-") {
+			return true
+		}
+	}
+	return false
+}
+
+// probeServed resolves version's whole runtime tree into the cache (what a
+// start would do) and says whether it came: a jar alone proves little, since
+// a listed release may be served while a dependency of it is not.
+func (l *Local) probeServed(ctx context.Context, c *artifactCache, v string) string {
+	l.logger().Info("checking whether Maven serves the jars", "version", v)
+	_, err := c.resolveKeys(ctx, v, "", []entryKey{{version: v, dir: v}}, l.maven)
+	switch {
+	case err == nil:
+		return statusCached
+	case ctx.Err() != nil:
+		return "not checked"
+	case errors.Is(err, ErrVersionNotFound):
+		return statusNotServed
+	}
+	// Reachable metadata, unreachable jars (or a dependency of them).
+	l.logger().Info("not served", "version", v, "err", err)
+	c.remember(v, "", statusNotServed)
+	return statusNotServed
+}
+
+// discardLog drops FindJDK's warnings while listing many versions.
+var discardLog = slog.New(slog.NewTextHandler(io.Discard, nil))
