@@ -183,41 +183,51 @@ func (c *Client) DeleteTable(ctx context.Context, table string) error {
 	return c.tableProc(ctx, "DeleteTable", "delete table", table)
 }
 
-// waitProcedure polls a master procedure until it finishes, with backoff.
+// waitProcedure polls a master procedure until it finishes.
 func (c *Client) waitProcedure(ctx context.Context, table, what string, procID uint64) error {
 	req := &pb.GetProcedureResultRequest{ProcId: proto.Uint64(procID)}
-	delay := 50 * time.Millisecond
-	for {
+	err := poll(ctx, time.Second, func() (bool, error) {
 		var resp pb.GetProcedureResultResponse
 		if err := c.masterCall(ctx, table, "getProcedureResult", req, &resp); err != nil {
-			return fmt.Errorf("hbase: %s %q: poll procedure %d: %w", what, table, procID, err)
+			return false, fmt.Errorf("poll procedure %d: %w", procID, err)
 		}
 		switch resp.GetState() {
 		case pb.GetProcedureResultResponse_FINISHED:
 			if ex := resp.GetException(); ex != nil {
 				ge := ex.GetGenericException()
 				re := &RemoteError{Class: ge.GetClassName(), Message: ge.GetMessage(), Server: c.masterAddr(), Table: table, DoNotRetry: true}
-				return fmt.Errorf("hbase: %s %q: procedure %d failed: %w", what, table, procID, mapRemote(re))
+				return false, fmt.Errorf("procedure %d failed: %w", procID, mapRemote(re))
 			}
-			return nil
+			return true, nil
 		case pb.GetProcedureResultResponse_NOT_FOUND:
-			return fmt.Errorf("hbase: %s %q: master does not know procedure %d (did the master restart?)", what, table, procID)
+			return false, fmt.Errorf("master does not know procedure %d (did the master restart?)", procID)
 		}
-		if err := sleepCtx(ctx, delay); err != nil {
-			return fmt.Errorf("hbase: %s %q: waiting for procedure %d: %w", what, table, procID, err)
-		}
-		delay = min(delay*2, time.Second)
+		return false, nil
+	})
+	if err != nil {
+		return fmt.Errorf("hbase: %s %q: %w", what, table, err)
 	}
+	return nil
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+// poll calls check until it reports done or fails, sleeping between calls
+// from 50 ms, doubling up to maxDelay: the one wait loop of the admin calls.
+// A context that ends first gives "waiting: " and its error.
+func poll(ctx context.Context, maxDelay time.Duration, check func() (done bool, err error)) error {
+	delay := 50 * time.Millisecond
+	for {
+		done, err := check()
+		if err != nil || done {
+			return err
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("waiting: %w", ctx.Err())
+		}
+		delay = min(delay*2, maxDelay)
 	}
 }
 
@@ -358,9 +368,9 @@ func (c *Client) MajorCompactTable(ctx context.Context, table string) error {
 	if err != nil {
 		return err
 	}
-	delay := 100 * time.Millisecond
-	for {
-		busy := 0
+	busy := 0
+	err = poll(ctx, 2*time.Second, func() (bool, error) {
+		busy = 0
 		err := c.eachRegion(ctx, table, "compaction state of table", func(ctx context.Context, r *RegionInfo, cn *conn) error {
 			st, err := compactionState(ctx, cn, r, c.cfg.rpcTimeout)
 			if err != nil {
@@ -371,17 +381,12 @@ func (c *Client) MajorCompactTable(ctx context.Context, table string) error {
 			}
 			return nil
 		})
-		if err != nil {
-			return err
-		}
-		if busy == 0 {
-			return nil
-		}
-		if err := sleepCtx(ctx, delay); err != nil {
-			return fmt.Errorf("hbase: major compact table %q: %d regions still compacting: %w", table, busy, err)
-		}
-		delay = min(delay*2, 2*time.Second)
+		return busy == 0 && err == nil, err
+	})
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("hbase: major compact table %q: %d regions still compacting: %w", table, busy, err)
 	}
+	return err
 }
 
 // Snapshot takes a flush snapshot of table named name and waits until it is done.
@@ -396,20 +401,15 @@ func (c *Client) Snapshot(ctx context.Context, table, name string) error {
 		// snapshot until the procedure has registered it, so wait on the procedure.
 		return c.waitProcedure(ctx, table, "snapshot "+name+" of table", uint64(resp.GetProcId()))
 	}
-	delay := 50 * time.Millisecond
-	for {
+	err := poll(ctx, time.Second, func() (bool, error) {
 		var done pb.IsSnapshotDoneResponse
-		if err := c.masterCall(ctx, table, "IsSnapshotDone", &pb.IsSnapshotDoneRequest{Snapshot: desc}, &done); err != nil {
-			return fmt.Errorf("hbase: snapshot %q of table %q: %w", name, table, err)
-		}
-		if done.GetDone() {
-			return nil
-		}
-		if err := sleepCtx(ctx, delay); err != nil {
-			return fmt.Errorf("hbase: snapshot %q of table %q: waiting: %w", name, table, err)
-		}
-		delay = min(delay*2, time.Second)
+		err := c.masterCall(ctx, table, "IsSnapshotDone", &pb.IsSnapshotDoneRequest{Snapshot: desc}, &done)
+		return done.GetDone(), err
+	})
+	if err != nil {
+		return fmt.Errorf("hbase: snapshot %q of table %q: %w", name, table, err)
 	}
+	return nil
 }
 
 // CloneSnapshot creates newTable from a snapshot and waits until it is online.
@@ -439,20 +439,15 @@ func (c *Client) CloneSnapshot(ctx context.Context, snapshot, newTable string) e
 // snapshot without a procedure and answers RestoreSnapshot with no proc_id.
 func (c *Client) waitRestoreSnapshot(ctx context.Context, desc *pb.SnapshotDescription) error {
 	what := fmt.Sprintf("clone snapshot %q to table %q", desc.GetName(), desc.GetTable())
-	delay := 50 * time.Millisecond
-	for {
+	err := poll(ctx, time.Second, func() (bool, error) {
 		var done pb.IsRestoreSnapshotDoneResponse
-		if err := c.masterCall(ctx, desc.GetTable(), "IsRestoreSnapshotDone", &pb.IsRestoreSnapshotDoneRequest{Snapshot: desc}, &done); err != nil {
-			return fmt.Errorf("hbase: %s: %w", what, err)
-		}
-		if done.GetDone() {
-			return nil
-		}
-		if err := sleepCtx(ctx, delay); err != nil {
-			return fmt.Errorf("hbase: %s: waiting: %w", what, err)
-		}
-		delay = min(delay*2, time.Second)
+		err := c.masterCall(ctx, desc.GetTable(), "IsRestoreSnapshotDone", &pb.IsRestoreSnapshotDoneRequest{Snapshot: desc}, &done)
+		return done.GetDone(), err
+	})
+	if err != nil {
+		return fmt.Errorf("hbase: %s: %w", what, err)
 	}
+	return nil
 }
 
 // ListSnapshots returns the completed snapshots.
