@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/regress-hbase/regress/harness/results"
-	"github.com/regress-hbase/regress/harness/ycsbimport"
+	"github.com/regress-hbase/regress/harness/ycsbfmt"
 )
 
 func init() { register(newImportYCSBCmd) }
@@ -60,18 +60,18 @@ type importedSummary struct {
 
 func importYCSB(out io.Writer, files []string, version, label, workload, suiteName, storeDir string) error {
 	var summaries []importedSummary
-	var hdrRuns []*ycsbimport.Run
+	var hdrRuns []*ycsbfmt.Run
 	hdrHash := sha256.New()
 	for _, path := range files {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return usageErr(fmt.Errorf("import-ycsb: %w", err))
 		}
-		runs, err := ycsbimport.ParseBytes(path, b)
+		runs, err := ycsbfmt.ParseBytes(path, b)
 		if err != nil {
 			return usageErr(fmt.Errorf("import-ycsb: %w", err))
 		}
-		if ycsbimport.IsHdrLog(path, b) {
+		if ycsbfmt.IsHdrLog(path, b) {
 			hdrRuns = append(hdrRuns, runs...)
 			hdrHash.Write(b)
 			continue
@@ -84,7 +84,7 @@ func importYCSB(out io.Writer, files []string, version, label, workload, suiteNa
 		}
 	}
 	if len(hdrRuns) > 0 {
-		r, err := ycsbimport.MergeHdrRuns(hdrRuns)
+		r, err := ycsbfmt.MergeHdrRuns(hdrRuns)
 		if err != nil {
 			return usageErr(fmt.Errorf("import-ycsb: %w", err))
 		}

@@ -18,7 +18,7 @@ func runImportCmd(t *testing.T, args ...string) (string, error) {
 
 func TestImportYCSBStoresSummaries(t *testing.T) {
 	dir := t.TempDir()
-	fx := filepath.Join("..", "..", "ycsbimport", "testdata", "ycsb")
+	fx := filepath.Join("..", "..", "ycsbfmt", "testdata", "ycsb")
 	out, err := runImportCmd(t, "import-ycsb", filepath.Join(fx, "ycsb-0.1.4-workloada.txt"),
 		filepath.Join(fx, "ycsb-0.17-workloada-READ.hdr"), filepath.Join(fx, "ycsb-0.17-workloada-UPDATE.hdr"),
 		"--version", "0.98.4", "--workload", "workloada", "--store", dir)
@@ -49,7 +49,7 @@ func TestImportYCSBStoresSummaries(t *testing.T) {
 }
 
 func TestImportYCSBBadInputIsUsageError(t *testing.T) {
-	fx := filepath.Join("..", "..", "ycsbimport", "testdata", "ycsb")
+	fx := filepath.Join("..", "..", "ycsbfmt", "testdata", "ycsb")
 	for _, args := range [][]string{
 		{"import-ycsb", filepath.Join(fx, "bad-value.txt"), "--version", "2.6.1", "--workload", "workloada", "--store", t.TempDir()},
 		{"import-ycsb", filepath.Join(fx, "ycsb-0.17-workloada.txt"), "--workload", "workloada", "--store", t.TempDir()},

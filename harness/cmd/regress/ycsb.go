@@ -18,7 +18,7 @@ import (
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/workload"
-	"github.com/regress-hbase/regress/harness/ycsbout"
+	"github.com/regress-hbase/regress/harness/ycsbfmt"
 )
 
 func init() { register(newYCSBCmd) }
@@ -306,7 +306,7 @@ type ycsbPhase struct {
 	maxTime     time.Duration
 	ops         int64 // operations to do; 0 means until maxTime
 	seed        int64
-	interval    ycsbout.Interval
+	interval    ycsbfmt.Interval
 	percentiles []float64
 	hdrPrefix   string // hdrhistogram.output.path when hdrhistogram.fileoutput=true
 	hdrOut      bool
@@ -350,9 +350,9 @@ func readYCSBPhase(phase string, a *ycsbArgs) (*ycsbPhase, error) {
 	ph.maxTime = time.Duration(secs) * time.Second
 	ph.seed, err = p.Int64("seed", time.Now().UnixNano())
 	collect(err)
-	ph.interval, err = ycsbout.ParseInterval(p.String("measurement.interval", "op"))
+	ph.interval, err = ycsbfmt.ParseInterval(p.String("measurement.interval", "op"))
 	collect(err)
-	ph.percentiles, err = ycsbout.ParsePercentiles(p.String("hdrhistogram.percentiles", ""))
+	ph.percentiles, err = ycsbfmt.ParsePercentiles(p.String("hdrhistogram.percentiles", ""))
 	collect(err)
 	ph.hdrOut, err = p.Bool("hdrhistogram.fileoutput", false)
 	collect(err)
@@ -427,19 +427,19 @@ func runYCSBPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a
 	// The interval log is only read when status lines or .hdr files need it.
 	start := time.Now()
 	var (
-		status   *ycsbout.Status
-		files    *ycsbout.HdrFiles
-		splitter *ycsbout.Splitter
+		status   *ycsbfmt.Status
+		files    *ycsbfmt.HdrFiles
+		splitter *ycsbfmt.Splitter
 		sideErr  error // status or .hdr trouble: reported, never aborting the run
 	)
 	if a.status {
-		status = ycsbout.NewStatus(stderr, a.label, start, ph.ops)
+		status = ycsbfmt.NewStatus(stderr, a.label, start, ph.ops)
 	}
 	if ph.hdrOut {
-		files = ycsbout.NewHdrFiles(ph.hdrPrefix, start)
+		files = ycsbfmt.NewHdrFiles(ph.hdrPrefix, start)
 	}
 	if status != nil || files != nil {
-		splitter = ycsbout.NewSplitter(ph.interval, func(name string, h *hdr.Histogram) error {
+		splitter = ycsbfmt.NewSplitter(ph.interval, func(name string, h *hdr.Histogram) error {
 			if status != nil {
 				status.Add(name, h)
 			}
@@ -520,7 +520,7 @@ func runYCSBPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a
 // writeYCSBReport prints the final block to stdout, or to the exportfile
 // property's file as YCSB does.
 func writeYCSBReport(stdout io.Writer, ph *ycsbPhase, res *loadgen.Result) error {
-	rep := ycsbout.FromResult(res, ph.interval)
+	rep := ycsbfmt.FromResult(res, ph.interval)
 	if ph.exportFile == "" {
 		return rep.WriteText(stdout, ph.percentiles)
 	}

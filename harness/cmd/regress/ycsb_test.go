@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
-	"github.com/regress-hbase/regress/harness/ycsbimport"
+	"github.com/regress-hbase/regress/harness/ycsbfmt"
 )
 
 func writeProps(t *testing.T, text string) string {
@@ -150,7 +150,7 @@ func TestYCSBMustShow(t *testing.T) {
 		t.Errorf("measurement.interval=both printed no full [Intended-READ] block:\n%s", out)
 	}
 
-	runs, err := ycsbimport.ParseText("run", strings.NewReader(out))
+	runs, err := ycsbfmt.ParseText("run", strings.NewReader(out))
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("our output does not read back: %v (%d runs)", err, len(runs))
 	}
@@ -171,7 +171,7 @@ func TestYCSBMustShow(t *testing.T) {
 		t.Errorf("overloaded run: %v; stderr %q; stdout:\n%s", err, errOut, out)
 	}
 	for _, name := range []string{"READ", "Intended-READ"} {
-		runs, err := ycsbimport.ReadFile(filepath.Join(hdrDir, name+".hdr"))
+		runs, err := ycsbfmt.ReadFile(filepath.Join(hdrDir, name+".hdr"))
 		if err != nil {
 			t.Fatalf("%s.hdr: %v", name, err)
 		}

@@ -1,4 +1,4 @@
-package ycsbout
+package ycsbfmt
 
 import (
 	"bytes"
@@ -14,7 +14,6 @@ import (
 
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/workload"
-	"github.com/regress-hbase/regress/harness/ycsbimport"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -98,7 +97,7 @@ func TestWriteTextReadsBackWithImporter(t *testing.T) {
 		if err := rep.WriteText(&b, []float64{50, 95, 99, 99.9}); err != nil {
 			t.Fatal(err)
 		}
-		runs, err := ycsbimport.ParseText("ours", &b)
+		runs, err := ParseText("ours", &b)
 		if err != nil {
 			t.Fatalf("%v: %v", iv, err)
 		}
@@ -106,8 +105,8 @@ func TestWriteTextReadsBackWithImporter(t *testing.T) {
 			t.Fatalf("%v: %d runs, want 1", iv, len(runs))
 		}
 		run := runs[0]
-		if run.RunTimeMillis != 20012 || math.Abs(run.ThroughputOpsPerSec-rep.Throughput()) > 1e-9 || run.Format != ycsbimport.Format04 {
-			t.Errorf("%v: overall %d ms, %v ops/s, format %s; want 20012 ms, %v ops/s, %s", iv, run.RunTimeMillis, run.ThroughputOpsPerSec, run.Format, rep.Throughput(), ycsbimport.Format04)
+		if run.RunTimeMillis != 20012 || math.Abs(run.ThroughputOpsPerSec-rep.Throughput()) > 1e-9 || run.Format != Format04 {
+			t.Errorf("%v: overall %d ms, %v ops/s, format %s; want 20012 ms, %v ops/s, %s", iv, run.RunTimeMillis, run.ThroughputOpsPerSec, run.Format, rep.Throughput(), Format04)
 		}
 		for _, o := range res.PerOp {
 			if o == nil {
@@ -138,7 +137,7 @@ func TestWriteTextReadsBackWithImporter(t *testing.T) {
 	}
 }
 
-func checkOp(t *testing.T, what string, got *ycsbimport.Op, h *hdr.Histogram) {
+func checkOp(t *testing.T, what string, got *Op, h *hdr.Histogram) {
 	t.Helper()
 	if got.Count != h.TotalCount() || math.Abs(got.MeanMicros-h.Mean()) > 1e-9 ||
 		got.MinMicros != float64(h.Min()) || got.MaxMicros != float64(h.Max()) {

@@ -1,4 +1,4 @@
-package ycsbimport
+package ycsbfmt
 
 import (
 	"bytes"

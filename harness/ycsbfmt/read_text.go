@@ -1,8 +1,4 @@
-// Package ycsbimport reads results produced by YCSB itself — its text output
-// in every format released since 0.1.0, and its HdrHistogram interval logs
-// (.hdr) — into results.Trial summaries, so published or archived YCSB
-// numbers can be stored and compared (descriptively) with regress runs.
-package ycsbimport
+package ycsbfmt
 
 import (
 	"bufio"

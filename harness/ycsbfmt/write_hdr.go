@@ -1,4 +1,4 @@
-package ycsbout
+package ycsbfmt
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -48,7 +47,6 @@ func (s *Splitter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-var reBaseTime = regexp.MustCompile(`^#\[BaseTime: ([\d.]+)`)
 
 // Flush decodes every complete line written so far and passes its interval on.
 func (s *Splitter) Flush() error {

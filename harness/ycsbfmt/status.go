@@ -1,4 +1,4 @@
-package ycsbout
+package ycsbfmt
 
 import (
 	"fmt"

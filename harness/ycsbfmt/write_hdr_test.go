@@ -1,4 +1,4 @@
-package ycsbout
+package ycsbfmt
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/workload"
-	"github.com/regress-hbase/regress/harness/ycsbimport"
 )
 
 // runNoop runs a short paced run of reads and updates against nothing,
@@ -140,7 +139,7 @@ func TestHdrFilesReadBackWithImporter(t *testing.T) {
 		{"UPDATE", res.PerOp[workload.Update].Service, false},
 		{"Intended-UPDATE", res.PerOp[workload.Update].Intended, true},
 	} {
-		runs, err := ycsbimport.ReadFile(prefix + tc.name + ".hdr")
+		runs, err := ReadFile(prefix + tc.name + ".hdr")
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

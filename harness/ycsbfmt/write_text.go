@@ -1,9 +1,13 @@
-// Package ycsbout writes a load generator's results the way YCSB prints
-// them: the final measurement block ([OVERALL], then per-operation latency
-// lines and Return= counts), the -s status lines, and the per-measurement
-// HdrHistogram interval logs of hdrhistogram.fileoutput, so tools and people
-// used to YCSB's output can read ours unchanged.
-package ycsbout
+// Package ycsbfmt is YCSB's output format, both ways. It reads results
+// produced by YCSB itself (its text output in every format released since
+// 0.1.0, and its HdrHistogram interval logs, .hdr) into results.Trial
+// summaries, so published or archived YCSB numbers can be stored and
+// compared (descriptively) with regress runs; and it writes a load
+// generator's results the way YCSB prints them (the final measurement block,
+// the -s status lines, the per-measurement .hdr logs of
+// hdrhistogram.fileoutput), so tools and people used to YCSB's output can
+// read ours unchanged. Writer and reader are tested against each other.
+package ycsbfmt
 
 import (
 	"bufio"
