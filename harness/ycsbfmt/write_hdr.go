@@ -47,7 +47,6 @@ func (s *Splitter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-
 // Flush decodes every complete line written so far and passes its interval on.
 func (s *Splitter) Flush() error {
 	for s.err == nil {

@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/regress-hbase/regress/harness/ycsbmode"
 )
 
 // Exit codes, following diff(1): 0 no regression, 1 regression, 2 trouble with
@@ -86,6 +88,14 @@ func exitCode(err error) int {
 		return ee.code
 	}
 	fmt.Fprintln(os.Stderr, "regress:", err)
+	var ue *ycsbmode.UsageError
+	var re *ycsbmode.RunError
+	switch {
+	case errors.As(err, &ue):
+		return exitUsage
+	case errors.As(err, &re):
+		return exitRunFailed
+	}
 	// cobra reports unknown commands and flags as plain errors: treat them as usage.
 	return exitUsage
 }

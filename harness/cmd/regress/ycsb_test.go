@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -20,27 +19,6 @@ func writeProps(t *testing.T, text string) string {
 		t.Fatal(err)
 	}
 	return p
-}
-
-func TestParseYCSBArgsPrecedenceAsYCSB(t *testing.T) {
-	f1 := writeProps(t, "recordcount=10\nthreadcount=2\ntable=a\n")
-	f2 := writeProps(t, "recordcount=20\ntarget=100\n")
-	// -p and -threads win over every file whatever their position; later files win over earlier.
-	a, err := parseYCSBArgs(phaseRun, []string{"-p", "table=cli", "-threads", "8", "-P", f1, "--zk", "h:1", "-P", f2, "-target", "500", "-s", "-l", "x: ", "-db", "site.ycsb.db.hbase2.HBaseClient2", "-t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, want := range map[string]string{"recordcount": "20", "table": "cli", "threadcount": "8", "target": "500"} {
-		if got := a.props.String(k, ""); got != want {
-			t.Errorf("%s = %q, want %q", k, got, want)
-		}
-	}
-	if a.zk != "h:1" || !a.status || a.label != "x: " {
-		t.Errorf("zk %q status %v label %q", a.zk, a.status, a.label)
-	}
-	if a, err := parseYCSBArgs(phaseLoad, []string{"--zk=h:2", "-load"}); err != nil || a.zk != "h:2" {
-		t.Errorf("--zk=h:2 -load: %v, %v", a, err)
-	}
 }
 
 func TestYCSBBadArgumentsExit2(t *testing.T) {
@@ -70,8 +48,7 @@ func TestYCSBBadArgumentsExit2(t *testing.T) {
 		{[]string{"ycsb", "run", "--zk", "127.0.0.1:1", "-P", wl, "-p", "columnfamily=f"}, "cannot reach HBase"},
 	} {
 		out, _, err := runCLI(t, tc.args...)
-		var ee *exitError
-		if !errors.As(err, &ee) || ee.code != exitUsage || !strings.Contains(err.Error(), tc.want) {
+		if exitCode(err) != exitUsage || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want exit 2 mentioning %q", tc.args[1:], err, tc.want)
 		}
 		if out != "" {

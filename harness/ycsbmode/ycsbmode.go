@@ -1,0 +1,458 @@
+// Package ycsbmode is regress's YCSB-compatible mode, `regress ycsb
+// create-table|load|run`: YCSB's command-line flags and property names, run
+// through the native client and the open-loop load generator, printing
+// YCSB's text output (package ycsbfmt). Its errors say whether the input was
+// bad (UsageError) or the run failed (RunError); the CLI maps them to exit codes.
+package ycsbmode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/regress-hbase/regress/harness/binding"
+	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/workload"
+	"github.com/regress-hbase/regress/harness/ycsbfmt"
+)
+
+// UsageError is bad input: flags, properties, an unreachable cluster or a
+// missing table (the CLI exits 2).
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// RunError is a phase that ran and failed (the CLI exits 3).
+type RunError struct{ Err error }
+
+func (e *RunError) Error() string { return e.Err.Error() }
+func (e *RunError) Unwrap() error { return e.Err }
+
+func usageErr(err error) error { return &UsageError{Err: err} }
+func runErr(err error) error   { return &RunError{Err: err} }
+
+// ErrHelp is returned by ParseArgs for -h, -help and --help: print the command's help.
+var ErrHelp = errors.New("help requested")
+
+// The commands of the mode, named as YCSB's phases are.
+const (
+	Create = "create-table"
+	Load   = "load"
+	Run    = "run"
+)
+
+// Args is a parsed YCSB-style command line.
+type Args struct {
+	zk     string
+	props  workload.Properties
+	status bool
+	label  string
+}
+
+// ParseArgs reads YCSB's flag syntax (-P, -p, -threads, -target, -s, -l,
+// -db, -load, -t) plus --zk. As in YCSB, -p, -threads and -target win over
+// every -P file whatever their order, and later files win over earlier ones.
+func ParseArgs(phase string, args []string) (*Args, error) {
+	a := &Args{}
+	files, cmdline := workload.NewProperties(), workload.NewProperties()
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		value := func() (string, error) {
+			if i+1 >= len(args) {
+				return "", fmt.Errorf("%s needs a value", arg)
+			}
+			i++
+			return args[i], nil
+		}
+		var err error
+		switch arg {
+		case "-h", "-help", "--help":
+			return nil, ErrHelp
+		case "--zk", "-zk":
+			a.zk, err = value()
+		case "-P":
+			var path string
+			if path, err = value(); err == nil {
+				var p workload.Properties
+				if p, err = workload.LoadPropertiesFile(path); err != nil {
+					err = fmt.Errorf("-P %s: %w", path, err)
+				} else {
+					files.Merge(p)
+				}
+			}
+		case "-p":
+			var kv string
+			if kv, err = value(); err == nil {
+				err = cmdline.ParseOverride(kv)
+			}
+		case "-threads", "-target":
+			var v string
+			if v, err = value(); err == nil {
+				key := map[string]string{"-threads": "threadcount", "-target": "target"}[arg]
+				cmdline.Set(key, v, arg)
+			}
+		case "-s":
+			a.status = true
+		case "-l":
+			a.label, err = value()
+		case "-db":
+			var db string
+			if db, err = value(); err == nil && !strings.Contains(strings.ToLower(db), "hbase") {
+				err = fmt.Errorf("-db %s: only HBase is supported (this mode is YCSB's hbase2 binding); drop -db", db)
+			}
+		case "-load", "-t":
+			if (arg == "-load") != (phase == Load) {
+				err = fmt.Errorf("%s contradicts `regress ycsb %s`: drop it", arg, phase)
+			}
+		default:
+			if v, ok := strings.CutPrefix(arg, "--zk="); ok {
+				a.zk = v
+				break
+			}
+			if strings.HasPrefix(arg, "-") {
+				err = fmt.Errorf("unknown option %s", arg)
+			} else {
+				err = fmt.Errorf("unexpected argument %q: every value follows its flag (-P FILE, -p KEY=VALUE)", arg)
+			}
+		}
+		if err != nil {
+			return nil, usageErr(fmt.Errorf("ycsb %s: %w (see regress ycsb %s --help)", phase, err, phase))
+		}
+	}
+	files.Merge(cmdline)
+	a.props = files
+	return a, nil
+}
+
+// connect opens the cluster named by --zk.
+func (a *Args) connect(ctx context.Context, phase string) (*hbase.Client, error) {
+	if a.zk == "" {
+		return nil, usageErr(fmt.Errorf("ycsb %s: --zk HOST:PORT is required (the zookeeper= address `regress cluster up` prints)", phase))
+	}
+	cctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	c, err := hbase.Connect(cctx, a.zk, hbase.WithZNodeParent(a.props.String("zookeeper.znode.parent", "/hbase")))
+	if err != nil {
+		return nil, usageErr(fmt.Errorf("ycsb %s: cannot reach HBase through ZooKeeper %s (is it running, and is --zk the address `regress cluster up` printed?): %w", phase, a.zk, err))
+	}
+	return c, nil
+}
+
+// columnFamily returns the required columnfamily property.
+func (a *Args) columnFamily(phase string) (string, error) {
+	cf := strings.TrimSpace(a.props.String("columnfamily", ""))
+	if cf == "" {
+		return "", usageErr(fmt.Errorf("ycsb %s: columnfamily is not set: pass -p columnfamily=family (YCSB's hbase2 binding has no default either)", phase))
+	}
+	return cf, nil
+}
+
+func CreateTable(ctx context.Context, out io.Writer, a *Args) error {
+	fail := func(err error) error { return usageErr(fmt.Errorf("ycsb %s: %w", Create, err)) }
+	p := a.props
+	table := strings.TrimSpace(p.String("table", "usertable"))
+	if table == "" {
+		return fail(errors.New("table is empty: pass -p table=NAME or leave it unset for usertable"))
+	}
+	cf, err := a.columnFamily(Create)
+	if err != nil {
+		return err
+	}
+	regions, err := p.Int("regions", 1, 1, 100000)
+	if err != nil {
+		return fail(err)
+	}
+	var splits [][]byte
+	if regions > 1 {
+		if _, ok := p.Get("recordcount"); !ok {
+			return fail(fmt.Errorf("regions=%d needs recordcount to place the split keys: pass -p recordcount=N or the -P file of the load", regions))
+		}
+		records, err := p.Int("recordcount", 0, 1, 1<<62)
+		if err != nil {
+			return fail(err)
+		}
+		pad, err := p.Int("zeropadding", 1, 0, 40)
+		if err != nil {
+			return fail(err)
+		}
+		order, err := p.OneOf("insertorder", "hashed", "hashed", "ordered")
+		if err != nil {
+			return fail(err)
+		}
+		if splits, err = workload.SplitKeys(records, int(regions), int(pad), order == "ordered"); err != nil {
+			return fail(err)
+		}
+	}
+	c, err := a.connect(ctx, Create)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	exists, err := c.TableExists(ctx, table)
+	if err != nil {
+		return runErr(fmt.Errorf("ycsb %s: check whether table %s exists: %w", Create, table, err))
+	}
+	if exists {
+		return fail(fmt.Errorf("table %s exists already: drop it in the HBase shell (disable '%s'; drop '%s') or pass another -p table=", table, table, table))
+	}
+	spec := hbase.TableSpec{Name: table, Families: []hbase.FamilySpec{{Name: cf, Compression: p.String("compression", "")}}, SplitKeys: splits}
+	if err := c.CreateTable(ctx, spec); err != nil {
+		return runErr(fmt.Errorf("ycsb %s: %w", Create, err))
+	}
+	regionsWord := "regions"
+	if len(splits) == 0 {
+		regionsWord = "region"
+	}
+	_, err = fmt.Fprintf(out, "created table %s, column family %s, %d %s\n", table, cf, len(splits)+1, regionsWord)
+	return err
+}
+
+// settings is a load or run phase's settings, read from the properties.
+type settings struct {
+	name        string
+	wl          *workload.Workload
+	family      string
+	durability  hbase.Durability
+	threads     int
+	target      float64
+	maxTime     time.Duration
+	ops         int64 // operations to do; 0 means until maxTime
+	seed        int64
+	interval    ycsbfmt.Interval
+	percentiles []float64
+	hdrPrefix   string // hdrhistogram.output.path when hdrhistogram.fileoutput=true
+	hdrOut      bool
+	statusEvery time.Duration
+	exportFile  string
+}
+
+func readPhase(phase string, a *Args) (*settings, error) {
+	p := a.props
+	fail := func(err error) error { return usageErr(fmt.Errorf("ycsb %s: %w", phase, err)) }
+	ph := &settings{name: phase}
+	var err error
+	if ph.family, err = a.columnFamily(phase); err != nil {
+		return nil, err
+	}
+	if mt := p.String("measurementtype", "hdrhistogram"); mt != "hdrhistogram" {
+		return nil, fail(fmt.Errorf("measurementtype=%s: only hdrhistogram is supported (YCSB's default)", mt))
+	}
+	if ex := p.String("exporter", ""); ex != "" && !strings.HasSuffix(ex, "TextMeasurementsExporter") {
+		return nil, fail(fmt.Errorf("exporter=%s: only YCSB's text output is written; convert it with regress import-ycsb", ex))
+	}
+	if cb, _ := p.Bool("clientbuffering", false); cb {
+		slog.Warn("clientbuffering=true is ignored: every write is a real round trip, so UPDATE and INSERT latencies are not the buffer's")
+	}
+	var errs []error
+	collect := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	threads, err := p.Int("threadcount", 1, 1, 1<<16)
+	collect(err)
+	ph.threads = int(threads)
+	ph.target, err = p.Float64("target", 0)
+	collect(err)
+	if ph.target < 0 {
+		collect(fmt.Errorf("target=%v: must be 0 (as fast as possible) or a rate in ops/s", ph.target))
+	}
+	secs, err := p.Int("maxexecutiontime", 0, 0, 1<<31)
+	collect(err)
+	ph.maxTime = time.Duration(secs) * time.Second
+	ph.seed, err = p.Int64("seed", time.Now().UnixNano())
+	collect(err)
+	ph.interval, err = ycsbfmt.ParseInterval(p.String("measurement.interval", "op"))
+	collect(err)
+	ph.percentiles, err = ycsbfmt.ParsePercentiles(p.String("hdrhistogram.percentiles", ""))
+	collect(err)
+	ph.hdrOut, err = p.Bool("hdrhistogram.fileoutput", false)
+	collect(err)
+	ph.hdrPrefix = p.String("hdrhistogram.output.path", "")
+	every, err := p.Int("status.interval", 10, 1, 86400)
+	collect(err)
+	ph.statusEvery = time.Duration(every) * time.Second
+	ph.exportFile = p.String("exportfile", "")
+	ph.durability, err = binding.ParseDurability(strings.TrimSpace(p.String("durability", "")))
+	collect(err)
+	ph.wl, err = workload.New(p)
+	collect(err)
+	if len(errs) > 0 {
+		return nil, fail(errors.Join(errs...))
+	}
+	if ph.hdrOut {
+		if dir := filepath.Dir(ph.hdrPrefix + "X.hdr"); dir != "." {
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return nil, fail(fmt.Errorf("hdrhistogram.output.path=%s: directory %s does not exist (the path is a prefix: end a directory with /)", ph.hdrPrefix, dir))
+			}
+		}
+	}
+	if phase == Load {
+		_, ph.ops = ph.wl.LoadRange()
+		if ph.ops == 0 {
+			return nil, fail(errors.New("insertcount=0: there is nothing to load (set recordcount, or insertcount)"))
+		}
+	} else {
+		ph.ops = ph.wl.Config().OperationCount
+		if ph.ops == 0 && ph.maxTime == 0 {
+			return nil, fail(errors.New("operationcount=0 and no maxexecutiontime: the run would never end; set one of them"))
+		}
+	}
+	if ph.ops > 0 && int64(ph.threads) > ph.ops {
+		ph.threads = int(ph.ops) // as YCSB: no thread without an operation
+	}
+	return ph, nil
+}
+
+// statusSlack lets a progress tick that lands a little before a status
+// deadline print that status line, instead of a whole tick late.
+const statusSlack = 100 * time.Millisecond
+
+func RunPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a *Args) error {
+	ph, err := readPhase(phase, a)
+	if err != nil {
+		return err
+	}
+	table := ph.wl.Config().Table
+	c, err := a.connect(ctx, phase)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	exists, err := c.TableExists(ctx, table)
+	if err != nil {
+		return runErr(fmt.Errorf("ycsb %s: check whether table %s exists: %w", phase, table, err))
+	}
+	if !exists {
+		return usageErr(fmt.Errorf("ycsb %s: table %s does not exist: create it first with `regress ycsb create-table --zk %s -p table=%s -p columnfamily=%s`", phase, table, a.zk, table, ph.family))
+	}
+	db := binding.New(c, ph.family, ph.durability, slog.Default())
+	slog.Info("ycsb "+phase, "table", table, "columnfamily", ph.family, "threads", ph.threads, "target", ph.target, "operations", ph.ops, "maxexecutiontime", ph.maxTime, "seed", ph.seed)
+
+	cfg := loadgen.Config{TargetRate: ph.target, Workers: ph.threads, Duration: ph.maxTime, MaxOps: ph.ops}
+	if phase == Load {
+		cfg.NewWorker = loadgen.InsertRows(ph.wl, func(int) (workload.DB, error) { return db.Worker(), nil }, ph.seed, loadgen.Inserts{Batch: 1})
+	} else {
+		cfg.NewWorker = loadgen.Transactions(ph.wl, func(int) (workload.DB, error) { return db.Worker(), nil }, ph.seed)
+	}
+
+	// The interval log is only read when status lines or .hdr files need it.
+	start := time.Now()
+	var (
+		status   *ycsbfmt.Status
+		files    *ycsbfmt.HdrFiles
+		splitter *ycsbfmt.Splitter
+		sideErr  error // status or .hdr trouble: reported, never aborting the run
+	)
+	if a.status {
+		status = ycsbfmt.NewStatus(stderr, a.label, start, ph.ops)
+	}
+	if ph.hdrOut {
+		files = ycsbfmt.NewHdrFiles(ph.hdrPrefix, start)
+	}
+	if status != nil || files != nil {
+		splitter = ycsbfmt.NewSplitter(ph.interval, func(name string, h *hdr.Histogram) error {
+			if status != nil {
+				status.Add(name, h)
+			}
+			if files != nil {
+				return files.Write(name, h)
+			}
+			return nil
+		})
+		cfg.Hlog = splitter
+	}
+	// Status lines are due every status.interval from the start, as YCSB's
+	// deadlines are; a tick landing just short of a deadline counts for it.
+	nextStatus := start.Add(ph.statusEvery)
+	printedOps := int64(-1)
+	flush := func() {
+		if splitter != nil && sideErr == nil {
+			sideErr = splitter.Flush()
+		}
+	}
+	cfg.Progress = func(pr loadgen.Progress) {
+		flush()
+		if now := start.Add(pr.Elapsed); status != nil && !now.Before(nextStatus.Add(-statusSlack)) {
+			status.Print(now, pr.Ops)
+			printedOps = pr.Ops
+			for !now.Before(nextStatus.Add(-statusSlack)) {
+				nextStatus = nextStatus.Add(ph.statusEvery)
+			}
+		}
+	}
+	if status != nil {
+		status.Print(start, 0)
+	}
+	res, runErrV := loadgen.Run(ctx, cfg)
+	if res == nil {
+		return runErr(fmt.Errorf("ycsb %s: %w", phase, runErrV))
+	}
+	flush()
+	// The closing line, as YCSB prints one when its clients finish, unless
+	// the last tick's line already showed every operation.
+	if status != nil && printedOps != res.Ops {
+		status.Print(time.Now(), res.Ops)
+	}
+	if status != nil {
+		sideErr = errors.Join(sideErr, status.Err())
+	}
+	if files != nil {
+		sideErr = errors.Join(sideErr, files.Close())
+		slog.Info("wrote HdrHistogram interval logs", "files", files.Paths())
+	}
+
+	if err := writeReport(stdout, ph, res); err != nil {
+		return runErr(fmt.Errorf("ycsb %s: %w", phase, err))
+	}
+
+	if ph.target > 0 && !res.HeldTarget() {
+		fmt.Fprintln(stderr, "regress ycsb "+phase+": WARNING: "+res.RateMessage())
+	}
+	var failed int64
+	for _, o := range res.PerOp {
+		if o != nil && o.Op != workload.ReadModifyWrite { // its READ and UPDATE are counted already
+			failed += o.Status(workload.Error)
+		}
+	}
+	if failed > 0 && runErrV == nil { // a canceled run fails its operations in flight: not worth a warning
+		fmt.Fprintf(stderr, "regress ycsb %s: WARNING: %d operations failed (Return=ERROR); the first failure of each kind is logged above\n", phase, failed)
+	}
+	switch {
+	case runErrV != nil:
+		return runErr(fmt.Errorf("ycsb %s: %w (the figures above cover the operations done)", phase, runErrV))
+	case sideErr != nil:
+		return runErr(fmt.Errorf("ycsb %s: %w", phase, sideErr))
+	case phase == Load && failed > 0:
+		return runErr(fmt.Errorf("ycsb load: %d of %d rows were not written: the table is incomplete", failed, ph.ops))
+	}
+	return nil
+}
+
+// writeReport prints the final block to stdout, or to the exportfile
+// property's file as YCSB does.
+func writeReport(stdout io.Writer, ph *settings, res *loadgen.Result) error {
+	rep := ycsbfmt.FromResult(res, ph.interval)
+	if ph.exportFile == "" {
+		return rep.WriteText(stdout, ph.percentiles)
+	}
+	f, err := os.Create(ph.exportFile)
+	if err != nil {
+		return fmt.Errorf("exportfile=%s: %w", ph.exportFile, err)
+	}
+	err = rep.WriteText(f, ph.percentiles)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("exportfile=%s: %w", ph.exportFile, cerr)
+	}
+	return err
+}
