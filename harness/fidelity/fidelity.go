@@ -62,7 +62,8 @@ type Figures struct {
 }
 
 // Run runs c once against table through client and returns its figures.
-// server, if not nil, is read before and after the run (see ServerFigures).
+// server, if not nil, is read before and after the run (see ServerFigures),
+// the second read no sooner than CacheTTL after the first.
 func Run(ctx context.Context, client *hbase.Client, c Case, server *JMX) (Figures, error) {
 	wl, err := workload.New(c.Props)
 	if err != nil {
@@ -102,6 +103,14 @@ func Run(ctx context.Context, client *hbase.Client, c Case, server *JMX) (Figure
 		f.Ops[o.Op] = OpFigures{Count: o.Count(), Service: latencies(o.Service), Intended: latencies(o.Intended)}
 	}
 	if server != nil {
+		// A read within CacheTTL of the one before would repeat its figures.
+		if wait := CacheTTL - time.Since(before.At); wait > 0 {
+			select {
+			case <-time.After(wait):
+			case <-ctx.Done():
+				return Figures{}, ctx.Err()
+			}
+		}
 		after, err := server.Snapshot(ctx)
 		if err != nil {
 			return Figures{}, err

@@ -9,6 +9,11 @@ import (
 	"time"
 )
 
+// CacheTTL is how long a region server's /jmx keeps answering from one
+// metrics snapshot (Hadoop metrics2 refreshes its JMX cache once per 10 s
+// period); a read sooner than that after the last one sees the same figures.
+const CacheTTL = 11 * time.Second
+
 // JMX reads a region server's metrics from its info server's /jmx servlet.
 type JMX struct {
 	// Addr is the info server as host:port (hbase.regionserver.info.port).
