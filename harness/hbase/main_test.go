@@ -2,6 +2,7 @@ package hbase
 
 import (
 	"errors"
+	"os"
 	"testing"
 
 	"github.com/regress-hbase/regress/harness/cluster"
@@ -16,6 +17,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(responderEnv) != "" {
+		runResponder() // this binary is BenchmarkLoopback's child
+		return
+	}
 	clustertest.Main(m, func(c cluster.Cluster) (func(), error) {
 		zkAddr, clusterErr = c.ZKAddr(), nil
 		return nil, nil

@@ -80,27 +80,23 @@ func (c *collector) collect(now time.Time) tickFigures {
 	var f tickFigures
 	for _, r := range c.recs {
 		iv := r.swap()
-		for o := range iv.hist {
-			for oc := range iv.hist[o] {
-				for k, h := range iv.hist[o][oc] {
-					if h == nil || h.TotalCount() == 0 {
-						continue
-					}
-					if c.tick[o][oc][k] == nil {
-						c.tick[o][oc][k] = newHistogram()
-					}
-					c.tick[o][oc][k].Merge(h)
-					if Kind(k) == Intended {
-						c.tickAll.Merge(h)
-					}
-				}
+		for _, sm := range iv.samples {
+			h := &c.tick[sm.op][sm.outcome]
+			if h[Intended] == nil {
+				h[Intended], h[Service] = newHistogram(), newHistogram()
 			}
+			// Values are clamped into range, so RecordValue cannot fail.
+			_ = h[Intended].RecordValue(sm.intended)
+			_ = h[Service].RecordValue(sm.service)
+			_ = c.tickAll.RecordValue(sm.intended)
+		}
+		for _, l := range iv.lateness {
+			_ = c.lateness.RecordValue(l)
+		}
+		for o := range iv.status {
 			for s, n := range iv.status[o] {
 				c.status[o][s] += n
 			}
-		}
-		if iv.lateness != nil {
-			c.lateness.Merge(iv.lateness)
 		}
 		f.slots += iv.slots
 		f.warmupSlots += iv.warmupSlots

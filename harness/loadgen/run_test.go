@@ -60,9 +60,12 @@ func TestRecorderIntendedNeverBelowService(t *testing.T) {
 				r.Record(workload.Update, base.Add(tt.start), base.Add(tt.end), workload.OK)
 			}
 			iv := r.swap()
-			in, sv := iv.hist[workload.Update][Succeeded][Intended], iv.hist[workload.Update][Succeeded][Service]
-			if !in.ValuesAreEquivalent(in.Max(), tt.wantIntended) || !sv.ValuesAreEquivalent(sv.Max(), tt.wantSv) {
-				t.Errorf("intended %dus, service %dus; want %d, %d", in.Max(), sv.Max(), tt.wantIntended, tt.wantSv)
+			if len(iv.samples) != 1 {
+				t.Fatalf("%d samples recorded, want 1", len(iv.samples))
+			}
+			sm := iv.samples[0]
+			if sm.op != workload.Update || sm.outcome != Succeeded || sm.intended != tt.wantIntended || sm.service != tt.wantSv {
+				t.Errorf("recorded %+v; want UPDATE, succeeded, intended %d us, service %d us", sm, tt.wantIntended, tt.wantSv)
 			}
 		})
 	}
