@@ -17,7 +17,7 @@ func TestCheckSaysPassAndMiss(t *testing.T) {
 	runs := []Figures{
 		run("workloadc@1000", 1000, 1000, 300, 900, 30*time.Microsecond),
 		run("workloadc@1000", 1000, 999, 400, 1200, 35*time.Microsecond),
-		run("workloada@1000", 1000, 990, 300, 900, 60*time.Microsecond),  // rate -1%, CPU above 50 us
+		run("workloada@1000", 1000, 990, 300, 900, 60*time.Microsecond),   // rate -1%, CPU above 50 us
 		run("workloada@1000", 1000, 1000, 700, 2000, 40*time.Microsecond), // p95, p99 and spread missed
 	}
 	got := strings.Join(Check(runs, DefaultTargets), "\n")
