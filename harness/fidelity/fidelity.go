@@ -57,6 +57,9 @@ type Figures struct {
 	// (pacing, requests, responses, recording, warm-up included) divided by
 	// the operations run.
 	CPUPerOp time.Duration
+	// LatenessP99 is how late the client started operations (p99);
+	// GCPauseMax the load process's longest GC pause during the run.
+	LatenessP99, GCPauseMax time.Duration
 	// Server is the region server's view of the same window, when it was read.
 	Server *ServerFigures
 }
@@ -80,7 +83,6 @@ func Run(ctx context.Context, client *hbase.Client, c Case, server *JMX) (Figure
 			return Figures{}, err
 		}
 	}
-	cpu0 := processCPU()
 	res, err := loadgen.Run(ctx, loadgen.Config{
 		TargetRate: c.Rate,
 		Workers:    c.Workers,
@@ -88,13 +90,13 @@ func Run(ctx context.Context, client *hbase.Client, c Case, server *JMX) (Figure
 		Duration:   c.Duration,
 		NewWorker:  loadgen.Transactions(wl, func(int) (workload.DB, error) { return db.Worker(), nil }, time.Now().UnixNano()),
 	})
-	cpu := processCPU() - cpu0
 	if err != nil {
 		return Figures{}, fmt.Errorf("fidelity %s: %w", c.Name, err)
 	}
-	f := Figures{Case: c.Name, Ops: map[workload.Op]OpFigures{}, Achieved: res.Achieved(), Target: res.Rate}
-	if n := res.Ops + res.WarmupOps; n > 0 {
-		f.CPUPerOp = cpu / time.Duration(n)
+	f := Figures{Case: c.Name, Ops: map[workload.Op]OpFigures{}, Achieved: res.Achieved(), Target: res.Rate, CPUPerOp: res.CPUPerOp(),
+		GCPauseMax: res.Client.GCPauseMax}
+	if res.Lateness != nil {
+		f.LatenessP99 = time.Duration(res.Lateness.ValueAtQuantile(99)) * time.Microsecond
 	}
 	for _, o := range res.PerOp {
 		if o == nil {

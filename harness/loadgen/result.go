@@ -74,6 +74,27 @@ type Result struct {
 	Empty int64
 	// StoppedBy says what ended the run: "duration", "count", "pacer", "rows" or "canceled".
 	StoppedBy string
+	// Client is what the load process itself spent and suffered during the
+	// run, warm-up included: the evidence that a latency is the server's.
+	Client ClientCost
+}
+
+// ClientCost is the load process's own share of a run.
+type ClientCost struct {
+	// CPU is the process's user+system CPU time over the run (0 where not measured).
+	CPU time.Duration
+	// GCPauses is the garbage collector's stop-the-world time over the run,
+	// GCPauseMax its longest pause, GCs the collections.
+	GCPauses, GCPauseMax time.Duration
+	GCs                  uint32
+}
+
+// CPUPerOp is the client CPU per operation run, warm-up included.
+func (r *Result) CPUPerOp() time.Duration {
+	if n := r.Ops + r.WarmupOps; n > 0 {
+		return r.Client.CPU / time.Duration(n)
+	}
+	return 0
 }
 
 // Achieved returns the achieved rate in ops/s over the measurement window.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -123,6 +124,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	col := newCollector(recs)
 
+	var ms0 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	cpu0 := processCPU()
 	s.start = clk.Now()
 	s.measureStart = s.start.Add(cfg.Warmup)
 	if cfg.Duration > 0 {
@@ -182,6 +186,7 @@ loop:
 	report(clk.Now())
 
 	res := &Result{TargetRate: cfg.TargetRate, Rate: rate, Start: s.measureStart}
+	res.Client = clientCost(processCPU()-cpu0, &ms0)
 	col.result(res)
 	res.Duration = cfg.Duration
 	switch {
@@ -207,6 +212,19 @@ loop:
 		return res, fmt.Errorf("loadgen: run canceled after %d measured ops: %w", res.Ops, ctx.Err())
 	}
 	return res, col.logErr
+}
+
+// clientCost reads the GC's pauses since ms0 (ReadMemStats stops the world
+// for microseconds, twice per run).
+func clientCost(cpu time.Duration, ms0 *runtime.MemStats) ClientCost {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	c := ClientCost{CPU: cpu, GCPauses: time.Duration(ms.PauseTotalNs - ms0.PauseTotalNs), GCs: ms.NumGC - ms0.NumGC}
+	// PauseNs is a ring of the last 256 pauses; collection j is at (j+255)%256.
+	for j := ms0.NumGC + 1; j <= ms.NumGC && ms.NumGC-j < 256; j++ {
+		c.GCPauseMax = max(c.GCPauseMax, time.Duration(ms.PauseNs[(j+255)%256]))
+	}
+	return c
 }
 
 // slot is one scheduled operation as a worker claims it.

@@ -1,6 +1,8 @@
 package results
 
 import (
+	"time"
+
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/regress-hbase/regress/harness/loadgen"
@@ -48,6 +50,16 @@ func FillTrial(t *Trial, r *loadgen.Result) {
 	t.TargetOpsPerSec = r.Rate
 	t.AchievedOpsPerSec = r.Achieved()
 	t.Ops = OpStatsOf(r)
+	us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+	t.Client = &ClientStats{
+		CPUPerOpMicros: us(r.CPUPerOp()),
+		GCs:            r.Client.GCs, GCPauseTotalMicros: us(r.Client.GCPauses), GCPauseMaxMicros: us(r.Client.GCPauseMax),
+	}
+	if l := r.Lateness; l != nil && l.TotalCount() > 0 {
+		t.Client.LatenessP50Micros = float64(l.ValueAtQuantile(50))
+		t.Client.LatenessP99Micros = float64(l.ValueAtQuantile(99))
+		t.Client.LatenessMaxMicros = float64(l.Max())
+	}
 }
 
 // LatencyOf summarises a µs histogram: p50, p95, p99, p99.9, max, min and mean.

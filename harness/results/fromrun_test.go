@@ -2,6 +2,7 @@ package results
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
 
@@ -20,6 +21,9 @@ func statusRun(t *testing.T) *loadgen.Result {
 				st := []workload.Status{workload.OK, workload.NotFound, workload.Error, workload.Status(9)}[n%4]
 				d := []time.Duration{100 * time.Microsecond, 7 * time.Millisecond, 9 * time.Millisecond, 9 * time.Millisecond}[n%4]
 				n++
+				if n == 20 {
+					runtime.GC() // one collection inside the run, for the client figures
+				}
 				s := time.Now()
 				rec.Record(workload.Read, s, s.Add(d), st)
 				return nil
@@ -50,6 +54,9 @@ func TestFillTrial(t *testing.T) {
 	}
 	if st.Failed == nil || st.Failed.Count != 30 || st.Failed.Service.MinMicros < 6900 {
 		t.Errorf("READ failures = %+v: want 30 from 7 ms", st.Failed)
+	}
+	if c := tr.Client; c == nil || c.CPUPerOpMicros <= 0 || c.GCs < 1 || c.GCPauseTotalMicros <= 0 || c.GCPauseMaxMicros > c.GCPauseTotalMicros || c.LatenessMaxMicros < c.LatenessP99Micros {
+		t.Errorf("client figures %+v: want CPU per op, at least the one forced GC with its pause, lateness in order", c)
 	}
 	if _, ok := tr.Ops["READ-FAILED"]; ok {
 		t.Error("failures stored as an operation of their own; they belong to READ.Failed")

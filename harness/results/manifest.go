@@ -68,6 +68,24 @@ type Trial struct {
 	HlogFile          string             `json:"hlog_file,omitempty"`
 	// HlogSHA256 is the hex SHA-256 of the .hlog file, so a reader can tell a damaged log.
 	HlogSHA256 string `json:"hlog_sha256,omitempty"`
+	// Client is what the load process itself spent and suffered during the
+	// trial: the evidence that its latencies are the server's. Absent for imports.
+	Client *ClientStats `json:"client,omitempty"`
+}
+
+// ClientStats is the load client's own share of a trial (warm-up included).
+type ClientStats struct {
+	// CPUPerOpMicros is the client's CPU per operation.
+	CPUPerOpMicros float64 `json:"cpu_per_op_us"`
+	// Lateness is how late operations started after their due time (p50, p99, max):
+	// the client's scheduling delay, which intended latency includes.
+	LatenessP50Micros float64 `json:"lateness_p50_us"`
+	LatenessP99Micros float64 `json:"lateness_p99_us"`
+	LatenessMaxMicros float64 `json:"lateness_max_us"`
+	// GC is the load process's garbage collections and their stop-the-world pauses.
+	GCs                uint32  `json:"gcs"`
+	GCPauseTotalMicros float64 `json:"gc_pause_total_us"`
+	GCPauseMaxMicros   float64 `json:"gc_pause_max_us"`
 }
 
 // OpStats summarises one operation type within a trial.
