@@ -174,6 +174,20 @@ func (b *batch) requestFailed(ctx context.Context, server string, groups []*regi
 	return nil
 }
 
+// retry queues rows of g again after a retriable exception re, dropping the
+// region's location when re says it moved; another exception is returned.
+func (b *batch) retry(re *RemoteError, g *regionGroup, rows ...int) error {
+	switch classify(re) {
+	case retryNever:
+		return mapRemote(re)
+	case retryRelocate:
+		b.c.cache.remove(g.r)
+	}
+	b.lastErr = re
+	b.failed = append(b.failed, rows...)
+	return nil
+}
+
 // collect reads one server's Multi response (b.mu held): a region's or a
 // row's retriable exception queues it again; another ends the batch.
 func (b *batch) collect(server string, groups []*regionGroup, resp *pb.MultiResponse) error {
@@ -189,15 +203,9 @@ func (b *batch) collect(server string, groups []*regionGroup, resp *pb.MultiResp
 		}
 		rar := results[n]
 		if ex := rar.GetException(); ex != nil {
-			re := remote(ex.GetName(), ex.GetValue(), b.ms[g.idx[0]].Row)
-			switch classify(re) {
-			case retryNever:
-				return mapRemote(re)
-			case retryRelocate:
-				b.c.cache.remove(g.r)
+			if err := b.retry(remote(ex.GetName(), ex.GetValue(), b.ms[g.idx[0]].Row), g, g.idx...); err != nil {
+				return err
 			}
-			b.lastErr = re
-			b.failed = append(b.failed, g.idx...)
 			continue
 		}
 		for _, roe := range rar.GetResultOrException() {
@@ -206,15 +214,9 @@ func (b *batch) collect(server string, groups []*regionGroup, resp *pb.MultiResp
 			if ex == nil || k >= len(g.idx) {
 				continue
 			}
-			re := remote(ex.GetName(), ex.GetValue(), b.ms[g.idx[k]].Row)
-			switch classify(re) {
-			case retryNever:
-				return mapRemote(re)
-			case retryRelocate:
-				b.c.cache.remove(g.r)
+			if err := b.retry(remote(ex.GetName(), ex.GetValue(), b.ms[g.idx[k]].Row), g, g.idx[k]); err != nil {
+				return err
 			}
-			b.lastErr = re
-			b.failed = append(b.failed, g.idx[k])
 		}
 	}
 	return nil
