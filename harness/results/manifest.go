@@ -2,7 +2,11 @@
 // HBase version (or label) and suite fingerprint, beside each trial's .hlog.
 package results
 
-import "time"
+import (
+	"time"
+
+	"github.com/regress-hbase/regress/harness/loadgen"
+)
 
 // SchemaVersion is the manifest schema this build writes and reads.
 const SchemaVersion = 1
@@ -124,9 +128,8 @@ type Latency struct {
 }
 
 // HoldThreshold is the fraction of its target rate a trial must achieve to
-// have held it. 95% leaves room for the last interval's partial schedule and
-// scheduler jitter on a loaded client, while a saturated cluster lands well below it.
-const HoldThreshold = 0.95
+// have held it: the load generator's rule (loadgen.HoldThreshold), defined there once.
+const HoldThreshold = loadgen.HoldThreshold
 
 // HeldTarget reports whether the trial achieved at least HoldThreshold of its
 // target rate; an unthrottled trial (no target) always holds it.
