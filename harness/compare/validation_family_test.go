@@ -64,6 +64,13 @@ func suiteScenario(suite string) simScenario {
 
 func TestValidationFamilies(t *testing.T) {
 	R, Rp := reps(t)
+	// Under the race detector (make test) the families run a few
+	// replications each: the same code path, watched for races and errors,
+	// too few for the statistical checks, which make validate-stats holds.
+	checks := !raceEnabled || *validateReps > 0
+	if !checks {
+		R, Rp = 6, 6
+	}
 	const alpha = 0.05
 	type row struct {
 		s       simScenario
@@ -184,6 +191,10 @@ func TestValidationFamilies(t *testing.T) {
 		}
 		fmt.Fprintf(b, "%-46s %7s %9s %9s %9s %5.1f %s\n", rw.s.name, pct(passRate), reg,
 			pct(float64(ty.verdicts[Regression])/float64(Rp)), pct(maxImp), float64(ty.pairs)/float64(Rp), check)
+	}
+	if !checks {
+		t.Logf("race detector on: %d statistical checks not enforced at %d replications (make validate-stats enforces them)", len(fail), R)
+		return
 	}
 	for _, f := range fail {
 		t.Error(f)

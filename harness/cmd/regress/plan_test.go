@@ -1,12 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/suite"
 )
 
 func TestPlanPrintsPairsPerGatedMetric(t *testing.T) {
@@ -70,5 +76,49 @@ func writeFile(t *testing.T, path, body string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUpFrontWarningFromStoredTrials: before a run, stored trials of the
+// baseline for the suite whose spread needs more pairs than pairs.max make
+// the job warn; steady ones do not.
+func TestUpFrontWarningFromStoredTrials(t *testing.T) {
+	for _, tc := range []struct {
+		spread float64
+		warn   bool
+	}{{0.40, true}, {0.005, false}} {
+		dir := t.TempDir()
+		suiteFile := filepath.Join(dir, "fixture.yaml")
+		writeFile(t, suiteFile, "name: fixture\nworkloads: [workloadc]\ndata: {recordcount: 1000, regions: 2}\npairs: {initial: 3, max: 4}\n")
+		scen := filepath.Join("..", "..", "..", "scenarios")
+		s, err := suite.Load(suiteFile, scen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fp, err := s.Fingerprint()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := results.Open(filepath.Join(dir, "store"))
+		m := &results.Manifest{Version: "2.6.9", Provider: "local", Source: "regress",
+			Suite: results.SuiteInfo{Name: s.Name, Fingerprint: fp, DataSpec: s.SeedKey()}}
+		if _, err := st.Ensure(m); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 6 {
+			f := math.Exp(tc.spread * float64(i%3-1))
+			lat := results.Latency{P50Micros: 1000 * f, P95Micros: 3000 * f, P99Micros: 5000 * f, P999Micros: 9000 * f, MeanMicros: 1300 * f}
+			tr := results.Trial{ID: fmt.Sprintf("t%d", i), RunID: "run1", Workload: "workloadc", Pair: i,
+				Start: time.Date(2026, 1, 1, 0, i, 0, 0, time.UTC), TargetOpsPerSec: 1000, AchievedOpsPerSec: 1000,
+				Ops: map[string]results.OpStats{"READ": {Count: 60000, Intended: lat}}}
+			if _, err := st.AppendTrial(results.KeyOf(m), tr, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var buf bytes.Buffer
+		warnIfUndecidable(slog.New(slog.NewTextHandler(&buf, nil)), st, "2.6.9", s, compareConfig(s))
+		if got := strings.Contains(buf.String(), "cannot decide"); got != tc.warn {
+			t.Errorf("spread %.3f: warned %v, want %v: %q", tc.spread, got, tc.warn, buf.String())
+		}
 	}
 }
