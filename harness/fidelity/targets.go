@@ -29,7 +29,8 @@ var DefaultTargets = Targets{
 	RateError: 0.005,
 }
 
-// Check returns one line per target: PASS or MISS, with the figures behind it.
+// Check returns one line per target: PASS or MISS, with the figures behind
+// it. Runs numbered 0 are warm-up runs and left out.
 func Check(runs []Figures, t Targets) []string {
 	var out []string
 	say := func(ok bool, format string, args ...any) {
@@ -43,6 +44,9 @@ func Check(runs []Figures, t Targets) []string {
 	byCase := map[string][]Figures{}
 	var order []string
 	for _, f := range runs {
+		if f.Run == 0 {
+			continue // a warm-up run
+		}
 		if _, seen := byCase[f.Case]; !seen {
 			order = append(order, f.Case)
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 func run(name string, target, achieved float64, p95, p99 int64, cpu time.Duration) Figures {
-	return Figures{Case: name, Target: target, Achieved: achieved, CPUPerOp: cpu,
+	return Figures{Case: name, Run: 1, Target: target, Achieved: achieved, CPUPerOp: cpu,
 		Ops: map[workload.Op]OpFigures{workload.Read: {Count: 1, Service: Latencies{P95: p95, P99: p99}}}}
 }
 

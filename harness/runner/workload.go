@@ -85,14 +85,22 @@ func (r *Runner) seedSpec(s *side) (lifecycle.SeedSpec, error) {
 		SplitKeys:    splits,
 		Reseed:       r.Reseed,
 		Preload: func(ctx context.Context, table string) error {
-			return r.preload(ctx, s, wl, table, d)
+			// A workload of its own per preload: it writes to the table the
+			// lifecycle named, and its load sequence starts at row 0 again.
+			lp := p.Clone()
+			lp.Set("table", table, "seed")
+			lwl, err := workload.New(lp)
+			if err != nil {
+				return fmt.Errorf("workload %s: %w", first, err)
+			}
+			return r.preload(ctx, s, lwl, table, d)
 		},
 	}, nil
 }
 
-// preload writes every seed row with batched puts from Load.Threads workers,
-// unthrottled, through the one load path (loadgen.InsertRows); the first
-// batch that fails stops it.
+// preload writes every seed row into table (wl's table) with batched puts
+// from Load.Threads workers, unthrottled, through the one load path
+// (loadgen.InsertRows); the first batch that fails stops it.
 func (r *Runner) preload(ctx context.Context, s *side, wl *workload.Workload, table string, d hbase.Durability) error {
 	db := binding.New(s.t.Client, r.Suite.Data.ColumnFamily, d, r.logger())
 	rows, batch := r.Suite.Data.RecordCount, int64(max(r.Suite.Load.BatchSize, 1))
