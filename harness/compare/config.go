@@ -2,20 +2,21 @@ package compare
 
 import (
 	"fmt"
+	"github.com/regress-hbase/regress/harness/policy"
 	"math"
 	"slices"
 	"sort"
-	"strings"
 )
 
-// Metric names, as they appear in MetricResult.Metric, tolerances and gate selectors.
+// Metric names, as they appear in MetricResult.Metric, tolerances and gate
+// selectors: policy's, defined there once.
 const (
-	MetricP50        = "p50"
-	MetricP95        = "p95"
-	MetricP99        = "p99"
-	MetricP999       = "p99.9"
-	MetricMean       = "mean"
-	MetricThroughput = "throughput"
+	MetricP50        = policy.P50
+	MetricP95        = policy.P95
+	MetricP99        = policy.P99
+	MetricP999       = policy.P999
+	MetricMean       = policy.Mean
+	MetricThroughput = policy.Throughput
 	// MetricMin and MetricMax are YCSB's MinLatency and MaxLatency, compared
 	// only descriptively (imported summaries): one extreme value is no basis for a gate.
 	MetricMin = "min"
@@ -26,26 +27,13 @@ const (
 const OpAll = "ALL"
 
 // latencyMetrics lists the per-operation metrics in display order.
-var latencyMetrics = []string{MetricP50, MetricP95, MetricP99, MetricP999, MetricMean}
+var latencyMetrics = policy.LatencyMetrics
 
 // DefaultAlpha is the family-wise error rate of the gate when Config.Alpha is 0.
-const DefaultAlpha = 0.05
+const DefaultAlpha = policy.DefaultAlpha
 
-// DefaultTolerances are the tolerances used for metrics Config.Tolerances leaves out:
-// the centre of the distribution and throughput are stable enough for 5%; the
-// tail moves more between identical trials, so it gets more room.
-var DefaultTolerances = map[string]float64{
-	MetricP50:        0.05,
-	MetricMean:       0.05,
-	MetricThroughput: 0.05,
-	MetricP95:        0.10,
-	MetricP99:        0.10,
-	MetricP999:       0.20,
-}
-
-// DefaultGate selects the metrics that gate when Config.Gate is nil: the p99 of
-// every operation and the throughput of every workload.
-var DefaultGate = []string{MetricP99, MetricThroughput}
+// DefaultGate selects the metrics that gate when Config.Gate is nil (policy.DefaultGate).
+var DefaultGate = policy.DefaultGate
 
 // Config says how strict the comparison is. The zero value means the defaults.
 type Config struct {
@@ -53,7 +41,7 @@ type Config struct {
 	// run, all looks included (0 means DefaultAlpha).
 	Alpha float64
 	// Tolerances maps a metric name to the change (a fraction, 0.10 = 10%) that
-	// counts as no change; missing metrics take DefaultTolerances.
+	// counts as no change; missing metrics take policy.DefaultTolerances.
 	Tolerances map[string]float64
 	// Gate selects the gated metrics. A selector is "metric", "op/metric" or
 	// "workload/op/metric"; any part may be "*"; throughput's op is "ALL".
@@ -72,30 +60,14 @@ type Config struct {
 
 // DefaultConfig returns the defaults spelled out, for callers that show or edit them.
 func DefaultConfig() Config {
-	tol := make(map[string]float64, len(DefaultTolerances))
-	for k, v := range DefaultTolerances {
-		tol[k] = v
-	}
-	return Config{Alpha: DefaultAlpha, Tolerances: tol, Gate: slices.Clone(DefaultGate), Looks: 1}
+	return Config{Alpha: DefaultAlpha, Tolerances: policy.DefaultTolerances(), Gate: slices.Clone(DefaultGate), Looks: 1}
 }
-
-// gateSelector is one parsed Config.Gate entry.
-type gateSelector struct{ workload, op, metric string }
 
 // resolved is a validated Config with defaults filled in.
 type resolved struct {
 	Config
 	tol  map[string]float64
-	gate []gateSelector
-}
-
-// knownMetric reports whether name is one of the metrics this package computes.
-func knownMetric(name string) bool {
-	return name == MetricThroughput || slices.Contains(latencyMetrics, name)
-}
-
-func knownMetricList() string {
-	return strings.Join(append(slices.Clone(latencyMetrics), MetricThroughput), ", ")
+	gate []policy.Selector
 }
 
 // resolve validates c and fills in the defaults.
@@ -116,10 +88,7 @@ func (c Config) resolve() (resolved, error) {
 	if r.MaxPairs < 0 {
 		return r, fmt.Errorf("compare: max pairs %d is negative; use 0 for no adaptive growth", c.MaxPairs)
 	}
-	r.tol = make(map[string]float64, len(DefaultTolerances))
-	for k, v := range DefaultTolerances {
-		r.tol[k] = v
-	}
+	r.tol = policy.DefaultTolerances()
 	keys := make([]string, 0, len(c.Tolerances))
 	for k := range c.Tolerances {
 		keys = append(keys, k)
@@ -127,8 +96,8 @@ func (c Config) resolve() (resolved, error) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		v := c.Tolerances[k]
-		if !knownMetric(k) {
-			return r, fmt.Errorf("compare: tolerance for unknown metric %q; known metrics: %s", k, knownMetricList())
+		if !policy.IsMetric(k) {
+			return r, fmt.Errorf("compare: tolerance for unknown metric %q; known metrics: %s", k, policy.MetricList())
 		}
 		if math.IsNaN(v) || v <= 0 || v > 1 {
 			return r, fmt.Errorf("compare: tolerance %v for %s is not a fraction in (0, 1]; write 10%% as 0.10", v, k)
@@ -140,23 +109,9 @@ func (c Config) resolve() (resolved, error) {
 		gate = DefaultGate
 	}
 	for _, g := range gate {
-		parts := strings.Split(g, "/")
-		var s gateSelector
-		switch len(parts) {
-		case 1:
-			s = gateSelector{"*", "*", parts[0]}
-		case 2:
-			s = gateSelector{"*", parts[0], parts[1]}
-		case 3:
-			s = gateSelector{parts[0], parts[1], parts[2]}
-		default:
-			return r, fmt.Errorf("compare: gate selector %q has %d parts; write metric, op/metric or workload/op/metric", g, len(parts))
-		}
-		if s.metric != "*" && !knownMetric(s.metric) {
-			return r, fmt.Errorf("compare: gate selector %q names unknown metric %q; known metrics: %s", g, s.metric, knownMetricList())
-		}
-		if s.workload == "" || s.op == "" || s.metric == "" {
-			return r, fmt.Errorf("compare: gate selector %q has an empty part; use * for any", g)
+		s, err := policy.ParseSelector(g)
+		if err != nil {
+			return r, fmt.Errorf("compare: %w", err)
 		}
 		r.gate = append(r.gate, s)
 	}
@@ -166,9 +121,7 @@ func (c Config) resolve() (resolved, error) {
 // gated reports whether a metric is selected by the gate.
 func (r resolved) gated(k metricKey) bool {
 	for _, s := range r.gate {
-		if (s.workload == "*" || s.workload == k.Workload) &&
-			(s.op == "*" || strings.EqualFold(s.op, k.Op)) &&
-			(s.metric == "*" || s.metric == k.Metric) {
+		if s.Matches(k.Workload, k.Op, k.Metric) {
 			return true
 		}
 	}

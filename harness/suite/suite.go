@@ -13,12 +13,15 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/regress-hbase/regress/harness/policy"
 )
 
 // Suite is one validated suite definition.
@@ -94,14 +97,6 @@ type Compare struct {
 
 	AlphaText      string            `yaml:"alpha"`
 	ToleranceTexts map[string]string `yaml:"tolerances"`
-}
-
-// Metrics are the metric names a suite may set tolerances for or gate on.
-var Metrics = []string{"p50", "p95", "p99", "p99.9", "mean", "throughput"}
-
-// DefaultTolerances are the tolerances used for metrics a suite does not set.
-var DefaultTolerances = map[string]float64{
-	"p50": 0.05, "mean": 0.05, "throughput": 0.05, "p95": 0.10, "p99": 0.10, "p99.9": 0.20,
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -256,13 +251,10 @@ func (s *Suite) normalise() error {
 		}
 		bad("compare.alpha: %v", err)
 	}
-	c.Tolerances = map[string]float64{}
-	for k, v := range DefaultTolerances {
-		c.Tolerances[k] = v
-	}
+	c.Tolerances = policy.DefaultTolerances()
 	for k, v := range c.ToleranceTexts {
-		if !isMetric(k) {
-			bad("compare.tolerances: unknown metric %q (known: %s)", k, strings.Join(Metrics, ", "))
+		if !policy.IsMetric(k) {
+			bad("compare.tolerances: unknown metric %q (known: %s)", k, policy.MetricList())
 			continue
 		}
 		f, err := parsePercent(v, -1)
@@ -276,11 +268,11 @@ func (s *Suite) normalise() error {
 		c.Tolerances[k] = f
 	}
 	if len(c.Gate) == 0 {
-		c.Gate = []string{"p99", "throughput"}
+		c.Gate = slices.Clone(policy.DefaultGate)
 	}
 	for _, g := range c.Gate {
-		if !isMetric(g) {
-			bad("compare.gate: unknown metric %q (known: %s)", g, strings.Join(Metrics, ", "))
+		if _, err := policy.ParseSelector(g); err != nil {
+			bad("compare.gate: %v", err)
 		}
 	}
 	return errors.Join(errs...)
@@ -333,15 +325,6 @@ func (s *Suite) Fingerprint() (string, error) {
 	b, _ := json.Marshal(f) // map keys marshal sorted, so this is canonical
 	h.Write(b)
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
-}
-
-func isMetric(m string) bool {
-	for _, k := range Metrics {
-		if k == m {
-			return true
-		}
-	}
-	return false
 }
 
 func setDefault(v *int, d int) {

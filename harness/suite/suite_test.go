@@ -117,3 +117,19 @@ func TestShippedSuitesLoad(t *testing.T) {
 		t.Errorf("unknown suite error should list the known ones, got %v", err)
 	}
 }
+
+// TestGateSelectorsAsCompareReadsThem: a suite accepts every selector the
+// comparison does (op/metric, workload/op/metric), since both parse them
+// with policy.ParseSelector.
+func TestGateSelectorsAsCompareReadsThem(t *testing.T) {
+	s, err := Parse([]byte(minimal+"compare: {gate: [READ/p95, workloada/UPDATE/p99, '*/ALL/throughput']}"), scenariosWith(t, "workloada"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Compare.Gate) != 3 || s.Compare.Gate[0] != "READ/p95" {
+		t.Errorf("gate = %v", s.Compare.Gate)
+	}
+	if _, err := Parse([]byte(minimal+"compare: {gate: [READ/p42]}"), scenariosWith(t, "workloada")); err == nil || !strings.Contains(err.Error(), `unknown metric "p42"`) {
+		t.Errorf("READ/p42: %v, want an unknown-metric error", err)
+	}
+}
