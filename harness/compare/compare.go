@@ -162,20 +162,7 @@ func checkComparable(base, cand *results.Manifest) ([]string, error) {
 	if b.Fingerprint == "" {
 		warnings = append(warnings, "neither result records a suite fingerprint, so it cannot be checked that both ran the same suite")
 	}
-	eb, ec := base.Environment, cand.Environment
-	var diffs []string
-	add := func(name string, x, y any) {
-		if x != y {
-			diffs = append(diffs, fmt.Sprintf("%s %v vs %v", name, x, y))
-		}
-	}
-	add("cpu", eb.CPUModel, ec.CPUModel)
-	add("cores", eb.Cores, ec.Cores)
-	add("memory", eb.MemoryBytes, ec.MemoryBytes)
-	add("os", eb.OS, ec.OS)
-	add("jdk", eb.JDK, ec.JDK)
-	add("host", eb.Hostname, ec.Hostname)
-	if len(diffs) > 0 {
+	if diffs := base.Environment.Diff(cand.Environment); len(diffs) > 0 {
 		warnings = append(warnings, "environments differ (baseline vs candidate: "+strings.Join(diffs, "; ")+
 			"); a difference may come from the machine rather than the release")
 	}

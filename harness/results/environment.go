@@ -129,19 +129,21 @@ func firstJDKLine(out []byte) string {
 	return strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
 }
 
-// Diff lists the fields in which two environments differ, as "field: a != b",
-// so a comparison across machines can warn about it. Hostname is ignored.
+// Diff lists the fields in which two environments differ, as "field a vs b"
+// (cpu, cores, memory, os, jdk, host), so a comparison across machines can
+// warn about it.
 func (e Environment) Diff(o Environment) []string {
 	var d []string
 	add := func(field string, a, b any) {
 		if a != b {
-			d = append(d, fmt.Sprintf("%s: %v != %v", field, a, b))
+			d = append(d, fmt.Sprintf("%s %v vs %v", field, a, b))
 		}
 	}
-	add("cpu_model", e.CPUModel, o.CPUModel)
+	add("cpu", e.CPUModel, o.CPUModel)
 	add("cores", e.Cores, o.Cores)
-	add("memory_bytes", e.MemoryBytes, o.MemoryBytes)
+	add("memory", e.MemoryBytes, o.MemoryBytes)
 	add("os", e.OS, o.OS)
 	add("jdk", e.JDK, o.JDK)
+	add("host", e.Hostname, o.Hostname)
 	return d
 }

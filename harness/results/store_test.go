@@ -271,7 +271,7 @@ func TestEnvironmentParsers(t *testing.T) {
 	}
 	o := e
 	o.Cores++
-	if d := e.Diff(o); len(d) != 1 || !strings.HasPrefix(d[0], "cores:") {
+	if d := e.Diff(o); len(d) != 1 || !strings.HasPrefix(d[0], "cores ") {
 		t.Errorf("diff = %v", d)
 	}
 }
