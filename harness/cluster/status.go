@@ -150,9 +150,9 @@ func (l *Local) probeServed(ctx context.Context, c *artifactCache, v string) str
 	case errors.Is(err, ErrVersionNotFound):
 		return statusNotServed
 	}
-	// Reachable metadata, unreachable jars (or a dependency of them).
+	// Reachable metadata, unreachable jars (or a dependency of them);
+	// resolveKeys remembered it.
 	l.logger().Info("not served", "version", v, "err", err)
-	c.remember(v, "", statusNotServed)
 	return statusNotServed
 }
 
