@@ -187,6 +187,11 @@ func (c *artifactCache) resolveKeys(ctx context.Context, version, repo string, k
 			return e, nil
 		}
 		if !errors.Is(err, ErrVersionNotFound) {
+			if repo == "" && ctx.Err() == nil {
+				// Listed, yet its tree did not come (2.6.5 here: the jars of
+				// hbase-common and hbase-thirdparty are not served).
+				c.remember(k.version, "", statusNotServed)
+			}
 			return cacheEntry{}, err
 		}
 		c.log.Info("not published", "version", k.version)

@@ -97,8 +97,12 @@ func (l *Local) VersionStatuses(ctx context.Context, cacheDir string, check bool
 		isCached[v] = true
 	}
 	known := c.remembered()
+	all := append(append([]string(nil), cached...), published...)
+	for v := range known { // what was learned here, even when Maven cannot be asked now
+		all = append(all, v)
+	}
 	var out []VersionStatus
-	for _, v := range SortVersions(append(append([]string(nil), cached...), published...)) {
+	for _, v := range SortVersions(all) {
 		st := VersionStatus{Version: v, State: "not checked"}
 		if r, ok := known[v]; ok {
 			st.State, st.Checked = r.Status, r.Checked
@@ -150,9 +154,9 @@ func (l *Local) probeServed(ctx context.Context, c *artifactCache, v string) str
 	case errors.Is(err, ErrVersionNotFound):
 		return statusNotServed
 	}
-	// Reachable metadata, unreachable jars (or a dependency of them).
+	// Reachable metadata, unreachable jars (or a dependency of them);
+	// resolveKeys remembered it.
 	l.logger().Info("not served", "version", v, "err", err)
-	c.remember(v, "", statusNotServed)
 	return statusNotServed
 }
 

@@ -149,7 +149,7 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 	var stored *results.Manifest
 	if jf.reuseBaseline {
 		if base.zk != "" || base.src.home != "" {
-			return usageErr(errors.New("--reuse-baseline compares with stored trials of --baseline VERSION; it cannot be used with --baseline-zk (use a label with `regress run --zk ... --label NAME` and `regress compare`)"))
+			return usageErr(errors.New("--reuse-baseline compares with stored trials of --baseline VERSION; it cannot be used with --baseline-zk or --baseline-home (use a label with `regress run --zk ... --label NAME` and `regress compare`)"))
 		}
 		stored, err = findStored(store, base.version, s)
 		if err != nil {
@@ -240,10 +240,6 @@ func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 		}
 	}
 	return nil
-}
-
-func newSideSpec(role, version, zk string, conf, jvm []string) (sideSpec, error) {
-	return newSide(role, version, zk, sideSource{}, conf, jvm)
 }
 
 // newSide checks one side's flags: exactly one of a version, a home or a
