@@ -7,6 +7,27 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
+// Distributions pairs both sides' histograms of every workload (keyed by
+// workload, then interval-log tag) into kind's distributions, workloads in
+// name order.
+func Distributions(base, cand map[string]map[string]*hdrhistogram.Histogram, kind string) []Distribution {
+	names := make([]string, 0, len(base)+len(cand))
+	for w := range base {
+		names = append(names, w)
+	}
+	for w := range cand {
+		if _, ok := base[w]; !ok {
+			names = append(names, w)
+		}
+	}
+	sort.Strings(names)
+	var out []Distribution
+	for _, w := range names {
+		out = append(out, PairDistributions(w, base[w], cand[w], kind)...)
+	}
+	return out
+}
+
 // PairDistributions pairs one workload's histograms of both sides, keyed by
 // interval-log tag ("READ.intended", "READ.service", or a bare "READ"), into
 // one Distribution per operation for the given kind ("intended" or

@@ -48,3 +48,24 @@ func mergeHlog(out map[string]*hdrhistogram.Histogram, log []byte) error {
 		}
 	}
 }
+
+// WorkloadHistograms returns the merged interval histograms of m's trials
+// and summaries per workload (see Histograms); nil m gives none, and a
+// workload whose logs cannot be read is left out.
+func (s *Store) WorkloadHistograms(m *Manifest) map[string]map[string]*hdrhistogram.Histogram {
+	out := map[string]map[string]*hdrhistogram.Histogram{}
+	if m == nil {
+		return out
+	}
+	k := KeyOf(m)
+	groups := map[string][]Trial{}
+	for _, t := range append(append([]Trial(nil), m.Trials...), m.Summaries...) {
+		groups[t.Workload] = append(groups[t.Workload], t)
+	}
+	for w, ts := range groups {
+		if hs, err := s.Histograms(k, ts); err == nil {
+			out[w] = hs
+		}
+	}
+	return out
+}

@@ -381,6 +381,31 @@ func (s *Store) Find(target, suiteName string) ([]Entry, error) {
 	return out, err
 }
 
+// FindTrials loads the stored trials of a release for a suite with the given
+// fingerprint, trying version and version-hadoop3 (the build the local
+// provider prefers); it returns a wrapped ErrNotFound when none has trials.
+func (s *Store) FindTrials(version, suiteName, fingerprint string) (*Manifest, error) {
+	for _, name := range []string{version, version + "-hadoop3"} {
+		entries, err := s.Find(name, suiteName)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if e.Fingerprint != fingerprint {
+				continue
+			}
+			m, err := s.Load(e.Key)
+			if err != nil {
+				return nil, err
+			}
+			if len(m.Trials) > 0 {
+				return m, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("no stored trials of %s for suite %s (fingerprint %s) in %s: %w", version, suiteName, fingerprint, s.Root(), ErrNotFound)
+}
+
 // envelope is the on-disk form: the manifest plus the SHA-256 of its compact JSON.
 type envelope struct {
 	Format   string          `json:"format"`

@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -214,7 +213,7 @@ func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 	if err != nil {
 		return usageErr(err)
 	}
-	rep := report.Report{Comparison: c, Distributions: distributions(store, bm, cm), Generated: time.Now()}
+	rep := report.Report{Comparison: c, Distributions: report.Distributions(store.WorkloadHistograms(bm), store.WorkloadHistograms(cm), loadgen.Intended.String()), Generated: time.Now()}
 	if out == "" {
 		out = report.Timestamped("reports", time.Now())
 	}
@@ -339,33 +338,19 @@ func checkFormat(f string) error {
 }
 
 // findStored loads the stored trials of version for this suite (all runs).
-// The local provider stores "2.6.1" as "2.6.1-hadoop3" when it ran the
-// Hadoop 3 build, so both names are tried.
 func findStored(store *results.Store, version string, s *suite.Suite) (*results.Manifest, error) {
 	fp, err := s.Fingerprint()
 	if err != nil {
 		return nil, usageErr(err)
 	}
-	for _, name := range []string{version, version + "-hadoop3"} {
-		entries, err := store.Find(name, s.Name)
-		if err != nil {
-			return nil, usageErr(err)
-		}
-		for _, e := range entries {
-			if e.Fingerprint != fp {
-				continue
-			}
-			m, err := store.Load(e.Key)
-			if err != nil {
-				return nil, usageErr(err)
-			}
-			if len(m.Trials) > 0 {
-				return m, nil
-			}
-		}
+	m, err := store.FindTrials(version, s.Name, fp)
+	if errors.Is(err, results.ErrNotFound) {
+		return nil, usageErr(fmt.Errorf("%w: run `regress run --version %s --suite %s` first, or drop --reuse-baseline", err, version, s.Name))
 	}
-	return nil, usageErr(fmt.Errorf("no stored trials of %s for suite %s (fingerprint %s) in %s: run `regress run --version %s --suite %s` first, or drop --reuse-baseline",
-		version, s.Name, fp, store.Root(), version, s.Name))
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	return m, nil
 }
 
 // startTargets starts (or connects to) every side concurrently; stop tears all
@@ -573,45 +558,6 @@ func newLogger(stderr io.Writer, quiet bool) *slog.Logger {
 		level = slog.LevelWarn
 	}
 	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-}
-
-// distributions merges each side's stored interval logs per workload and op
-// (intended latency) for the plots and .hgrm files. A side whose logs cannot be
-// read still gets its table; the plots say nothing rather than something wrong.
-func distributions(store *results.Store, bm, cm *results.Manifest) []report.Distribution {
-	byWorkload := func(m *results.Manifest) map[string]map[string]*hdr.Histogram {
-		out := map[string]map[string]*hdr.Histogram{}
-		if m == nil {
-			return out
-		}
-		k := results.KeyOf(m)
-		groups := map[string][]results.Trial{}
-		for _, t := range append(append([]results.Trial(nil), m.Trials...), m.Summaries...) {
-			groups[t.Workload] = append(groups[t.Workload], t)
-		}
-		for w, ts := range groups {
-			if hs, err := store.Histograms(k, ts); err == nil {
-				out[w] = hs
-			}
-		}
-		return out
-	}
-	b, c := byWorkload(bm), byWorkload(cm)
-	var names []string
-	for w := range b {
-		names = append(names, w)
-	}
-	for w := range c {
-		if _, ok := b[w]; !ok {
-			names = append(names, w)
-		}
-	}
-	sort.Strings(names)
-	var out []report.Distribution
-	for _, w := range names {
-		out = append(out, report.PairDistributions(w, b[w], c[w], loadgen.Intended.String())...)
-	}
-	return out
 }
 
 // newProvider returns the provider --provider names.
