@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,7 +15,6 @@ import (
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/compare"
-	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
@@ -97,16 +92,6 @@ func init() {
 	}
 }
 
-// sideSpec describes how to get one side's cluster.
-type sideSpec struct {
-	role    string // "baseline" or "candidate"
-	version string
-	zk      string
-	conf    map[string]string
-	jvm     []string
-	src     sideSource
-}
-
 // sideSource says where a side's HBase comes from besides a version on
 // Maven Central: a Maven repository, a home, a JDK, and the name to store it under.
 type sideSource struct {
@@ -147,10 +132,10 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 
 	var stored *results.Manifest
 	if jf.reuseBaseline {
-		if base.zk != "" || base.src.home != "" {
+		if base.ZK != "" || base.Home != "" {
 			return usageErr(errors.New("--reuse-baseline compares with stored trials of --baseline VERSION; it cannot be used with --baseline-zk or --baseline-home (use a label with `regress run --zk ... --label NAME` and `regress compare`)"))
 		}
-		stored, err = findStored(store, base.version, s)
+		stored, err = findStored(store, base.Version, s)
 		if err != nil {
 			return err
 		}
@@ -160,14 +145,14 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 	}
 
 	if stored == nil {
-		warnIfUndecidable(log, store, base.version, s, cfg)
+		warnIfUndecidable(log, store, base.Version, s, cfg)
 	}
 	r := &runner.Runner{Suite: s, Store: store, RunID: newRunID(), Reseed: jf.common.reseed, Log: log,
 		OnEvent: prog.Event, Env: results.CurrentEnvironment(ctx)}
 
-	sides := []sideSpec{base, cand}
+	sides := []runner.Side{base, cand}
 	if stored != nil {
-		sides = []sideSpec{cand}
+		sides = []runner.Side{cand}
 	}
 	ctx, died := context.WithCancelCause(ctx)
 	defer died(nil)
@@ -187,7 +172,7 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 		cm, err = r.RunSingle(ctx, targets[0])
 		bm = stored
 	} else {
-		sameName(targets[0], targets[1])
+		runner.DistinctNames(targets[0], targets[1])
 		more := func(look int, b, c *results.Manifest) (map[string]int, error) {
 			plan, err := compare.NeedMorePairs(b, c, cfg, look)
 			if err != nil {
@@ -244,8 +229,8 @@ func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 // newSide checks one side's flags: exactly one of a version, a home or a
 // running cluster; a repository only with a version; a JDK and conf only for
 // clusters regress starts.
-func newSide(role, version, zk string, src sideSource, conf, jvm []string) (sideSpec, error) {
-	s := sideSpec{role: role, version: version, zk: zk, jvm: jvm, src: src}
+func newSide(role, version, zk string, src sideSource, conf, jvm []string) (runner.Side, error) {
+	s := runner.Side{Role: role, Version: version, ZK: zk, JVMOpts: jvm, Repo: src.repo, Home: src.home, JavaHome: src.javaHome, Label: src.label}
 	fl := func(suffix string) string { return sideFlag(role, suffix) }
 	switch {
 	case src.repo != "" && version == "" && src.home == "":
@@ -278,10 +263,34 @@ func newSide(role, version, zk string, src sideSource, conf, jvm []string) (side
 		return s, usageErr(fmt.Errorf("--%s-conf and --%s-jvm-opt apply only to clusters regress starts, not to --%s-zk", role, role, role))
 	}
 	var err error
-	if s.conf, err = parseConf(role, conf); err != nil {
+	if s.Conf, err = parseConf(role, conf); err != nil {
 		return s, err
 	}
 	return s, nil
+}
+
+// startTargets starts (or connects to) every side through runner.StartTargets
+// and says whether a failure was the user's input (exit 2) or the run's (3).
+func startTargets(ctx context.Context, log *slog.Logger, prog *progress, c *commonFlags, sides []runner.Side, died context.CancelCauseFunc) ([]*runner.Target, func(), error) {
+	opt := runner.StartOptions{CacheDir: c.cacheDir, Keep: c.keep, ZNode: c.znode, Log: log, Message: prog.Message, Died: died}
+	for _, s := range sides {
+		if s.ZK == "" && s.Home == "" {
+			p, err := newProvider(c)
+			if err != nil {
+				return nil, func() {}, err
+			}
+			opt.Provider = p
+			break
+		}
+	}
+	targets, stop, err := runner.StartTargets(ctx, opt, sides)
+	switch {
+	case err == nil:
+		return targets, stop, nil
+	case ctx.Err() == nil && (errors.Is(err, cluster.ErrBadVersion) || errors.Is(err, cluster.ErrVersionNotFound) || errors.Is(err, cluster.ErrJDKIncompatible) || errors.Is(err, cluster.ErrBadHome)):
+		return nil, stop, usageErr(err)
+	}
+	return nil, stop, runErr(err)
 }
 
 // sideFlag names a side's flag: --candidate-home, or for `regress run` (one
@@ -351,179 +360,6 @@ func findStored(store *results.Store, version string, s *suite.Suite) (*results.
 		return nil, usageErr(err)
 	}
 	return m, nil
-}
-
-// startTargets starts (or connects to) every side concurrently; stop tears all
-// down. A started cluster whose JVM dies calls died (if set) with the death.
-func startTargets(ctx context.Context, log *slog.Logger, prog *progress, c *commonFlags, sides []sideSpec, died context.CancelCauseFunc) ([]*runner.Target, func(), error) {
-	targets := make([]*runner.Target, len(sides))
-	clusters := make([]cluster.Cluster, len(sides))
-	errs := make([]error, len(sides))
-	var wg sync.WaitGroup
-	var provider cluster.Provider
-	needProvider := false
-	for _, s := range sides {
-		needProvider = needProvider || (s.zk == "" && s.src.home == "")
-	}
-	if needProvider {
-		p, err := newProvider(c)
-		if err != nil {
-			return nil, func() {}, err
-		}
-		provider = p
-	}
-	for i, s := range sides {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t := &runner.Target{Settings: s.conf, JVMOpts: s.jvm}
-			zk := s.zk
-			if zk == "" {
-				p, what := provider, s.version
-				if s.src.home != "" {
-					p, what = cluster.NewHome(s.src.home, c.cacheDir), "from "+s.src.home
-				}
-				prog.Message(fmt.Sprintf("%s: starting HBase %s (%s provider)", s.role, what, p.Name()))
-				cl, err := p.Start(ctx, cluster.Spec{Version: s.version, Conf: s.conf, JVMOpts: s.jvm, Keep: c.keep, CacheDir: c.cacheDir,
-					Name: s.role, JavaHome: s.src.javaHome, Repo: s.src.repo})
-				if err != nil {
-					errs[i] = runErr(fmt.Errorf("%s: start HBase %s: %w", s.role, what, err))
-					return
-				}
-				clusters[i] = cl
-				zk = cl.ZKAddr()
-				t.Provider = p.Name()
-				t.Version = cl.Version()
-				jdk := ""
-				if d, ok := cl.(cluster.Describer); ok {
-					info := d.Info()
-					jdk = info.JDK.String()
-					t.JDK = "JDK " + info.JDK.Version + " (" + info.JDK.Java + ")"
-					t.Repository, t.Home, t.Checksums = info.Repository, info.Home, info.Checksums
-				}
-				if w, ok := cl.(cluster.Watched); ok && died != nil {
-					go func() {
-						<-w.Exited()
-						if d := w.Died(); d != nil {
-							died(d)
-						}
-					}()
-				}
-				log.Info("cluster ready", "side", s.role, "version", cl.Version(), "jdk", jdk, "zookeeper", zk, "log", cl.LogPath())
-			} else {
-				t.Provider = "external"
-			}
-			cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-			defer cancel()
-			client, err := hbase.Connect(cctx, zk, hbase.WithZNodeParent(c.znode))
-			if err != nil {
-				errs[i] = runErr(fmt.Errorf("%s: connect to HBase at %s: %w", s.role, zk, err))
-				return
-			}
-			t.Client, t.ZK = client, zk
-			if t.Version == "" {
-				if v, err := client.ClusterVersion(cctx); err == nil {
-					t.Version = v
-				} else {
-					t.Version = "unknown"
-				}
-				t.Label = s.role + "-" + sanitizeLabel(zk)
-			}
-			if s.src.label != "" {
-				t.Label = s.src.label
-			}
-			t.Name = targetName(t)
-			targets[i] = t
-		}()
-	}
-	wg.Wait()
-	stop := func() {
-		for _, t := range targets {
-			if t != nil && t.Client != nil {
-				t.Client.Close()
-			}
-		}
-		var swg sync.WaitGroup
-		for _, cl := range clusters {
-			if cl == nil {
-				continue
-			}
-			swg.Add(1)
-			go func() {
-				defer swg.Done()
-				sctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				defer cancel()
-				if err := cl.Stop(sctx); err != nil {
-					log.Warn("stopping cluster", "version", cl.Version(), "err", err)
-				}
-			}()
-		}
-		swg.Wait()
-	}
-	if err := errors.Join(errs...); err != nil {
-		if ctx.Err() != nil {
-			return nil, stop, runErr(fmt.Errorf("interrupted while starting clusters: %w", err))
-		}
-		var ee *exitError
-		if errors.As(err, &ee) && (errors.Is(err, cluster.ErrBadVersion) || errors.Is(err, cluster.ErrVersionNotFound) || errors.Is(err, cluster.ErrJDKIncompatible) || errors.Is(err, cluster.ErrBadHome)) {
-			return nil, stop, usageErr(err)
-		}
-		return nil, stop, err
-	}
-	return targets, stop, nil
-}
-
-// targetName is the store target: the version, plus a short hash of any
-// settings so a configuration change never mixes with plain trials.
-func targetName(t *runner.Target) string {
-	if t.Label != "" {
-		return t.Label
-	}
-	name := t.Version
-	if t.Repository != "" || t.Home != "" {
-		// Jars from an RC carry the release's version: their own digest keeps
-		// them apart from the release and from other RCs.
-		if d := cluster.JarsDigest(t.Checksums); d != "" {
-			name += "+jars-" + d[:8]
-		}
-	}
-	if len(t.Settings) > 0 || len(t.JVMOpts) > 0 {
-		keys := make([]string, 0, len(t.Settings))
-		for k := range t.Settings {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		h := sha256.New()
-		for _, k := range keys {
-			fmt.Fprintf(h, "%s=%s\n", k, t.Settings[k])
-		}
-		for _, o := range t.JVMOpts {
-			fmt.Fprintf(h, "jvm:%s\n", o)
-		}
-		name += "+conf-" + hex.EncodeToString(h.Sum(nil))[:8]
-	}
-	return name
-}
-
-// sameName keeps two sides with the same version and settings (an A/A run) apart in the store.
-func sameName(b, c *runner.Target) {
-	if b.Name == c.Name {
-		b.Name += "+baseline"
-		c.Name += "+candidate"
-		b.Label, c.Label = b.Name, c.Name
-	}
-}
-
-func sanitizeLabel(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
-			b.WriteRune(r)
-		} else {
-			b.WriteRune('-')
-		}
-	}
-	return b.String()
 }
 
 func runFailure(ctx context.Context, err error) error {

@@ -57,7 +57,7 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 			defer prog.Close()
 			ctx, died := context.WithCancelCause(ctx)
 			defer died(nil)
-			targets, stop, err := startTargets(ctx, log, prog, &c, []sideSpec{side}, died)
+			targets, stop, err := startTargets(ctx, log, prog, &c, []runner.Side{side}, died)
 			defer stop()
 			if err != nil {
 				return err
