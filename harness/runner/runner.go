@@ -105,7 +105,10 @@ func (r *Runner) RunSingle(ctx context.Context, t *Target) (*results.Manifest, e
 	if err != nil {
 		return nil, err
 	}
-	r.planned = len(r.Suite.Workloads) * r.Suite.Pairs.Initial
+	r.planned = len(r.Suite.Workloads) * (r.Suite.Pairs.Initial + r.Suite.Run.WarmupRounds)
+	if err := r.warmUp(ctx, s); err != nil {
+		return nil, err
+	}
 	for i := 0; i < r.Suite.Pairs.Initial; i++ {
 		for _, w := range r.Suite.Workloads {
 			if err := r.trial(ctx, s, w, i, 0, true); err != nil {
@@ -140,6 +143,10 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*
 	done := map[string]int{}
 	for _, w := range r.Suite.Workloads {
 		planned[w] = r.Suite.Pairs.Initial
+	}
+	r.planned = 2 * len(r.Suite.Workloads) * (r.Suite.Run.WarmupRounds + r.Suite.Pairs.Initial)
+	if err := r.warmUp(ctx, bs, cs); err != nil {
+		return nil, nil, err
 	}
 	for look := 1; ; look++ {
 		r.planned = r.started
@@ -271,6 +278,24 @@ func (r *Runner) prepare(ctx context.Context, t *Target) (*side, error) {
 // target rate; paired runs store such a trial instead, because a candidate
 // that cannot hold a rate its baseline holds is a regression compare judges
 // (and a rate neither side holds makes compare call the run invalid).
+// warmUp runs the suite's warm-up rounds on every side: one trial of each
+// workload per round, on a clone like any trial, measured by nobody and
+// stored nowhere.
+func (r *Runner) warmUp(ctx context.Context, sides ...*side) error {
+	for range r.Suite.Run.WarmupRounds {
+		for _, w := range r.Suite.Workloads {
+			for _, s := range sides {
+				if err := r.trial(ctx, s, w, -1, 0, false); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// trial runs workload w once on a fresh clone of s's seed and stores it; a
+// pair of -1 is a warm-up trial, run the same way and not stored.
 func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, requireRate bool) (err error) {
 	r.started++
 	r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Trial: r.started, Trials: r.planned})
@@ -293,6 +318,10 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 	res, err := r.runWorkload(ctx, s, w, table, hlog)
 	if err != nil {
 		return fmt.Errorf("%s: workload %s on %s: %w", s.t.Name, w, table, err)
+	}
+	if pair < 0 {
+		r.logger().Info("warm-up trial done", "target", s.t.Name, "workload", w, "rate", res.RateMessage())
+		return nil
 	}
 	if err := hlog.Close(); err != nil {
 		return err

@@ -72,6 +72,12 @@ type Run struct {
 	OperationCount int64 `yaml:"operationcount"`
 	// MaxErrorRate fails the run when more than this fraction of operations fail.
 	MaxErrorRate float64 `yaml:"-"`
+	// WarmupRounds is how many unmeasured rounds (one trial of every
+	// workload on every side) run before the first pair: a freshly started
+	// region server's first trials pay for its JIT and caches (measured: the
+	// first smoke pair's p95 4-14 ms, the others 1-2 ms). Default 1.
+	WarmupRounds     int  `yaml:"-"`
+	WarmupRoundsYAML *int `yaml:"warmup_rounds"`
 
 	WarmupText  string `yaml:"warmup"`
 	MeasureText string `yaml:"measure"`
@@ -214,6 +220,13 @@ func (s *Suite) normalise() error {
 		bad("run.per_server_clamp: cannot be negative, got %g", r.PerServerClampOpsPerSec)
 	}
 	var err error
+	r.WarmupRounds = 1
+	if r.WarmupRoundsYAML != nil {
+		r.WarmupRounds = *r.WarmupRoundsYAML
+	}
+	if r.WarmupRounds < 0 {
+		bad("run.warmup_rounds: must be 0 or more, got %d", r.WarmupRounds)
+	}
 	if r.Warmup, err = parseDuration(r.WarmupText, 5*time.Second); err != nil {
 		bad("run.warmup: %v", err)
 	}
@@ -310,10 +323,11 @@ func (s *Suite) Fingerprint() (string, error) {
 		Measure    time.Duration
 		OpCount    int64
 		Properties map[string]string
+		Rounds     int // warm-up rounds: they change the server a trial meets
 	}
 	f := fp{Data: s.Data, Workloads: map[string]string{}, Threads: s.Run.Threads, Target: s.Run.TargetOpsPerSec,
 		Clamp: s.Run.PerServerClampOpsPerSec, Warmup: s.Run.Warmup, Measure: s.Run.Measure,
-		OpCount: s.Run.OperationCount, Properties: s.Properties}
+		OpCount: s.Run.OperationCount, Properties: s.Properties, Rounds: s.Run.WarmupRounds}
 	for _, w := range s.Workloads {
 		b, err := os.ReadFile(s.WorkloadPath(w))
 		if err != nil {

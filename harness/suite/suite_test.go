@@ -32,6 +32,9 @@ func TestParseAppliesDefaults(t *testing.T) {
 	if s.Data.FieldCount != 10 || s.Data.FieldLength != 100 || s.Data.Regions != 8 || s.Data.ColumnFamily != "family" {
 		t.Errorf("data defaults not applied: %+v", s.Data)
 	}
+	if s.Run.WarmupRounds != 1 {
+		t.Errorf("run.warmup_rounds default %d, want 1", s.Run.WarmupRounds)
+	}
 	if s.Pairs.Initial != 5 || s.Pairs.Max != 5 || s.Compare.Alpha != 0.05 {
 		t.Errorf("pairs/compare defaults not applied: %+v %+v", s.Pairs, s.Compare)
 	}
@@ -47,6 +50,7 @@ func TestParseRejectsBadInput(t *testing.T) {
 	}{
 		{"unknown workload", "workloads: [nosuch]\ndata: {recordcount: 10}", `unknown workload file "nosuch"`},
 		{"negative rate", minimal + "run: {target: -5}", "cannot be negative"},
+		{"negative warm-up rounds", minimal + "run: {warmup_rounds: -1}", "run.warmup_rounds: must be 0 or more"},
 		{"tolerance not a percentage", minimal + "compare: {tolerances: {p99: 0.1}}", "not a percentage"},
 		{"unknown metric", minimal + "compare: {tolerances: {p42: 10%}}", `unknown metric "p42"`},
 		{"unknown gate", minimal + "compare: {gate: [latency]}", `unknown metric "latency"`},
