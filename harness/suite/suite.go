@@ -33,6 +33,8 @@ type Suite struct {
 	Run       Run      `yaml:"run"`
 	Pairs     Pairs    `yaml:"pairs"`
 	Compare   Compare  `yaml:"compare"`
+	// Capacity configures `regress capacity` (defaults when absent).
+	Capacity *Capacity `yaml:"capacity"`
 	// Properties are extra YCSB properties applied to every workload (-p style).
 	Properties map[string]string `yaml:"properties"`
 
@@ -282,6 +284,9 @@ func (s *Suite) normalise() error {
 		if !isMetric(g) {
 			bad("compare.gate: unknown metric %q (known: %s)", g, strings.Join(Metrics, ", "))
 		}
+	}
+	if err := s.normaliseCapacity(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
