@@ -94,7 +94,7 @@ type Step struct {
 	// Good says the step met the SLO, held the rate and stayed within the error budget; Why says what it missed.
 	Good bool   `json:"good"`
 	Why  string `json:"why,omitempty"`
-	// Phase is "sweep" (the ladder) or "bisect".
+	// Phase is "sweep" (the ladder), "confirm" (a failed ladder rate run once more) or "bisect".
 	Phase string `json:"phase"`
 	// Start is when the step began; Wall how long it took, clone and drop included.
 	Start time.Time     `json:"start"`
@@ -185,6 +185,10 @@ type searcher struct {
 	good, bad float64
 	s         *Search
 	done      bool
+	// confirm is set after a failed ladder step: the same rate runs once
+	// more before it counts as bad, so one stray pause (a GC, a flush) far
+	// below the knee does not end the climb.
+	confirm bool
 }
 
 func newSearcher(cfg Config, s *Search) *searcher {
@@ -196,6 +200,9 @@ func (x *searcher) next() (rate float64, phase string, ok bool) {
 	if x.done {
 		return 0, "", false
 	}
+	if x.confirm {
+		return x.ladder[x.idx], "confirm", true
+	}
 	if x.bad == 0 {
 		return x.ladder[x.idx], "sweep", true
 	}
@@ -206,6 +213,11 @@ func (x *searcher) next() (rate float64, phase string, ok bool) {
 func (x *searcher) record(st Step) {
 	x.s.Steps = append(x.s.Steps, st)
 	r := st.TargetOpsPerSec
+	if x.bad == 0 && !st.Good && !x.confirm {
+		x.confirm = true
+		return
+	}
+	x.confirm = false
 	if st.Good {
 		if r > x.good {
 			x.good = r

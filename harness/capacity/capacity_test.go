@@ -103,11 +103,33 @@ func TestSearchSaysAtLeastAtTheCeilingAndBelowTheStart(t *testing.T) {
 	if b.Found || b.Stopped != StopMaxRate || b.CapacityOpsPerSec != cfg.MaxOpsPerSec {
 		t.Errorf("baseline: %+v, want at least max_rate", b)
 	}
-	if c.Found || c.Stopped != StopBelowStart || len(c.Steps) != 1 {
-		t.Errorf("candidate: %+v, want below the start after one step", c)
+	if c.Found || c.Stopped != StopBelowStart || len(c.Steps) != 2 || c.Steps[1].Phase != "confirm" {
+		t.Errorf("candidate: %+v, want below the start after the first rate failed twice", c)
 	}
 	if got := b.Describe(); got != "at least 20000 ops/s (held up to max_rate)" {
 		t.Errorf("Describe() = %q", got)
+	}
+}
+
+func TestAStrayFailedStepOnTheLadderIsConfirmedAway(t *testing.T) {
+	cfg := testConfig()
+	cfg.Pairs = 1
+	calls := 0
+	probe := func(ctx context.Context, side int, w string, rate float64, phase string) (Step, error) {
+		st, _ := knee([2]float64{3000, 3000})(ctx, side, w, rate, phase)
+		if side == 0 && rate == 1000 && phase == "sweep" {
+			calls++
+			st.WorstP99Micros = 90000 // one GC pause
+		}
+		return st, nil
+	}
+	sw, err := Run(context.Background(), cfg, probe, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := sw.Searches[0]
+	if calls != 1 || !b.Found || b.CapacityOpsPerSec < 2700 || b.CapacityOpsPerSec > 3000 {
+		t.Errorf("baseline %s after a stray failure at 1000 ops/s, want the knee near 3000", b.Describe())
 	}
 }
 
