@@ -14,7 +14,9 @@ const MetricCapacity = "capacity"
 
 // HigherIsBetter reports whether a larger value of metric is an improvement
 // (throughput and capacity) rather than a slowdown (latency).
-func HigherIsBetter(metric string) bool { return metric == MetricThroughput || metric == MetricCapacity }
+func HigherIsBetter(metric string) bool {
+	return metric == MetricThroughput || metric == MetricCapacity
+}
 
 // CapacityConfig holds the capacity comparison's settings.
 type CapacityConfig struct {
