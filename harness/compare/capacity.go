@@ -106,7 +106,7 @@ func CompareCapacity(sw *capacity.Sweep, cfg CapacityConfig) (*Comparison, error
 		}
 		e := estimate{}
 		if m.Gated {
-			e = pairedEstimate(diffs)
+			e = quantizedEstimate(diffs, use)
 			worse := e
 			worse.Mean = -worse.Mean
 			m.P = worse.pAbove(c)
@@ -173,4 +173,34 @@ func DescribeOpen(pairs [][2]*capacity.Search) string {
 		return str
 	}
 	return side(0) + ", " + side(1)
+}
+
+// quantizedEstimate is the paired t estimate of the log capacity ratios d,
+// with the variance of d floored at what the bisection's own grid adds: a
+// capacity is only known to lie in [good, bad), a bracket of log width w, so
+// each side carries a rounding error of variance about w²/12 and their
+// difference the sum. Without the floor, pairs that land on the same grid
+// points give d identical to the last digit, a zero standard error, and a
+// verdict from two pairs that no measurement supports.
+func quantizedEstimate(d []float64, pairs [][2]*capacity.Search) estimate {
+	e := pairedEstimate(d)
+	var q float64
+	var n int
+	for _, p := range pairs {
+		for _, s := range p {
+			if s.Found && s.CapacityOpsPerSec > 0 && s.KneeOpsPerSec > s.CapacityOpsPerSec {
+				w := math.Log(s.KneeOpsPerSec / s.CapacityOpsPerSec)
+				q += w * w / 12
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return e
+	}
+	floor := 2 * q / float64(n) // both sides' rounding, the mean over searches
+	if v := e.SE * e.SE * float64(e.N); v < floor {
+		e.SE = math.Sqrt(floor / float64(e.N))
+	}
+	return e
 }

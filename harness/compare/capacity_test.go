@@ -147,3 +147,23 @@ func TestCompareCapacityRejectsEmptyAndBadSettings(t *testing.T) {
 		t.Error("alpha 0 accepted")
 	}
 }
+
+func TestCapacityOnTheSameGridPointsIsNotCertainty(t *testing.T) {
+	// Two pairs where the candidate landed two bisection points lower both
+	// times: d identical, so a plain paired t has zero spread and p = 0.
+	var sw capacity.Sweep
+	for pair := 0; pair < 2; pair++ {
+		for side, v := range []float64{5657, 4000} {
+			sw.Searches = append(sw.Searches, capacity.Search{Workload: "workloada", Side: capacity.Sides[side], Pair: pair,
+				CapacityOpsPerSec: v, KneeOpsPerSec: v * 1.19, Found: true, Stopped: capacity.StopKnee})
+		}
+	}
+	c, err := CompareCapacity(&sw, CapacityConfig{Alpha: 0.05, Tolerance: 0.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := c.Metrics[0]
+	if m.Status == Regressed || m.P < 0.01 || m.CILow == m.CIHigh {
+		t.Errorf("status %s p %.3g CI [%.3f, %.3f]: two pairs on a 19%% grid cannot be certain", m.Status, m.P, m.CILow, m.CIHigh)
+	}
+}
