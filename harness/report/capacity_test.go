@@ -5,7 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"image/png"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +113,42 @@ func TestCapacityJUnitFailsTheRegressedWorkloadAndSkipsAtLeast(t *testing.T) {
 	}
 	if doc.Tests != 2 || doc.Failures != 1 || doc.Skipped != 1 {
 		t.Errorf("tests %d failures %d skipped %d, want 2, 1 (workloada) and 1 (workloadc: at least)", doc.Tests, doc.Failures, doc.Skipped)
+	}
+}
+
+// TestCapacityCurveRendersInChromium draws one workload's latency-throughput
+// curve alone and looks at the screenshot: both sides' curves and the SLO line
+// must be drawn, not merely present in the markup.
+func TestCapacityCurveRendersInChromium(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "curve.html")
+	r := capacityReport(t)
+	if err := os.WriteFile(page, []byte("<!DOCTYPE html><html><body>"+curveSVG(r.Capacity, "workloada")+"</body></html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(dir, "shot.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=700,400", "--screenshot="+shot, "file://"+page)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ what, hex string }{
+		{"baseline curve and knee", colBase}, {"candidate curve and knee", colCand}, {"SLO line", "#cf222e"},
+	} {
+		if n := countColour(img, c.hex); n < 40 {
+			t.Errorf("%s (%s): %d pixels in the screenshot, want it drawn", c.what, c.hex, n)
+		}
 	}
 }
