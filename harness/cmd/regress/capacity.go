@@ -29,7 +29,8 @@ type capacityFlags struct {
 	pairs        int
 	out, format  string
 	failOnNoKnee bool
-	alpha        float64
+	// from names a stored sweep to compare again instead of running one.
+	from string
 }
 
 func newCapacityCmd() *cobra.Command {
@@ -74,6 +75,7 @@ knee reports "at least X", described, not tested.`,
 	f.DurationVar(&cf.budget, "budget", 0, "override capacity.budget: the wall-clock time the sweep may take (e.g. 10m)")
 	f.Float64Var(&cf.maxRate, "max-rate", 0, "override capacity.max_rate: the rate ceiling in ops/s")
 	f.IntVar(&cf.pairs, "pairs", 0, "override capacity.pairs: interleaved searches per side and workload")
+	f.StringVar(&cf.from, "from", "", "compare and report a stored sweep (<store>/capacity/<run id>.json) instead of running one")
 	f.BoolVar(&cf.failOnNoKnee, "fail-on-inconclusive", false, "exit 4 when the verdict is INCONCLUSIVE or DESCRIPTIVE (no knee found)")
 	f.StringVar(&cf.out, "out", "", "report directory (default reports/<timestamp>)")
 	f.StringVar(&cf.format, "format", "text", "report on stdout: "+strings.Join(report.Formats(), "|"))
@@ -105,6 +107,9 @@ func runCapacity(cmd *cobra.Command, jf *jobFlags, cf *capacityFlags) error {
 	ctx, stdout, stderr := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if err := checkFormat(cf.format); err != nil {
 		return err
+	}
+	if cf.from != "" {
+		return fromStored(cmd, jf, cf)
 	}
 	base, err := newSide("baseline", jf.baseline, jf.baselineZK, jf.baseSrc, jf.baseConf, jf.baseJVM)
 	if err != nil {
@@ -212,4 +217,20 @@ func decideCapacity(stdout, stderr io.Writer, sw *capacity.Sweep, cfg compare.Ca
 		}
 	}
 	return nil
+}
+
+// fromStored compares a sweep stored by an earlier run, with the suite's alpha and capacity tolerance.
+func fromStored(cmd *cobra.Command, jf *jobFlags, cf *capacityFlags) error {
+	sw, err := capacity.Load(cf.from)
+	if err != nil {
+		return usageErr(err)
+	}
+	if sw.Suite != "" && !cmd.Flags().Changed("suite") {
+		jf.common.suiteName = sw.Suite
+	}
+	s, err := loadSuite(&jf.common)
+	if err != nil {
+		return err
+	}
+	return decideCapacity(cmd.OutOrStdout(), cmd.ErrOrStderr(), sw, compare.CapacityConfig{Alpha: s.Compare.Alpha, Tolerance: s.Capacity.Tolerance}, cf)
 }

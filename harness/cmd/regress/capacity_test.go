@@ -83,3 +83,21 @@ func TestCapacityVerdictMapsToTheExitCode(t *testing.T) {
 		})
 	}
 }
+
+func TestCapacityFromAStoredSweepReportsItAgain(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sweep.json")
+	sw := sweepWith([]float64{3000, 3100, 2950}, []float64{2000, 2050, 1980})
+	sw.Suite = "capacity"
+	if err := capacity.Save(p, sw); err != nil {
+		t.Fatal(err)
+	}
+	scen := filepath.Join("..", "..", "..", "scenarios")
+	out, err := runRegress(t, "capacity", "--from", p, "--scenarios", scen, "--out", filepath.Join(dir, "rep"), "--format", "json")
+	if code(err) != exitRegression || !strings.Contains(out, `"metric": "capacity"`) {
+		t.Fatalf("exit %d (%v), want 1 and the JSON report:\n%s", code(err), err, out)
+	}
+	if _, err := runRegress(t, "capacity", "--from", filepath.Join(dir, "nosuch.json")); code(err) != exitUsage {
+		t.Errorf("a missing sweep file: exit %d (%v), want 2", code(err), err)
+	}
+}
