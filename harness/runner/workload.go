@@ -86,6 +86,13 @@ func (r *Runner) seedSpec(s *side) (lifecycle.SeedSpec, error) {
 		SplitKeys:    splits,
 		Reseed:       r.Reseed,
 		Preload: func(ctx context.Context, table string) error {
+			// The rows go to the seed table lifecycle created, which the
+			// workload must name: its inserts write to its own table property.
+			p.Set("table", table, "seed")
+			wl, err := workload.New(p)
+			if err != nil {
+				return fmt.Errorf("workload %s: %w", first, err)
+			}
 			return r.preload(ctx, s, wl, table, d)
 		},
 	}, nil
