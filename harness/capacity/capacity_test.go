@@ -154,6 +154,14 @@ func TestStepsOfAPairInterleave(t *testing.T) {
 	if first == 0 || first == len(sides)/2 {
 		t.Errorf("baseline went first in %d of %d rounds: the order is not random", first, len(sides)/2)
 	}
+	if len(sw.Primes) != 2 || sw.Primes[0].Phase != "prime" || sw.Primes[0].TargetOpsPerSec != cfg.StartOpsPerSec {
+		t.Errorf("primes %+v, want one throwaway step a side at the start rate", sw.Primes)
+	}
+	for _, s := range sw.Searches {
+		if s.Steps[0].Phase == "prime" {
+			t.Errorf("a priming step counted in the %s search", s.Side)
+		}
+	}
 	if len(sw.Capacities("workloada")) != cfg.Pairs {
 		t.Errorf("%d pairs, want %d", len(sw.Capacities("workloada")), cfg.Pairs)
 	}

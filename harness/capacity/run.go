@@ -34,6 +34,10 @@ type Sweep struct {
 	// PairsPlanned is the configured number of pairs; BudgetHit says the budget ended the run early.
 	PairsPlanned int  `json:"pairs_planned"`
 	BudgetHit    bool `json:"budget_hit"`
+	// Primes are the throwaway steps run first, one per side and workload at
+	// the ladder's first rate: a freshly started JVM (JIT, caches, the
+	// compactions after seeding) fails steps far below its knee.
+	Primes []Step `json:"primes,omitempty"`
 	// Started and Elapsed time the whole run.
 	Started time.Time     `json:"started"`
 	Elapsed time.Duration `json:"elapsed_ns"`
@@ -47,7 +51,8 @@ type Event struct {
 	Elapsed        time.Duration
 }
 
-// Run searches each workload's knee on both sides, pair after pair: inside a
+// Run primes each side and workload with one throwaway step, then searches
+// each workload's knee on both sides, pair after pair: inside a
 // pair both sides' searches advance one step at a time in random order
 // (RMIT at the step level, so drift hits both alike). It stops starting steps
 // when the next would overrun cfg.Budget; searches cut short report "at
@@ -72,6 +77,27 @@ func Run(ctx context.Context, cfg Config, probe Prober, rng *rand.Rand, onStep f
 			return cfg.StepTime
 		}
 		return max(wall/time.Duration(steps), cfg.StepTime)
+	}
+	first := cfg.Ladder()[0]
+	for _, w := range cfg.Workloads {
+		for _, side := range [2]int{0, 1} {
+			if time.Since(sw.Started)+estimate() > cfg.Budget {
+				break
+			}
+			t0 := time.Now()
+			st, err := probe(ctx, side, w, first, "prime")
+			if err != nil {
+				return sw, fmt.Errorf("capacity: %s %s priming step at %.0f ops/s: %w", Sides[side], w, first, err)
+			}
+			st.TargetOpsPerSec, st.Phase, st.Start, st.Wall = first, "prime", t0, time.Since(t0)
+			cfg.Judge(&st)
+			sw.Primes = append(sw.Primes, st)
+			wall += st.Wall
+			steps++
+			if onStep != nil {
+				onStep(Event{Side: Sides[side], Workload: w, Step: st, Elapsed: time.Since(sw.Started)})
+			}
+		}
 	}
 	for pair := 0; pair < cfg.Pairs && !sw.BudgetHit; pair++ {
 		for _, w := range cfg.Workloads {
