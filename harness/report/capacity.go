@@ -60,6 +60,13 @@ func writeCapacityText(w io.Writer, sw *capacity.Sweep) error {
 		}
 		fmt.Fprintf(&b, "  %s pair %d %-9s %s; steps (ops/s): %s\n", s.Workload, s.Pair+1, s.Side, s.Describe(), strings.Join(marks, " "))
 	}
+	if len(sw.Primes) > 0 {
+		var marks []string
+		for _, st := range sw.Primes {
+			marks = append(marks, stepMark(st))
+		}
+		fmt.Fprintf(&b, "  priming steps (one a side and workload, discarded): %s\n", strings.Join(marks, " "))
+	}
 	fmt.Fprintf(&b, "%s.\n", capacityRule(sw))
 	_, err := io.WriteString(w, b.String())
 	return err

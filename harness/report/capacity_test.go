@@ -55,7 +55,7 @@ func TestCapacityRowsAndSearchesAppearInEveryFormat(t *testing.T) {
 		format string
 		want   []string
 	}{
-		{FormatText, []string{"workloada  ALL  capacity", "REGRESSED", "capacity searches", "workloadc pair 1 candidate at least 16000 ops/s (held up to max_rate)", "4000✗"}},
+		{FormatText, []string{"workloada  ALL  capacity", "REGRESSED", "capacity searches", "priming steps (one a side and workload, discarded): 500", "workloadc pair 1 candidate at least 16000 ops/s (held up to max_rate)", "4000✗"}},
 		{FormatMarkdown, []string{"| workloada | ALL | capacity |", "#### Capacity searches", "at least 16000 ops/s"}},
 		{FormatHTML, []string{`class="knee"`, `class="curve"`, `class="slo"`, "workloada · capacity", "≥ 16000", "achieved ops/s"}},
 	} {
