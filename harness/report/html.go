@@ -52,6 +52,7 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 <div class="evidence">
 {{range .Evidence}}<figure class="f-{{.Status}}"><figcaption>{{.Title}} · <span class="st-{{.Status}}">{{.Status}}</span></figcaption>{{.SVG}}</figure>
 {{end}}</div>{{end}}
+{{.Capacity}}
 {{if .GateNotes}}<h2>Notes</h2><ul>{{range .GateNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <h2>All metrics</h2>
 <table>
@@ -105,11 +106,13 @@ func renderHTML(w io.Writer, r Report) error {
 		HeldRate                                                                     []htmlHeld
 		GateNotes                                                                    []string
 		Paired                                                                       bool
+		Capacity                                                                     template.HTML
 	}{
 		Title:    fmt.Sprintf("%s vs %s", c.Candidate.Name, c.Baseline.Name),
 		Headline: headline(c), VerdictLine: verdictLine(c), Verdict: c.Verdict, Descriptive: c.Descriptive,
 		DescriptiveNote: DescriptiveNote, Warnings: c.Warnings, BaseName: c.Baseline.Name, CandName: c.Candidate.Name,
 		GateNotes: gateNotes(c), Paired: c.Paired,
+		Capacity: capacityHTML(r.Capacity),
 	}
 	for _, h := range c.HeldRate {
 		data.HeldRate = append(data.HeldRate, htmlHeld{Line: heldRateLine(h), Status: h.Status})

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/regress-hbase/regress/harness/capacity"
 	"github.com/regress-hbase/regress/harness/compare"
 )
 
@@ -81,6 +82,8 @@ type jsonReport struct {
 	Metrics     []jsonMetric       `json:"metrics"`
 	Warnings    []string           `json:"warnings"`
 	Generated   string             `json:"generated,omitempty"`
+	// Capacity is the rate sweep of `regress capacity`: every search and step.
+	Capacity *capacity.Sweep `json:"capacity,omitempty"`
 }
 
 // renderJSON writes the verdict object. Descriptive metrics carry null
@@ -90,7 +93,7 @@ func renderJSON(w io.Writer, r Report) error {
 	out := jsonReport{Verdict: c.Verdict, Baseline: c.Baseline, Candidate: c.Candidate, Suite: c.Suite,
 		Paired: c.Paired, Interleaved: c.Interleaved, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
 		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, HeldRate: c.HeldRate,
-		Metrics: []jsonMetric{}, Warnings: c.Warnings}
+		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
 	}

@@ -56,7 +56,8 @@ func renderJUnit(w io.Writer, r Report) error {
 	root := junitSuites{Name: fmt.Sprintf("regress %s vs %s", c.Candidate.Name, c.Baseline.Name), Time: "0"}
 	index := map[string]int{}
 	for _, m := range c.Metrics {
-		if !m.Gated {
+		// A capacity without a knee is shown as a skipped case: "at least" is news.
+		if !m.Gated && m.Metric != compare.MetricCapacity {
 			continue
 		}
 		i, ok := index[m.Workload]

@@ -13,8 +13,10 @@ import (
 
 // renderMarkdown writes the report for a vote thread or a CI step summary.
 func renderMarkdown(w io.Writer, r Report) error {
-	_, err := w.Write(markdown(r.Comparison, -1))
-	return err
+	if _, err := w.Write(markdown(r.Comparison, -1)); err != nil {
+		return err
+	}
+	return writeCapacityMarkdown(w, r.Capacity)
 }
 
 // markdown renders the vote-thread report: the verdict, the gated metrics

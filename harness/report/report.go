@@ -18,6 +18,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/regress-hbase/regress/harness/capacity"
 	"github.com/regress-hbase/regress/harness/compare"
 )
 
@@ -32,6 +33,9 @@ type Report struct {
 	Distributions []Distribution
 	// Generated stamps the report; zero leaves the stamp out (golden files).
 	Generated time.Time
+	// Capacity, if set, is the rate sweep of `regress capacity`: every
+	// format adds its searches, and HTML its latency-throughput curves.
+	Capacity *capacity.Sweep
 }
 
 // Distribution holds one workload's operation's latency histograms, one per side (either may be nil).
@@ -233,7 +237,7 @@ func passBound(m compare.MetricResult) string {
 		return "-"
 	}
 	op := "≤"
-	if m.Metric == compare.MetricThroughput {
+	if compare.HigherIsBetter(m.Metric) {
 		op = "≥"
 	}
 	if math.Abs(m.PassBound-1) < 0.01 {
@@ -249,7 +253,7 @@ func regressionBound(m compare.MetricResult) string {
 		return "-"
 	}
 	op := "≥"
-	if m.Metric == compare.MetricThroughput {
+	if compare.HigherIsBetter(m.Metric) {
 		op = "≤"
 	}
 	if math.Abs(m.RegressionBound-1) < 0.01 {

@@ -57,7 +57,10 @@ func renderText(w io.Writer, r Report) error {
 			return err
 		}
 	}
-	return writeNotes(w, c, "")
+	if err := writeNotes(w, c, ""); err != nil {
+		return err
+	}
+	return writeCapacityText(w, r.Capacity)
 }
 
 // writeNotes prints the held-rate checks, the gate's notes, the reading key

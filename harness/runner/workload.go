@@ -12,6 +12,7 @@ import (
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/lifecycle"
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/suite"
 	"github.com/regress-hbase/regress/harness/workload"
 )
 
@@ -131,7 +132,13 @@ func (r *Runner) preload(ctx context.Context, s *side, wl *workload.Workload, ta
 // runWorkload runs workload w on table at the suite's rate for warm-up plus
 // the measurement window, writing the interval log to hlog.
 func (r *Runner) runWorkload(ctx context.Context, s *side, w, table string, hlog io.Writer) (*loadgen.Result, error) {
-	p, err := r.properties(w, table, r.expectedOps())
+	return r.runWorkloadAt(ctx, s, w, table, hlog, r.Suite.Run, r.expectedOps())
+}
+
+// runWorkloadAt runs workload w on table with run's rate, threads and
+// windows; operations sizes the key space of run-phase inserts.
+func (r *Runner) runWorkloadAt(ctx context.Context, s *side, w, table string, hlog io.Writer, run suite.Run, operations int64) (*loadgen.Result, error) {
+	p, err := r.properties(w, table, operations)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +151,6 @@ func (r *Runner) runWorkload(ctx context.Context, s *side, w, table string, hlog
 		return nil, err
 	}
 	db := binding.New(s.t.Client, r.Suite.Data.ColumnFamily, d, r.logger())
-	run := r.Suite.Run
 	trial, trials := r.started, r.planned
 	base := time.Now().UnixNano()
 	return loadgen.Run(ctx, loadgen.Config{

@@ -36,6 +36,8 @@ type Suite struct {
 	Run       Run      `yaml:"run"`
 	Pairs     Pairs    `yaml:"pairs"`
 	Compare   Compare  `yaml:"compare"`
+	// Capacity configures `regress capacity` (defaults when absent).
+	Capacity *Capacity `yaml:"capacity"`
 	// Properties are extra YCSB properties applied to every workload (-p style).
 	Properties map[string]string `yaml:"properties"`
 
@@ -287,6 +289,9 @@ func (s *Suite) normalise() error {
 		if _, err := policy.ParseSelector(g); err != nil {
 			bad("compare.gate: %v", err)
 		}
+	}
+	if err := s.normaliseCapacity(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
