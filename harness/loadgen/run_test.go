@@ -325,8 +325,17 @@ func TestHlogRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(intervals) < 4*5 {
-		t.Errorf("%d intervals, want at least 4 tags x 5 ticks", len(intervals))
+	// A 600 ms window at a 100 ms tick writes about 6 intervals per tag; a
+	// loaded machine may drop ticks (a Ticker does), so ask only that the log
+	// is split at all: every tag in at least two intervals.
+	perTag := map[string]int{}
+	for _, h := range intervals {
+		perTag[h.Tag()]++
+	}
+	for _, tag := range []string{"READ.intended", "READ.service", "UPDATE.intended", "UPDATE.service"} {
+		if perTag[tag] < 2 {
+			t.Errorf("%s in %d intervals, want at least 2 (the log is split per tick): %v", tag, perTag[tag], perTag)
+		}
 	}
 	startMs := res.Start.UnixMilli()
 	for _, h := range intervals {
