@@ -163,7 +163,7 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 		return nil, err
 	}
 	site := siteConf(wd, ports[0], ports[1], ports[2], s.Conf)
-	if _, set := s.Conf["hbase.regionserver.info.port"]; !set {
+	if _, set := s.Conf["hbase.regionserver.info.port"]; s.InfoServer && !set {
 		// The region server's info server serves /jmx, where HBase's own
 		// per-call times are read (make bench-fidelity).
 		site["hbase.regionserver.info.port"] = strconv.Itoa(ports[3])

@@ -19,7 +19,7 @@ import (
 // loads a table of rows rows for the fidelity runs.
 func env(tb testing.TB, rows int64) (*hbase.Client, *JMX, func(name string) workload.Properties) {
 	tb.Helper()
-	c := clustertest.Start(tb)
+	c := clustertest.StartSpec(tb, cluster.Spec{InfoServer: true})
 	ctx := context.Background()
 	client, err := hbase.Connect(ctx, c.ZKAddr())
 	if err != nil {
@@ -47,8 +47,6 @@ func env(tb testing.TB, rows int64) (*hbase.Client, *JMX, func(name string) work
 	}
 	return client, jmx, props
 }
-
-var _ cluster.Cluster // the provider's type is asserted above
 
 // TestFidelityPathAgainstHBase runs the fidelity path at a small size
 // against a real HBase: every operation is counted, the region server saw at
