@@ -57,16 +57,7 @@ knee reports "at least X", described, not tested.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&jf.baseline, "baseline", "", "baseline HBase version (started by the provider)")
-	f.StringVar(&jf.candidate, "candidate", "", "candidate HBase version (started by the provider)")
-	f.StringVar(&jf.baselineZK, "baseline-zk", "", "use the running cluster at this ZooKeeper address as the baseline")
-	f.StringVar(&jf.candidateZK, "candidate-zk", "", "use the running cluster at this ZooKeeper address as the candidate")
-	f.StringArrayVar(&jf.baseConf, "baseline-conf", nil, "hbase-site.xml override key=value for the baseline (repeatable)")
-	f.StringArrayVar(&jf.candConf, "candidate-conf", nil, "hbase-site.xml override key=value for the candidate (repeatable)")
-	f.StringArrayVar(&jf.baseJVM, "baseline-jvm-opt", nil, "extra JVM option for the baseline (repeatable)")
-	f.StringArrayVar(&jf.candJVM, "candidate-jvm-opt", nil, "extra JVM option for the candidate (repeatable)")
-	jf.baseSrc.add(f, "baseline")
-	jf.candSrc.add(f, "candidate")
+	jf.addSides(f)
 	jf.common.add(cmd, false)
 	if fl := f.Lookup("suite"); fl != nil {
 		fl.DefValue, fl.Usage = "capacity", "suite whose capacity: section drives the sweep (scenarios/suites/NAME.yaml) or path to a suite file"

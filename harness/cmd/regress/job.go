@@ -68,16 +68,7 @@ func init() {
   regress --baseline-zk zk1:2181 --candidate-zk zk2:2181 --suite quick --format markdown`
 		root.Args = cobra.NoArgs
 		f := root.Flags()
-		f.StringVar(&jf.baseline, "baseline", "", "baseline HBase version (started by the provider)")
-		f.StringVar(&jf.candidate, "candidate", "", "candidate HBase version (started by the provider)")
-		f.StringVar(&jf.baselineZK, "baseline-zk", "", "use the running cluster at this ZooKeeper address as the baseline")
-		f.StringVar(&jf.candidateZK, "candidate-zk", "", "use the running cluster at this ZooKeeper address as the candidate")
-		f.StringArrayVar(&jf.baseConf, "baseline-conf", nil, "hbase-site.xml override key=value for the baseline (repeatable)")
-		f.StringArrayVar(&jf.candConf, "candidate-conf", nil, "hbase-site.xml override key=value for the candidate (repeatable)")
-		f.StringArrayVar(&jf.baseJVM, "baseline-jvm-opt", nil, "extra JVM option for the baseline (repeatable)")
-		f.StringArrayVar(&jf.candJVM, "candidate-jvm-opt", nil, "extra JVM option for the candidate (repeatable)")
-		jf.baseSrc.add(f, "baseline")
-		jf.candSrc.add(f, "candidate")
+		jf.addSides(f)
 		f.BoolVar(&jf.reuseBaseline, "reuse-baseline", false, "compare with stored baseline trials of the same suite instead of running the baseline (unpaired)")
 		f.BoolVar(&jf.failOnInconclusive, "fail-on-inconclusive", false, "exit 4 when the verdict is INCONCLUSIVE")
 		f.StringVar(&jf.out, "out", "", "report directory (default reports/<timestamp>)")
@@ -96,6 +87,21 @@ func init() {
 // Maven Central: a Maven repository, a home, a JDK, and the name to store it under.
 type sideSource struct {
 	repo, home, javaHome, label string
+}
+
+// addSides adds the baseline's and candidate's flags (version, cluster,
+// settings, jars, JDK, label), shared by the main job and regress capacity.
+func (jf *jobFlags) addSides(f *pflag.FlagSet) {
+	f.StringVar(&jf.baseline, "baseline", "", "baseline HBase version (started by the provider)")
+	f.StringVar(&jf.candidate, "candidate", "", "candidate HBase version (started by the provider)")
+	f.StringVar(&jf.baselineZK, "baseline-zk", "", "use the running cluster at this ZooKeeper address as the baseline")
+	f.StringVar(&jf.candidateZK, "candidate-zk", "", "use the running cluster at this ZooKeeper address as the candidate")
+	f.StringArrayVar(&jf.baseConf, "baseline-conf", nil, "hbase-site.xml override key=value for the baseline (repeatable)")
+	f.StringArrayVar(&jf.candConf, "candidate-conf", nil, "hbase-site.xml override key=value for the candidate (repeatable)")
+	f.StringArrayVar(&jf.baseJVM, "baseline-jvm-opt", nil, "extra JVM option for the baseline (repeatable)")
+	f.StringArrayVar(&jf.candJVM, "candidate-jvm-opt", nil, "extra JVM option for the candidate (repeatable)")
+	jf.baseSrc.add(f, "baseline")
+	jf.candSrc.add(f, "candidate")
 }
 
 func (s *sideSource) add(f *pflag.FlagSet, role string) {
