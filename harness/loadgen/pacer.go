@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/workload"
 )
 
 // Pacer decides when each operation is due. Both methods are pure, so pacing
@@ -69,4 +71,26 @@ func ClampRate(target, perServer float64, servers int) (float64, error) {
 		return limit, nil
 	}
 	return target, nil
+}
+
+// sharePacer is one load host's part of a schedule: its slot k is the
+// schedule's slot k*of+index.
+type sharePacer struct {
+	Pacer
+	index, of uint64
+}
+
+func (p sharePacer) Due(k uint64) time.Duration { return p.Pacer.Due(k*p.of + p.index) }
+
+func (p sharePacer) Pace(elapsed time.Duration, k uint64) (time.Duration, bool) {
+	return p.Pacer.Pace(elapsed, k*p.of+p.index)
+}
+
+// shareOf returns host s's part of n slots: those numbered index, index+of, ...
+// below n (0 stays 0, no limit).
+func shareOf(n int64, s workload.Share) int64 {
+	if n <= 0 || s.Of <= 1 {
+		return n
+	}
+	return (n - int64(s.Index) + int64(s.Of) - 1) / int64(s.Of)
 }

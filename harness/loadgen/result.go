@@ -133,3 +133,65 @@ func (r *Result) RateMessage() string {
 			a, r.Rate, 100*a/r.Rate, 100*HoldThreshold, clamp)
 	}
 }
+
+// Merge adds the results of the load hosts that ran one run's schedule
+// together into the result of one client: histograms and counts add, rates
+// add, the window is the longest, the client cost is the fleet's. The inputs
+// are not changed; Merge of none is nil.
+func Merge(parts ...*Result) *Result {
+	if len(parts) == 0 {
+		return nil
+	}
+	m := &Result{Start: parts[0].Start, StoppedBy: parts[0].StoppedBy}
+	for _, p := range parts {
+		m.TargetRate += p.TargetRate
+		m.Rate += p.Rate
+		if p.Start.Before(m.Start) {
+			m.Start = p.Start
+		}
+		m.Duration = max(m.Duration, p.Duration)
+		m.Ops += p.Ops
+		m.WarmupOps += p.WarmupOps
+		m.Clamped += p.Clamped
+		m.Invalid += p.Invalid
+		m.Empty += p.Empty
+		if p.StoppedBy == "canceled" {
+			m.StoppedBy = p.StoppedBy
+		}
+		m.Lateness = mergeHist(m.Lateness, p.Lateness)
+		for op, o := range p.PerOp {
+			if o == nil {
+				continue
+			}
+			mo := m.PerOp[op]
+			if mo == nil {
+				mo = &OpResult{Op: o.Op}
+				m.PerOp[op] = mo
+			}
+			mo.Intended = mergeHist(mo.Intended, o.Intended)
+			mo.Service = mergeHist(mo.Service, o.Service)
+			mo.FailedIntended = mergeHist(mo.FailedIntended, o.FailedIntended)
+			mo.FailedService = mergeHist(mo.FailedService, o.FailedService)
+			for i, n := range o.Statuses {
+				mo.Statuses[i] += n
+			}
+		}
+		m.Client.CPU += p.Client.CPU
+		m.Client.GCPauses += p.Client.GCPauses
+		m.Client.GCPauseMax = max(m.Client.GCPauseMax, p.Client.GCPauseMax)
+		m.Client.GCs += p.Client.GCs
+	}
+	return m
+}
+
+// mergeHist returns into with from added (a copy of from when into is nil).
+func mergeHist(into, from *hdr.Histogram) *hdr.Histogram {
+	if from == nil {
+		return into
+	}
+	if into == nil {
+		return hdr.Import(from.Export())
+	}
+	into.Merge(from)
+	return into
+}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/workload"
 )
 
 // DefaultTick is how often workers' histograms are merged, the interval log
@@ -42,6 +44,12 @@ type Config struct {
 	Hlog io.Writer
 	// Pacer overrides the constant-rate schedule; nil means ConstantPacer at the clamped rate.
 	Pacer Pacer
+	// Share makes this run one load host's part of a fleet's run (see
+	// workload.Share): it takes every Of-th slot of the one global schedule
+	// from slot Index, and its share of MaxOps, so the union of the hosts'
+	// slots is exactly the schedule one host would run. The rate, clamp and
+	// MaxOps stay the fleet's totals; the Result's rates are this host's share.
+	Share workload.Share
 
 	// newClock makes each worker's clock; nil means the real one (tests set a fake).
 	newClock func(context.Context) clock
@@ -74,6 +82,9 @@ func (c *Config) validate() error {
 	case c.Duration == 0 && c.MaxOps == 0:
 		return errors.New("loadgen: neither a duration nor an operation count is set: the run would never stop")
 	}
+	if err := c.Share.Validate(); err != nil {
+		return fmt.Errorf("loadgen: %w", err)
+	}
 	return nil
 }
 
@@ -102,6 +113,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if pacer == nil {
 		pacer = ConstantPacer{Rate: rate}
 	}
+	maxOps, targetRate := cfg.MaxOps, cfg.TargetRate
+	if n := cfg.Share.Of; n > 1 {
+		pacer = sharePacer{Pacer: pacer, index: uint64(cfg.Share.Index), of: uint64(n)}
+		if maxOps = shareOf(maxOps, cfg.Share); maxOps == 0 && cfg.MaxOps > 0 {
+			maxOps = -1 // a fleet larger than the count: this host measures nothing
+		}
+		rate, targetRate = rate/float64(n), targetRate/float64(n)
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	mkClock := cfg.newClock
@@ -117,7 +136,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 	// A custom pacer is open loop even without a rate.
 	closed := cfg.Pacer == nil && rate == 0
-	s := &schedule{pacer: pacer, closed: closed, maxOps: cfg.MaxOps}
+	s := &schedule{pacer: pacer, closed: closed, maxOps: maxOps}
 	recs := make([]*workerRecorder, cfg.Workers)
 	for i := range recs {
 		recs[i] = newWorkerRecorder(closed)
@@ -185,7 +204,7 @@ loop:
 	}
 	report(clk.Now())
 
-	res := &Result{TargetRate: cfg.TargetRate, Rate: rate, Start: s.measureStart}
+	res := &Result{TargetRate: targetRate, Rate: rate, Start: s.measureStart}
 	res.Client = clientCost(processCPU()-cpu0, &ms0)
 	col.result(res)
 	res.Duration = cfg.Duration
@@ -246,7 +265,7 @@ type schedule struct {
 	start, measureStart, end time.Time
 	endOffset                time.Duration // end - start; 0 means no time limit
 
-	maxOps       int64
+	maxOps       int64 // measured slots allowed; 0 means no limit, -1 none
 	next         atomic.Uint64
 	measured     atomic.Int64
 	countReached atomic.Bool
@@ -276,7 +295,7 @@ func (s *schedule) claim(now time.Time) (slot, bool) {
 		due := s.start.Add(off)
 		sl = slot{due: due, measure: !due.Before(s.measureStart)}
 	}
-	if sl.measure && s.maxOps > 0 && s.measured.Add(1) > s.maxOps {
+	if sl.measure && s.maxOps != 0 && s.measured.Add(1) > s.maxOps {
 		s.countReached.Store(true)
 		return sl, false
 	}

@@ -109,6 +109,7 @@ type Workload struct {
 	opTypes    []Op // the operations with a positive weight, in YCSB's order
 	opWeights  []float64
 	ack        *AcknowledgedCounter
+	share      Share // this load host's share of run-phase insert keys
 	loadSeq    *Counter
 	seq        *Sequential
 	histogram  []int64
@@ -418,6 +419,46 @@ func (w *Workload) SplitKeys(regions int) ([][]byte, error) {
 	return SplitKeys(w.cfg.RecordCount, regions, w.cfg.ZeroPadding, w.cfg.Ordered)
 }
 
+// Share is one load host's part of a run that several hosts drive as one
+// client: host Index of Of (0-based). The zero value is the whole run.
+type Share struct {
+	Index, Of int
+}
+
+// Validate says whether the share names a host of a fleet.
+func (s Share) Validate() error {
+	if s.Of == 0 && s.Index == 0 {
+		return nil
+	}
+	if s.Of < 1 || s.Index < 0 || s.Index >= s.Of {
+		return fmt.Errorf("load host %d of %d: the index must be in 0..%d", s.Index, s.Of, s.Of-1)
+	}
+	return nil
+}
+
+// keyNumber maps the run-phase insert counter's value n to the key number
+// this host writes: above recordcount, host i of N takes every N-th key from
+// recordcount+i, so the hosts' inserts never collide, and a host reads only
+// keys it has itself acknowledged (the counter's Last), never a row another
+// host has not written yet. Load-phase and preloaded keys are unchanged.
+func (s Share) keyNumber(n, recordCount int64) int64 {
+	if s.Of <= 1 || n < recordCount {
+		return n
+	}
+	return recordCount + (n-recordCount)*int64(s.Of) + int64(s.Index)
+}
+
+// ShareInserts makes this workload one load host's share of a fleet's run:
+// its run-phase inserts (and the reads of them) use the key numbers
+// Share.keyNumber gives. Call it before NewWorker.
+func (w *Workload) ShareInserts(s Share) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	w.share = s
+	return nil
+}
+
 // InsertCounter returns the acknowledged counter run-phase inserts draw from;
 // its Last is the highest key number readers may choose.
 func (w *Workload) InsertCounter() *AcknowledgedCounter { return w.ack }
@@ -535,13 +576,13 @@ func (k *Worker) NextKeyNumber() int64 {
 // string: a DB may keep a key past the call (a request still queued when its
 // context ends), so it cannot live in a reused buffer.
 func (k *Worker) key(n int64) string {
-	k.keyBuf = AppendKey(k.keyBuf[:0], n, k.w.cfg.ZeroPadding, k.w.cfg.Ordered)
+	k.keyBuf = AppendKey(k.keyBuf[:0], k.w.share.keyNumber(n, k.w.cfg.RecordCount), k.w.cfg.ZeroPadding, k.w.cfg.Ordered)
 	return string(k.keyBuf)
 }
 
 // AppendKey appends the row key of key number n to dst, for callers that keep keys in their own buffers.
 func (k *Worker) AppendKey(dst []byte, n int64) []byte {
-	return AppendKey(dst, n, k.w.cfg.ZeroPadding, k.w.cfg.Ordered)
+	return AppendKey(dst, k.w.share.keyNumber(n, k.w.cfg.RecordCount), k.w.cfg.ZeroPadding, k.w.cfg.Ordered)
 }
 
 // fillPrintable fills b with random printable ASCII (' ' to '_'): each
