@@ -50,16 +50,27 @@ func FillTrial(t *Trial, r *loadgen.Result) {
 	t.TargetOpsPerSec = r.Rate
 	t.AchievedOpsPerSec = r.Achieved()
 	t.Ops = OpStatsOf(r)
+	t.Client = clientStatsOf(r)
+}
+
+// LoadHostOf is one load host's part of a trial that several hosts ran:
+// its own rates and client share; its histograms are in the trial's.
+func LoadHostOf(host string, share int, r *loadgen.Result) LoadHost {
+	return LoadHost{Host: host, Share: share, Ops: r.Ops, TargetOpsPerSec: r.Rate, AchievedOpsPerSec: r.Achieved(), Client: *clientStatsOf(r)}
+}
+
+func clientStatsOf(r *loadgen.Result) *ClientStats {
 	us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
-	t.Client = &ClientStats{
+	c := &ClientStats{
 		CPUPerOpMicros: us(r.CPUPerOp()),
 		GCs:            r.Client.GCs, GCPauseTotalMicros: us(r.Client.GCPauses), GCPauseMaxMicros: us(r.Client.GCPauseMax),
 	}
 	if l := r.Lateness; l != nil && l.TotalCount() > 0 {
-		t.Client.LatenessP50Micros = float64(l.ValueAtQuantile(50))
-		t.Client.LatenessP99Micros = float64(l.ValueAtQuantile(99))
-		t.Client.LatenessMaxMicros = float64(l.Max())
+		c.LatenessP50Micros = float64(l.ValueAtQuantile(50))
+		c.LatenessP99Micros = float64(l.ValueAtQuantile(99))
+		c.LatenessMaxMicros = float64(l.Max())
 	}
+	return c
 }
 
 // LatencyOf summarises a µs histogram: p50, p95, p99, p99.9, max, min and mean.

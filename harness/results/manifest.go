@@ -75,6 +75,22 @@ type Trial struct {
 	// Client is what the load process itself spent and suffered during the
 	// trial: the evidence that its latencies are the server's. Absent for imports.
 	Client *ClientStats `json:"client,omitempty"`
+	// LoadHosts holds each load host's part when several ran the trial as
+	// one client (--load-hosts); Client is then the fleet's sum.
+	LoadHosts []LoadHost `json:"load_hosts,omitempty"`
+}
+
+// LoadHost is one load host's part of a trial.
+type LoadHost struct {
+	// Host names the worker (hostname:pid (id)); Share is its index in the schedule.
+	Host  string `json:"host"`
+	Share int    `json:"share"`
+	// Ops counts its measured operations; the rates are its share's.
+	Ops               int64   `json:"ops"`
+	TargetOpsPerSec   float64 `json:"target_ops_per_sec"`
+	AchievedOpsPerSec float64 `json:"achieved_ops_per_sec"`
+	// Client is the host's own CPU per operation, lateness and GC.
+	Client ClientStats `json:"client"`
 }
 
 // ClientStats is the load client's own share of a trial (warm-up included).

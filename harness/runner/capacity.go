@@ -53,7 +53,7 @@ func (r *Runner) Step(ctx context.Context, p *Prepared, spec StepSpec) (res *loa
 	run.TargetOpsPerSec, run.PerServerClampOpsPerSec = spec.TargetOpsPerSec, 0
 	run.Threads, run.Warmup, run.Measure, run.OperationCount = spec.Threads, spec.Warmup, spec.Measure, 0
 	ops := int64(math.Ceil(spec.TargetOpsPerSec * (spec.Warmup + spec.Measure).Seconds()))
-	res, err = r.runWorkloadAt(ctx, s, spec.Workload, table, nil, run, ops)
+	res, _, err = r.drive(ctx, s, spec.Workload, table, nil, run, ops)
 	if err != nil {
 		return nil, fmt.Errorf("%s: workload %s at %.0f ops/s on %s: %w", s.t.Name, spec.Workload, spec.TargetOpsPerSec, table, err)
 	}

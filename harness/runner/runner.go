@@ -16,6 +16,7 @@ import (
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/lifecycle"
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/loadhosts"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/suite"
 )
@@ -29,6 +30,8 @@ type Target struct {
 	Label    string
 	Provider string
 	ZK       string
+	// ZNode is the cluster's znode parent (load hosts connect with it).
+	ZNode    string
 	Settings map[string]string
 	JVMOpts  []string
 	Client   *hbase.Client
@@ -79,6 +82,9 @@ type Runner struct {
 	OnEvent func(Event)
 	// Env is the environment fingerprint stored with new manifests.
 	Env results.Environment
+	// LoadHosts, if set, runs every trial's workload on the load hosts it
+	// chose (regress worker), merged into one client's result; nil runs it here.
+	LoadHosts *loadhosts.Coordinator
 
 	fingerprint string
 	started     int
@@ -315,7 +321,7 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 	defer os.Remove(hlog.Name())
 	defer hlog.Close()
 
-	res, err := r.runWorkload(ctx, s, w, table, hlog)
+	res, hosts, err := r.drive(ctx, s, w, table, hlog, r.Suite.Run, r.expectedOps())
 	if err != nil {
 		return fmt.Errorf("%s: workload %s on %s: %w", s.t.Name, w, table, err)
 	}
@@ -334,6 +340,7 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 		Order:    order,
 	}
 	results.FillTrial(&t, res)
+	t.LoadHosts = hosts
 	var total, failed int64
 	for _, o := range t.Ops {
 		total += o.Count

@@ -126,7 +126,7 @@ func StartTargets(ctx context.Context, opt StartOptions, sides []Side) ([]*Targe
 				errs[i] = (fmt.Errorf("%s: connect to HBase at %s: %w", s.Role, zk, err))
 				return
 			}
-			t.Client, t.ZK = client, zk
+			t.Client, t.ZK, t.ZNode = client, zk, opt.ZNode
 			if t.Version == "" {
 				if v, err := client.ClusterVersion(cctx); err == nil {
 					t.Version = v

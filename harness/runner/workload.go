@@ -12,6 +12,8 @@ import (
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/lifecycle"
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/loadhosts"
+	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/suite"
 	"github.com/regress-hbase/regress/harness/workload"
 )
@@ -129,13 +131,49 @@ func (r *Runner) preload(ctx context.Context, s *side, wl *workload.Workload, ta
 	return nil
 }
 
-// runWorkload runs workload w on table at the suite's rate for warm-up plus
-// the measurement window, writing the interval log to hlog.
-func (r *Runner) runWorkload(ctx context.Context, s *side, w, table string, hlog io.Writer) (*loadgen.Result, error) {
-	return r.runWorkloadAt(ctx, s, w, table, hlog, r.Suite.Run, r.expectedOps())
+// drive runs workload w on table with run's rate, threads and windows,
+// here or on the load hosts, writing the interval log to hlog; operations
+// sizes the key space of run-phase inserts. With load hosts it also returns
+// each host's part.
+func (r *Runner) drive(ctx context.Context, s *side, w, table string, hlog io.Writer, run suite.Run, operations int64) (*loadgen.Result, []results.LoadHost, error) {
+	if r.LoadHosts == nil {
+		res, err := r.runWorkloadAt(ctx, s, w, table, hlog, run, operations)
+		return res, nil, err
+	}
+	p, err := r.properties(w, table, operations)
+	if err != nil {
+		return nil, nil, err
+	}
+	hosts := len(r.LoadHosts.Hosts())
+	task := loadhosts.Task{
+		Trial: table, ZK: s.t.ZK, ZNode: s.t.ZNode, ColumnFamily: r.Suite.Data.ColumnFamily,
+		Properties: map[string]string{}, Sources: map[string]string{},
+		Threads:    max(1, (run.Threads+hosts-1)/hosts),
+		TargetRate: run.TargetOpsPerSec, PerServerClamp: run.PerServerClampOpsPerSec, LiveServers: s.servers,
+		Warmup: run.Warmup, Measure: run.Measure, OperationCount: run.OperationCount,
+		Seed: time.Now().UnixNano(),
+	}
+	for _, k := range p.Keys() {
+		task.Properties[k], _ = p.Get(k)
+		task.Sources[k] = p.Source(k)
+	}
+	tr, err := r.LoadHosts.Run(ctx, task)
+	if err != nil {
+		return nil, nil, err
+	}
+	if hlog != nil {
+		if _, err := hlog.Write(tr.Hlog); err != nil {
+			return nil, nil, err
+		}
+	}
+	var parts []results.LoadHost
+	for _, h := range tr.Hosts {
+		parts = append(parts, results.LoadHostOf(h.Host.Name(), h.Share, h.Result))
+	}
+	return tr.Merged, parts, nil
 }
 
-// runWorkloadAt runs workload w on table with run's rate, threads and
+// runWorkloadAt runs workload w on table here with run's rate, threads and
 // windows; operations sizes the key space of run-phase inserts.
 func (r *Runner) runWorkloadAt(ctx context.Context, s *side, w, table string, hlog io.Writer, run suite.Run, operations int64) (*loadgen.Result, error) {
 	p, err := r.properties(w, table, operations)

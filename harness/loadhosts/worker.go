@@ -1,0 +1,283 @@
+package loadhosts
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+
+	"github.com/regress-hbase/regress/harness/binding"
+	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/workload"
+)
+
+// barrierTimeout bounds a prepared host's wait for the barrier.
+const barrierTimeout = 2 * time.Minute
+
+// Worker is one load host (`regress worker`): it registers under Root in
+// ZooKeeper ZK and runs its share of every trial that names it, one at a time.
+type Worker struct {
+	// ZK is the ZooKeeper quorum (host:port, comma-separated) the coordinator uses.
+	ZK string
+	// Root is the coordination znode; empty means DefaultRoot.
+	Root string
+	// Log receives progress; nil means slog.Default().
+	Log *slog.Logger
+	// OnRegistered, if set, is called with the host's registration once it is in ZooKeeper.
+	OnRegistered func(Host)
+
+	mu      sync.Mutex
+	clients map[string]*hbase.Client
+}
+
+func (w *Worker) log() *slog.Logger {
+	if w.Log != nil {
+		return w.Log
+	}
+	return slog.Default()
+}
+
+func rootOf(r string) string {
+	if r == "" {
+		return DefaultRoot
+	}
+	return path.Clean(r)
+}
+
+// Serve registers the host and serves trials until ctx ends (then it returns
+// nil) or the ZooKeeper session is lost (an error: restart the worker).
+func (w *Worker) Serve(ctx context.Context) error {
+	root := rootOf(w.Root)
+	conn, events, err := dial(ctx, w.ZK, w.log())
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	defer w.closeClients()
+	for _, p := range []string{root + "/hosts", root + "/trials"} {
+		if err := ensure(conn, p); err != nil {
+			return err
+		}
+	}
+	hostname, _ := os.Hostname()
+	h := Host{Hostname: hostname, PID: os.Getpid(), Build: Build(), Protocol: protocol, Started: time.Now().UTC()}
+	h.ID = fmt.Sprintf("%s-%d-%04x", hostname, h.PID, rand.Uint32()&0xffff)
+	data, _ := json.Marshal(h)
+	if _, err := conn.Create(root+"/hosts/"+h.ID, data, zk.FlagEphemeral, acl); err != nil {
+		return fmt.Errorf("register load host under %s/hosts: %w", root, err)
+	}
+	log := w.log().With("host", h.ID)
+	log.Info("load host registered; waiting for trials", "zookeeper", w.ZK, "znode", root)
+	if w.OnRegistered != nil {
+		w.OnRegistered(h)
+	}
+	lost := make(chan struct{})
+	go func() {
+		for ev := range events {
+			if ev.State == zk.StateExpired {
+				close(lost)
+				return
+			}
+		}
+	}()
+	seen := map[string]bool{}
+	for {
+		names, _, ch, err := conn.ChildrenW(root + "/trials")
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("watch %s/trials: %w", root, err)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			var t Task
+			if err := getJSON(conn, root+"/trials/"+name, &t); err != nil {
+				if !errors.Is(err, zk.ErrNoNode) {
+					log.Warn("skipping a trial whose task cannot be read", "trial", name, "err", err)
+				}
+				continue
+			}
+			if share, ok := t.share(h.ID); ok {
+				w.serveTrial(ctx, conn, root, h, &t, share, log)
+			}
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil
+		case <-lost:
+			return errors.New("the ZooKeeper session expired (the host was unreachable for longer than " + sessionTimeout.String() + "): restart regress worker")
+		}
+	}
+}
+
+// serveTrial runs the host's share of t and writes its report.
+func (w *Worker) serveTrial(ctx context.Context, conn *zk.Conn, root string, h Host, t *Task, share workload.Share, log *slog.Logger) {
+	dir := root + "/trials/" + t.Trial
+	log = log.With("trial", t.Trial, "share", fmt.Sprintf("%d/%d", share.Index, share.Of))
+	log.Info("trial assigned")
+	rep := report{Host: h}
+	res, hlog, err := w.runShare(ctx, conn, dir, h, t, share)
+	if err != nil {
+		rep.Error = err.Error()
+	}
+	if res != nil {
+		if rep.Result, err = encodeResult(res); err != nil && rep.Error == "" {
+			rep.Error = "encode result: " + err.Error()
+		}
+	}
+	if rep.HlogChunks, err = writeChunks(conn, dir+"/hlog", h.ID, hlog); err != nil {
+		log.Warn("could not report the interval log (was the trial ended?)", "err", err)
+		return
+	}
+	data, _ := json.Marshal(rep)
+	if _, err := conn.Create(dir+"/done/"+h.ID, data, 0, acl); err != nil {
+		log.Warn("could not report the trial (was it ended?)", "err", err)
+		return
+	}
+	if rep.Error != "" {
+		log.Warn("trial share failed", "err", rep.Error)
+		return
+	}
+	log.Info("trial share done", "rate", res.RateMessage(), "ops", res.Ops)
+}
+
+// runShare prepares, says ready, waits at the barrier and runs the share; it
+// stops early when the trial's znode goes (the coordinator ended it).
+func (w *Worker) runShare(ctx context.Context, conn *zk.Conn, dir string, h Host, t *Task, share workload.Share) (*loadgen.Result, []byte, error) {
+	if t.Build != h.Build || t.Protocol != h.Protocol {
+		return nil, nil, fmt.Errorf("load host %s runs regress build %q (protocol %d), the coordinator %q (protocol %d): run the same regress on every load host",
+			h.Name(), h.Build, h.Protocol, t.Build, t.Protocol)
+	}
+	client, err := w.client(ctx, t.ZK, t.ZNode)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := t.properties()
+	wl, err := workload.New(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := wl.ShareInserts(share); err != nil {
+		return nil, nil, err
+	}
+	d, err := binding.ParseDurability(p.String("durability", ""))
+	if err != nil {
+		return nil, nil, err
+	}
+	db := binding.New(client, t.ColumnFamily, d, w.log())
+	if _, err := conn.Create(dir+"/ready/"+h.ID, nil, zk.FlagEphemeral, acl); err != nil {
+		return nil, nil, fmt.Errorf("say ready: %w", err)
+	}
+	if err := waitBarrier(ctx, conn, dir); err != nil {
+		return nil, nil, err
+	}
+	rctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go watchGone(rctx, conn, dir, cancel)
+	var hlog bytes.Buffer
+	res, err := loadgen.Run(rctx, loadgen.Config{
+		TargetRate:     t.TargetRate,
+		PerServerClamp: t.PerServerClamp,
+		LiveServers:    t.LiveServers,
+		Workers:        t.Threads,
+		Warmup:         t.Warmup,
+		Duration:       t.Measure,
+		MaxOps:         t.OperationCount,
+		Hlog:           &hlog,
+		Share:          share,
+		NewWorker:      loadgen.Transactions(wl, func(int) (workload.DB, error) { return db.Worker(), nil }, t.Seed+int64(share.Index)<<32),
+	})
+	if err != nil {
+		if c := context.Cause(rctx); c != nil && !errors.Is(c, context.Canceled) {
+			err = c
+		}
+	}
+	return res, hlog.Bytes(), err
+}
+
+// waitBarrier waits until dir/go exists; it fails when the trial goes first.
+func waitBarrier(ctx context.Context, conn *zk.Conn, dir string) error {
+	deadline := time.After(barrierTimeout)
+	for {
+		ok, _, ch, err := conn.ExistsW(dir + "/go")
+		if err != nil {
+			return fmt.Errorf("wait at the barrier: %w", err)
+		}
+		if ok {
+			return nil
+		}
+		if ok, _, err := conn.Exists(dir); err != nil || !ok {
+			return errors.New("the coordinator ended the trial before it started")
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-deadline:
+			return fmt.Errorf("the barrier did not open within %s (another load host never got ready?)", barrierTimeout)
+		}
+	}
+}
+
+// watchGone cancels the share when the trial's znode is deleted.
+func watchGone(ctx context.Context, conn *zk.Conn, dir string, cancel context.CancelCauseFunc) {
+	for ctx.Err() == nil {
+		ok, _, ch, err := conn.ExistsW(dir)
+		if err != nil || !ok {
+			cancel(errors.New("the coordinator ended the trial (another load host failed, or the run stopped)"))
+			return
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// client returns a cached client of the cluster at zk/znode.
+func (w *Worker) client(ctx context.Context, zkAddr, znode string) (*hbase.Client, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	key := zkAddr + znode
+	if c, ok := w.clients[key]; ok {
+		return c, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	c, err := hbase.Connect(cctx, zkAddr, hbase.WithZNodeParent(znode))
+	if err != nil {
+		return nil, fmt.Errorf("connect to HBase at %s%s: %w", zkAddr, znode, err)
+	}
+	if w.clients == nil {
+		w.clients = map[string]*hbase.Client{}
+	}
+	w.clients[key] = c
+	return c, nil
+}
+
+func (w *Worker) closeClients() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, c := range w.clients {
+		c.Close()
+	}
+	w.clients = nil
+}
