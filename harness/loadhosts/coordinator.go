@@ -23,6 +23,8 @@ const (
 	prepareTimeout = 2 * time.Minute
 	// reportGrace is how long after a trial's scheduled end a host may take to report.
 	reportGrace = time.Minute
+	// unboundedTrial is how long an unthrottled operation-count trial may take.
+	unboundedTrial = 30 * time.Minute
 )
 
 // Coordinator hands trials to registered load hosts and merges what they measured.
@@ -195,8 +197,12 @@ func (c *Coordinator) Run(ctx context.Context, t Task) (_ *TrialResult, err erro
 		return nil, fmt.Errorf("open the barrier %s/go: %w", dir, err)
 	}
 	length := t.Warmup + t.Measure
-	if t.Measure == 0 {
-		length = t.Warmup + 10*time.Minute // an operation count: no schedule end to go by
+	switch {
+	case t.Measure > 0:
+	case t.TargetRate > 0 && t.OperationCount > 0:
+		length = t.Warmup + time.Duration(float64(t.OperationCount)/t.TargetRate*float64(time.Second))
+	default:
+		length = t.Warmup + unboundedTrial // an unthrottled count: no schedule end to go by
 	}
 	if err := c.await(ctx, &t, dir+"/done", length+reportGrace, "report"); err != nil {
 		return nil, err

@@ -74,6 +74,8 @@ type Run struct {
 	OperationCount int64 `yaml:"operationcount"`
 	// MaxErrorRate fails the run when more than this fraction of operations fail.
 	MaxErrorRate float64 `yaml:"-"`
+	// LoadHosts runs every trial on this many `regress worker` load hosts as one client (0: in the run's process).
+	LoadHosts int `yaml:"load_hosts"`
 	// WarmupRounds is how many unmeasured rounds (one trial of every
 	// workload on every side) run before the first pair: a freshly started
 	// region server's first trials pay for its JIT and caches (measured: the
@@ -214,6 +216,9 @@ func (s *Suite) normalise() error {
 	setDefault(&r.Threads, 8)
 	if r.Threads < 0 {
 		bad("run.threads: must be positive, got %d", r.Threads)
+	}
+	if r.LoadHosts < 0 {
+		bad("run.load_hosts: must be 0 (load from the run's own process) or the number of `regress worker` hosts, got %d", r.LoadHosts)
 	}
 	if r.TargetOpsPerSec < 0 {
 		bad("run.target: a rate in ops/s cannot be negative, got %g (0 means unthrottled)", r.TargetOpsPerSec)

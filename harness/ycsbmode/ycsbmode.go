@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/regress-hbase/regress/harness/binding"
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/loadhosts"
 	"github.com/regress-hbase/regress/harness/workload"
 	"github.com/regress-hbase/regress/harness/ycsbfmt"
 )
@@ -57,6 +59,9 @@ type Args struct {
 	props  workload.Properties
 	status bool
 	label  string
+	// loadHosts is the number of `regress worker` load hosts that run the
+	// run phase together (0: this process runs it).
+	loadHosts int
 }
 
 // ParseArgs reads YCSB's flag syntax (-P, -p, -threads, -target, -s, -l,
@@ -100,6 +105,18 @@ func ParseArgs(phase string, args []string) (*Args, error) {
 			if v, err = value(); err == nil {
 				key := map[string]string{"-threads": "threadcount", "-target": "target"}[arg]
 				cmdline.Set(key, v, arg)
+			}
+		case "--load-hosts", "-load-hosts":
+			var v string
+			if v, err = value(); err == nil {
+				if a.loadHosts, err = strconv.Atoi(v); err == nil && a.loadHosts < 1 {
+					err = errors.New("must be at least 1")
+				}
+				if err != nil {
+					err = fmt.Errorf("--load-hosts %s: %v: give the number of `regress worker` hosts", v, err)
+				} else if phase != Run {
+					err = fmt.Errorf("--load-hosts applies to `regress ycsb run` only")
+				}
 			}
 		case "-s":
 			a.status = true
@@ -336,6 +353,9 @@ func RunPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a *Ar
 	if !exists {
 		return usageErr(fmt.Errorf("ycsb %s: table %s does not exist: create it first with `regress ycsb create-table --zk %s -p table=%s -p columnfamily=%s`", phase, table, a.zk, table, ph.family))
 	}
+	if a.loadHosts > 0 {
+		return runOnLoadHosts(ctx, stdout, stderr, a, ph)
+	}
 	db := binding.New(c, ph.family, ph.durability, slog.Default())
 	slog.Info("ycsb "+phase, "table", table, "columnfamily", ph.family, "threads", ph.threads, "target", ph.target, "operations", ph.ops, "maxexecutiontime", ph.maxTime, "seed", ph.seed)
 
@@ -455,4 +475,54 @@ func writeReport(stdout io.Writer, ph *settings, res *loadgen.Result) error {
 		err = fmt.Errorf("exportfile=%s: %w", ph.exportFile, cerr)
 	}
 	return err
+}
+
+// runOnLoadHosts runs the run phase on a.loadHosts `regress worker` hosts
+// registered in the cluster's ZooKeeper, and prints their merged result as
+// one YCSB client's. Status lines and .hdr files are not streamed from the
+// hosts: -s prints the start and the end only.
+func runOnLoadHosts(ctx context.Context, stdout, stderr io.Writer, a *Args, ph *settings) error {
+	co, err := loadhosts.Connect(ctx, a.zk, "", slog.Default())
+	if err != nil {
+		return runErr(fmt.Errorf("ycsb run: %w", err))
+	}
+	defer co.Close()
+	if _, err := co.WaitHosts(ctx, a.loadHosts, 0); err != nil {
+		return runErr(fmt.Errorf("ycsb run: %w", err))
+	}
+	task := loadhosts.Task{
+		Trial: fmt.Sprintf("ycsb-%s-%d", ph.wl.Config().Table, time.Now().UnixNano()), ZK: a.zk,
+		ZNode: a.props.String("zookeeper.znode.parent", "/hbase"), ColumnFamily: ph.family,
+		Properties: map[string]string{}, Sources: map[string]string{},
+		Threads:    max(1, (ph.threads+a.loadHosts-1)/a.loadHosts),
+		TargetRate: ph.target, Measure: ph.maxTime, OperationCount: ph.ops, Seed: ph.seed,
+	}
+	for _, k := range a.props.Keys() {
+		task.Properties[k], _ = a.props.Get(k)
+		task.Sources[k] = a.props.Source(k)
+	}
+	var status *ycsbfmt.Status
+	start := time.Now()
+	if a.status {
+		status = ycsbfmt.NewStatus(stderr, a.label, start, ph.ops)
+		status.Print(start, 0)
+	}
+	slog.Info("ycsb run on load hosts", "hosts", a.loadHosts, "table", ph.wl.Config().Table, "threads per host", task.Threads, "target", ph.target, "operations", ph.ops)
+	tr, err := co.Run(ctx, task)
+	if err != nil {
+		return runErr(fmt.Errorf("ycsb run: %w", err))
+	}
+	if status != nil {
+		status.Print(time.Now(), tr.Merged.Ops)
+	}
+	for _, h := range tr.Hosts {
+		slog.Info("load host", "host", h.Host.Name(), "share", h.Share, "ops", h.Result.Ops, "rate", h.Result.RateMessage(), "cpu per op", h.Result.CPUPerOp())
+	}
+	if err := writeReport(stdout, ph, tr.Merged); err != nil {
+		return runErr(fmt.Errorf("ycsb run: %w", err))
+	}
+	if ph.target > 0 && !tr.Merged.HeldTarget() {
+		fmt.Fprintln(stderr, "regress ycsb run: WARNING: "+tr.Merged.RateMessage())
+	}
+	return nil
 }

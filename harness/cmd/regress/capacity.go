@@ -141,6 +141,11 @@ func runCapacity(cmd *cobra.Command, jf *jobFlags, cf *capacityFlags) error {
 				prog.Event(e)
 			}
 		}, Env: results.CurrentEnvironment(ctx)}
+	if r.LoadHosts, err = jf.common.load.coordinator(ctx, s, targets[0].ZK, log); err != nil {
+		return err
+	} else if r.LoadHosts != nil {
+		defer r.LoadHosts.Close()
+	}
 	var sides [2]*runner.Prepared
 	for i, t := range targets {
 		if sides[i], err = r.Prepare(ctx, t); err != nil {

@@ -39,6 +39,7 @@ type jobFlags struct {
 type commonFlags struct {
 	suiteName, scenarios, store, provider, cacheDir, znode string
 	reseed, quiet, keep                                    bool
+	load                                                   loadHostFlags
 }
 
 func (c *commonFlags) add(cmd *cobra.Command, persistent bool) {
@@ -55,6 +56,7 @@ func (c *commonFlags) add(cmd *cobra.Command, persistent bool) {
 	f.BoolVar(&c.reseed, "reseed", false, "build new seed snapshots even when a matching one exists")
 	f.BoolVar(&c.quiet, "quiet", false, "no progress output")
 	f.BoolVar(&c.keep, "keep", false, "keep the started clusters' work dirs (data, config, logs) after the run")
+	c.load.add(f)
 }
 
 func init() {
@@ -166,6 +168,11 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 	defer stop()
 	if err != nil {
 		return err
+	}
+	if r.LoadHosts, err = jf.common.load.coordinator(ctx, s, targets[0].ZK, log); err != nil {
+		return err
+	} else if r.LoadHosts != nil {
+		defer r.LoadHosts.Close()
 	}
 
 	var bm, cm *results.Manifest

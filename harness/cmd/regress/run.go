@@ -68,6 +68,11 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 			}
 			r := &runner.Runner{Suite: s, Store: store, RunID: newRunID(), Reseed: c.reseed, Log: log,
 				OnEvent: prog.Event, Env: results.CurrentEnvironment(ctx)}
+			if r.LoadHosts, err = c.load.coordinator(ctx, s, t.ZK, log); err != nil {
+				return err
+			} else if r.LoadHosts != nil {
+				defer r.LoadHosts.Close()
+			}
 			m, err := r.RunSingle(ctx, t)
 			if err != nil {
 				return runFailure(ctx, err)

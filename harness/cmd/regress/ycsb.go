@@ -19,6 +19,8 @@ const ycsbFlagsHelp = `Flags (YCSB's own syntax, single dash):
   -target R        global target rate in ops/s (property target, default 0 = as fast as possible)
   -s               print a status line to stderr every status.interval seconds (default 10)
   -l LABEL         prefix for the status lines
+  --load-hosts N   run only: run on N 'regress worker' load hosts registered in the
+                   cluster's ZooKeeper and print their merged result as one client's
   -db CLASS        accepted for YCSB command lines that name an HBase binding; ignored
   -load / -t       accepted when they agree with the command (load / run)
 
