@@ -13,6 +13,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/capacity"
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
@@ -89,7 +90,7 @@ func capacityConfig(s *suite.Suite, cf *capacityFlags) (capacity.Config, error) 
 		MaxOpsPerSec: c.MaxOpsPerSec, SLOP99: c.SLOP99, Hold: loadgen.HoldThreshold, MaxErrorRate: s.Run.MaxErrorRate,
 		Resolution: c.Resolution, StepTime: c.Warmup + c.Measure, Pairs: c.Pairs, Budget: c.Budget}
 	if err := cfg.Validate(); err != nil {
-		return cfg, usageErr(fmt.Errorf("suite %s: %w (or fix the flags --budget, --max-rate, --pairs)", s.Name, err))
+		return cfg, fault.Usage(fmt.Errorf("suite %s: %w (or fix the flags --budget, --max-rate, --pairs)", s.Name, err))
 	}
 	return cfg, nil
 }
@@ -120,7 +121,7 @@ func runCapacity(cmd *cobra.Command, jf *jobFlags, cf *capacityFlags) error {
 	}
 	store, err := results.Open(jf.common.store)
 	if err != nil {
-		return usageErr(err)
+		return fault.Usage(err)
 	}
 	log := newLogger(stderr, jf.common.quiet)
 	prog := newProgress(stderr, jf.common.quiet)
@@ -184,7 +185,7 @@ func runCapacity(cmd *cobra.Command, jf *jobFlags, cf *capacityFlags) error {
 func decideCapacity(stdout, stderr io.Writer, sw *capacity.Sweep, cfg compare.CapacityConfig, cf *capacityFlags) error {
 	c, err := compare.CompareCapacity(sw, cfg)
 	if err != nil {
-		return runErr(err)
+		return fault.Run(err)
 	}
 	rep := report.Report{Comparison: c, Capacity: sw, Generated: time.Now()}
 	out := cf.out
@@ -193,18 +194,18 @@ func decideCapacity(stdout, stderr io.Writer, sw *capacity.Sweep, cfg compare.Ca
 	}
 	written, err := report.WriteAll(out, rep)
 	if err != nil {
-		return runErr(err)
+		return fault.Run(err)
 	}
 	if err := report.Render(stdout, cf.format, rep); err != nil {
-		return usageErr(err)
+		return fault.Usage(err)
 	}
 	fmt.Fprintf(stderr, "reports: %s (%d files)\n", out, len(written))
 	switch c.Verdict {
 	case compare.Regression:
-		return &exitError{code: exitRegression, err: fmt.Errorf("verdict REGRESSION: %s sustains less load than %s beyond tolerance", c.Candidate.Name, c.Baseline.Name)}
+		return &fault.VerdictError{Verdict: fault.Regression, Err: fmt.Errorf("verdict REGRESSION: %s sustains less load than %s beyond tolerance", c.Candidate.Name, c.Baseline.Name)}
 	case compare.VerdictInconclusive, compare.VerdictDescriptive:
 		if cf.failOnNoKnee {
-			return &exitError{code: exitInconclusive, err: errors.New("verdict " + string(c.Verdict) + " (--fail-on-inconclusive): raise capacity.pairs or capacity.budget, or capacity.max_rate when a knee was not found")}
+			return &fault.VerdictError{Verdict: fault.Inconclusive, Err: errors.New("verdict " + string(c.Verdict) + " (--fail-on-inconclusive): raise capacity.pairs or capacity.budget, or capacity.max_rate when a knee was not found")}
 		}
 	}
 	return nil
@@ -214,7 +215,7 @@ func decideCapacity(stdout, stderr io.Writer, sw *capacity.Sweep, cfg compare.Ca
 func fromStored(cmd *cobra.Command, jf *jobFlags, cf *capacityFlags) error {
 	sw, err := capacity.Load(cf.from)
 	if err != nil {
-		return usageErr(err)
+		return fault.Usage(err)
 	}
 	if sw.Suite != "" && !cmd.Flags().Changed("suite") {
 		jf.common.suiteName = sw.Suite

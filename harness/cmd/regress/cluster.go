@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/regress-hbase/regress/harness/cluster"
+	"github.com/regress-hbase/regress/harness/fault"
 )
 
 func init() { register(newClusterCmd) }
@@ -49,19 +50,19 @@ func newClusterUpCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if version == "" && home == "" {
-				return usageErr(errors.New("cluster up: give --version V, e.g. --version 2.6.1 (see `regress cluster versions`), or --home DIR (an unpacked release or its tarball)"))
+				return fault.Usage(errors.New("cluster up: give --version V, e.g. --version 2.6.1 (see `regress cluster versions`), or --home DIR (an unpacked release or its tarball)"))
 			}
 			if home != "" && repo != "" {
-				return usageErr(errors.New("cluster up: --home and --repo exclude each other: a home brings its own jars"))
+				return fault.Usage(errors.New("cluster up: --home and --repo exclude each other: a home brings its own jars"))
 			}
 			if repo != "" {
 				if err := cluster.CheckRepo(repo); err != nil {
-					return usageErr(fmt.Errorf("cluster up: --repo: %w", err))
+					return fault.Usage(fmt.Errorf("cluster up: --repo: %w", err))
 				}
 			}
 			conf, err := parseConfKVs(confKVs)
 			if err != nil {
-				return usageErr(fmt.Errorf("cluster up: %w", err))
+				return fault.Usage(fmt.Errorf("cluster up: %w", err))
 			}
 			spec := cluster.Spec{Version: version, Conf: conf, JVMOpts: jvmOpts, WorkDir: workDir,
 				Keep: keep, CacheDir: cacheDir, StartTimeout: timeout, Repo: repo, JavaHome: javaHome}
@@ -124,14 +125,14 @@ func runClusterUp(ctx context.Context, out io.Writer, p cluster.Provider, spec c
 	case <-ctx.Done():
 	case <-exited:
 		if d := c.(cluster.Watched).Died(); d != nil {
-			return runErr(fmt.Errorf("cluster up: %w", d))
+			return fault.Run(fmt.Errorf("cluster up: %w", d))
 		}
 	}
 	slog.Info("stopping HBase", "version", c.Version())
 	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if err := c.Stop(sctx); err != nil {
-		return runErr(fmt.Errorf("cluster up: stopping HBase %s: %w", c.Version(), err))
+		return fault.Run(fmt.Errorf("cluster up: stopping HBase %s: %w", c.Version(), err))
 	}
 	return nil
 }
@@ -141,9 +142,9 @@ func runClusterUp(ctx context.Context, out io.Writer, p cluster.Provider, spec c
 func classifyClusterErr(err error) error {
 	if errors.Is(err, cluster.ErrBadVersion) || errors.Is(err, cluster.ErrVersionNotFound) || errors.Is(err, cluster.ErrPortInUse) ||
 		errors.Is(err, cluster.ErrBadHome) || errors.Is(err, cluster.ErrJDKIncompatible) {
-		return usageErr(err)
+		return fault.Usage(err)
 	}
-	return runErr(err)
+	return fault.Run(err)
 }
 
 func newClusterVersionsCmd() *cobra.Command {
@@ -162,7 +163,7 @@ func newClusterVersionsCmd() *cobra.Command {
 			sts, err := cluster.NewLocal("").VersionStatuses(cmd.Context(), cacheDir, check, lines)
 			if err != nil {
 				if sts == nil && !errors.Is(err, cluster.ErrMavenMissing) {
-					return runErr(fmt.Errorf("cluster versions: %w", err))
+					return fault.Run(fmt.Errorf("cluster versions: %w", err))
 				}
 				// The cache still answers when Maven cannot.
 				slog.Warn("cannot list the published versions; showing the cached ones", "err", err)

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/suite"
 )
@@ -26,14 +27,14 @@ func newCompareCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if base == "" || cand == "" {
-				return usageErr(errors.New("compare needs --baseline and --candidate: a stored version or label, or a directory holding a manifest.json"))
+				return fault.Usage(errors.New("compare needs --baseline and --candidate: a stored version or label, or a directory holding a manifest.json"))
 			}
 			if err := checkFormat(format); err != nil {
 				return err
 			}
 			st, err := results.Open(store)
 			if err != nil {
-				return usageErr(err)
+				return fault.Usage(err)
 			}
 			bm, err := resolveStored(st, base, suiteName)
 			if err != nil {
@@ -75,16 +76,16 @@ func resolveStored(st *results.Store, ref, suiteName string) (*results.Manifest,
 	if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
 		m, err := results.ReadManifestFile(filepath.Join(ref, "manifest.json"))
 		if err != nil {
-			return nil, usageErr(err)
+			return nil, fault.Usage(err)
 		}
 		return m, nil
 	}
 	entries, err := st.Find(ref, suiteName)
 	if err != nil {
-		return nil, usageErr(err)
+		return nil, fault.Usage(err)
 	}
 	if len(entries) == 0 {
-		return nil, usageErr(fmt.Errorf("nothing stored for %q in %s: run `regress run --version %s` or `regress import-ycsb`, or give a directory holding manifest.json (see `regress results list`)", ref, st.Root(), ref))
+		return nil, fault.Usage(fmt.Errorf("nothing stored for %q in %s: run `regress run --version %s` or `regress import-ycsb`, or give a directory holding manifest.json (see `regress results list`)", ref, st.Root(), ref))
 	}
 	if len(entries) > 1 {
 		var names []string
@@ -92,11 +93,11 @@ func resolveStored(st *results.Store, ref, suiteName string) (*results.Manifest,
 			names = append(names, e.Key.String())
 		}
 		sort.Strings(names)
-		return nil, usageErr(fmt.Errorf("%q has results of several suites (%s): choose one with --suite", ref, strings.Join(names, ", ")))
+		return nil, fault.Usage(fmt.Errorf("%q has results of several suites (%s): choose one with --suite", ref, strings.Join(names, ", ")))
 	}
 	m, err := st.Load(entries[0].Key)
 	if err != nil {
-		return nil, usageErr(err)
+		return nil, fault.Usage(err)
 	}
 	return m, nil
 }
@@ -111,11 +112,11 @@ func newResultsCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			st, err := results.Open(store)
 			if err != nil {
-				return usageErr(err)
+				return fault.Usage(err)
 			}
 			entries, err := st.List()
 			if err != nil {
-				return usageErr(err)
+				return fault.Usage(err)
 			}
 			w := cmd.OutOrStdout()
 			if len(entries) == 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/hbase"
 )
 
@@ -29,10 +30,10 @@ func newDoctorCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if zkAddr == "" {
-				return usageErr(errors.New("doctor: --zk HOST:PORT is required (the address `regress cluster up` prints)"))
+				return fault.Usage(errors.New("doctor: --zk HOST:PORT is required (the address `regress cluster up` prints)"))
 			}
 			if timeout <= 0 {
-				return usageErr(fmt.Errorf("doctor: --timeout %v must be positive", timeout))
+				return fault.Usage(fmt.Errorf("doctor: --timeout %v must be positive", timeout))
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
@@ -49,7 +50,7 @@ func newDoctorCmd() *cobra.Command {
 // is not usable as given, so it exits 2 like other bad input.
 func runDoctor(ctx context.Context, out io.Writer, zkAddr, znode string, timeout time.Duration) error {
 	fail := func(what string, err error) error {
-		return &exitError{code: exitUsage, err: fmt.Errorf("doctor: %s (ZooKeeper %s, znode %s, timeout %v): %w", what, zkAddr, znode, timeout, err)}
+		return fault.Usage(fmt.Errorf("doctor: %s (ZooKeeper %s, znode %s, timeout %v): %w", what, zkAddr, znode, timeout, err))
 	}
 	// Retries are bounded by the timeout, not a count: a master that is still
 	// initializing answers PleaseHold for a while and should get that time.

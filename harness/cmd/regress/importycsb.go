@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/ycsbfmt"
 )
@@ -33,10 +34,10 @@ spread, so comparisons with them are descriptive: no significance, no gate.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if version == "" {
-				return usageErr(errors.New("import-ycsb: --version is required (the HBase version the YCSB run measured)"))
+				return fault.Usage(errors.New("import-ycsb: --version is required (the HBase version the YCSB run measured)"))
 			}
 			if workload == "" {
-				return usageErr(errors.New("import-ycsb: --workload is required (e.g. workloada)"))
+				return fault.Usage(errors.New("import-ycsb: --workload is required (e.g. workloada)"))
 			}
 			return importYCSB(cmd.OutOrStdout(), args, version, label, workload, suiteName, store)
 		},
@@ -65,11 +66,11 @@ func importYCSB(out io.Writer, files []string, version, label, workload, suiteNa
 	for _, path := range files {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return usageErr(fmt.Errorf("import-ycsb: %w", err))
+			return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
 		}
 		runs, err := ycsbfmt.ParseBytes(path, b)
 		if err != nil {
-			return usageErr(fmt.Errorf("import-ycsb: %w", err))
+			return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
 		}
 		if ycsbfmt.IsHdrLog(path, b) {
 			hdrRuns = append(hdrRuns, runs...)
@@ -86,11 +87,11 @@ func importYCSB(out io.Writer, files []string, version, label, workload, suiteNa
 	if len(hdrRuns) > 0 {
 		r, err := ycsbfmt.MergeHdrRuns(hdrRuns)
 		if err != nil {
-			return usageErr(fmt.Errorf("import-ycsb: %w", err))
+			return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
 		}
 		var log bytes.Buffer
 		if err := r.WriteHlog(&log); err != nil {
-			return runErr(fmt.Errorf("import-ycsb: %w", err))
+			return fault.Run(fmt.Errorf("import-ycsb: %w", err))
 		}
 		id := "ycsb-hdr-" + hex.EncodeToString(hdrHash.Sum(nil))[:12]
 		summaries = append(summaries, importedSummary{trial: r.Trial(id, workload), hlog: log.Bytes(),
@@ -99,7 +100,7 @@ func importYCSB(out io.Writer, files []string, version, label, workload, suiteNa
 
 	st, err := results.Open(storeDir)
 	if err != nil {
-		return runErr(err)
+		return fault.Run(err)
 	}
 	fp := sha256.Sum256([]byte("ycsb-import:" + suiteName))
 	m, err := st.Ensure(&results.Manifest{
@@ -108,10 +109,10 @@ func importYCSB(out io.Writer, files []string, version, label, workload, suiteNa
 			DataSpec: "imported from YCSB output; data spec unknown"},
 	})
 	if err != nil {
-		return usageErr(fmt.Errorf("import-ycsb: %w", err))
+		return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
 	}
 	if m.Source != "ycsb-import" {
-		return usageErr(fmt.Errorf("import-ycsb: %s already holds measured results (source %q); import under another --suite or --label", st.Dir(results.KeyOf(m)), m.Source))
+		return fault.Usage(fmt.Errorf("import-ycsb: %s already holds measured results (source %q); import under another --suite or --label", st.Dir(results.KeyOf(m)), m.Source))
 	}
 	k := results.KeyOf(m)
 	for _, s := range summaries {
@@ -120,7 +121,7 @@ func importYCSB(out io.Writer, files []string, version, label, workload, suiteNa
 			hl = bytes.NewReader(s.hlog)
 		}
 		if _, err := st.AppendSummary(k, s.trial, hl); err != nil {
-			return usageErr(fmt.Errorf("import-ycsb: %s: %w", s.from, err))
+			return fault.Usage(fmt.Errorf("import-ycsb: %s: %w", s.from, err))
 		}
 		fmt.Fprintf(out, "stored %s as summary %s: %s, %d operations\n", s.from, s.trial.ID, workload, len(s.trial.Ops))
 		for _, n := range s.notes {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
@@ -129,7 +130,7 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 	}
 	store, err := results.Open(jf.common.store)
 	if err != nil {
-		return usageErr(err)
+		return fault.Usage(err)
 	}
 	cfg := compareConfig(s)
 	log := newLogger(stderr, jf.common.quiet)
@@ -139,7 +140,7 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 	var stored *results.Manifest
 	if jf.reuseBaseline {
 		if base.ZK != "" || base.Home != "" {
-			return usageErr(errors.New("--reuse-baseline compares with stored trials of --baseline VERSION; it cannot be used with --baseline-zk or --baseline-home (use a label with `regress run --zk ... --label NAME` and `regress compare`)"))
+			return fault.Usage(errors.New("--reuse-baseline compares with stored trials of --baseline VERSION; it cannot be used with --baseline-zk or --baseline-home (use a label with `regress run --zk ... --label NAME` and `regress compare`)"))
 		}
 		stored, err = findStored(store, base.Version, s)
 		if err != nil {
@@ -202,7 +203,7 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, out, format string, failOnInconclusive bool) error {
 	c, err := compare.Compare(bm, cm, cfg)
 	if err != nil {
-		return usageErr(err)
+		return fault.Usage(err)
 	}
 	rep := report.Report{Comparison: c, Distributions: report.Distributions(store.WorkloadHistograms(bm), store.WorkloadHistograms(cm), loadgen.Intended.String()), Generated: time.Now()}
 	if out == "" {
@@ -210,23 +211,23 @@ func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 	}
 	written, err := report.WriteAll(out, rep)
 	if err != nil {
-		return runErr(err)
+		return fault.Run(err)
 	}
 	if err := report.AppendStepSummary(rep); err != nil {
 		fmt.Fprintln(stderr, "regress: warning:", err)
 	}
 	if err := report.Render(stdout, format, rep); err != nil {
-		return usageErr(err)
+		return fault.Usage(err)
 	}
 	fmt.Fprintf(stderr, "reports: %s (%d files)\n", out, len(written))
 	switch c.Verdict {
 	case compare.VerdictInvalid:
-		return runErr(fmt.Errorf("verdict INVALID: %s", c.Invalid))
+		return fault.Run(fmt.Errorf("verdict INVALID: %s", c.Invalid))
 	case compare.Regression:
-		return &exitError{code: exitRegression, err: fmt.Errorf("verdict REGRESSION: %s is slower than %s beyond tolerance", c.Candidate.Name, c.Baseline.Name)}
+		return &fault.VerdictError{Verdict: fault.Regression, Err: fmt.Errorf("verdict REGRESSION: %s is slower than %s beyond tolerance", c.Candidate.Name, c.Baseline.Name)}
 	case compare.VerdictInconclusive:
 		if failOnInconclusive {
-			return &exitError{code: exitInconclusive, err: errors.New("verdict INCONCLUSIVE (--fail-on-inconclusive): run more pairs (raise pairs.max in the suite) or accept wider tolerances")}
+			return &fault.VerdictError{Verdict: fault.Inconclusive, Err: errors.New("verdict INCONCLUSIVE (--fail-on-inconclusive): run more pairs (raise pairs.max in the suite) or accept wider tolerances")}
 		}
 	}
 	return nil
@@ -240,33 +241,33 @@ func newSide(role, version, zk string, src sideSource, conf, jvm []string) (runn
 	fl := func(suffix string) string { return sideFlag(role, suffix) }
 	switch {
 	case src.repo != "" && version == "" && src.home == "":
-		return s, usageErr(fmt.Errorf("%s needs %s VERSION: the version the repository serves, e.g. 2.6.1", fl("-repo"), fl("")))
+		return s, fault.Usage(fmt.Errorf("%s needs %s VERSION: the version the repository serves, e.g. 2.6.1", fl("-repo"), fl("")))
 	case version == "" && zk == "" && src.home == "":
-		return s, usageErr(fmt.Errorf("give %s VERSION (started locally), %s DIR (an unpacked release or its tarball) or %s HOST:PORT (a running cluster)", fl(""), fl("-home"), fl("-zk")))
+		return s, fault.Usage(fmt.Errorf("give %s VERSION (started locally), %s DIR (an unpacked release or its tarball) or %s HOST:PORT (a running cluster)", fl(""), fl("-home"), fl("-zk")))
 	case zk != "" && (version != "" || src.home != ""):
-		return s, usageErr(fmt.Errorf("%s, %s and %s exclude each other: choose one", fl("-zk"), fl(""), fl("-home")))
+		return s, fault.Usage(fmt.Errorf("%s, %s and %s exclude each other: choose one", fl("-zk"), fl(""), fl("-home")))
 	case src.home != "" && src.repo != "":
-		return s, usageErr(fmt.Errorf("%s and %s exclude each other: a home brings its own jars", fl("-home"), fl("-repo")))
+		return s, fault.Usage(fmt.Errorf("%s and %s exclude each other: a home brings its own jars", fl("-home"), fl("-repo")))
 	case zk != "" && src.javaHome != "":
-		return s, usageErr(fmt.Errorf("%s applies only to clusters regress starts, not to %s", fl("-java-home"), fl("-zk")))
+		return s, fault.Usage(fmt.Errorf("%s applies only to clusters regress starts, not to %s", fl("-java-home"), fl("-zk")))
 	}
 	if version != "" {
 		if err := cluster.ValidateVersion(version); err != nil {
-			return s, usageErr(err)
+			return s, fault.Usage(err)
 		}
 	}
 	if src.repo != "" {
 		if err := cluster.CheckRepo(src.repo); err != nil {
-			return s, usageErr(fmt.Errorf("%s: %w", fl("-repo"), err))
+			return s, fault.Usage(fmt.Errorf("%s: %w", fl("-repo"), err))
 		}
 	}
 	if src.label != "" {
 		if err := results.ValidateTarget(src.label); err != nil {
-			return s, usageErr(fmt.Errorf("%s: %w", fl("-label"), err))
+			return s, fault.Usage(fmt.Errorf("%s: %w", fl("-label"), err))
 		}
 	}
 	if zk != "" && (len(conf) > 0 || len(jvm) > 0) {
-		return s, usageErr(fmt.Errorf("--%s-conf and --%s-jvm-opt apply only to clusters regress starts, not to --%s-zk", role, role, role))
+		return s, fault.Usage(fmt.Errorf("--%s-conf and --%s-jvm-opt apply only to clusters regress starts, not to --%s-zk", role, role, role))
 	}
 	var err error
 	if s.Conf, err = parseConf(role, conf); err != nil {
@@ -294,9 +295,9 @@ func startTargets(ctx context.Context, log *slog.Logger, prog *progress, c *comm
 	case err == nil:
 		return targets, stop, nil
 	case ctx.Err() == nil && (errors.Is(err, cluster.ErrBadVersion) || errors.Is(err, cluster.ErrVersionNotFound) || errors.Is(err, cluster.ErrJDKIncompatible) || errors.Is(err, cluster.ErrBadHome)):
-		return nil, stop, usageErr(err)
+		return nil, stop, fault.Usage(err)
 	}
-	return nil, stop, runErr(err)
+	return nil, stop, fault.Run(err)
 }
 
 // sideFlag names a side's flag: --candidate-home, or for `regress run` (one
@@ -319,7 +320,7 @@ func parseConf(role string, kvs []string) (map[string]string, error) {
 	for _, kv := range kvs {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || strings.TrimSpace(k) == "" {
-			return nil, usageErr(fmt.Errorf("--%s-conf %q: write key=value, e.g. hbase.regionserver.handler.count=30", role, kv))
+			return nil, fault.Usage(fmt.Errorf("--%s-conf %q: write key=value, e.g. hbase.regionserver.handler.count=30", role, kv))
 		}
 		m[strings.TrimSpace(k)] = v
 	}
@@ -329,11 +330,11 @@ func parseConf(role string, kvs []string) (map[string]string, error) {
 func loadSuite(c *commonFlags) (*suite.Suite, error) {
 	p, err := suite.Resolve(c.scenarios, c.suiteName)
 	if err != nil {
-		return nil, usageErr(err)
+		return nil, fault.Usage(err)
 	}
 	s, err := suite.Load(p, c.scenarios)
 	if err != nil {
-		return nil, usageErr(err)
+		return nil, fault.Usage(err)
 	}
 	return s, nil
 }
@@ -349,21 +350,21 @@ func checkFormat(f string) error {
 			return nil
 		}
 	}
-	return usageErr(fmt.Errorf("--format %q: choose one of %s", f, strings.Join(report.Formats(), ", ")))
+	return fault.Usage(fmt.Errorf("--format %q: choose one of %s", f, strings.Join(report.Formats(), ", ")))
 }
 
 // findStored loads the stored trials of version for this suite (all runs).
 func findStored(store *results.Store, version string, s *suite.Suite) (*results.Manifest, error) {
 	fp, err := s.Fingerprint()
 	if err != nil {
-		return nil, usageErr(err)
+		return nil, fault.Usage(err)
 	}
 	m, err := store.FindTrials(version, s.Name, fp)
 	if errors.Is(err, results.ErrNotFound) {
-		return nil, usageErr(fmt.Errorf("%w: run `regress run --version %s --suite %s` first, or drop --reuse-baseline", err, version, s.Name))
+		return nil, fault.Usage(fmt.Errorf("%w: run `regress run --version %s --suite %s` first, or drop --reuse-baseline", err, version, s.Name))
 	}
 	if err != nil {
-		return nil, usageErr(err)
+		return nil, fault.Usage(err)
 	}
 	return m, nil
 }
@@ -371,16 +372,12 @@ func findStored(store *results.Store, version string, s *suite.Suite) (*results.
 func runFailure(ctx context.Context, err error) error {
 	var died *cluster.DiedError
 	if errors.As(context.Cause(ctx), &died) {
-		return runErr(fmt.Errorf("%w\nThe run stopped because that cluster died (stored trials are kept; the trial in progress was not stored): %v", died, err))
+		return &fault.RunError{Err: fmt.Errorf("%w\nThe run stopped because that cluster died (stored trials are kept; the trial in progress was not stored): %v", died, err)}
 	}
 	if ctx.Err() != nil {
-		return runErr(fmt.Errorf("interrupted: %w (clusters stopped, trial tables dropped)", err))
+		return &fault.RunError{Err: fmt.Errorf("interrupted: %w (clusters stopped, trial tables dropped)", err)}
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return err
-	}
-	return runErr(err)
+	return fault.Run(err)
 }
 
 func newRunID() string {
@@ -408,5 +405,5 @@ func newProvider(c *commonFlags) (cluster.Provider, error) {
 	case "local", "":
 		return cluster.NewLocal(c.cacheDir), nil
 	}
-	return nil, usageErr(fmt.Errorf("--provider %q: this build has the local provider (HBase jars from Maven Central); for a cluster you run, use --baseline-zk/--candidate-zk or `regress run --zk`", c.provider))
+	return nil, fault.Usage(fmt.Errorf("--provider %q: this build has the local provider (HBase jars from Maven Central); for a cluster you run, use --baseline-zk/--candidate-zk or `regress run --zk`", c.provider))
 }

@@ -18,14 +18,7 @@ import (
 
 // code returns the exit code main would give for err.
 func code(err error) int {
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.code
-	}
-	if err == nil {
-		return 0
-	}
-	return exitUsage
+	return codeOf(err)
 }
 
 func TestJobBadInputExits2WithAHint(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/suite"
 )
@@ -30,11 +31,11 @@ a pair as that of two of the baseline's trials (e.g. after ` + "`regress run --v
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if base == "" {
-				return usageErr(errors.New("plan needs --baseline: a stored version or label (see `regress results list`), or a directory holding manifest.json"))
+				return fault.Usage(errors.New("plan needs --baseline: a stored version or label (see `regress results list`), or a directory holding manifest.json"))
 			}
 			st, err := results.Open(store)
 			if err != nil {
-				return usageErr(err)
+				return fault.Usage(err)
 			}
 			s, err := loadSuite(&common)
 			if err != nil {
@@ -51,11 +52,11 @@ a pair as that of two of the baseline's trials (e.g. after ` + "`regress run --v
 				}
 			}
 			if len(bm.Trials) == 0 || (cm != nil && len(cm.Trials) == 0) {
-				return usageErr(errors.New("plan needs measured trials; imported YCSB summaries have no trial-to-trial spread"))
+				return fault.Usage(errors.New("plan needs measured trials; imported YCSB summaries have no trial-to-trial spread"))
 			}
 			plan, err := compare.PlanPairs(bm, cm, compareConfig(s))
 			if err != nil {
-				return usageErr(err)
+				return fault.Usage(err)
 			}
 			writePlan(cmd.OutOrStdout(), s, plan, cm != nil)
 			return nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/runner"
 )
@@ -29,14 +30,14 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if (version == "" && src.home == "") == (zk == "") {
-				return usageErr(errors.New("give exactly one of --version V (started by the provider), --home DIR (an unpacked release or its tarball) or --zk HOST:PORT (a running cluster)"))
+				return fault.Usage(errors.New("give exactly one of --version V (started by the provider), --home DIR (an unpacked release or its tarball) or --zk HOST:PORT (a running cluster)"))
 			}
 			if zk != "" && label == "" {
-				return usageErr(errors.New("--zk needs --label NAME: the name the results are stored under (e.g. prod-2.6.1)"))
+				return fault.Usage(errors.New("--zk needs --label NAME: the name the results are stored under (e.g. prod-2.6.1)"))
 			}
 			if label != "" {
 				if err := results.ValidateTarget(label); err != nil {
-					return usageErr(fmt.Errorf("--label: %w", err))
+					return fault.Usage(fmt.Errorf("--label: %w", err))
 				}
 			}
 			side, err := newSide("run", version, zk, src, conf, jvm)
@@ -49,7 +50,7 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 			}
 			store, err := results.Open(c.store)
 			if err != nil {
-				return usageErr(err)
+				return fault.Usage(err)
 			}
 			ctx := cmd.Context()
 			log := newLogger(cmd.ErrOrStderr(), c.quiet)
