@@ -15,6 +15,7 @@ import (
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/progress"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/runner"
@@ -124,7 +125,7 @@ func runCapacity(cmd *cobra.Command, jf *jobFlags, cf *capacityFlags) error {
 		return fault.Usage(err)
 	}
 	log := newLogger(stderr, jf.common.quiet)
-	prog := newProgress(stderr, jf.common.quiet)
+	prog := progress.New(stderr, jf.common.quiet)
 	defer prog.Close()
 	ctx, died := context.WithCancelCause(ctx)
 	defer died(nil)

@@ -17,6 +17,7 @@ import (
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/progress"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/runner"
@@ -134,7 +135,7 @@ func runJob(ctx context.Context, stdout, stderr io.Writer, jf *jobFlags) error {
 	}
 	cfg := compareConfig(s)
 	log := newLogger(stderr, jf.common.quiet)
-	prog := newProgress(stderr, jf.common.quiet)
+	prog := progress.New(stderr, jf.common.quiet)
 	defer prog.Close()
 
 	var stored *results.Manifest
@@ -278,7 +279,7 @@ func newSide(role, version, zk string, src sideSource, conf, jvm []string) (runn
 
 // startTargets starts (or connects to) every side through runner.StartTargets
 // and says whether a failure was the user's input (exit 2) or the run's (3).
-func startTargets(ctx context.Context, log *slog.Logger, prog *progress, c *commonFlags, sides []runner.Side, died context.CancelCauseFunc) ([]*runner.Target, func(), error) {
+func startTargets(ctx context.Context, log *slog.Logger, prog *progress.Progress, c *commonFlags, sides []runner.Side, died context.CancelCauseFunc) ([]*runner.Target, func(), error) {
 	opt := runner.StartOptions{CacheDir: c.cacheDir, Keep: c.keep, ZNode: c.znode, Log: log, Message: prog.Message, Died: died}
 	for _, s := range sides {
 		if s.ZK == "" && s.Home == "" {

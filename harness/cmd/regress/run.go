@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/progress"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/runner"
 )
@@ -54,7 +55,7 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 			}
 			ctx := cmd.Context()
 			log := newLogger(cmd.ErrOrStderr(), c.quiet)
-			prog := newProgress(cmd.ErrOrStderr(), c.quiet)
+			prog := progress.New(cmd.ErrOrStderr(), c.quiet)
 			defer prog.Close()
 			ctx, died := context.WithCancelCause(ctx)
 			defer died(nil)
