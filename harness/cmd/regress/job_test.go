@@ -13,6 +13,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
+	"github.com/regress-hbase/regress/harness/job"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -183,7 +184,7 @@ func TestRunFailureNamesADeadCluster(t *testing.T) {
 	ctx, died := context.WithCancelCause(context.Background())
 	d := &cluster.DiedError{Side: "candidate", Version: "2.6.1-hadoop3", PID: 4242, Exit: "was killed by signal 9 (killed)", LogPath: "/tmp/x/hbase.log"}
 	died(d)
-	err := runFailure(ctx, errors.New("hbase: getProcedureResult failed after 16 attempts"))
+	err := job.RunFailure(ctx, errors.New("hbase: getProcedureResult failed after 16 attempts"))
 	if code(err) != exitRunFailed || !errors.Is(err, cluster.ErrClusterDied) {
 		t.Fatalf("exit %d, err %v; want exit 3 and ErrClusterDied", code(err), err)
 	}
