@@ -1,7 +1,9 @@
 // Package job runs what regress's commands ask for once their flags are
-// parsed: it checks the sides, loads the suite, opens the store, starts the
-// targets, runs the trials or the capacity sweep, compares and reports. Its
-// errors say whose fault they are (package fault); the CLI maps them to exit codes.
+// parsed: for the main job, run and capacity it checks the sides, loads the
+// suite, opens the store, starts the targets, runs the trials or the sweep,
+// compares and reports; compare and plan work from stored results; cluster up,
+// cluster versions and doctor serve and inspect clusters. Its errors say whose
+// fault they are (package fault); the CLI maps them to exit codes.
 package job
 
 import (
