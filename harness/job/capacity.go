@@ -12,9 +12,7 @@ import (
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/loadgen"
-	"github.com/regress-hbase/regress/harness/progress"
 	"github.com/regress-hbase/regress/harness/report"
-	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/suite"
 )
@@ -66,15 +64,7 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if j.From != "" {
 		return j.fromStored(stdout, stderr)
 	}
-	base, err := j.Baseline.Check("baseline")
-	if err != nil {
-		return err
-	}
-	cand, err := j.Candidate.Check("candidate")
-	if err != nil {
-		return err
-	}
-	s, err := LoadSuite(j.Scenarios, j.Suite)
+	base, cand, s, err := j.checkPair(j.Baseline, j.Candidate)
 	if err != nil {
 		return err
 	}
@@ -82,16 +72,13 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	store, err := results.Open(j.Store)
+	se, err := j.open(stderr)
 	if err != nil {
-		return fault.Usage(err)
+		return err
 	}
-	log := newLogger(stderr, j.Quiet)
-	prog := progress.New(stderr, j.Quiet)
-	defer prog.Close()
-	ctx, died := context.WithCancelCause(ctx)
-	defer died(nil)
-	targets, stop, err := startTargets(ctx, log, prog, &j.Options, []runner.Side{base, cand}, died)
+	defer se.prog.Close()
+	store, log, prog := se.store, se.log, se.prog
+	ctx, targets, stop, err := se.start(ctx, &j.Options, []runner.Side{base, cand})
 	defer stop()
 	if err != nil {
 		return err
@@ -99,12 +86,11 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	runner.DistinctNames(targets[0], targets[1])
 	runID := newRunID()
 	// Step progress comes from the sweep below; the runner reports seeding.
-	r := &runner.Runner{Suite: s, Store: store, RunID: runID, Reseed: j.Reseed, Log: log,
-		OnEvent: func(e runner.Event) {
-			if e.Run == nil && e.Phase != "trial" {
-				prog.Event(e)
-			}
-		}, Env: results.CurrentEnvironment(ctx)}
+	r := se.runner(ctx, &j.Options, s, runID, func(e runner.Event) {
+		if e.Run == nil && e.Phase != "trial" {
+			prog.Event(e)
+		}
+	})
 	var sides [2]*runner.Prepared
 	for i, t := range targets {
 		if sides[i], err = r.Prepare(ctx, t); err != nil {

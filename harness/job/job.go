@@ -59,26 +59,16 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := CheckFormat(j.Format); err != nil {
 		return err
 	}
-	base, err := j.Baseline.Check("baseline")
+	base, cand, s, err := j.checkPair(j.Baseline, j.Candidate)
 	if err != nil {
 		return err
 	}
-	cand, err := j.Candidate.Check("candidate")
+	se, err := j.open(stderr)
 	if err != nil {
 		return err
 	}
-	s, err := LoadSuite(j.Scenarios, j.Suite)
-	if err != nil {
-		return err
-	}
-	store, err := results.Open(j.Store)
-	if err != nil {
-		return fault.Usage(err)
-	}
-	cfg := CompareConfig(s)
-	log := newLogger(stderr, j.Quiet)
-	prog := progress.New(stderr, j.Quiet)
-	defer prog.Close()
+	defer se.prog.Close()
+	store, log, cfg := se.store, se.log, CompareConfig(s)
 
 	var stored *results.Manifest
 	if j.ReuseBaseline {
@@ -97,16 +87,13 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if stored == nil {
 		WarnIfUndecidable(log, store, base.Version, s, cfg)
 	}
-	r := &runner.Runner{Suite: s, Store: store, RunID: newRunID(), Reseed: j.Reseed, Log: log,
-		OnEvent: prog.Event, Env: results.CurrentEnvironment(ctx)}
+	r := se.runner(ctx, &j.Options, s, newRunID(), se.prog.Event)
 
 	sides := []runner.Side{base, cand}
 	if stored != nil {
 		sides = []runner.Side{cand}
 	}
-	ctx, died := context.WithCancelCause(ctx)
-	defer died(nil)
-	targets, stop, err := startTargets(ctx, log, prog, &j.Options, sides, died)
+	ctx, targets, stop, err := se.start(ctx, &j.Options, sides)
 	defer stop()
 	if err != nil {
 		return err
@@ -138,7 +125,7 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return RunFailure(ctx, err)
 	}
-	prog.Close()
+	se.prog.Close()
 	return Decide(stdout, stderr, store, bm, cm, cfg, j.Report)
 }
 
@@ -218,16 +205,12 @@ func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	store, err := results.Open(j.Store)
+	se, err := j.open(stderr)
 	if err != nil {
-		return fault.Usage(err)
+		return err
 	}
-	log := newLogger(stderr, j.Quiet)
-	prog := progress.New(stderr, j.Quiet)
-	defer prog.Close()
-	ctx, died := context.WithCancelCause(ctx)
-	defer died(nil)
-	targets, stop, err := startTargets(ctx, log, prog, &j.Options, []runner.Side{side}, died)
+	defer se.prog.Close()
+	ctx, targets, stop, err := se.start(ctx, &j.Options, []runner.Side{side})
 	defer stop()
 	if err != nil {
 		return err
@@ -236,40 +219,75 @@ func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if j.Label != "" {
 		t.Label, t.Name = j.Label, j.Label
 	}
-	r := &runner.Runner{Suite: s, Store: store, RunID: newRunID(), Reseed: j.Reseed, Log: log,
-		OnEvent: prog.Event, Env: results.CurrentEnvironment(ctx)}
-	m, err := r.RunSingle(ctx, t)
+	m, err := se.runner(ctx, &j.Options, s, newRunID(), se.prog.Event).RunSingle(ctx, t)
 	if err != nil {
 		return RunFailure(ctx, err)
 	}
-	prog.Close()
+	se.prog.Close()
 	k := results.KeyOf(m)
-	fmt.Fprintf(stdout, "stored %d trials of %s (suite %s) in %s\n", len(m.Trials), k.Target, s.Name, store.Dir(k))
+	fmt.Fprintf(stdout, "stored %d trials of %s (suite %s) in %s\n", len(m.Trials), k.Target, s.Name, se.store.Dir(k))
 	return nil
 }
 
-// startTargets starts (or connects to) every side through runner.StartTargets
-// and says whether a failure was the user's input or the run's.
-func startTargets(ctx context.Context, log *slog.Logger, prog *progress.Progress, o *Options, sides []runner.Side, died context.CancelCauseFunc) ([]*runner.Target, func(), error) {
-	opt := runner.StartOptions{CacheDir: o.CacheDir, Keep: o.Keep, ZNode: o.ZNode, Log: log, Message: prog.Message, Died: died}
+// checkPair checks both sides' flags and loads the suite.
+func (o *Options) checkPair(b, c Side) (base, cand runner.Side, s *suite.Suite, err error) {
+	if base, err = b.Check("baseline"); err != nil {
+		return
+	}
+	if cand, err = c.Check("candidate"); err != nil {
+		return
+	}
+	s, err = LoadSuite(o.Scenarios, o.Suite)
+	return
+}
+
+// session is what a job opens once its input is checked: the store, the log
+// and the progress display (which the job closes).
+type session struct {
+	store *results.Store
+	log   *slog.Logger
+	prog  *progress.Progress
+}
+
+func (o *Options) open(stderr io.Writer) (*session, error) {
+	store, err := results.Open(o.Store)
+	if err != nil {
+		return nil, fault.Usage(err)
+	}
+	return &session{store: store, log: newLogger(stderr, o.Quiet), prog: progress.New(stderr, o.Quiet)}, nil
+}
+
+// runner is the runner of suite s for this session, reporting to onEvent.
+func (se *session) runner(ctx context.Context, o *Options, s *suite.Suite, runID string, onEvent func(runner.Event)) *runner.Runner {
+	return &runner.Runner{Suite: s, Store: se.store, RunID: runID, Reseed: o.Reseed, Log: se.log,
+		OnEvent: onEvent, Env: results.CurrentEnvironment(ctx)}
+}
+
+// start starts (or connects to) every side through runner.StartTargets and
+// says whether a failure was the user's input or the run's. The context it
+// returns is cancelled when a started cluster dies; stop tears all down.
+func (se *session) start(ctx context.Context, o *Options, sides []runner.Side) (context.Context, []*runner.Target, func(), error) {
+	ctx, died := context.WithCancelCause(ctx)
+	opt := runner.StartOptions{CacheDir: o.CacheDir, Keep: o.Keep, ZNode: o.ZNode, Log: se.log, Message: se.prog.Message, Died: died}
 	for _, s := range sides {
 		if s.ZK == "" && s.Home == "" {
 			p, err := newProvider(o)
 			if err != nil {
-				return nil, func() {}, err
+				return ctx, nil, func() { died(nil) }, err
 			}
 			opt.Provider = p
 			break
 		}
 	}
-	targets, stop, err := runner.StartTargets(ctx, opt, sides)
+	targets, stopTargets, err := runner.StartTargets(ctx, opt, sides)
+	stop := func() { stopTargets(); died(nil) }
 	switch {
 	case err == nil:
-		return targets, stop, nil
+		return ctx, targets, stop, nil
 	case ctx.Err() == nil && (errors.Is(err, cluster.ErrBadVersion) || errors.Is(err, cluster.ErrVersionNotFound) || errors.Is(err, cluster.ErrJDKIncompatible) || errors.Is(err, cluster.ErrBadHome)):
-		return nil, stop, fault.Usage(err)
+		return ctx, nil, stop, fault.Usage(err)
 	}
-	return nil, stop, fault.Run(err)
+	return ctx, nil, stop, fault.Run(err)
 }
 
 // LoadSuite resolves and loads a suite by name or path.
