@@ -37,6 +37,9 @@ type Config struct {
 	Pairs int
 	// Budget is the wall-clock time all searches may take.
 	Budget time.Duration
+
+	// now reads the clock the budget is kept on; nil means time.Now (tests set a fake).
+	now func() time.Time
 }
 
 // Ladder returns the rates the sweep climbs before bisecting: the explicit

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
@@ -170,8 +171,15 @@ func TestStepsOfAPairInterleave(t *testing.T) {
 func TestBudgetStopsTheSweepAndSaysAtLeast(t *testing.T) {
 	cfg := testConfig()
 	cfg.Budget, cfg.StepTime = 50*time.Millisecond, 10*time.Millisecond
+	// A fake clock that each step moves 10 ms: the budget is kept on it, so a
+	// busy machine cannot change the outcome.
+	var mu sync.Mutex
+	clock := time.Unix(1000, 0)
+	cfg.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
 	slow := func(ctx context.Context, side int, w string, rate float64, phase string) (Step, error) {
-		time.Sleep(10 * time.Millisecond)
+		mu.Lock()
+		clock = clock.Add(10 * time.Millisecond)
+		mu.Unlock()
 		return knee([2]float64{1e9, 1e9})(ctx, side, w, rate, phase)
 	}
 	sw, err := Run(context.Background(), cfg, slow, nil, nil)

@@ -65,9 +65,14 @@ func Run(ctx context.Context, cfg Config, probe Prober, rng *rand.Rand, onStep f
 	if rng == nil {
 		rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
+	now := cfg.now
+	if now == nil {
+		now = time.Now
+	}
+	since := func(t time.Time) time.Duration { return now().Sub(t) }
 	sw := &Sweep{SLOP99Micros: float64(cfg.SLOP99.Microseconds()), Hold: cfg.Hold, Resolution: cfg.Resolution,
-		MaxOpsPerSec: cfg.MaxOpsPerSec, Budget: cfg.Budget, PairsPlanned: cfg.Pairs, Started: time.Now()}
-	defer func() { sw.Elapsed = time.Since(sw.Started) }()
+		MaxOpsPerSec: cfg.MaxOpsPerSec, Budget: cfg.Budget, PairsPlanned: cfg.Pairs, Started: now()}
+	defer func() { sw.Elapsed = since(sw.Started) }()
 	var wall time.Duration
 	var steps int
 	// estimate is the next step's expected wall time: the mean so far
@@ -81,21 +86,21 @@ func Run(ctx context.Context, cfg Config, probe Prober, rng *rand.Rand, onStep f
 	first := cfg.Ladder()[0]
 	for _, w := range cfg.Workloads {
 		for _, side := range [2]int{0, 1} {
-			if time.Since(sw.Started)+estimate() > cfg.Budget {
+			if since(sw.Started)+estimate() > cfg.Budget {
 				break
 			}
-			t0 := time.Now()
+			t0 := now()
 			st, err := probe(ctx, side, w, first, "prime")
 			if err != nil {
 				return sw, fmt.Errorf("capacity: %s %s priming step at %.0f ops/s: %w", Sides[side], w, first, err)
 			}
-			st.TargetOpsPerSec, st.Phase, st.Start, st.Wall = first, "prime", t0, time.Since(t0)
+			st.TargetOpsPerSec, st.Phase, st.Start, st.Wall = first, "prime", t0, since(t0)
 			cfg.Judge(&st)
 			sw.Primes = append(sw.Primes, st)
 			wall += st.Wall
 			steps++
 			if onStep != nil {
-				onStep(Event{Side: Sides[side], Workload: w, Step: st, Elapsed: time.Since(sw.Started)})
+				onStep(Event{Side: Sides[side], Workload: w, Step: st, Elapsed: since(sw.Started)})
 			}
 		}
 	}
@@ -104,7 +109,7 @@ func Run(ctx context.Context, cfg Config, probe Prober, rng *rand.Rand, onStep f
 			if sw.BudgetHit {
 				break
 			}
-			if time.Since(sw.Started)+2*estimate() > cfg.Budget {
+			if since(sw.Started)+2*estimate() > cfg.Budget {
 				sw.BudgetHit = true // not even one step a side fits: start no pair
 				break
 			}
@@ -121,13 +126,13 @@ func Run(ctx context.Context, cfg Config, probe Prober, rng *rand.Rand, onStep f
 					if !ok {
 						continue
 					}
-					if time.Since(sw.Started)+estimate() > cfg.Budget {
+					if since(sw.Started)+estimate() > cfg.Budget {
 						sw.BudgetHit = true
 						xs[0].stopBudget()
 						xs[1].stopBudget()
 						break
 					}
-					t0 := time.Now()
+					t0 := now()
 					st, err := probe(ctx, side, w, rate, phase)
 					if err != nil {
 						sw.Searches = append(sw.Searches, *ss[0], *ss[1])
@@ -141,14 +146,14 @@ func Run(ctx context.Context, cfg Config, probe Prober, rng *rand.Rand, onStep f
 						st.Start = t0
 					}
 					if st.Wall == 0 {
-						st.Wall = time.Since(t0)
+						st.Wall = since(t0)
 					}
 					wall += st.Wall
 					steps++
 					cfg.Judge(&st)
 					x.record(st)
 					if onStep != nil {
-						onStep(Event{Side: Sides[side], Workload: w, Pair: pair, Step: st, Elapsed: time.Since(sw.Started)})
+						onStep(Event{Side: Sides[side], Workload: w, Pair: pair, Step: st, Elapsed: since(sw.Started)})
 					}
 				}
 			}

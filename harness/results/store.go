@@ -406,6 +406,31 @@ func (s *Store) FindTrials(version, suiteName, fingerprint string) (*Manifest, e
 	return nil, fmt.Errorf("no stored trials of %s for suite %s (fingerprint %s) in %s: %w", version, suiteName, fingerprint, s.Root(), ErrNotFound)
 }
 
+// Resolve finds the results a user named: a directory holding manifest.json,
+// or a target (version or label) with results of one suite (suiteName, when
+// given, chooses among several).
+func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
+	if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
+		return ReadManifestFile(filepath.Join(ref, manifestFile))
+	}
+	entries, err := s.Find(ref, suiteName)
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) == 0 {
+		return nil, fmt.Errorf("nothing stored for %q in %s: run `regress run --version %s` or `regress import-ycsb`, or give a directory holding manifest.json (see `regress results list`)", ref, s.Root(), ref)
+	}
+	if len(entries) > 1 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Key.String())
+		}
+		sort.Strings(names)
+		return nil, fmt.Errorf("%q has results of several suites (%s): choose one with --suite", ref, strings.Join(names, ", "))
+	}
+	return s.Load(entries[0].Key)
+}
+
 // envelope is the on-disk form: the manifest plus the SHA-256 of its compact JSON.
 type envelope struct {
 	Format   string          `json:"format"`

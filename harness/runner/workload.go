@@ -18,8 +18,14 @@ import (
 	"github.com/regress-hbase/regress/harness/workload"
 )
 
-// properties reads workload file w and applies the suite's data spec and
-// extra properties on top, with table set to the table the trial uses.
+// properties builds a trial's YCSB properties as YCSB's command line would:
+// workload file w (-P), then the suite's properties (-p), then the suite's
+// data spec, the trial's table and its operation count, each later one
+// winning. The suite's typed values go back into the property set as text,
+// and the workload parses them again, because the workload, the binding and
+// `regress ycsb` all read one thing, a YCSB property set with YCSB's
+// precedence: the data spec the suite fingerprints and seeds must win over a
+// recordcount or fieldlength in the workload file, as -p wins over -P.
 func (r *Runner) properties(w, table string, operations int64) (workload.Properties, error) {
 	s := r.Suite
 	p, err := workload.LoadPropertiesFile(s.WorkloadPath(w))

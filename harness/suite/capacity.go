@@ -34,13 +34,18 @@ type Capacity struct {
 	Budget time.Duration `yaml:"-"`
 	// Tolerance is the capacity drop (fraction) the comparison tolerates.
 	Tolerance float64 `yaml:"-"`
+}
 
-	SLOText        string `yaml:"slo_p99"`
-	ResolutionText string `yaml:"resolution"`
-	WarmupText     string `yaml:"warmup"`
-	MeasureText    string `yaml:"measure"`
-	BudgetText     string `yaml:"budget"`
-	ToleranceText  string `yaml:"tolerance"`
+// capacity is the capacity section as written (see file); its name is
+// what a YAML error says (field x not found in type suite.capacity).
+type capacity struct {
+	Capacity   `yaml:",inline"`
+	SLOP99     string `yaml:"slo_p99"`
+	Resolution string `yaml:"resolution"`
+	Warmup     string `yaml:"warmup"`
+	Measure    string `yaml:"measure"`
+	Budget     string `yaml:"budget"`
+	Tolerance  string `yaml:"tolerance"`
 }
 
 // CapacityDefaults is the sweep a suite without a capacity section gets.
@@ -50,12 +55,14 @@ func CapacityDefaults() Capacity {
 		Budget: 15 * time.Minute, Tolerance: 0.10}
 }
 
-// normaliseCapacity fills defaults and validates s.Capacity (nil means defaults).
-func (s *Suite) normaliseCapacity() error {
+// normaliseCapacity sets s.Capacity from the section as written (nil means
+// defaults), filling defaults and validating.
+func (s *Suite) normaliseCapacity(t *capacity) error {
 	d := CapacityDefaults()
-	if s.Capacity == nil {
-		s.Capacity = &Capacity{}
+	if t == nil {
+		t = &capacity{}
 	}
+	s.Capacity = &t.Capacity
 	c := s.Capacity
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("capacity."+format, a...)) }
@@ -96,13 +103,13 @@ func (s *Suite) normaliseCapacity() error {
 		bad("start (%g ops/s) is above max_rate (%g ops/s)", c.StartOpsPerSec, c.MaxOpsPerSec)
 	}
 	var err error
-	if c.SLOP99, err = parseDuration(c.SLOText, d.SLOP99); err != nil || c.SLOP99 <= 0 {
+	if c.SLOP99, err = parseDuration(t.SLOP99, d.SLOP99); err != nil || c.SLOP99 <= 0 {
 		if err == nil {
 			err = errors.New("must be longer than 0s")
 		}
 		bad("slo_p99: %v", err)
 	}
-	if c.Resolution, err = parsePercent(c.ResolutionText, d.Resolution); err != nil || c.Resolution <= 0 {
+	if c.Resolution, err = parsePercent(t.Resolution, d.Resolution); err != nil || c.Resolution <= 0 {
 		if err == nil {
 			err = errors.New("must be above 0%")
 		}
@@ -114,10 +121,10 @@ func (s *Suite) normaliseCapacity() error {
 	if c.Threads < 0 {
 		bad("threads: must be positive, got %d", c.Threads)
 	}
-	if c.Warmup, err = parseDuration(c.WarmupText, d.Warmup); err != nil {
+	if c.Warmup, err = parseDuration(t.Warmup, d.Warmup); err != nil {
 		bad("warmup: %v", err)
 	}
-	if c.Measure, err = parseDuration(c.MeasureText, d.Measure); err != nil || c.Measure <= 0 {
+	if c.Measure, err = parseDuration(t.Measure, d.Measure); err != nil || c.Measure <= 0 {
 		if err == nil {
 			err = errors.New("must be longer than 0s")
 		}
@@ -129,13 +136,13 @@ func (s *Suite) normaliseCapacity() error {
 	if c.Pairs < 1 {
 		bad("pairs: at least 1 search a side (2 or more for a significance test), got %d", c.Pairs)
 	}
-	if c.Budget, err = parseDuration(c.BudgetText, d.Budget); err != nil || c.Budget <= 0 {
+	if c.Budget, err = parseDuration(t.Budget, d.Budget); err != nil || c.Budget <= 0 {
 		if err == nil {
 			err = errors.New("must be longer than 0s")
 		}
 		bad("budget: %v", err)
 	}
-	if c.Tolerance, err = parsePercent(c.ToleranceText, d.Tolerance); err != nil || c.Tolerance <= 0 {
+	if c.Tolerance, err = parsePercent(t.Tolerance, d.Tolerance); err != nil || c.Tolerance <= 0 {
 		if err == nil {
 			err = errors.New("must be above 0%")
 		}

@@ -33,11 +33,11 @@ type Suite struct {
 	Workloads []string `yaml:"workloads"`
 	Data      Data     `yaml:"data"`
 	Load      Preload  `yaml:"load"`
-	Run       Run      `yaml:"run"`
+	Run       Run      `yaml:"-"` // as written: file.Run
 	Pairs     Pairs    `yaml:"pairs"`
-	Compare   Compare  `yaml:"compare"`
+	Compare   Compare  `yaml:"-"` // as written: file.Compare
 	// Capacity configures `regress capacity` (defaults when absent).
-	Capacity *Capacity `yaml:"capacity"`
+	Capacity *Capacity `yaml:"-"` // as written: file.Capacity
 	// Properties are extra YCSB properties applied to every workload (-p style).
 	Properties map[string]string `yaml:"properties"`
 
@@ -80,12 +80,7 @@ type Run struct {
 	// workload on every side) run before the first pair: a freshly started
 	// region server's first trials pay for its JIT and caches (measured: the
 	// first smoke pair's p95 4-14 ms, the others 1-2 ms). Default 1.
-	WarmupRounds     int  `yaml:"-"`
-	WarmupRoundsYAML *int `yaml:"warmup_rounds"`
-
-	WarmupText  string `yaml:"warmup"`
-	MeasureText string `yaml:"measure"`
-	MaxErrText  string `yaml:"max_error_rate"`
+	WarmupRounds int `yaml:"-"`
 }
 
 // Pairs sets how many interleaved baseline/candidate pairs run per workload.
@@ -104,9 +99,33 @@ type Compare struct {
 	Tolerances map[string]float64 `yaml:"-"`
 	// Gate lists the metrics whose regression fails the run.
 	Gate []string `yaml:"gate"`
+}
 
-	AlphaText      string            `yaml:"alpha"`
-	ToleranceTexts map[string]string `yaml:"tolerances"`
+// file is a suite as written. The values with units or defaults stay text
+// (or a pointer) here, absent meaning the default ("30s", "10%", 0 rounds
+// given or not), until normalise parses them into Suite's typed fields: a
+// Suite holds every value once. The other fields decode straight into the
+// inlined types. The section types are named as their YAML keys, so a typo's
+// error reads "field warmpu not found in type suite.run".
+type file struct {
+	Suite    `yaml:",inline"`
+	Run      run       `yaml:"run"`
+	Compare  compare   `yaml:"compare"`
+	Capacity *capacity `yaml:"capacity"`
+}
+
+type run struct {
+	Run          `yaml:",inline"`
+	WarmupRounds *int   `yaml:"warmup_rounds"`
+	Warmup       string `yaml:"warmup"`
+	Measure      string `yaml:"measure"`
+	MaxErrorRate string `yaml:"max_error_rate"`
+}
+
+type compare struct {
+	Compare    `yaml:",inline"`
+	Alpha      string            `yaml:"alpha"`
+	Tolerances map[string]string `yaml:"tolerances"`
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -155,19 +174,22 @@ func Load(path, scenariosDir string) (*Suite, error) {
 
 // Parse decodes and validates a suite; unknown keys are errors so typos do not pass silently.
 func Parse(b []byte, scenariosDir string) (*Suite, error) {
-	s := &Suite{Dir: scenariosDir}
+	var f file
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
-	if err := dec.Decode(s); err != nil {
+	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("not a valid suite: %w", err)
 	}
-	if err := s.normalise(); err != nil {
+	s := &f.Suite
+	s.Dir, s.Run, s.Compare = scenariosDir, f.Run.Run, f.Compare.Compare
+	if err := s.normalise(&f); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *Suite) normalise() error {
+// normalise parses f's text values into s, fills defaults and validates.
+func (s *Suite) normalise(f *file) error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 
@@ -228,22 +250,22 @@ func (s *Suite) normalise() error {
 	}
 	var err error
 	r.WarmupRounds = 1
-	if r.WarmupRoundsYAML != nil {
-		r.WarmupRounds = *r.WarmupRoundsYAML
+	if f.Run.WarmupRounds != nil {
+		r.WarmupRounds = *f.Run.WarmupRounds
 	}
 	if r.WarmupRounds < 0 {
 		bad("run.warmup_rounds: must be 0 or more, got %d", r.WarmupRounds)
 	}
-	if r.Warmup, err = parseDuration(r.WarmupText, 5*time.Second); err != nil {
+	if r.Warmup, err = parseDuration(f.Run.Warmup, 5*time.Second); err != nil {
 		bad("run.warmup: %v", err)
 	}
-	if r.Measure, err = parseDuration(r.MeasureText, 30*time.Second); err != nil || r.Measure <= 0 {
+	if r.Measure, err = parseDuration(f.Run.Measure, 30*time.Second); err != nil || r.Measure <= 0 {
 		if err == nil {
 			err = errors.New("must be longer than 0s")
 		}
 		bad("run.measure: %v", err)
 	}
-	if r.MaxErrorRate, err = parsePercent(r.MaxErrText, 0.01); err != nil {
+	if r.MaxErrorRate, err = parsePercent(f.Run.MaxErrorRate, 0.01); err != nil {
 		bad("run.max_error_rate: %v", err)
 	}
 	if r.OperationCount < 0 {
@@ -265,14 +287,14 @@ func (s *Suite) normalise() error {
 		bad("pairs.looks: must be at least 1")
 	}
 	c := &s.Compare
-	if c.Alpha, err = parsePercent(c.AlphaText, 0.05); err != nil || c.Alpha <= 0 || c.Alpha >= 0.5 {
+	if c.Alpha, err = parsePercent(f.Compare.Alpha, 0.05); err != nil || c.Alpha <= 0 || c.Alpha >= 0.5 {
 		if err == nil {
-			err = fmt.Errorf("must lie between 0%% and 50%%, got %s", c.AlphaText)
+			err = fmt.Errorf("must lie between 0%% and 50%%, got %s", f.Compare.Alpha)
 		}
 		bad("compare.alpha: %v", err)
 	}
 	c.Tolerances = policy.DefaultTolerances()
-	for k, v := range c.ToleranceTexts {
+	for k, v := range f.Compare.Tolerances {
 		if !policy.IsMetric(k) {
 			bad("compare.tolerances: unknown metric %q (known: %s)", k, policy.MetricList())
 			continue
@@ -295,7 +317,7 @@ func (s *Suite) normalise() error {
 			bad("compare.gate: %v", err)
 		}
 	}
-	if err := s.normaliseCapacity(); err != nil {
+	if err := s.normaliseCapacity(f.Capacity); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

@@ -7,6 +7,7 @@
 // the -s status lines, the per-measurement .hdr logs of
 // hdrhistogram.fileoutput), so tools and people used to YCSB's output can
 // read ours unchanged. Writer and reader are tested against each other.
+// Import stores what it reads in the results store (`regress import-ycsb`).
 package ycsbfmt
 
 import (

@@ -2,7 +2,7 @@
 // create-table|load|run`: YCSB's command-line flags and property names, run
 // through the native client and the open-loop load generator, printing
 // YCSB's text output (package ycsbfmt). Its errors say whether the input was
-// bad (UsageError) or the run failed (RunError); the CLI maps them to exit codes.
+// bad (fault.UsageError) or the run failed (fault.RunError); the CLI maps them to exit codes.
 package ycsbmode
 
 import (
@@ -20,6 +20,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/regress-hbase/regress/harness/binding"
+	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/loadhosts"
@@ -27,21 +28,10 @@ import (
 	"github.com/regress-hbase/regress/harness/ycsbfmt"
 )
 
-// UsageError is bad input: flags, properties, an unreachable cluster or a
-// missing table (the CLI exits 2).
-type UsageError struct{ Err error }
-
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
-
-// RunError is a phase that ran and failed (the CLI exits 3).
-type RunError struct{ Err error }
-
-func (e *RunError) Error() string { return e.Err.Error() }
-func (e *RunError) Unwrap() error { return e.Err }
-
-func usageErr(err error) error { return &UsageError{Err: err} }
-func runErr(err error) error   { return &RunError{Err: err} }
+// usageErr is bad input: flags, properties, an unreachable cluster or a
+// missing table (the CLI exits 2); runErr a phase that ran and failed (3).
+func usageErr(err error) error { return &fault.UsageError{Err: err} }
+func runErr(err error) error   { return &fault.RunError{Err: err} }
 
 // ErrHelp is returned by ParseArgs for -h, -help and --help: print the command's help.
 var ErrHelp = errors.New("help requested")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/capacity"
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/job"
 )
 
 func TestCapacityBadInputExits2WithAHint(t *testing.T) {
@@ -73,7 +74,7 @@ func TestCapacityVerdictMapsToTheExitCode(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			err := decideCapacity(&out, &errb, c.sw, cfg, &capacityFlags{out: t.TempDir(), format: "text", failOnNoKnee: c.failOnNone})
+			err := job.DecideCapacity(&out, &errb, c.sw, cfg, job.Report{Out: t.TempDir(), Format: "text", FailOnInconclusive: c.failOnNone})
 			if code(err) != c.want {
 				t.Fatalf("exit %d (%v), want %d\n%s", code(err), err, c.want, out.String())
 			}

@@ -1,18 +1,16 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/regress-hbase/regress/harness/cluster"
+	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/job"
 )
 
 func init() { register(newClusterCmd) }
@@ -49,19 +47,19 @@ func newClusterUpCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if version == "" && home == "" {
-				return usageErr(errors.New("cluster up: give --version V, e.g. --version 2.6.1 (see `regress cluster versions`), or --home DIR (an unpacked release or its tarball)"))
+				return fault.Usage(errors.New("cluster up: give --version V, e.g. --version 2.6.1 (see `regress cluster versions`), or --home DIR (an unpacked release or its tarball)"))
 			}
 			if home != "" && repo != "" {
-				return usageErr(errors.New("cluster up: --home and --repo exclude each other: a home brings its own jars"))
+				return fault.Usage(errors.New("cluster up: --home and --repo exclude each other: a home brings its own jars"))
 			}
 			if repo != "" {
 				if err := cluster.CheckRepo(repo); err != nil {
-					return usageErr(fmt.Errorf("cluster up: --repo: %w", err))
+					return fault.Usage(fmt.Errorf("cluster up: --repo: %w", err))
 				}
 			}
 			conf, err := parseConfKVs(confKVs)
 			if err != nil {
-				return usageErr(fmt.Errorf("cluster up: %w", err))
+				return fault.Usage(fmt.Errorf("cluster up: %w", err))
 			}
 			spec := cluster.Spec{Version: version, Conf: conf, JVMOpts: jvmOpts, WorkDir: workDir,
 				Keep: keep, CacheDir: cacheDir, StartTimeout: timeout, Repo: repo, JavaHome: javaHome}
@@ -69,7 +67,7 @@ func newClusterUpCmd() *cobra.Command {
 			if home != "" {
 				p = cluster.NewHome(home, cacheDir)
 			}
-			return runClusterUp(cmd.Context(), cmd.OutOrStdout(), p, spec)
+			return job.ClusterUp(cmd.Context(), cmd.OutOrStdout(), p, spec)
 		},
 	}
 	f := cmd.Flags()
@@ -99,53 +97,6 @@ func parseConfKVs(kvs []string) (map[string]string, error) {
 	return conf, nil
 }
 
-// runClusterUp starts the cluster, prints its line, and stops it when ctx is
-// cancelled (main cancels it on SIGINT/SIGTERM).
-func runClusterUp(ctx context.Context, out io.Writer, p cluster.Provider, spec cluster.Spec) error {
-	c, err := p.Start(ctx, spec)
-	if err != nil {
-		if ctx.Err() != nil {
-			// Interrupted while starting: Start left nothing running.
-			slog.Info("interrupted before HBase was ready; nothing left running")
-			return nil
-		}
-		return classifyClusterErr(fmt.Errorf("cluster up: %w", err))
-	}
-	line := fmt.Sprintf("zookeeper=%s version=%s log=%s", c.ZKAddr(), c.Version(), c.LogPath())
-	var exited <-chan struct{}
-	if w, ok := c.(cluster.Watched); ok {
-		exited = w.Exited()
-	}
-	if d, ok := c.(cluster.Describer); ok {
-		slog.Info("HBase ready", "jdk", d.Info().JDK.String(), "pid", d.Info().PID)
-	}
-	fmt.Fprintln(out, line)
-	select {
-	case <-ctx.Done():
-	case <-exited:
-		if d := c.(cluster.Watched).Died(); d != nil {
-			return runErr(fmt.Errorf("cluster up: %w", d))
-		}
-	}
-	slog.Info("stopping HBase", "version", c.Version())
-	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := c.Stop(sctx); err != nil {
-		return runErr(fmt.Errorf("cluster up: stopping HBase %s: %w", c.Version(), err))
-	}
-	return nil
-}
-
-// classifyClusterErr maps provider errors to exit codes: what the user typed
-// is wrong (2) or the environment or HBase failed (3).
-func classifyClusterErr(err error) error {
-	if errors.Is(err, cluster.ErrBadVersion) || errors.Is(err, cluster.ErrVersionNotFound) || errors.Is(err, cluster.ErrPortInUse) ||
-		errors.Is(err, cluster.ErrBadHome) || errors.Is(err, cluster.ErrJDKIncompatible) {
-		return usageErr(err)
-	}
-	return runErr(err)
-}
-
 func newClusterVersionsCmd() *cobra.Command {
 	var cacheDir string
 	var check bool
@@ -159,40 +110,10 @@ func newClusterVersionsCmd() *cobra.Command {
 			"machine has none. --check fetches the hbase-server jar of each version not yet checked (only of the " +
 			"lines given, e.g. 2.6 2.5, when any are).",
 		RunE: func(cmd *cobra.Command, lines []string) error {
-			sts, err := cluster.NewLocal("").VersionStatuses(cmd.Context(), cacheDir, check, lines)
-			if err != nil {
-				if sts == nil && !errors.Is(err, cluster.ErrMavenMissing) {
-					return runErr(fmt.Errorf("cluster versions: %w", err))
-				}
-				// The cache still answers when Maven cannot.
-				slog.Warn("cannot list the published versions; showing the cached ones", "err", err)
-			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			for _, st := range sts {
-				if len(lines) > 0 && !matchesAnyLine(st.Version, lines) {
-					continue
-				}
-				jdk := st.JDK
-				if jdk == "" {
-					jdk = "needs " + st.NeedsJDK
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", st.Version, st.State, jdk)
-			}
-			return tw.Flush()
+			return job.ClusterVersions(cmd.Context(), cmd.OutOrStdout(), cacheDir, check, lines)
 		},
 	}
 	cmd.Flags().StringVar(&cacheDir, "cache-dir", "", "artifact cache root (default $"+cluster.CacheDirEnv+" or <user cache dir>/regress/hbase)")
 	cmd.Flags().BoolVar(&check, "check", false, "fetch the hbase-server jar of each unchecked version to learn whether it is served (slow: one mvn run each)")
 	return cmd
-}
-
-// matchesAnyLine says whether v belongs to one of the lines (2.6 matches 2.6.1-hadoop3).
-func matchesAnyLine(v string, lines []string) bool {
-	for _, p := range lines {
-		p = strings.TrimSuffix(p, ".")
-		if v == p || strings.HasPrefix(v, p+".") || strings.HasPrefix(v, p+"-") {
-			return true
-		}
-	}
-	return false
 }

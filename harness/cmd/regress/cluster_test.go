@@ -14,6 +14,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
+	"github.com/regress-hbase/regress/harness/job"
 )
 
 func TestClusterUpBadInputExits2(t *testing.T) {
@@ -53,7 +54,7 @@ func TestClusterUpPrintsOneLineAndStopsOnSignal(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		// main cancels this context on SIGINT/SIGTERM.
-		done <- runClusterUp(ctx, pw, cluster.NewLocal(""), cluster.Spec{Version: clustertest.Version(), Conf: map[string]string{"hbase.regionserver.handler.count": "5"}})
+		done <- job.ClusterUp(ctx, pw, cluster.NewLocal(""), cluster.Spec{Version: clustertest.Version(), Conf: map[string]string{"hbase.regionserver.handler.count": "5"}})
 		pw.Close()
 	}()
 	var out strings.Builder

@@ -1,104 +1,35 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/job"
 	"github.com/regress-hbase/regress/harness/results"
-	"github.com/regress-hbase/regress/harness/suite"
 )
 
 func init() { register(newCompareCmd); register(newResultsCmd) }
 
 func newCompareCmd() *cobra.Command {
-	var base, cand, store, suiteName, scenarios, out, format string
-	var failOnInconclusive bool
+	var j job.Stored
 	cmd := &cobra.Command{
 		Use:   "compare --baseline V1|DIR --candidate V2|DIR",
 		Short: "Compare stored results (versions or labels in the store, or manifest directories)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if base == "" || cand == "" {
-				return usageErr(errors.New("compare needs --baseline and --candidate: a stored version or label, or a directory holding a manifest.json"))
-			}
-			if err := checkFormat(format); err != nil {
-				return err
-			}
-			st, err := results.Open(store)
-			if err != nil {
-				return usageErr(err)
-			}
-			bm, err := resolveStored(st, base, suiteName)
-			if err != nil {
-				return err
-			}
-			cm, err := resolveStored(st, cand, suiteName)
-			if err != nil {
-				return err
-			}
-			cfg := compare.Config{}
-			// Tolerances, gates and the planned looks come from the suite file
-			// when it is at hand: an adaptive run was judged at alpha/looks, and
-			// judging its trials again at full alpha could disagree with it.
-			// compare counts the looks of every run it pools.
-			if p, err := suite.Resolve(scenarios, bm.Suite.Name); err == nil {
-				if s, err := suite.Load(p, scenarios); err == nil {
-					cfg = compareConfig(s)
-				}
-			} else {
-				fmt.Fprintf(cmd.ErrOrStderr(), "regress: warning: suite %q not found under %s: comparing with default tolerances and gate at one look per run\n", bm.Suite.Name, scenarios)
-			}
-			return decide(cmd.OutOrStdout(), cmd.ErrOrStderr(), st, bm, cm, cfg, out, format, failOnInconclusive)
+			return j.Run(cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&base, "baseline", "", "stored version or label, or a directory with manifest.json")
-	f.StringVar(&cand, "candidate", "", "stored version or label, or a directory with manifest.json")
-	f.StringVar(&store, "store", results.DefaultRoot, "results store directory")
-	f.StringVar(&suiteName, "suite", "", "suite to compare when a target has results of several suites")
-	f.StringVar(&scenarios, "scenarios", envOr("REGRESS_SCENARIOS", "scenarios"), "directory holding suites/ (for tolerances and gates)")
-	f.StringVar(&out, "out", "", "report directory (default reports/<timestamp>)")
-	f.StringVar(&format, "format", "text", "report on stdout: text|markdown|json|junit|html")
-	f.BoolVar(&failOnInconclusive, "fail-on-inconclusive", false, "exit 4 when the verdict is INCONCLUSIVE")
+	f.StringVar(&j.Baseline, "baseline", "", "stored version or label, or a directory with manifest.json")
+	f.StringVar(&j.Candidate, "candidate", "", "stored version or label, or a directory with manifest.json")
+	addStore(f, &j.Store)
+	f.StringVar(&j.Suite, "suite", "", "suite to compare when a target has results of several suites")
+	addScenarios(f, &j.Scenarios, "directory holding suites/ (for tolerances and gates)")
+	addReport(f, &j.Report, "exit 4 when the verdict is INCONCLUSIVE")
 	return cmd
-}
-
-// resolveStored reads a manifest from a directory, or finds a target's entry in the store.
-func resolveStored(st *results.Store, ref, suiteName string) (*results.Manifest, error) {
-	if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
-		m, err := results.ReadManifestFile(filepath.Join(ref, "manifest.json"))
-		if err != nil {
-			return nil, usageErr(err)
-		}
-		return m, nil
-	}
-	entries, err := st.Find(ref, suiteName)
-	if err != nil {
-		return nil, usageErr(err)
-	}
-	if len(entries) == 0 {
-		return nil, usageErr(fmt.Errorf("nothing stored for %q in %s: run `regress run --version %s` or `regress import-ycsb`, or give a directory holding manifest.json (see `regress results list`)", ref, st.Root(), ref))
-	}
-	if len(entries) > 1 {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Key.String())
-		}
-		sort.Strings(names)
-		return nil, usageErr(fmt.Errorf("%q has results of several suites (%s): choose one with --suite", ref, strings.Join(names, ", ")))
-	}
-	m, err := st.Load(entries[0].Key)
-	if err != nil {
-		return nil, usageErr(err)
-	}
-	return m, nil
 }
 
 func newResultsCmd() *cobra.Command {
@@ -111,11 +42,11 @@ func newResultsCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			st, err := results.Open(store)
 			if err != nil {
-				return usageErr(err)
+				return fault.Usage(err)
 			}
 			entries, err := st.List()
 			if err != nil {
-				return usageErr(err)
+				return fault.Usage(err)
 			}
 			w := cmd.OutOrStdout()
 			if len(entries) == 0 {
@@ -129,7 +60,7 @@ func newResultsCmd() *cobra.Command {
 			return nil
 		},
 	}
-	list.Flags().StringVar(&store, "store", results.DefaultRoot, "results store directory")
+	addStore(list.Flags(), &store)
 	cmd.AddCommand(list)
 	return cmd
 }

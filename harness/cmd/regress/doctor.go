@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/job"
 )
 
 func init() { register(newDoctorCmd) }
@@ -29,64 +29,18 @@ func newDoctorCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if zkAddr == "" {
-				return usageErr(errors.New("doctor: --zk HOST:PORT is required (the address `regress cluster up` prints)"))
+				return fault.Usage(errors.New("doctor: --zk HOST:PORT is required (the address `regress cluster up` prints)"))
 			}
 			if timeout <= 0 {
-				return usageErr(fmt.Errorf("doctor: --timeout %v must be positive", timeout))
+				return fault.Usage(fmt.Errorf("doctor: --timeout %v must be positive", timeout))
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			return runDoctor(ctx, cmd.OutOrStdout(), zkAddr, znode, timeout)
+			return job.Doctor(ctx, cmd.OutOrStdout(), zkAddr, znode, timeout)
 		},
 	}
 	cmd.Flags().StringVar(&zkAddr, "zk", "", "ZooKeeper address of the cluster, HOST:PORT")
 	cmd.Flags().StringVar(&znode, "znode", "/hbase", "HBase's base znode (zookeeper.znode.parent)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "give up when the cluster has not answered within this time")
 	return cmd
-}
-
-// runDoctor prints the cluster report. Any failure means the cluster at zkAddr
-// is not usable as given, so it exits 2 like other bad input.
-func runDoctor(ctx context.Context, out io.Writer, zkAddr, znode string, timeout time.Duration) error {
-	fail := func(what string, err error) error {
-		return &exitError{code: exitUsage, err: fmt.Errorf("doctor: %s (ZooKeeper %s, znode %s, timeout %v): %w", what, zkAddr, znode, timeout, err)}
-	}
-	// Retries are bounded by the timeout, not a count: a master that is still
-	// initializing answers PleaseHold for a while and should get that time.
-	c, err := hbase.Connect(ctx, zkAddr, hbase.WithZNodeParent(znode), hbase.WithRPCTimeout(timeout), hbase.WithMaxRetries(1000))
-	if err != nil {
-		return fail("cannot reach HBase; is it running and is --zk the address `regress cluster up` printed?", err)
-	}
-	defer c.Close()
-	version, err := c.ClusterVersion(ctx)
-	if err != nil {
-		return fail("cluster version", err)
-	}
-	servers, err := c.LiveRegionServers(ctx)
-	if err != nil {
-		return fail("live region servers", err)
-	}
-	tables, err := c.ListTables(ctx)
-	if err != nil {
-		return fail("tables", err)
-	}
-	snaps, err := c.ListSnapshots(ctx)
-	if err != nil {
-		return fail("snapshots", err)
-	}
-	fmt.Fprintf(out, "HBase version:       %s\n", version)
-	fmt.Fprintf(out, "Master:              %s\n", c.MasterAddr())
-	fmt.Fprintf(out, "Live region servers: %d\n", len(servers))
-	for _, s := range servers {
-		fmt.Fprintf(out, "  %s\n", s)
-	}
-	fmt.Fprintf(out, "Tables:              %d\n", len(tables))
-	for _, t := range tables {
-		fmt.Fprintf(out, "  %s\n", t)
-	}
-	fmt.Fprintf(out, "Snapshots:           %d\n", len(snaps))
-	for _, s := range snaps {
-		fmt.Fprintf(out, "  %s (table %s, %s)\n", s.Name, s.Table, s.Created.UTC().Format(time.RFC3339))
-	}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
+	"github.com/regress-hbase/regress/harness/fault"
 )
 
 // runRegress runs the CLI in-process and returns its stdout.
@@ -26,8 +27,8 @@ func TestDoctorUnreachableClusterExits2Quickly(t *testing.T) {
 		if took := time.Since(start); took > 15*time.Second {
 			t.Errorf("%v took %v, want under 15s", args, took)
 		}
-		var ee *exitError
-		if !errors.As(err, &ee) || ee.code != exitUsage {
+		var ue *fault.UsageError
+		if !errors.As(err, &ue) {
 			t.Fatalf("%v: want exit 2, got %v", args, err)
 		}
 		if !strings.Contains(err.Error(), "127.0.0.1:1") || out != "" {

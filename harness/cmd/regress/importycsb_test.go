@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -55,8 +56,8 @@ func TestImportYCSBBadInputIsUsageError(t *testing.T) {
 		{"import-ycsb", filepath.Join(fx, "ycsb-0.17-workloada.txt"), "--workload", "workloada", "--store", t.TempDir()},
 	} {
 		_, err := runImportCmd(t, args...)
-		var ee *exitError
-		if !errors.As(err, &ee) || ee.code != exitUsage {
+		var ue *fault.UsageError
+		if !errors.As(err, &ue) {
 			t.Errorf("%v: err = %v, want exit %d", args, err, exitUsage)
 		}
 	}

@@ -13,19 +13,13 @@ import (
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
+	"github.com/regress-hbase/regress/harness/job"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
 // code returns the exit code main would give for err.
 func code(err error) int {
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.code
-	}
-	if err == nil {
-		return 0
-	}
-	return exitUsage
+	return codeOf(err)
 }
 
 func TestJobBadInputExits2WithAHint(t *testing.T) {
@@ -190,7 +184,7 @@ func TestRunFailureNamesADeadCluster(t *testing.T) {
 	ctx, died := context.WithCancelCause(context.Background())
 	d := &cluster.DiedError{Side: "candidate", Version: "2.6.1-hadoop3", PID: 4242, Exit: "was killed by signal 9 (killed)", LogPath: "/tmp/x/hbase.log"}
 	died(d)
-	err := runFailure(ctx, errors.New("hbase: getProcedureResult failed after 16 attempts"))
+	err := job.RunFailure(ctx, errors.New("hbase: getProcedureResult failed after 16 attempts"))
 	if code(err) != exitRunFailed || !errors.Is(err, cluster.ErrClusterDied) {
 		t.Fatalf("exit %d, err %v; want exit 3 and ErrClusterDied", code(err), err)
 	}

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"log/slog"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/job"
 	"github.com/regress-hbase/regress/harness/loadhosts"
-	"github.com/regress-hbase/regress/harness/suite"
 )
 
 func init() { register(newWorkerCmd) }
@@ -31,11 +28,11 @@ func newWorkerCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if w.ZK == "" {
-				return usageErr(errors.New("--zk HOST:PORT is required: the ZooKeeper of the cluster under test (what `regress cluster up` prints as zookeeper=)"))
+				return fault.Usage(errors.New("--zk HOST:PORT is required: the ZooKeeper of the cluster under test (what `regress cluster up` prints as zookeeper=)"))
 			}
-			w.Log = newLogger(cmd.ErrOrStderr(), quiet)
+			w.Log = job.NewLogger(cmd.ErrOrStderr(), quiet)
 			if err := w.Serve(cmd.Context()); err != nil {
-				return runErr(err)
+				return fault.Run(err)
 			}
 			return nil
 		},
@@ -47,45 +44,10 @@ func newWorkerCmd() *cobra.Command {
 	return cmd
 }
 
-// loadHostFlags choose whether trials run on `regress worker` load hosts.
-type loadHostFlags struct {
-	n       int
-	zk      string
-	root    string
-	timeout time.Duration
-}
-
-func (l *loadHostFlags) add(f *pflag.FlagSet) {
-	f.IntVar(&l.n, "load-hosts", 0, "run every trial's workload on `N` regress worker load hosts as one client (default: the suite's run.load_hosts; 0 runs it in this process)")
-	f.StringVar(&l.zk, "load-hosts-zk", "", "ZooKeeper the load hosts registered in (default: the measured cluster's; the baseline's for a comparison)")
-	f.StringVar(&l.root, "load-hosts-root", loadhosts.DefaultRoot, "znode under which the load hosts registered")
-	f.DurationVar(&l.timeout, "load-hosts-timeout", loadhosts.DefaultHostsTimeout, "how long to wait for the load hosts to register")
-}
-
-// coordinator returns nil when trials run here, else a coordinator that has
-// its load hosts; zk is the measured cluster's ZooKeeper, used unless
-// --load-hosts-zk names another. The caller closes it.
-func (l *loadHostFlags) coordinator(ctx context.Context, s *suite.Suite, zk string, log *slog.Logger) (*loadhosts.Coordinator, error) {
-	n := l.n
-	if n == 0 {
-		n = s.Run.LoadHosts
-	}
-	if n < 0 {
-		return nil, usageErr(fmt.Errorf("--load-hosts %d: give the number of `regress worker` hosts, or 0 to run the load here", n))
-	}
-	if n == 0 {
-		return nil, nil
-	}
-	if l.zk != "" {
-		zk = l.zk
-	}
-	co, err := loadhosts.Connect(ctx, zk, l.root, log)
-	if err != nil {
-		return nil, runErr(fmt.Errorf("load hosts: %w", err))
-	}
-	if _, err := co.WaitHosts(ctx, n, l.timeout); err != nil {
-		co.Close()
-		return nil, runErr(fmt.Errorf("load hosts: %w", err))
-	}
-	return co, nil
+// addLoadHosts adds the flags that run trials on `regress worker` load hosts.
+func addLoadHosts(f *pflag.FlagSet, l *job.LoadHosts) {
+	f.IntVar(&l.N, "load-hosts", 0, "run every trial's workload on `N` regress worker load hosts as one client (default: the suite's run.load_hosts; 0 runs it in this process)")
+	f.StringVar(&l.ZK, "load-hosts-zk", "", "ZooKeeper the load hosts registered in (default: the measured cluster's; the baseline's for a comparison)")
+	f.StringVar(&l.Root, "load-hosts-root", loadhosts.DefaultRoot, "znode under which the load hosts registered")
+	f.DurationVar(&l.Timeout, "load-hosts-timeout", loadhosts.DefaultHostsTimeout, "how long to wait for the load hosts to register")
 }

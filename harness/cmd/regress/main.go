@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/regress-hbase/regress/harness/ycsbmode"
+	"github.com/regress-hbase/regress/harness/fault"
 )
 
 // Exit codes, following diff(1): 0 no regression, 1 regression, 2 trouble with
@@ -24,21 +24,6 @@ const (
 	exitRunFailed    = 3
 	exitInconclusive = 4
 )
-
-// exitError carries the process exit code for an error up to main.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-// usageErr marks err as bad input or usage (exit 2).
-func usageErr(err error) error { return &exitError{code: exitUsage, err: err} }
-
-// runErr marks err as a failed run (exit 3).
-func runErr(err error) error { return &exitError{code: exitRunFailed, err: err} }
 
 // subcommands holds the constructors each command file registers in init.
 var subcommands []func() *cobra.Command
@@ -58,7 +43,7 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return fault.Usage(err) })
 	if rootSetup != nil {
 		rootSetup(root)
 	}
@@ -77,25 +62,26 @@ func main() {
 
 // exitCode prints err (if any) to stderr and maps it to the process exit code.
 func exitCode(err error) int {
-	if err == nil {
-		return exitOK
+	if err != nil && err.Error() != "" {
+		fmt.Fprintln(os.Stderr, "regress:", err)
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil && ee.err.Error() != "" {
-			fmt.Fprintln(os.Stderr, "regress:", ee.err)
-		}
-		return ee.code
-	}
-	fmt.Fprintln(os.Stderr, "regress:", err)
-	var ue *ycsbmode.UsageError
-	var re *ycsbmode.RunError
+	return codeOf(err)
+}
+
+// codeOf maps an error's kind (package fault) to the exit code.
+func codeOf(err error) int {
+	var ve *fault.VerdictError
+	var re *fault.RunError
 	switch {
-	case errors.As(err, &ue):
-		return exitUsage
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ve) && ve.Verdict == fault.Regression:
+		return exitRegression
+	case ve != nil:
+		return exitInconclusive
 	case errors.As(err, &re):
 		return exitRunFailed
 	}
-	// cobra reports unknown commands and flags as plain errors: treat them as usage.
+	// fault.UsageError, and cobra's unknown commands and flags (plain errors).
 	return exitUsage
 }

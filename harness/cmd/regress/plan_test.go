@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regress-hbase/regress/harness/job"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/suite"
 )
@@ -116,7 +117,7 @@ func TestUpFrontWarningFromStoredTrials(t *testing.T) {
 			}
 		}
 		var buf bytes.Buffer
-		warnIfUndecidable(slog.New(slog.NewTextHandler(&buf, nil)), st, "2.6.9", s, compareConfig(s))
+		job.WarnIfUndecidable(slog.New(slog.NewTextHandler(&buf, nil)), st, "2.6.9", s, job.CompareConfig(s))
 		if got := strings.Contains(buf.String(), "cannot decide"); got != tc.warn {
 			t.Errorf("spread %.3f: warned %v, want %v: %q", tc.spread, got, tc.warn, buf.String())
 		}

@@ -1,4 +1,6 @@
-package main
+// Package progress shows what a run is doing on stderr: live bars on a
+// terminal, a plain line every few seconds otherwise (CI logs), nothing when quiet.
+package progress
 
 import (
 	"fmt"
@@ -15,9 +17,9 @@ import (
 	"github.com/regress-hbase/regress/harness/runner"
 )
 
-// progress shows what a run is doing: live bars on a terminal, a plain line
-// every few seconds otherwise (CI logs), nothing with --quiet.
-type progress struct {
+// Progress renders the runner's events and one-off messages; its methods are
+// safe on a nil *Progress and from several goroutines.
+type Progress struct {
 	mu     sync.Mutex
 	w      io.Writer
 	quiet  bool
@@ -32,8 +34,9 @@ type progress struct {
 // plainEvery is how often a non-terminal gets a progress line during a trial.
 const plainEvery = 5 * time.Second
 
-func newProgress(w io.Writer, quiet bool) *progress {
-	pr := &progress{w: w, quiet: quiet}
+// New renders to w; quiet shows nothing.
+func New(w io.Writer, quiet bool) *Progress {
+	pr := &Progress{w: w, quiet: quiet}
 	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		pr.tty = true
 	}
@@ -41,7 +44,7 @@ func newProgress(w io.Writer, quiet bool) *progress {
 }
 
 // Message prints a one-off line (cluster start, seeding).
-func (pr *progress) Message(s string) {
+func (pr *Progress) Message(s string) {
 	if pr == nil || pr.quiet {
 		return
 	}
@@ -55,7 +58,7 @@ func (pr *progress) Message(s string) {
 }
 
 // Event receives the runner's progress events.
-func (pr *progress) Event(e runner.Event) {
+func (pr *Progress) Event(e runner.Event) {
 	if pr == nil || pr.quiet {
 		return
 	}
@@ -89,7 +92,7 @@ func (pr *progress) Event(e runner.Event) {
 
 // line shows s as the current status: on a terminal in the bar's decorator, else
 // printed when forced or when plainEvery has passed.
-func (pr *progress) line(s string, force bool) {
+func (pr *Progress) line(s string, force bool) {
 	if pr.tty && pr.bar != nil {
 		pr.status.Store(&s)
 		return
@@ -100,7 +103,7 @@ func (pr *progress) line(s string, force bool) {
 	}
 }
 
-func (pr *progress) trialStarted(e runner.Event) {
+func (pr *Progress) trialStarted(e runner.Event) {
 	if !pr.tty {
 		fmt.Fprintf(pr.w, "trial %d/%d: %s on %s\n", e.Trial, e.Trials, e.Workload, e.Target)
 		pr.last = time.Now()
@@ -131,7 +134,7 @@ func (pr *progress) trialStarted(e runner.Event) {
 }
 
 // Close finishes any bars so later output is not interleaved with them.
-func (pr *progress) Close() {
+func (pr *Progress) Close() {
 	if pr == nil {
 		return
 	}

@@ -1,0 +1,174 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/capacity"
+	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/report"
+	"github.com/regress-hbase/regress/harness/runner"
+	"github.com/regress-hbase/regress/harness/suite"
+)
+
+// Capacity is `regress capacity`: each side's knee found by an open-loop rate
+// sweep, the capacities compared.
+type Capacity struct {
+	Options
+	Report
+	Baseline, Candidate Side
+	// Budget, MaxRate and Pairs override the suite's capacity section when set.
+	Budget  time.Duration
+	MaxRate float64
+	Pairs   int
+	// From names a stored sweep to compare again instead of running one;
+	// SuiteGiven says the suite was chosen, not the default (a stored sweep
+	// otherwise names its own).
+	From       string
+	SuiteGiven bool
+}
+
+// config turns a suite's capacity section, with the overrides, into a sweep config.
+func (j *Capacity) config(s *suite.Suite) (capacity.Config, error) {
+	c := *s.Capacity
+	if j.Budget != 0 {
+		c.Budget = j.Budget
+	}
+	if j.MaxRate != 0 {
+		c.MaxOpsPerSec = j.MaxRate
+	}
+	if j.Pairs != 0 {
+		c.Pairs = j.Pairs
+	}
+	cfg := capacity.Config{Workloads: c.Workloads, StartOpsPerSec: c.StartOpsPerSec, Factor: c.Factor, Rates: c.Rates,
+		MaxOpsPerSec: c.MaxOpsPerSec, SLOP99: c.SLOP99, Hold: loadgen.HoldThreshold, MaxErrorRate: s.Run.MaxErrorRate,
+		Resolution: c.Resolution, StepTime: c.Warmup + c.Measure, Pairs: c.Pairs, Budget: c.Budget}
+	if err := cfg.Validate(); err != nil {
+		return cfg, fault.Usagef("suite %s: %w (or fix the flags --budget, --max-rate, --pairs)", s.Name, err)
+	}
+	return cfg, nil
+}
+
+// Run sweeps both sides (or reads the stored sweep), stores the sweep, and
+// returns the verdict as an error when it fails the job.
+func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
+	if err := CheckFormat(j.Format); err != nil {
+		return err
+	}
+	if j.From != "" {
+		return j.fromStored(stdout, stderr)
+	}
+	base, cand, s, err := j.checkPair(j.Baseline, j.Candidate)
+	if err != nil {
+		return err
+	}
+	cfg, err := j.config(s)
+	if err != nil {
+		return err
+	}
+	se, err := j.open(stderr)
+	if err != nil {
+		return err
+	}
+	defer se.prog.Close()
+	store, log, prog := se.store, se.log, se.prog
+	ctx, targets, stop, err := se.start(ctx, &j.Options, []runner.Side{base, cand})
+	defer stop()
+	if err != nil {
+		return err
+	}
+	runner.DistinctNames(targets[0], targets[1])
+	runID := newRunID()
+	// Step progress comes from the sweep below; the runner reports seeding.
+	r := se.runner(ctx, &j.Options, s, runID, func(e runner.Event) {
+		if e.Run == nil && e.Phase != "trial" {
+			prog.Event(e)
+		}
+	})
+	closeHosts, err := se.useLoadHosts(ctx, &j.Options, s, r, targets[0].ZK)
+	defer closeHosts()
+	if err != nil {
+		return err
+	}
+	var sides [2]*runner.Prepared
+	for i, t := range targets {
+		if sides[i], err = r.Prepare(ctx, t); err != nil {
+			return RunFailure(ctx, err)
+		}
+	}
+	probe := func(ctx context.Context, side int, w string, rate float64, _ string) (capacity.Step, error) {
+		res, err := r.Step(ctx, sides[side], runner.StepSpec{Workload: w, TargetOpsPerSec: rate, Threads: s.Capacity.Threads,
+			Warmup: s.Capacity.Warmup, Measure: s.Capacity.Measure})
+		if err != nil {
+			return capacity.Step{}, err
+		}
+		return capacity.StepOf(res), nil
+	}
+	onStep := func(e capacity.Event) {
+		verdict := "ok"
+		if !e.Step.Good {
+			verdict = "FAILED: " + e.Step.Why
+		}
+		prog.Message(fmt.Sprintf("capacity %s pair %d %s %s %.0f ops/s: achieved %.0f, p99 %s (%s) [%s elapsed]", filepath.Base(e.Workload), e.Pair+1, e.Side,
+			e.Step.Phase, e.Step.TargetOpsPerSec, e.Step.AchievedOpsPerSec, time.Duration(e.Step.WorstP99Micros)*time.Microsecond, verdict, e.Elapsed.Round(time.Second)))
+	}
+	sw, runErr := capacity.Run(ctx, cfg, probe, nil, onStep)
+	if sw != nil {
+		sw.Baseline, sw.Candidate, sw.Suite, sw.RunID = targets[0].Name, targets[1].Name, s.Name, runID
+		p := filepath.Join(store.Root(), "capacity", runID+".json")
+		if err := capacity.Save(p, sw); err != nil {
+			fmt.Fprintln(stderr, "regress: warning:", err)
+		} else {
+			log.Info("capacity sweep stored", "path", p)
+		}
+	}
+	if runErr != nil {
+		return RunFailure(ctx, runErr)
+	}
+	prog.Close()
+	return DecideCapacity(stdout, stderr, sw, compare.CapacityConfig{Alpha: s.Compare.Alpha, Tolerance: s.Capacity.Tolerance}, j.Report)
+}
+
+// DecideCapacity compares the capacities, writes every report, prints the
+// chosen one, and returns the verdict as an error when it fails the job.
+func DecideCapacity(stdout, stderr io.Writer, sw *capacity.Sweep, cfg compare.CapacityConfig, rp Report) error {
+	c, err := compare.CompareCapacity(sw, cfg)
+	if err != nil {
+		return fault.Run(err)
+	}
+	if err := writeReports(stdout, stderr, rp, report.Report{Comparison: c, Capacity: sw, Generated: time.Now()}, false); err != nil {
+		return err
+	}
+	switch c.Verdict {
+	case compare.Regression:
+		return &fault.VerdictError{Verdict: fault.Regression, Err: fmt.Errorf("verdict REGRESSION: %s sustains less load than %s beyond tolerance", c.Candidate.Name, c.Baseline.Name)}
+	case compare.VerdictInconclusive, compare.VerdictDescriptive:
+		if rp.FailOnInconclusive {
+			return &fault.VerdictError{Verdict: fault.Inconclusive, Err: errors.New("verdict " + string(c.Verdict) + " (--fail-on-inconclusive): raise capacity.pairs or capacity.budget, or capacity.max_rate when a knee was not found")}
+		}
+	}
+	return nil
+}
+
+// fromStored compares a sweep stored by an earlier run, with the suite's alpha and capacity tolerance.
+func (j *Capacity) fromStored(stdout, stderr io.Writer) error {
+	sw, err := capacity.Load(j.From)
+	if err != nil {
+		return fault.Usage(err)
+	}
+	name := j.Suite
+	if sw.Suite != "" && !j.SuiteGiven {
+		name = sw.Suite
+	}
+	s, err := LoadSuite(j.Scenarios, name)
+	if err != nil {
+		return err
+	}
+	return DecideCapacity(stdout, stderr, sw, compare.CapacityConfig{Alpha: s.Compare.Alpha, Tolerance: s.Capacity.Tolerance}, j.Report)
+}

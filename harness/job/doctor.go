@@ -1,0 +1,57 @@
+package job
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/hbase"
+)
+
+// Doctor (`regress doctor`) prints the cluster report. Any failure means the
+// cluster at zkAddr is not usable as given: bad input, like other usage errors.
+func Doctor(ctx context.Context, out io.Writer, zkAddr, znode string, timeout time.Duration) error {
+	fail := func(what string, err error) error {
+		return fault.Usage(fmt.Errorf("doctor: %s (ZooKeeper %s, znode %s, timeout %v): %w", what, zkAddr, znode, timeout, err))
+	}
+	// Retries are bounded by the timeout, not a count: a master that is still
+	// initializing answers PleaseHold for a while and should get that time.
+	c, err := hbase.Connect(ctx, zkAddr, hbase.WithZNodeParent(znode), hbase.WithRPCTimeout(timeout), hbase.WithMaxRetries(1000))
+	if err != nil {
+		return fail("cannot reach HBase; is it running and is --zk the address `regress cluster up` printed?", err)
+	}
+	defer c.Close()
+	version, err := c.ClusterVersion(ctx)
+	if err != nil {
+		return fail("cluster version", err)
+	}
+	servers, err := c.LiveRegionServers(ctx)
+	if err != nil {
+		return fail("live region servers", err)
+	}
+	tables, err := c.ListTables(ctx)
+	if err != nil {
+		return fail("tables", err)
+	}
+	snaps, err := c.ListSnapshots(ctx)
+	if err != nil {
+		return fail("snapshots", err)
+	}
+	fmt.Fprintf(out, "HBase version:       %s\n", version)
+	fmt.Fprintf(out, "Master:              %s\n", c.MasterAddr())
+	fmt.Fprintf(out, "Live region servers: %d\n", len(servers))
+	for _, s := range servers {
+		fmt.Fprintf(out, "  %s\n", s)
+	}
+	fmt.Fprintf(out, "Tables:              %d\n", len(tables))
+	for _, t := range tables {
+		fmt.Fprintf(out, "  %s\n", t)
+	}
+	fmt.Fprintf(out, "Snapshots:           %d\n", len(snaps))
+	for _, s := range snaps {
+		fmt.Fprintf(out, "  %s (table %s, %s)\n", s.Name, s.Table, s.Created.UTC().Format(time.RFC3339))
+	}
+	return nil
+}

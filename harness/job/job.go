@@ -1,0 +1,368 @@
+// Package job runs what regress's commands ask for once their flags are
+// parsed: for the main job, run and capacity it checks the sides, loads the
+// suite, opens the store, starts the targets, runs the trials or the sweep,
+// compares and reports; compare and plan work from stored results; cluster up,
+// cluster versions and doctor serve and inspect clusters. Its errors say whose
+// fault they are (package fault); the CLI maps them to exit codes.
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/cluster"
+	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/progress"
+	"github.com/regress-hbase/regress/harness/report"
+	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/runner"
+	"github.com/regress-hbase/regress/harness/suite"
+)
+
+// Options are what every job that runs a suite shares: the suite, the store,
+// the provider and how chatty to be.
+type Options struct {
+	Suite, Scenarios, Store, Provider, CacheDir, ZNode string
+	Reseed, Quiet, Keep                                bool
+	// LoadHosts runs the trials on `regress worker` load hosts.
+	LoadHosts LoadHosts
+}
+
+// Report says where a comparison's reports go and when its verdict fails the job.
+type Report struct {
+	Out, Format        string
+	FailOnInconclusive bool
+}
+
+// Compare is the main job: baseline against candidate, interleaved pairs
+// (or the candidate alone against stored baseline trials).
+type Compare struct {
+	Options
+	Report
+	Baseline, Candidate Side
+	ReuseBaseline       bool
+}
+
+// Asked says whether any side was given (without one the CLI shows its help).
+func (j *Compare) Asked() bool {
+	b, c := j.Baseline, j.Candidate
+	return b.Version != "" || b.ZK != "" || c.Version != "" || c.ZK != "" || b.Home != "" || c.Home != ""
+}
+
+// Run runs the job and returns the verdict as an error when it fails the job.
+func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
+	if err := CheckFormat(j.Format); err != nil {
+		return err
+	}
+	base, cand, s, err := j.checkPair(j.Baseline, j.Candidate)
+	if err != nil {
+		return err
+	}
+	se, err := j.open(stderr)
+	if err != nil {
+		return err
+	}
+	defer se.prog.Close()
+	store, log, cfg := se.store, se.log, CompareConfig(s)
+
+	var stored *results.Manifest
+	if j.ReuseBaseline {
+		if base.ZK != "" || base.Home != "" {
+			return fault.Usage(errors.New("--reuse-baseline compares with stored trials of --baseline VERSION; it cannot be used with --baseline-zk or --baseline-home (use a label with `regress run --zk ... --label NAME` and `regress compare`)"))
+		}
+		stored, err = findStored(store, base.Version, s)
+		if err != nil {
+			return err
+		}
+		// The candidate runs a fixed pairs.initial trials and is judged once:
+		// one look, whatever the suite plans for an adaptive paired run.
+		cfg.Unpaired, cfg.Looks, cfg.MaxPairs = true, 1, 0
+	}
+
+	if stored == nil {
+		WarnIfUndecidable(log, store, base.Version, s, cfg)
+	}
+	r := se.runner(ctx, &j.Options, s, newRunID(), se.prog.Event)
+
+	sides := []runner.Side{base, cand}
+	if stored != nil {
+		sides = []runner.Side{cand}
+	}
+	ctx, targets, stop, err := se.start(ctx, &j.Options, sides)
+	defer stop()
+	if err != nil {
+		return err
+	}
+	closeHosts, err := se.useLoadHosts(ctx, &j.Options, s, r, targets[0].ZK)
+	defer closeHosts()
+	if err != nil {
+		return err
+	}
+
+	var bm, cm *results.Manifest
+	if stored != nil {
+		if t := targets[0]; t.Name == results.KeyOf(stored).Target {
+			// The same version re-measured must not land among the stored baseline trials.
+			t.Name += "+candidate"
+			t.Label = t.Name
+		}
+		cm, err = r.RunSingle(ctx, targets[0])
+		bm = stored
+	} else {
+		runner.DistinctNames(targets[0], targets[1])
+		more := func(look int, b, c *results.Manifest) (map[string]int, error) {
+			plan, err := compare.NeedMorePairs(b, c, cfg, look)
+			if err != nil {
+				return nil, err
+			}
+			if plan.More {
+				log.Info("gated metrics inconclusive: adding pairs", "look", look, "metrics", plan.Inconclusive, "extra", plan.Extra)
+			}
+			return plan.Extra, nil
+		}
+		bm, cm, err = r.RunPairs(ctx, targets[0], targets[1], more)
+	}
+	if err != nil {
+		return RunFailure(ctx, err)
+	}
+	se.prog.Close()
+	return Decide(stdout, stderr, store, bm, cm, cfg, j.Report)
+}
+
+// Decide compares, writes every report, prints the chosen one, and returns
+// the verdict as an error when it fails the job.
+func Decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report) error {
+	c, err := compare.Compare(bm, cm, cfg)
+	if err != nil {
+		return fault.Usage(err)
+	}
+	rep := report.Report{Comparison: c, Distributions: report.Distributions(store.WorkloadHistograms(bm), store.WorkloadHistograms(cm), loadgen.Intended.String()), Generated: time.Now()}
+	if err := writeReports(stdout, stderr, rp, rep, true); err != nil {
+		return err
+	}
+	switch c.Verdict {
+	case compare.VerdictInvalid:
+		return fault.Run(fmt.Errorf("verdict INVALID: %s", c.Invalid))
+	case compare.Regression:
+		return &fault.VerdictError{Verdict: fault.Regression, Err: fmt.Errorf("verdict REGRESSION: %s is slower than %s beyond tolerance", c.Candidate.Name, c.Baseline.Name)}
+	case compare.VerdictInconclusive:
+		if rp.FailOnInconclusive {
+			return &fault.VerdictError{Verdict: fault.Inconclusive, Err: errors.New("verdict INCONCLUSIVE (--fail-on-inconclusive): run more pairs (raise pairs.max in the suite) or accept wider tolerances")}
+		}
+	}
+	return nil
+}
+
+// writeReports writes every format under rp.Out (default reports/<timestamp>),
+// adds to GitHub's step summary when asked, and prints rp.Format on stdout.
+func writeReports(stdout, stderr io.Writer, rp Report, rep report.Report, stepSummary bool) error {
+	out := rp.Out
+	if out == "" {
+		out = report.Timestamped("reports", time.Now())
+	}
+	written, err := report.WriteAll(out, rep)
+	if err != nil {
+		return fault.Run(err)
+	}
+	if stepSummary {
+		if err := report.AppendStepSummary(rep); err != nil {
+			fmt.Fprintln(stderr, "regress: warning:", err)
+		}
+	}
+	if err := report.Render(stdout, rp.Format, rep); err != nil {
+		return fault.Usage(err)
+	}
+	fmt.Fprintf(stderr, "reports: %s (%d files)\n", out, len(written))
+	return nil
+}
+
+// Single is `regress run`: one target measured with a suite, its trials stored.
+type Single struct {
+	Options
+	Side Side
+	// Label names the stored results (required with Side.ZK).
+	Label string
+}
+
+// Run measures the target and prints where its trials are stored.
+func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
+	if (j.Side.Version == "" && j.Side.Home == "") == (j.Side.ZK == "") {
+		return fault.Usage(errors.New("give exactly one of --version V (started by the provider), --home DIR (an unpacked release or its tarball) or --zk HOST:PORT (a running cluster)"))
+	}
+	if j.Side.ZK != "" && j.Label == "" {
+		return fault.Usage(errors.New("--zk needs --label NAME: the name the results are stored under (e.g. prod-2.6.1)"))
+	}
+	if j.Label != "" {
+		if err := results.ValidateTarget(j.Label); err != nil {
+			return fault.Usagef("--label: %w", err)
+		}
+	}
+	side, err := j.Side.Check("run")
+	if err != nil {
+		return err
+	}
+	s, err := LoadSuite(j.Scenarios, j.Suite)
+	if err != nil {
+		return err
+	}
+	se, err := j.open(stderr)
+	if err != nil {
+		return err
+	}
+	defer se.prog.Close()
+	ctx, targets, stop, err := se.start(ctx, &j.Options, []runner.Side{side})
+	defer stop()
+	if err != nil {
+		return err
+	}
+	t := targets[0]
+	if j.Label != "" {
+		t.Label, t.Name = j.Label, j.Label
+	}
+	r := se.runner(ctx, &j.Options, s, newRunID(), se.prog.Event)
+	closeHosts, err := se.useLoadHosts(ctx, &j.Options, s, r, t.ZK)
+	defer closeHosts()
+	if err != nil {
+		return err
+	}
+	m, err := r.RunSingle(ctx, t)
+	if err != nil {
+		return RunFailure(ctx, err)
+	}
+	se.prog.Close()
+	k := results.KeyOf(m)
+	fmt.Fprintf(stdout, "stored %d trials of %s (suite %s) in %s\n", len(m.Trials), k.Target, s.Name, se.store.Dir(k))
+	return nil
+}
+
+// checkPair checks both sides' flags and loads the suite.
+func (o *Options) checkPair(b, c Side) (base, cand runner.Side, s *suite.Suite, err error) {
+	if base, err = b.Check("baseline"); err != nil {
+		return
+	}
+	if cand, err = c.Check("candidate"); err != nil {
+		return
+	}
+	s, err = LoadSuite(o.Scenarios, o.Suite)
+	return
+}
+
+// session is what a job opens once its input is checked: the store, the log
+// and the progress display (which the job closes).
+type session struct {
+	store *results.Store
+	log   *slog.Logger
+	prog  *progress.Progress
+}
+
+func (o *Options) open(stderr io.Writer) (*session, error) {
+	store, err := results.Open(o.Store)
+	if err != nil {
+		return nil, fault.Usage(err)
+	}
+	return &session{store: store, log: NewLogger(stderr, o.Quiet), prog: progress.New(stderr, o.Quiet)}, nil
+}
+
+// runner is the runner of suite s for this session, reporting to onEvent.
+func (se *session) runner(ctx context.Context, o *Options, s *suite.Suite, runID string, onEvent func(runner.Event)) *runner.Runner {
+	return &runner.Runner{Suite: s, Store: se.store, RunID: runID, Reseed: o.Reseed, Log: se.log,
+		OnEvent: onEvent, Env: results.CurrentEnvironment(ctx)}
+}
+
+// start starts (or connects to) every side through runner.StartTargets and
+// says whether a failure was the user's input or the run's. The context it
+// returns is cancelled when a started cluster dies; stop tears all down.
+func (se *session) start(ctx context.Context, o *Options, sides []runner.Side) (context.Context, []*runner.Target, func(), error) {
+	ctx, died := context.WithCancelCause(ctx)
+	opt := runner.StartOptions{CacheDir: o.CacheDir, Keep: o.Keep, ZNode: o.ZNode, Log: se.log, Message: se.prog.Message, Died: died}
+	for _, s := range sides {
+		if s.ZK == "" && s.Home == "" {
+			p, err := newProvider(o)
+			if err != nil {
+				return ctx, nil, func() { died(nil) }, err
+			}
+			opt.Provider = p
+			break
+		}
+	}
+	targets, stopTargets, err := runner.StartTargets(ctx, opt, sides)
+	stop := func() { stopTargets(); died(nil) }
+	switch {
+	case err == nil:
+		return ctx, targets, stop, nil
+	case ctx.Err() == nil && (errors.Is(err, cluster.ErrBadVersion) || errors.Is(err, cluster.ErrVersionNotFound) || errors.Is(err, cluster.ErrJDKIncompatible) || errors.Is(err, cluster.ErrBadHome)):
+		return ctx, nil, stop, fault.Usage(err)
+	}
+	return ctx, nil, stop, fault.Run(err)
+}
+
+// LoadSuite resolves and loads a suite by name or path.
+func LoadSuite(scenarios, name string) (*suite.Suite, error) {
+	p, err := suite.Resolve(scenarios, name)
+	if err != nil {
+		return nil, fault.Usage(err)
+	}
+	s, err := suite.Load(p, scenarios)
+	if err != nil {
+		return nil, fault.Usage(err)
+	}
+	return s, nil
+}
+
+// CompareConfig is the comparison a suite asks for.
+func CompareConfig(s *suite.Suite) compare.Config {
+	return compare.Config{Alpha: s.Compare.Alpha, Tolerances: s.Compare.Tolerances, Gate: s.Compare.Gate,
+		Looks: s.Pairs.Looks, MaxPairs: s.Pairs.Max}
+}
+
+// CheckFormat refuses a --format no renderer has.
+func CheckFormat(f string) error {
+	for _, ok := range report.Formats() {
+		if f == ok {
+			return nil
+		}
+	}
+	return fault.Usagef("--format %q: choose one of %s", f, strings.Join(report.Formats(), ", "))
+}
+
+// RunFailure says why a started run failed: a cluster died, the user
+// interrupted it, or the error itself (a failed run unless it says otherwise).
+func RunFailure(ctx context.Context, err error) error {
+	var died *cluster.DiedError
+	if errors.As(context.Cause(ctx), &died) {
+		return &fault.RunError{Err: fmt.Errorf("%w\nThe run stopped because that cluster died (stored trials are kept; the trial in progress was not stored): %v", died, err)}
+	}
+	if ctx.Err() != nil {
+		return &fault.RunError{Err: fmt.Errorf("interrupted: %w (clusters stopped, trial tables dropped)", err)}
+	}
+	return fault.Run(err)
+}
+
+func newRunID() string {
+	return time.Now().UTC().Format("20060102T150405")
+}
+
+// NewLogger is the text logger on stderr every command uses (warnings only when quiet).
+func NewLogger(stderr io.Writer, quiet bool) *slog.Logger {
+	level := slog.LevelInfo
+	if quiet {
+		level = slog.LevelWarn
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// newProvider returns the provider --provider names.
+func newProvider(o *Options) (cluster.Provider, error) {
+	switch o.Provider {
+	case "local", "":
+		return cluster.NewLocal(o.CacheDir), nil
+	}
+	return nil, fault.Usagef("--provider %q: this build has the local provider (HBase jars from Maven Central); for a cluster you run, use --baseline-zk/--candidate-zk or `regress run --zk`", o.Provider)
+}

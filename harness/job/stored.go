@@ -1,0 +1,142 @@
+package job
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/report"
+	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/suite"
+)
+
+// Stored is `regress compare`: two stored results (versions or labels in the
+// store, or manifest directories) compared again.
+type Stored struct {
+	Report
+	Baseline, Candidate     string
+	Store, Suite, Scenarios string
+}
+
+// Run compares and reports; the verdict comes back as an error when it fails the job.
+func (j *Stored) Run(stdout, stderr io.Writer) error {
+	if j.Baseline == "" || j.Candidate == "" {
+		return fault.Usage(errors.New("compare needs --baseline and --candidate: a stored version or label, or a directory holding a manifest.json"))
+	}
+	if err := CheckFormat(j.Format); err != nil {
+		return err
+	}
+	st, err := results.Open(j.Store)
+	if err != nil {
+		return fault.Usage(err)
+	}
+	bm, err := st.Resolve(j.Baseline, j.Suite)
+	if err != nil {
+		return fault.Usage(err)
+	}
+	cm, err := st.Resolve(j.Candidate, j.Suite)
+	if err != nil {
+		return fault.Usage(err)
+	}
+	cfg := compare.Config{}
+	// Tolerances, gates and the planned looks come from the suite file
+	// when it is at hand: an adaptive run was judged at alpha/looks, and
+	// judging its trials again at full alpha could disagree with it.
+	// compare counts the looks of every run it pools.
+	if p, err := suite.Resolve(j.Scenarios, bm.Suite.Name); err == nil {
+		if s, err := suite.Load(p, j.Scenarios); err == nil {
+			cfg = CompareConfig(s)
+		}
+	} else {
+		fmt.Fprintf(stderr, "regress: warning: suite %q not found under %s: comparing with default tolerances and gate at one look per run\n", bm.Suite.Name, j.Scenarios)
+	}
+	return Decide(stdout, stderr, st, bm, cm, cfg, j.Report)
+}
+
+// Plan is `regress plan`: from stored trials, the spread of every gated
+// metric and the pairs a run needs to decide it.
+type Plan struct {
+	Baseline, Candidate     string
+	Store, Suite, Scenarios string
+}
+
+// Run prints the plan.
+func (j *Plan) Run(stdout io.Writer) error {
+	if j.Baseline == "" {
+		return fault.Usage(errors.New("plan needs --baseline: a stored version or label (see `regress results list`), or a directory holding manifest.json"))
+	}
+	st, err := results.Open(j.Store)
+	if err != nil {
+		return fault.Usage(err)
+	}
+	s, err := LoadSuite(j.Scenarios, j.Suite)
+	if err != nil {
+		return err
+	}
+	bm, err := st.Resolve(j.Baseline, s.Name)
+	if err != nil {
+		return fault.Usage(err)
+	}
+	var cm *results.Manifest
+	if j.Candidate != "" {
+		if cm, err = st.Resolve(j.Candidate, s.Name); err != nil {
+			return fault.Usage(err)
+		}
+	}
+	if len(bm.Trials) == 0 || (cm != nil && len(cm.Trials) == 0) {
+		return fault.Usage(errors.New("plan needs measured trials; imported YCSB summaries have no trial-to-trial spread"))
+	}
+	plan, err := compare.PlanPairs(bm, cm, CompareConfig(s))
+	if err != nil {
+		return fault.Usage(err)
+	}
+	report.WritePlan(stdout, report.PlanSuite{Name: s.Name, Initial: s.Pairs.Initial, Max: s.Pairs.Max, Looks: s.Pairs.Looks, Alpha: s.Compare.Alpha}, plan, cm != nil)
+	return nil
+}
+
+// WarnIfUndecidable logs, before a run starts, the gated metrics the suite's
+// max pairs cannot decide, judged from stored trials of the baseline for this
+// suite; without stored trials it says nothing (there is no spread to judge from).
+func WarnIfUndecidable(log *slog.Logger, store *results.Store, version string, s *suite.Suite, cfg compare.Config) {
+	if version == "" {
+		return
+	}
+	stored, err := findStored(store, version, s)
+	if err != nil || len(stored.Trials) < 2*len(s.Workloads) {
+		return
+	}
+	plan, err := compare.PlanPairs(stored, nil, cfg)
+	if err != nil {
+		return
+	}
+	var short []string
+	for _, p := range plan {
+		if need := max(p.PairsToPass, p.PairsToDetect); need > s.Pairs.Max {
+			short = append(short, fmt.Sprintf("%s/%s/%s (spread %.1f%%, needs %s)", p.Workload, p.Op, p.Metric, 100*p.Spread, report.PairsText(need)))
+		}
+	}
+	if len(short) > 0 {
+		log.Warn(fmt.Sprintf("from %d stored trials of %s, suite %s's %d pairs cannot decide %s; expect INCONCLUSIVE: raise pairs.max, lengthen run.measure or widen the tolerance (see `regress plan --baseline %s --suite %s`)",
+			len(stored.Trials), version, s.Name, s.Pairs.Max, strings.Join(short, ", "), version, s.Name))
+	}
+}
+
+// findStored loads the stored trials of version for this suite (all runs).
+func findStored(store *results.Store, version string, s *suite.Suite) (*results.Manifest, error) {
+	fp, err := s.Fingerprint()
+	if err != nil {
+		return nil, fault.Usage(err)
+	}
+	m, err := store.FindTrials(version, s.Name, fp)
+	if errors.Is(err, results.ErrNotFound) {
+		return nil, fault.Usagef("%w: run `regress run --version %s --suite %s` first, or drop --reuse-baseline", err, version, s.Name)
+	}
+	if err != nil {
+		return nil, fault.Usage(err)
+	}
+	return m, nil
+}

@@ -1,0 +1,57 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/regress-hbase/regress/harness/compare"
+)
+
+// PlanSuite is what the plan's header says of the suite it plans.
+type PlanSuite struct {
+	Name                string
+	Initial, Max, Looks int
+	Alpha               float64
+}
+
+// WritePlan prints the pairs planner's table (compare.PlanPairs) and whether
+// the suite's pairs suffice; paired says the spread came from stored pairs.
+func WritePlan(w io.Writer, s PlanSuite, plan []compare.PairsPlan, paired bool) {
+	from := "spread of two baseline trials"
+	if paired {
+		from = "spread of the stored pairs"
+	}
+	fmt.Fprintf(w, "suite %s: pairs %d to %d, %d look(s), alpha %.3g; %s\n\n", s.Name, s.Initial, s.Max, s.Looks, s.Alpha, from)
+	fmt.Fprintf(w, "%-12s %-18s %-7s %5s %7s %6s %10s %8s %10s\n", "workload", "op", "metric", "tol", "spread", "trials", "ops/trial", "to PASS", "to 2x tol")
+	short, fallback := 0, false
+	for _, p := range plan {
+		metric := p.Metric
+		if p.GatedFor != "" {
+			metric += "*"
+			fallback = true
+		}
+		fmt.Fprintf(w, "%-12s %-18s %-7s %4.0f%% %6.1f%% %6d %10d %8s %10s\n", p.Workload, p.Op, metric, 100*p.Tolerance, 100*p.Spread, p.Trials, p.OpsPerTrial,
+			PairsText(p.PairsToPass), PairsText(p.PairsToDetect))
+		if p.PairsToPass > s.Max || p.PairsToDetect > s.Max {
+			short++
+		}
+	}
+	fmt.Fprintf(w, "\nspread: standard deviation of log(candidate/baseline) per pair. to PASS: pairs at which an unchanged release passes\n"+
+		"that metric with probability 0.8; to 2x tol: pairs at which a change of twice the tolerance is REGRESSED with probability 0.8.\n")
+	if fallback {
+		fmt.Fprintln(w, "* gates in place of a higher percentile: too few operations per trial for it (50 samples beyond it needed).")
+	}
+	if short > 0 {
+		fmt.Fprintf(w, "\n%d gated metric(s) need more than the suite's %d pairs: expect INCONCLUSIVE (or missed regressions); raise pairs.max, lengthen run.measure, or widen the tolerance.\n", short, s.Max)
+	} else {
+		fmt.Fprintf(w, "\nthe suite's %d pairs suffice for every gated metric.\n", s.Max)
+	}
+}
+
+// PairsText is a planned number of pairs, or ">cap" beyond what the planner searches.
+func PairsText(n int) string {
+	if n > compare.PlanCap {
+		return fmt.Sprintf(">%d", compare.PlanCap)
+	}
+	return fmt.Sprint(n)
+}
