@@ -6,7 +6,7 @@ BIN       := bin/regress
 # the one the suite runs against unless overridden.
 export REGRESS_TEST_HBASE_VERSION ?= 2.6.1-hadoop3
 
-.PHONY: all build test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity lint proto validate-stats clean
+.PHONY: all build test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity bench-loadhosts lint proto validate-stats clean
 
 all: build
 
@@ -51,6 +51,13 @@ bench-pacer:
 # FIDELITY_RUNS and FIDELITY_DURATION (default 5 and 15s) shorten it.
 bench-fidelity:
 	$(GO) test -run '^$$' -bench Fidelity -benchtime 1x -timeout 40m ./harness/fidelity
+
+# Several load hosts as one client: workload C at one total rate from this
+# process, from one `regress worker` process and from three (real HBase):
+# achieved rate, fleet client CPU per op, READ p50/p99. LOADHOSTS_RATE and
+# LOADHOSTS_MEASURE (default 1500 and 10s) change the run.
+bench-loadhosts:
+	$(GO) test -run '^$$' -bench LoadHosts -benchtime 1x -timeout 30m ./harness/loadhosts
 
 # Recording cost per operation (both histograms) and the collector's tick.
 bench-record:

@@ -60,7 +60,7 @@ type worker struct {
 
 // startWorkers starts n worker processes on the shared cluster's ZooKeeper
 // and waits until each has registered; they are stopped when the test ends.
-func startWorkers(t *testing.T, n int) []*worker {
+func startWorkers(t testing.TB, n int) []*worker {
 	t.Helper()
 	var ws []*worker
 	for range n {
@@ -106,28 +106,32 @@ func startWorkers(t *testing.T, n int) []*worker {
 	return ws
 }
 
-func tinySuite(t *testing.T, measure string) *suite.Suite {
+func tinySuite(t testing.TB, measure string) *suite.Suite {
+	return fleetSuite(t, "workloadd", 300, 24, "1s", measure, 0)
+}
+
+func fleetSuite(t testing.TB, workload string, rate, threads int, warmup, measure string, rounds int) *suite.Suite {
 	t.Helper()
 	scen, _ := filepath.Abs(filepath.Join("..", "..", "scenarios"))
-	s, err := suite.Parse([]byte(`
+	s, err := suite.Parse([]byte(fmt.Sprintf(`
 name: fleet
-workloads: [workloadd]
+workloads: [%s]
 data: {recordcount: 2000, regions: 3}
-run: {threads: 24, target: 300, warmup: 1s, measure: `+measure+`, warmup_rounds: 0}
+run: {threads: %d, target: %d, warmup: %s, measure: %s, warmup_rounds: %d}
 pairs: {initial: 2, max: 2, looks: 1}
-`), scen)
+`, workload, threads, rate, warmup, measure, rounds)), scen)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func setup(t *testing.T, hosts int) (context.Context, *hbase.Client, *loadhosts.Coordinator, *results.Store) {
+func setup(t testing.TB, hosts int) (context.Context, *hbase.Client, *loadhosts.Coordinator, *results.Store) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("talks to a real HBase; skipped under -short")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	t.Cleanup(cancel)
 	c, err := hbase.Connect(ctx, shared.ZKAddr())
 	if err != nil {
@@ -287,5 +291,48 @@ func assertNoTrialZNodes(t *testing.T) {
 	}
 	if len(kids) != 0 {
 		t.Errorf("trial znodes left: %v", kids)
+	}
+}
+
+// BenchmarkLoadHosts runs workload C at one total rate from this process,
+// from one `regress worker` and from three, and prints per trial the
+// achieved rate, the fleet's client CPU per operation and READ latencies:
+// what splitting the schedule costs. On one machine the hosts share its
+// cores with HBase, so this shows overhead, not scale-out. LOADHOSTS_RATE
+// (default 1500) and LOADHOSTS_MEASURE (default 10s) set the run.
+func BenchmarkLoadHosts(b *testing.B) {
+	rate, measure := 1500, "10s"
+	if v := os.Getenv("LOADHOSTS_RATE"); v != "" {
+		fmt.Sscan(v, &rate)
+	}
+	if v := os.Getenv("LOADHOSTS_MEASURE"); v != "" {
+		measure = v
+	}
+	for range b.N {
+		fmt.Printf("workload C at %d ops/s, 32 threads in all, %s per trial (after a 2 s warm-up and one warm-up trial)\n", rate, measure)
+		fmt.Printf("%-18s %6s %10s %9s %10s %12s %12s %12s\n", "load from", "trial", "achieved", "held", "cpu/op us", "READ p50 us", "READ p99 us", "intended p99")
+		for _, hosts := range []int{0, 1, 3} {
+			ctx, c, co, store := setup(b, hosts)
+			r := &runner.Runner{Suite: fleetSuite(b, "workloadc", rate, 32, "2s", measure, 1), Store: store, RunID: fmt.Sprintf("bench%d", hosts)}
+			name := "this process"
+			if hosts > 0 {
+				startWorkers(b, hosts)
+				if _, err := co.WaitHosts(ctx, hosts, time.Minute); err != nil {
+					b.Fatal(err)
+				}
+				r.LoadHosts = co
+				name = fmt.Sprintf("%d load host(s)", hosts)
+			}
+			m, err := r.RunSingle(ctx, &runner.Target{Name: "bench", Label: fmt.Sprintf("bench%d", hosts), Version: shared.Version(),
+				Provider: "local", Client: c, ZK: shared.ZKAddr(), ZNode: "/hbase"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i, tr := range m.Trials {
+				rd := tr.Ops["READ"]
+				fmt.Printf("%-18s %6d %10.1f %8.2f%% %10.1f %12.0f %12.0f %12.0f\n", name, i, tr.AchievedOpsPerSec, 100*tr.AchievedOpsPerSec/tr.TargetOpsPerSec,
+					tr.Client.CPUPerOpMicros, rd.Service.P50Micros, rd.Service.P99Micros, rd.Intended.P99Micros)
+			}
+		}
 	}
 }
