@@ -107,6 +107,15 @@ func TestSeedCloneDropAndReuse(t *testing.T) {
 	if n := countRows(t, ctx, clone2); n != 300 {
 		t.Errorf("second clone has %d rows, want the seed's 300", n)
 	}
+	// Prewarm reads every row once, across regions and in chunks (an exact
+	// multiple of the chunk included).
+	for _, chunk := range []int{70, 100, 1000} {
+		prewarmChunk = chunk
+		if rows, err := Prewarm(ctx, client, clone2); err != nil || rows != 300 {
+			t.Errorf("prewarm in chunks of %d read %d rows (err %v), want 300", chunk, rows, err)
+		}
+	}
+	prewarmChunk = 1000
 	for _, c := range []string{clone, clone2} {
 		if err := m.Drop(ctx, c); err != nil {
 			t.Fatal(err)

@@ -314,6 +314,13 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 			err = fmt.Errorf("%s: drop trial table: %w", s.t.Name, derr)
 		}
 	}()
+	if r.Suite.Run.Prewarm {
+		rows, err := lifecycle.Prewarm(ctx, s.t.Client, table)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.t.Name, err)
+		}
+		r.logger().Debug("prewarmed the trial table", "target", s.t.Name, "table", table, "rows", rows)
+	}
 	hlog, err := os.CreateTemp("", "regress-trial-*.hlog")
 	if err != nil {
 		return err

@@ -74,6 +74,10 @@ type Run struct {
 	OperationCount int64 `yaml:"operationcount"`
 	// MaxErrorRate fails the run when more than this fraction of operations fail.
 	MaxErrorRate float64 `yaml:"-"`
+	// Prewarm reads every row of each trial's clone once before the trial,
+	// so its first reads do not pay for a cold block cache (a clone's files
+	// get block cache keys of their own). Worth it for small data sets only.
+	Prewarm bool `yaml:"prewarm"`
 	// LoadHosts runs every trial on this many `regress worker` load hosts as one client (0: in the run's process).
 	LoadHosts int `yaml:"load_hosts"`
 	// WarmupRounds is how many unmeasured rounds (one trial of every
@@ -355,11 +359,12 @@ func (s *Suite) Fingerprint() (string, error) {
 		Measure    time.Duration
 		OpCount    int64
 		Properties map[string]string
-		Rounds     int // warm-up rounds: they change the server a trial meets
+		Rounds     int  // warm-up rounds: they change the server a trial meets
+		Prewarm    bool `json:",omitempty"` // a warm block cache changes what a trial measures
 	}
 	f := fp{Data: s.Data, Workloads: map[string]string{}, Threads: s.Run.Threads, Target: s.Run.TargetOpsPerSec,
 		Clamp: s.Run.PerServerClampOpsPerSec, Warmup: s.Run.Warmup, Measure: s.Run.Measure,
-		OpCount: s.Run.OperationCount, Properties: s.Properties, Rounds: s.Run.WarmupRounds}
+		OpCount: s.Run.OperationCount, Properties: s.Properties, Rounds: s.Run.WarmupRounds, Prewarm: s.Run.Prewarm}
 	for _, w := range s.Workloads {
 		b, err := os.ReadFile(s.WorkloadPath(w))
 		if err != nil {

@@ -85,6 +85,11 @@ func TestFingerprintTracksWhatMakesResultsComparable(t *testing.T) {
 	if fa == fc {
 		t.Errorf("a different target rate kept the fingerprint %s", fa)
 	}
+	if p, _ := Parse([]byte(minimal+"run: {prewarm: true}"), dir); p == nil {
+		t.Error("run.prewarm refused")
+	} else if fp, _ := p.Fingerprint(); fp == fa {
+		t.Errorf("prewarmed trials kept the fingerprint %s", fa)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "workloada"), []byte("readproportion=1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
