@@ -78,15 +78,7 @@ func startWorkers(t testing.TB, n int) []*worker {
 		pw.Close()
 		w := &worker{cmd: cmd, out: out}
 		t.Cleanup(func() {
-			_ = cmd.Process.Signal(syscall.SIGTERM)
-			done := make(chan struct{})
-			go func() { cmd.Wait(); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(20 * time.Second):
-				_ = cmd.Process.Kill()
-				<-done
-			}
+			clustertest.StopChild(cmd, 20*time.Second)
 		})
 		line := make(chan string, 1)
 		go func() {

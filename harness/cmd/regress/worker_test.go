@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -39,15 +38,7 @@ func startRegress(t *testing.T, args ...string) *bytes.Buffer {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
+		clustertest.StopChild(cmd, 20*time.Second)
 		if t.Failed() {
 			t.Logf("regress %v:\n%s", args, out.String())
 		}
