@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +40,8 @@ type jobFlags struct {
 type commonFlags struct {
 	suiteName, scenarios, store, provider, cacheDir, znode string
 	reseed, quiet, keep                                    bool
+	regionServers                                          int
+	rsHeap                                                 string
 }
 
 func (c *commonFlags) add(cmd *cobra.Command, persistent bool) {
@@ -55,6 +58,8 @@ func (c *commonFlags) add(cmd *cobra.Command, persistent bool) {
 	f.BoolVar(&c.reseed, "reseed", false, "build new seed snapshots even when a matching one exists")
 	f.BoolVar(&c.quiet, "quiet", false, "no progress output")
 	f.BoolVar(&c.keep, "keep", false, "keep the started clusters' work dirs (data, config, logs) after the run")
+	f.IntVar(&c.regionServers, "region-servers", 0, "region servers of every cluster regress starts (both sides): 1 is standalone HBase, 2+ a ZooKeeper, master and N region server JVMs (default: the suite's cluster.region_servers, else 1)")
+	f.StringVar(&c.rsHeap, "rs-heap", "", "heap (-Xmx) of each region server regress starts, e.g. 2g (default: the suite's cluster.rs_heap, else 1g)")
 }
 
 func init() {
@@ -278,7 +283,8 @@ func newSide(role, version, zk string, src sideSource, conf, jvm []string) (runn
 // startTargets starts (or connects to) every side through runner.StartTargets
 // and says whether a failure was the user's input (exit 2) or the run's (3).
 func startTargets(ctx context.Context, log *slog.Logger, prog *progress, c *commonFlags, sides []runner.Side, died context.CancelCauseFunc) ([]*runner.Target, func(), error) {
-	opt := runner.StartOptions{CacheDir: c.cacheDir, Keep: c.keep, ZNode: c.znode, Log: log, Message: prog.Message, Died: died}
+	opt := runner.StartOptions{CacheDir: c.cacheDir, Keep: c.keep, ZNode: c.znode, Log: log, Message: prog.Message, Died: died,
+		RegionServers: c.regionServers, RSHeap: c.rsHeap}
 	for _, s := range sides {
 		if s.ZK == "" && s.Home == "" {
 			p, err := newProvider(c)
@@ -334,6 +340,10 @@ func loadSuite(c *commonFlags) (*suite.Suite, error) {
 	s, err := suite.Load(p, c.scenarios)
 	if err != nil {
 		return nil, usageErr(err)
+	}
+	c.regionServers, c.rsHeap = cmp.Or(c.regionServers, s.Cluster.RegionServers), cmp.Or(c.rsHeap, s.Cluster.RSHeap)
+	if err := cluster.ValidateTopology(c.regionServers, c.rsHeap); err != nil {
+		return nil, usageErr(fmt.Errorf("--region-servers/--rs-heap: %w", err))
 	}
 	return s, nil
 }
