@@ -6,7 +6,7 @@ BIN       := bin/regress
 # the one the suite runs against unless overridden.
 export REGRESS_TEST_HBASE_VERSION ?= 2.6.1-hadoop3
 
-.PHONY: all build test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity lint proto validate-stats clean
+.PHONY: all build test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity bench-cluster lint proto validate-stats clean
 
 all: build
 
@@ -51,6 +51,12 @@ bench-pacer:
 # FIDELITY_RUNS and FIDELITY_DURATION (default 5 and 15s) shorten it.
 bench-fidelity:
 	$(GO) test -run '^$$' -bench Fidelity -benchtime 1x -timeout 40m ./harness/fidelity
+
+# Local clusters of 1, 2 and 3 region servers: time from Start to ready and
+# to stopped, and the resident memory (VmRSS) of all their JVMs at ready and
+# after 20 s idle, per JVM in the -v log lines.
+bench-cluster:
+	$(GO) test -run '^$$' -bench LocalClusterStart -benchtime 1x -timeout 30m -v ./harness/cluster
 
 # Recording cost per operation (both histograms) and the collector's tick.
 bench-record:
