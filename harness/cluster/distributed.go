@@ -218,7 +218,10 @@ func (c *localCluster) startDistributed(ctx context.Context, s Spec, ln launch, 
 		}
 		switch p.role {
 		case roleZooKeeper:
-			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, zookeeperHeap, "", nil, classZooKeeper, strconv.Itoa(zkPort), zkData)
+			// ZooKeeper 3.4 (HBase 1.x) registers log4j JMX beans that 1.7's
+			// reload4j jar lacks; the beans serve nothing here.
+			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, zookeeperHeap, "", []string{"-Dzookeeper.jmx.log4j.disable=true"},
+				classZooKeeper, strconv.Itoa(zkPort), zkData)
 		case roleMaster:
 			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, masterHeap, "", s.JVMOpts, classHMaster, "start")
 		default:
