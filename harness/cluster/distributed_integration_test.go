@@ -102,3 +102,30 @@ func TestLocalRegionServerDeathNamesItAndKillsTheRest(t *testing.T) {
 	}
 	assertNoProcessIn(t, wd)
 }
+
+// TestHomeStartsTwoRegionServers starts a release home (laid out from the
+// release jars) as a two-server cluster: the home provider shares the
+// local provider's launch, so a home gets the same JVMs.
+func TestHomeStartsTwoRegionServers(t *testing.T) {
+	skipShort(t)
+	home := layOutHome(t, testVersion())
+	wd := t.TempDir()
+	cl, err := NewHome(home, "").Start(context.Background(), Spec{WorkDir: wd, RegionServers: 2, RSHeap: "512m", StartTimeout: 5 * time.Minute})
+	if err != nil {
+		t.Fatalf("starting the home %s with 2 region servers: %v", home, err)
+	}
+	t.Cleanup(func() { _ = cl.Stop(context.Background()) })
+	c := cl.(*localCluster)
+	if n := len(c.Processes()); n != 4 || c.Info().Provider != "home" {
+		t.Fatalf("%d JVMs from provider %q, want 4 from home", n, c.Info().Provider)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := RegionServersReady(2)(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	assertNoProcessIn(t, wd)
+}
