@@ -6,7 +6,7 @@ BIN       := bin/regress
 # the one the suite runs against unless overridden.
 export REGRESS_TEST_HBASE_VERSION ?= 2.6.1-hadoop3
 
-.PHONY: all build test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity bench-loadhosts lint proto validate-stats clean
+.PHONY: all build test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity bench-loadhosts bench-cluster lint proto validate-stats clean
 
 all: build
 
@@ -58,6 +58,12 @@ bench-fidelity:
 # LOADHOSTS_MEASURE (default 1500 and 10s) change the run.
 bench-loadhosts:
 	$(GO) test -run '^$$' -bench LoadHosts -benchtime 1x -timeout 30m ./harness/loadhosts
+
+# Local clusters of 1, 2 and 3 region servers: time from Start to ready and
+# to stopped, and the resident memory (VmRSS) of all their JVMs at ready and
+# after 20 s idle, per JVM in the -v log lines.
+bench-cluster:
+	$(GO) test -run '^$$' -bench LocalClusterStart -benchtime 1x -timeout 30m -v ./harness/cluster
 
 # Recording cost per operation (both histograms) and the collector's tick.
 bench-record:

@@ -41,6 +41,15 @@ type Spec struct {
 	// Repo is a Maven repository URL (a staging repository, or file:///...)
 	// searched first for the HBase jars; empty means Maven's own settings.
 	Repo string
+	// RegionServers is how many region servers to start. 0 or 1 starts
+	// standalone HBase (ZooKeeper, master and region server in one JVM); 2
+	// or more a pseudo-distributed cluster: a ZooKeeper JVM, a master JVM and
+	// that many region server JVMs, each with its own ports, log and heap,
+	// sharing the work dir's file system as root dir.
+	RegionServers int
+	// RSHeap is each region server's maximum heap, e.g. "2g" (-Xmx); empty
+	// means 1g. In standalone HBase it is the one JVM's heap.
+	RSHeap string
 }
 
 // Info says how a cluster was made, for manifests and reports.
@@ -57,8 +66,12 @@ type Info struct {
 	Home string
 	// Checksums maps each HBase jar's file name to its SHA-256 (hex).
 	Checksums map[string]string
-	// PID is the JVM's process id.
+	// PID is the JVM's process id (the master's in a pseudo-distributed cluster).
 	PID int
+	// RegionServers is how many region servers were started (1 for standalone HBase).
+	RegionServers int
+	// RSHeap is each region server's -Xmx as asked ("" for the default).
+	RSHeap string
 }
 
 // Describer is implemented by clusters that know how they were made.
@@ -118,7 +131,10 @@ var (
 // DiedError reports a cluster's JVM that exited without being stopped.
 type DiedError struct {
 	Side, Version string
-	PID           int
+	// Role is the JVM that died in a pseudo-distributed cluster: "zookeeper",
+	// "master" or "region server N"; empty for standalone HBase.
+	Role string
+	PID  int
 	// Exit is "killed by signal 9 (killed)" or "exited with code 1".
 	Exit    string
 	LogPath string
@@ -130,7 +146,11 @@ func (e *DiedError) Error() string {
 	if e.Side != "" {
 		who = e.Side + " " + who
 	}
-	msg := fmt.Sprintf("%s died: its JVM (pid %d) %s; log %s", who, e.PID, e.Exit, e.LogPath)
+	jvm := "JVM"
+	if e.Role != "" {
+		jvm = e.Role + " JVM"
+	}
+	msg := fmt.Sprintf("%s died: its %s (pid %d) %s; log %s", who, jvm, e.PID, e.Exit, e.LogPath)
 	if len(e.Tail) > 0 {
 		msg += fmt.Sprintf(", last %d lines:\n", len(e.Tail))
 		for _, l := range e.Tail {

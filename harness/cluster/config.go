@@ -213,30 +213,51 @@ var jdk17Flags = []string{
 	"--add-exports", "java.base/sun.net.util=ALL-UNNAMED",
 }
 
-// javaArgs builds the JVM command line for a standalone HMaster.
-func javaArgs(jdk int, confDir string, jars []string, userOpts []string) []string {
-	var args []string
+// javaArgs builds the JVM command line for a standalone HMaster: heap is
+// its -Xmx ("" for 1g), after the user's options so --rs-heap wins.
+func javaArgs(jdk int, confDir string, jars []string, heap string, userOpts []string) []string {
+	return jvmArgs(jdk, confDir, jars, "1g", heap, userOpts, classHMaster, "start")
+}
+
+// Main classes of the JVMs a local cluster runs.
+const (
+	classHMaster       = "org.apache.hadoop.hbase.master.HMaster"
+	classHRegionServer = "org.apache.hadoop.hbase.regionserver.HRegionServer"
+	// ZooKeeper's own single-server main, in the zookeeper jar every HBase
+	// release depends on: unlike HBase's HQuorumPeer it needs no quorum
+	// entry matching this host's interfaces, and it takes its port and data
+	// dir as arguments from 3.4 to 3.8.
+	classZooKeeper = "org.apache.zookeeper.server.ZooKeeperServerMain"
+)
+
+// jvmArgs builds a JVM command line running main with args: defHeap is the
+// -Xmx unless the user's options set one, heap (when set) the -Xmx that
+// wins over both; confDir leads the class path (hbase-site.xml, log4j).
+func jvmArgs(jdk int, confDir string, jars []string, defHeap, heap string, userOpts []string, main string, args ...string) []string {
+	var out []string
 	hasHeap := false
 	for _, o := range userOpts {
 		if strings.HasPrefix(o, "-Xmx") || strings.HasPrefix(o, "-XX:MaxRAM") {
 			hasHeap = true
 		}
 	}
-	if !hasHeap {
+	if !hasHeap && heap == "" {
 		// A fixed default heap keeps runs comparable across machines of different RAM.
-		args = append(args, "-Xmx1g")
+		out = append(out, "-Xmx"+defHeap)
 	}
 	if jdk >= 11 {
-		args = append(args, jdk17Flags...)
+		out = append(out, jdk17Flags...)
 	}
-	args = append(args,
+	out = append(out,
 		"-Djava.net.preferIPv4Stack=true",
 		"-Dzookeeper.admin.enableServer=false",
 		"-Dlog4j2.configurationFile="+filepath.Join(confDir, "log4j2.properties"),
 	)
-	args = append(args, userOpts...)
+	out = append(out, userOpts...)
+	if heap != "" {
+		out = append(out, "-Xmx"+heap)
+	}
 	cp := append([]string{confDir}, jars...)
-	args = append(args, "-cp", strings.Join(cp, string(os.PathListSeparator)),
-		"org.apache.hadoop.hbase.master.HMaster", "start")
-	return args
+	out = append(out, "-cp", strings.Join(cp, string(os.PathListSeparator)), main)
+	return append(out, args...)
 }

@@ -45,6 +45,9 @@ func (h *Home) Start(ctx context.Context, s Spec) (Cluster, error) {
 	if err := checkConf(s.Conf); err != nil {
 		return nil, err
 	}
+	if err := checkTopology(s); err != nil {
+		return nil, err
+	}
 	dir, err := h.dir(ctx, s)
 	if err != nil {
 		return nil, err

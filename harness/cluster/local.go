@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -121,6 +122,9 @@ func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 	if err := checkConf(s.Conf); err != nil {
 		return nil, err
 	}
+	if err := checkTopology(s); err != nil {
+		return nil, err
+	}
 	jdk, err := FindJDK(ctx, s.Version, s.JavaHome, l.logger())
 	if err != nil {
 		return nil, err
@@ -152,67 +156,20 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 	if s.Name != "" {
 		log = log.With("side", s.Name)
 	}
-	resolved, jars, jdk := ln.version, ln.jars, ln.jdk
+	resolved := ln.version
 	wd, cleanup, err := prepareWorkDir(s.WorkDir, resolved)
 	if err != nil {
 		return nil, err
 	}
-	ports, err := freePorts(4)
-	if err != nil {
-		cleanup()
-		return nil, err
-	}
-	site := siteConf(wd, ports[0], ports[1], ports[2], s.Conf)
-	if _, set := s.Conf["hbase.regionserver.info.port"]; s.InfoServer && !set {
-		// The region server's info server serves /jmx, where HBase's own
-		// per-call times are read (make bench-fidelity).
-		site["hbase.regionserver.info.port"] = strconv.Itoa(ports[3])
-	}
-	logDir := filepath.Join(wd, "logs")
-	logPath := filepath.Join(logDir, "hbase.log")
-	confDir := filepath.Join(wd, "conf")
-	if err := os.MkdirAll(logDir, 0o755); err != nil {
-		cleanup()
-		return nil, fmt.Errorf("creating log dir %s: %w", logDir, err)
-	}
-	if err := writeConf(confDir, site, logPath); err != nil {
-		cleanup()
-		return nil, err
-	}
-	// JVM stdout/stderr go to the same file as log4j2 (both append), so errors
-	// printed before logging starts (bad JVM flags, ZK port clash) are in it too.
-	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		cleanup()
-		return nil, fmt.Errorf("opening HBase log %s: %w", logPath, err)
-	}
-
-	cmd := exec.Command(jdk.Java, javaArgs(jdk.Major, confDir, jars, s.JVMOpts)...)
-	cmd.Dir = wd
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = sysProcAttr()
-	if err := cmd.Start(); err != nil {
-		logFile.Close()
-		cleanup()
-		return nil, fmt.Errorf("starting %s for HBase %s: %w", jdk.Java, resolved, err)
-	}
-	info := ln.info
-	info.Version, info.JDK, info.PID = resolved, jdk, cmd.Process.Pid
 	c := &localCluster{
 		version:   resolved,
 		side:      s.Name,
-		info:      info,
-		zkAddr:    "127.0.0.1:" + site["hbase.zookeeper.property.clientPort"],
-		infoAddr:  infoAddr(site["hbase.regionserver.info.port"]),
-		parent:    site["zookeeper.znode.parent"],
-		logPath:   logPath,
+		info:      ln.info,
 		workDir:   wd,
 		keep:      s.Keep,
 		cleanup:   cleanup,
-		cmd:       cmd,
-		pgid:      cmd.Process.Pid, // Setpgid makes the JVM its group's leader
 		done:      make(chan struct{}),
-		logFile:   logFile,
+		firstExit: make(chan struct{}),
 		grace:     l.StopGrace,
 		log:       log,
 		startedAt: time.Now(),
@@ -220,9 +177,6 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 	if c.grace == 0 {
 		c.grace = DefaultStopGrace
 	}
-	go c.watch()
-	log.Info("HBase JVM started", "pid", c.pgid, "jdk", jdk.String(), "zookeeper", c.zkAddr, "log", logPath, "workdir", wd)
-
 	timeout := s.StartTimeout
 	if timeout <= 0 {
 		timeout = DefaultStartTimeout
@@ -231,12 +185,26 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 	if checks == nil {
 		checks = DefaultReadyChecks()
 	}
-	if err := c.waitReady(ctx, timeout, checks); err != nil {
+	var err2 error
+	if s.RegionServers > 1 {
+		checks = append(slices.Clone(checks), RegionServersReady(s.RegionServers))
+		err2 = c.startDistributed(ctx, s, ln, timeout)
+	} else {
+		err2 = c.startStandalone(s, ln)
+	}
+	c.seal()
+	if err2 == nil {
+		err2 = c.waitReady(ctx, timeout, checks)
+	}
+	if err := err2; err != nil {
+		if len(c.procs()) == 0 {
+			cleanup() // nothing ran: nothing to debug
+			return nil, err
+		}
 		c.stopping.Store(true)
 		if kerr := c.kill(); kerr != nil {
 			err = errors.Join(err, kerr)
 		}
-		c.closeLog()
 		switch {
 		case s.Keep:
 		case ctx.Err() != nil:
@@ -252,7 +220,7 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 		return nil, err
 	}
 	c.ready.Store(true)
-	log.Info("HBase ready", "zookeeper", c.zkAddr, "took", time.Since(c.startedAt).Round(time.Millisecond))
+	log.Info("HBase ready", "zookeeper", c.zkAddr, "region_servers", c.RegionServers(), "took", time.Since(c.startedAt).Round(time.Millisecond))
 	go func() {
 		select {
 		case <-ctx.Done():
@@ -294,21 +262,62 @@ func prepareWorkDir(dir, version string) (string, func(), error) {
 	}, nil
 }
 
-// localCluster is one standalone HBase JVM.
+// jvm is one JVM of a cluster: the standalone HBase, or in a
+// pseudo-distributed cluster its ZooKeeper, master or one region server.
+type jvm struct {
+	// role is "" for the standalone JVM, else "zookeeper", "master" or "region server N".
+	role    string
+	cmd     *exec.Cmd
+	pgid    int
+	logPath string
+	logFile *os.File
+	done    chan struct{}
+	waitErr error
+}
+
+// what names the JVM in messages: "JVM" or "region server 2 JVM".
+func (j *jvm) what() string {
+	if j.role == "" {
+		return "JVM"
+	}
+	return j.role + " JVM"
+}
+
+// Process is one running JVM of a cluster, for callers that measure it.
+type Process struct {
+	// Role is "hbase" (standalone), "zookeeper", "master" or "region server N".
+	Role    string
+	PID     int
+	LogPath string
+}
+
+// Processes is implemented by clusters that can list their JVMs.
+type Processes interface {
+	// Processes lists the cluster's JVMs in start order.
+	Processes() []Process
+}
+
+// localCluster is the JVMs of one local HBase: a single standalone JVM, or a
+// ZooKeeper, a master and N region servers. All of them live and die together:
+// one dying unasked kills the rest, and done closes once none is left.
 type localCluster struct {
 	version, side, zkAddr, parent, logPath, workDir string
 	info                                            Info
-	infoAddr                                        string // the region server info server (/jmx)
+	infoAddr                                        string // a region server's info server (/jmx)
+	regionServers                                   int
 	ready, stopping                                 atomic.Bool
 	died                                            atomic.Pointer[DiedError]
 	keep                                            bool
 	cleanup                                         func()
-	cmd                                             *exec.Cmd
-	pgid                                            int
-	done                                            chan struct{}
-	waitErr                                         error
-	logFile                                         *os.File
-	logOnce                                         sync.Once
+	mu                                              sync.Mutex
+	jvms                                            []*jvm // in start order
+	main                                            *jvm   // the standalone JVM or the master
+	wg                                              sync.WaitGroup
+	sealOnce                                        sync.Once
+	done                                            chan struct{} // closed once every JVM has exited
+	firstExit                                       chan struct{} // closed once any JVM has exited
+	firstOnce                                       sync.Once
+	first                                           atomic.Pointer[jvm]
 	grace                                           time.Duration
 	log                                             *slog.Logger
 	startedAt                                       time.Time
@@ -321,9 +330,12 @@ func (c *localCluster) Version() string     { return c.version }
 func (c *localCluster) LogPath() string     { return c.logPath }
 func (c *localCluster) ZNodeParent() string { return c.parent }
 
-// InfoAddr is the region server's info server as host:port (its /jmx holds
-// HBase's metrics), or "" when the info server is disabled.
+// InfoAddr is the (first) region server's info server as host:port (its /jmx
+// holds HBase's metrics), or "" when the info server is disabled.
 func (c *localCluster) InfoAddr() string { return c.infoAddr }
+
+// RegionServers is how many region servers the cluster was started with.
+func (c *localCluster) RegionServers() int { return max(c.regionServers, 1) }
 
 func infoAddr(port string) string {
 	if n, err := strconv.Atoi(port); err != nil || n <= 0 {
@@ -335,47 +347,134 @@ func infoAddr(port string) string {
 // Info says how the cluster was made.
 func (c *localCluster) Info() Info { return c.info }
 
-// Exited is closed once the JVM is gone, stopped or not.
+// Exited is closed once every JVM is gone, stopped or not.
 func (c *localCluster) Exited() <-chan struct{} { return c.done }
 
-// Died returns how the JVM died when it exited without Stop, else nil.
+// Died returns how the first JVM to die unasked died, else nil.
 func (c *localCluster) Died() *DiedError { return c.died.Load() }
 
-// watch reaps the JVM and, when it exits on its own after start-up, records
-// and logs the death with its exit code or signal and the log tail.
-func (c *localCluster) watch() {
-	c.waitErr = c.cmd.Wait()
-	if c.ready.Load() && !c.stopping.Load() {
-		d := &DiedError{Side: c.side, Version: c.version, PID: c.pgid, LogPath: c.logPath, Exit: exitDescription(c.cmd.ProcessState, c.waitErr)}
-		d.Tail = tailFile(c.logPath, logTailLines)
-		c.died.Store(d)
-		c.log.Error("HBase JVM died", "pid", c.pgid, "exit", d.Exit, "log", c.logPath, "ran", time.Since(c.startedAt).Round(time.Second))
+// Processes lists the cluster's JVMs in start order.
+func (c *localCluster) Processes() []Process {
+	var out []Process
+	for _, j := range c.procs() {
+		role := j.role
+		if role == "" {
+			role = "hbase"
+		}
+		out = append(out, Process{Role: role, PID: j.pgid, LogPath: j.logPath})
 	}
-	close(c.done)
+	return out
 }
 
-// WorkDir is the cluster's working directory (config, data, log).
+func (c *localCluster) procs() []*jvm {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.jvms)
+}
+
+// startJVM starts java with args in the work dir, its stdout and stderr
+// appended to logPath (log4j2 appends there too, so errors printed before
+// logging starts, such as bad JVM flags or a port clash, are in the same
+// file), in its own process group, and watches it.
+func (c *localCluster) startJVM(java string, args []string, role, logPath string) (*jvm, error) {
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("opening HBase log %s: %w", logPath, err)
+	}
+	cmd := exec.Command(java, args...)
+	cmd.Dir = c.workDir
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = sysProcAttr()
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		what := "HBase " + c.version
+		if role != "" {
+			what += " " + role
+		}
+		return nil, fmt.Errorf("starting %s for %s: %w", java, what, err)
+	}
+	// Setpgid makes the JVM its group's leader.
+	j := &jvm{role: role, cmd: cmd, pgid: cmd.Process.Pid, logPath: logPath, logFile: logFile, done: make(chan struct{})}
+	c.mu.Lock()
+	c.jvms = append(c.jvms, j)
+	c.mu.Unlock()
+	c.wg.Add(1)
+	go c.watch(j)
+	if role != "" {
+		c.log.Info("HBase JVM started", "role", role, "pid", j.pgid, "log", logPath)
+	}
+	return j, nil
+}
+
+// seal says no more JVMs will start: done closes once those started exited.
+func (c *localCluster) seal() {
+	c.sealOnce.Do(func() {
+		go func() {
+			c.wg.Wait()
+			close(c.done)
+		}()
+	})
+}
+
+// watch reaps a JVM and, when it exits on its own after start-up, records
+// and logs the death with its role, exit code or signal and log tail, and
+// kills the cluster's other JVMs: a cluster missing a server measures nothing
+// comparable, and no JVM may outlive the cluster.
+func (c *localCluster) watch(j *jvm) {
+	defer c.wg.Done()
+	j.waitErr = j.cmd.Wait()
+	j.logFile.Close()
+	c.firstOnce.Do(func() {
+		c.first.Store(j)
+		close(c.firstExit)
+	})
+	if c.ready.Load() && !c.stopping.Load() {
+		d := &DiedError{Side: c.side, Version: c.version, Role: j.role, PID: j.pgid, LogPath: j.logPath, Exit: exitDescription(j.cmd.ProcessState, j.waitErr)}
+		d.Tail = tailFile(j.logPath, logTailLines)
+		if c.died.CompareAndSwap(nil, d) {
+			c.log.Error("HBase JVM died", "role", j.what(), "pid", j.pgid, "exit", d.Exit, "log", j.logPath, "ran", time.Since(c.startedAt).Round(time.Second))
+			for _, o := range c.procs() {
+				if o != j {
+					_ = syscall.Kill(-o.pgid, syscall.SIGKILL)
+				}
+			}
+		}
+	}
+	close(j.done)
+}
+
+// WorkDir is the cluster's working directory (config, data, logs).
 func (c *localCluster) WorkDir() string { return c.workDir }
 
-// PGID is the process group of the cluster's JVM.
-func (c *localCluster) PGID() int { return c.pgid }
+// PGID is the process group of the standalone JVM or the master.
+func (c *localCluster) PGID() int { return c.main.pgid }
 
-// waitReady polls the checks until all pass, the JVM exits, ctx is done or
+// PGIDs are the process groups of all the cluster's JVMs.
+func (c *localCluster) PGIDs() []int {
+	var out []int
+	for _, j := range c.procs() {
+		out = append(out, j.pgid)
+	}
+	return out
+}
+
+// waitReady polls the checks until all pass, a JVM exits, ctx is done or
 // the timeout expires.
 func (c *localCluster) waitReady(ctx context.Context, timeout time.Duration, checks []ReadyCheck) error {
-	deadline := time.NewTimer(timeout)
+	// The timeout runs from the first JVM's start.
+	deadline := time.NewTimer(max(time.Until(c.startedAt.Add(timeout)), time.Millisecond))
 	defer deadline.Stop()
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	var last error
 	for {
 		select {
-		case <-c.done:
-			return c.startError(fmt.Sprintf("the JVM exited before becoming ready (%v)", c.waitErr))
+		case <-c.firstExit:
+			return c.exitedError()
 		case <-ctx.Done():
 			return fmt.Errorf("starting HBase %s (log %s): %w", c.version, c.logPath, ctx.Err())
 		case <-deadline.C:
-			return c.startError(fmt.Sprintf("not ready after %s (last check: %v); raise the start timeout if the machine is slow", timeout, last))
+			return c.startError(fmt.Sprintf("not ready after %s (last check: %v); raise the start timeout if the machine is slow", timeout, last), c.logPath)
 		case <-tick.C:
 		}
 		last = nil
@@ -393,23 +492,30 @@ func (c *localCluster) waitReady(ctx context.Context, timeout time.Duration, che
 	}
 }
 
-// startError builds a StartError with the log tail, pointing at a port clash
-// when the log shows one.
-func (c *localCluster) startError(reason string) error {
-	tail := tailFile(c.logPath, logTailLines)
+// exitedError is the StartError for the first JVM that exited during start-up, with its log.
+func (c *localCluster) exitedError() error {
+	j := c.first.Load()
+	<-j.done
+	return c.startError(fmt.Sprintf("the %s exited before becoming ready (%v)", j.what(), j.waitErr), j.logPath)
+}
+
+// startError builds a StartError with the tail of logPath, pointing at a
+// port clash when the log shows one.
+func (c *localCluster) startError(reason, logPath string) error {
+	tail := tailFile(logPath, logTailLines)
 	for _, l := range tail {
 		if strings.Contains(l, "Address already in use") || strings.Contains(l, "Could not start ZK at requested port") {
 			reason += "; a port it was given is taken (" + ErrPortInUse.Error() + "): retry, or set the port with --conf"
 			break
 		}
 	}
-	return &StartError{Version: c.version, LogPath: c.logPath, Tail: tail, Reason: reason}
+	return &StartError{Version: c.version, LogPath: logPath, Tail: tail, Reason: reason}
 }
 
-// Stop sends SIGTERM to the JVM's process group, waits up to the grace period
-// (or ctx), then SIGKILLs the group and waits until none of it remains. The
-// work dir is removed unless Keep was set. Calling Stop again returns the
-// first result.
+// Stop sends SIGTERM to the JVMs' process groups (the HBase servers first,
+// ZooKeeper once they are gone), waits up to the grace period (or ctx), then
+// SIGKILLs every group and waits until none of it remains. The work dir is
+// removed unless Keep was set. Calling Stop again returns the first result.
 func (c *localCluster) Stop(ctx context.Context) error {
 	c.stopOnce.Do(func() { c.stopErr = c.stop(ctx) })
 	return c.stopErr
@@ -422,9 +528,8 @@ func (c *localCluster) stop(ctx context.Context) error {
 	case <-c.done:
 		// Nothing to stop gracefully: say so instead of "graceful=true".
 		err := c.kill()
-		c.closeLog()
 		if d := c.Died(); d != nil {
-			c.log.Warn("HBase was already dead when stopped", "pid", c.pgid, "exit", d.Exit)
+			c.log.Warn("HBase was already dead when stopped", "role", d.Role, "pid", d.PID, "exit", d.Exit)
 		}
 		if err == nil && !c.keep {
 			c.cleanup()
@@ -432,19 +537,18 @@ func (c *localCluster) stop(ctx context.Context) error {
 		return err
 	default:
 	}
-	if err := syscall.Kill(-c.pgid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
-		c.log.Warn("SIGTERM to HBase process group failed", "pgid", c.pgid, "err", err)
+	var servers, zk []*jvm
+	for _, j := range c.procs() {
+		if j.role == roleZooKeeper {
+			zk = append(zk, j)
+		} else {
+			servers = append(servers, j)
+		}
 	}
-	graceful := true
-	select {
-	case <-c.done:
-	case <-ctx.Done():
-		graceful = false
-	case <-time.After(c.grace):
-		graceful = false
-	}
+	grace := time.NewTimer(c.grace)
+	defer grace.Stop()
+	graceful := c.term(ctx, grace.C, servers) && c.term(ctx, grace.C, zk)
 	err := c.kill()
-	c.closeLog()
 	c.log.Info("HBase stopped", "graceful", graceful, "took", time.Since(start).Round(time.Millisecond))
 	if err != nil {
 		return err
@@ -457,28 +561,59 @@ func (c *localCluster) stop(ctx context.Context) error {
 	return nil
 }
 
-// kill SIGKILLs the whole process group and waits until it is gone.
-func (c *localCluster) kill() error {
-	if err := syscall.Kill(-c.pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return fmt.Errorf("killing HBase process group %d: %w", c.pgid, err)
-	}
-	select {
-	case <-c.done:
-	case <-time.After(30 * time.Second):
-		return fmt.Errorf("HBase JVM pid %d did not exit 30s after SIGKILL", c.pgid)
-	}
-	// The leader is reaped; wait for any other member of the group too.
-	for i := 0; i < 100; i++ {
-		if err := syscall.Kill(-c.pgid, 0); errors.Is(err, syscall.ESRCH) {
-			return nil
+// term SIGTERMs the JVMs and says whether all exited before ctx or grace ended.
+func (c *localCluster) term(ctx context.Context, grace <-chan time.Time, jvms []*jvm) bool {
+	for _, j := range jvms {
+		if err := syscall.Kill(-j.pgid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
+			c.log.Warn("SIGTERM to HBase process group failed", "role", j.what(), "pgid", j.pgid, "err", err)
 		}
-		_ = syscall.Kill(-c.pgid, syscall.SIGKILL)
-		time.Sleep(50 * time.Millisecond)
 	}
-	return fmt.Errorf("processes of HBase group %d remain after SIGKILL", c.pgid)
+	for _, j := range jvms {
+		select {
+		case <-j.done:
+		case <-ctx.Done():
+			return false
+		case <-grace:
+			return false
+		}
+	}
+	return true
 }
 
-func (c *localCluster) closeLog() { c.logOnce.Do(func() { c.logFile.Close() }) }
+// kill SIGKILLs every JVM's process group and waits until all are gone.
+func (c *localCluster) kill() error {
+	var errs []error
+	jvms := c.procs()
+	for _, j := range jvms {
+		if err := syscall.Kill(-j.pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+			errs = append(errs, fmt.Errorf("killing HBase %s process group %d: %w", j.what(), j.pgid, err))
+		}
+	}
+	timeout := time.After(30 * time.Second)
+	for _, j := range jvms {
+		select {
+		case <-j.done:
+		case <-timeout:
+			errs = append(errs, fmt.Errorf("HBase %s pid %d did not exit 30s after SIGKILL", j.what(), j.pgid))
+		}
+	}
+	// The leaders are reaped; wait for any other member of their groups too.
+	for _, j := range jvms {
+		gone := false
+		for i := 0; i < 100 && !gone; i++ {
+			if err := syscall.Kill(-j.pgid, 0); errors.Is(err, syscall.ESRCH) {
+				gone = true
+				break
+			}
+			_ = syscall.Kill(-j.pgid, syscall.SIGKILL)
+			time.Sleep(50 * time.Millisecond)
+		}
+		if !gone {
+			errs = append(errs, fmt.Errorf("processes of HBase %s group %d remain after SIGKILL", j.what(), j.pgid))
+		}
+	}
+	return errors.Join(errs...)
+}
 
 // tailFile returns the last n lines of path (or a note why it cannot).
 func tailFile(path string, n int) []string {

@@ -162,6 +162,10 @@ func checkComparable(base, cand *results.Manifest) ([]string, error) {
 	if b.Fingerprint == "" {
 		warnings = append(warnings, "neither result records a suite fingerprint, so it cannot be checked that both ran the same suite")
 	}
+	if b, c := base.RegionServers, cand.RegionServers; b != c && b > 0 && c > 0 {
+		warnings = append(warnings, fmt.Sprintf("the baseline ran on %d region server(s), the candidate on %d: "+
+			"a difference may come from the cluster's shape rather than the release; run both with the same --region-servers", b, c))
+	}
 	if diffs := base.Environment.Diff(cand.Environment); len(diffs) > 0 {
 		warnings = append(warnings, "environments differ (baseline vs candidate: "+strings.Join(diffs, "; ")+
 			"); a difference may come from the machine rather than the release")

@@ -202,6 +202,25 @@ func TestCompareWarnsOnEnvironment(t *testing.T) {
 	}
 }
 
+func TestCompareWarnsOnRegionServerCounts(t *testing.T) {
+	b, c := noisy(1, 4, 1, 0.01)
+	bt, ct := handPairs("A", b, c, 1)
+	for _, tc := range []struct {
+		base, cand int
+		warn       bool
+	}{{1, 2, true}, {2, 2, false}, {0, 2, false}} { // 0: stored before the count was recorded
+		base, cand := simManifest("b", bt), simManifest("c", ct)
+		base.RegionServers, cand.RegionServers = tc.base, tc.cand
+		cmp, err := Compare(base, cand, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := hasWarning(cmp, "region server(s), the candidate on"); got != tc.warn {
+			t.Errorf("%d vs %d region servers: warned %v, want %v (%q)", tc.base, tc.cand, got, tc.warn, cmp.Warnings)
+		}
+	}
+}
+
 func hasWarning(c *Comparison, part string) bool {
 	for _, w := range c.Warnings {
 		if strings.Contains(w, part) {

@@ -78,7 +78,7 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	defer se.prog.Close()
 	store, log, prog := se.store, se.log, se.prog
-	ctx, targets, stop, err := se.start(ctx, &j.Options, []runner.Side{base, cand})
+	ctx, targets, stop, err := se.start(ctx, &j.Options, s, []runner.Side{base, cand})
 	defer stop()
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@
 package job
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,10 @@ type Options struct {
 	Reseed, Quiet, Keep                                bool
 	// LoadHosts runs the trials on `regress worker` load hosts.
 	LoadHosts LoadHosts
+	// RegionServers and RSHeap shape every cluster regress starts (0 and "":
+	// the suite's cluster section, else one standalone JVM with a 1g heap).
+	RegionServers int
+	RSHeap        string
 }
 
 // Report says where a comparison's reports go and when its verdict fails the job.
@@ -95,7 +100,7 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if stored != nil {
 		sides = []runner.Side{cand}
 	}
-	ctx, targets, stop, err := se.start(ctx, &j.Options, sides)
+	ctx, targets, stop, err := se.start(ctx, &j.Options, s, sides)
 	defer stop()
 	if err != nil {
 		return err
@@ -217,7 +222,7 @@ func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer se.prog.Close()
-	ctx, targets, stop, err := se.start(ctx, &j.Options, []runner.Side{side})
+	ctx, targets, stop, err := se.start(ctx, &j.Options, s, []runner.Side{side})
 	defer stop()
 	if err != nil {
 		return err
@@ -279,9 +284,14 @@ func (se *session) runner(ctx context.Context, o *Options, s *suite.Suite, runID
 // start starts (or connects to) every side through runner.StartTargets and
 // says whether a failure was the user's input or the run's. The context it
 // returns is cancelled when a started cluster dies; stop tears all down.
-func (se *session) start(ctx context.Context, o *Options, sides []runner.Side) (context.Context, []*runner.Target, func(), error) {
+func (se *session) start(ctx context.Context, o *Options, s *suite.Suite, sides []runner.Side) (context.Context, []*runner.Target, func(), error) {
+	rs, heap := cmp.Or(o.RegionServers, s.Cluster.RegionServers), cmp.Or(o.RSHeap, s.Cluster.RSHeap)
+	if err := cluster.ValidateTopology(rs, heap); err != nil {
+		return ctx, nil, func() {}, fault.Usage(fmt.Errorf("--region-servers/--rs-heap: %w", err))
+	}
 	ctx, died := context.WithCancelCause(ctx)
-	opt := runner.StartOptions{CacheDir: o.CacheDir, Keep: o.Keep, ZNode: o.ZNode, Log: se.log, Message: se.prog.Message, Died: died}
+	opt := runner.StartOptions{CacheDir: o.CacheDir, Keep: o.Keep, ZNode: o.ZNode, Log: se.log, Message: se.prog.Message, Died: died,
+		RegionServers: rs, RSHeap: heap}
 	for _, s := range sides {
 		if s.ZK == "" && s.Home == "" {
 			p, err := newProvider(o)

@@ -41,6 +41,11 @@ type Admin interface {
 	CloneSnapshot(ctx context.Context, snapshot, newTable string) error
 	ListSnapshots(ctx context.Context) ([]hbase.SnapshotInfo, error)
 	DeleteSnapshot(ctx context.Context, name string) error
+	// What Spread needs to even out regions over several region servers.
+	LiveRegionServers(ctx context.Context) ([]string, error)
+	TableRegions(ctx context.Context, table string) ([]hbase.RegionInfo, error)
+	Balance(ctx context.Context) (bool, error)
+	MoveRegion(ctx context.Context, table string, r hbase.RegionInfo, dest string) error
 }
 
 // SeedSpec describes the seed data. Its Key, with the HBase version, names the
@@ -67,6 +72,9 @@ type Seed struct {
 	Reused bool
 	// Took is how long seeding took (zero when reused).
 	Took time.Duration
+	// Layout is the seed table's regions per server before its snapshot
+	// (nil when reused).
+	Layout Layout
 }
 
 // Manager runs the lifecycle on one cluster.
@@ -93,8 +101,9 @@ func SeedName(spec SeedSpec) string {
 
 // EnsureSeed returns the seed snapshot for spec, creating it when missing:
 // create the pre-split table, preload, flush, major-compact and wait until no
-// region compacts, snapshot, then disable and drop the seed table, so only
-// the snapshot stays on the cluster.
+// region compacts, spread its regions evenly over the region servers (see
+// Spread), snapshot, then disable and drop the seed table, so only the
+// snapshot stays on the cluster.
 func (m *Manager) EnsureSeed(ctx context.Context, spec SeedSpec) (Seed, error) {
 	name := SeedName(spec)
 	seed := Seed{Snapshot: name, Table: name}
@@ -133,6 +142,7 @@ func (m *Manager) EnsureSeed(ctx context.Context, spec SeedSpec) (Seed, error) {
 		{"preload", func() error { return spec.Preload(ctx, name) }},
 		{"flush", func() error { return m.admin.FlushTable(ctx, name) }},
 		{"major compaction", func() error { return m.admin.MajorCompactTable(ctx, name) }},
+		{"spread regions", func() (err error) { seed.Layout, err = m.Spread(ctx, name); return err }},
 		{"snapshot", func() error { return m.admin.Snapshot(ctx, name, name) }},
 		// The snapshot holds the data; the table itself would only be one more
 		// regress_ table left on a user's cluster.
@@ -149,11 +159,19 @@ func (m *Manager) EnsureSeed(ctx context.Context, spec SeedSpec) (Seed, error) {
 	return seed, nil
 }
 
-// Clone clones the seed snapshot into a fresh trial table and returns its name.
+// Clone clones the seed snapshot into a fresh trial table, spreads its
+// regions evenly over the region servers (see Spread) and returns its name.
 func (m *Manager) Clone(ctx context.Context, seed Seed) (string, error) {
 	name := fmt.Sprintf("%s%s_%d", trialPrefix, m.runID, m.n.Add(1))
 	if err := m.admin.CloneSnapshot(ctx, seed.Snapshot, name); err != nil {
 		return "", fmt.Errorf("clone snapshot %s into %s: %w", seed.Snapshot, name, err)
+	}
+	if _, err := m.Spread(ctx, name); err != nil {
+		// The table exists: the caller's Drop is not reached on an error.
+		if derr := m.Drop(ctx, name); derr != nil {
+			m.log.Warn("dropping the unevenly spread clone failed", "table", name, "err", derr)
+		}
+		return "", fmt.Errorf("clone %s: %w", name, err)
 	}
 	return name, nil
 }

@@ -27,7 +27,12 @@ type Manifest struct {
 	// JarChecksums maps each HBase jar the cluster ran to its SHA-256: what
 	// tells RC0's results from RC1's, which carry the same version string.
 	JarChecksums map[string]string `json:"jar_checksums,omitempty"`
-	Suite        SuiteInfo         `json:"suite"`
+	// RegionServers is how many region servers were live when the run
+	// started (0 in results stored before it was recorded); RSHeap is
+	// their heap as asked ("" for the default).
+	RegionServers int       `json:"region_servers,omitempty"`
+	RSHeap        string    `json:"rs_heap,omitempty"`
+	Suite         SuiteInfo `json:"suite"`
 	// Source is "regress" for measured trials or "ycsb-import" for imported YCSB output.
 	Source string  `json:"source"`
 	Trials []Trial `json:"trials"`

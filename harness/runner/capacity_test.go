@@ -79,3 +79,23 @@ func TestCapacitySweepRunsStepsOnClonesAndCleansUp(t *testing.T) {
 		}
 	}
 }
+
+func TestTargetNameKeepsRegionServerCountsApart(t *testing.T) {
+	for _, tc := range []struct {
+		t    Target
+		want string
+	}{
+		{Target{Version: "2.6.1"}, "2.6.1"},
+		{Target{Version: "2.6.1", RegionServers: 1}, "2.6.1"},
+		{Target{Version: "2.6.1", RegionServers: 2}, "2.6.1+rs2"},
+		{Target{Version: "2.6.1", RegionServers: 3}, "2.6.1+rs3"},
+	} {
+		if got := TargetName(&tc.t); got != tc.want {
+			t.Errorf("TargetName(%+v) = %q, want %q", tc.t, got, tc.want)
+		}
+	}
+	heap := TargetName(&Target{Version: "2.6.1", RegionServers: 2, RSHeap: "2g"})
+	if !strings.HasPrefix(heap, "2.6.1+rs2+conf-") || heap == TargetName(&Target{Version: "2.6.1", RegionServers: 2, RSHeap: "4g"}) {
+		t.Errorf("--rs-heap 2g names %q: want its own +conf- hash", heap)
+	}
+}

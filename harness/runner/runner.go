@@ -40,6 +40,10 @@ type Target struct {
 	// Repository and Home say where the HBase jars came from; Checksums are their SHA-256s.
 	Repository, Home string
 	Checksums        map[string]string
+	// RegionServers is how many region servers regress started (0 for a
+	// cluster someone else runs); RSHeap their heap as asked.
+	RegionServers int
+	RSHeap        string
 }
 
 // Event is a progress report for the terminal or the log.
@@ -252,21 +256,30 @@ func (r *Runner) prepare(ctx context.Context, t *Target) (*side, error) {
 	if t.Name != t.Version && t.Label == "" {
 		m.Label = t.Name
 	}
+	// The live count, not the count asked for: it is what the per-server
+	// clamp multiplies and what a result of an external cluster ran on.
+	servers, err := t.Client.LiveRegionServers(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: count live region servers: %w", t.Name, err)
+	}
+	if t.RegionServers > 0 && len(servers) < t.RegionServers {
+		return nil, fmt.Errorf("%s: %d region servers are live, %d were started: see the cluster's logs", t.Name, len(servers), t.RegionServers)
+	}
+	m.RegionServers, m.RSHeap = len(servers), t.RSHeap
 	stored, err := r.Store.Ensure(m)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
 	}
-	s := &side{t: t, key: results.KeyOf(stored), mgr: lifecycle.New(t.Client, r.RunID, log.With("target", t.Name))}
+	if stored.RegionServers != 0 && stored.RegionServers != len(servers) {
+		log.Warn("this target's stored trials ran on another number of region servers", "target", t.Name,
+			"stored", stored.RegionServers, "live", len(servers))
+	}
+	s := &side{t: t, key: results.KeyOf(stored), servers: len(servers), mgr: lifecycle.New(t.Client, r.RunID, log.With("target", t.Name))}
 	if dropped, err := s.mgr.CleanupStale(ctx); err != nil {
 		return nil, fmt.Errorf("%s: clean up tables an earlier run left: %w", t.Name, err)
 	} else if len(dropped) > 0 {
 		log.Info("dropped tables an earlier run left behind", "target", t.Name, "tables", dropped)
 	}
-	servers, err := t.Client.LiveRegionServers(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("%s: count live region servers: %w", t.Name, err)
-	}
-	s.servers = len(servers)
 	r.emit(Event{Phase: "seed", Target: t.Name, Message: "seeding " + r.Suite.SeedKey()})
 	spec, err := r.seedSpec(s)
 	if err != nil {

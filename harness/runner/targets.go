@@ -44,6 +44,10 @@ type StartOptions struct {
 	Message func(string)
 	// Died, if set, is called with a *cluster.DiedError when a started JVM dies.
 	Died func(error)
+	// RegionServers and RSHeap shape every cluster regress starts (see
+	// cluster.Spec); 0 and "" mean standalone HBase with its default heap.
+	RegionServers int
+	RSHeap        string
 }
 
 func (o StartOptions) logger() *slog.Logger {
@@ -91,7 +95,7 @@ func StartTargets(ctx context.Context, opt StartOptions, sides []Side) ([]*Targe
 				}
 				opt.message(fmt.Sprintf("%s: starting HBase %s (%s provider)", s.Role, what, p.Name()))
 				cl, err := p.Start(ctx, cluster.Spec{Version: s.Version, Conf: s.Conf, JVMOpts: s.JVMOpts, Keep: opt.Keep, CacheDir: opt.CacheDir,
-					Name: s.Role, JavaHome: s.JavaHome, Repo: s.Repo})
+					Name: s.Role, JavaHome: s.JavaHome, Repo: s.Repo, RegionServers: opt.RegionServers, RSHeap: opt.RSHeap})
 				if err != nil {
 					errs[i] = (fmt.Errorf("%s: start HBase %s: %w", s.Role, what, err))
 					return
@@ -100,6 +104,7 @@ func StartTargets(ctx context.Context, opt StartOptions, sides []Side) ([]*Targe
 				zk = cl.ZKAddr()
 				t.Provider = p.Name()
 				t.Version = cl.Version()
+				t.RegionServers, t.RSHeap = max(opt.RegionServers, 1), opt.RSHeap
 				jdk := ""
 				if d, ok := cl.(cluster.Describer); ok {
 					info := d.Info()
@@ -189,7 +194,11 @@ func TargetName(t *Target) string {
 			name += "+jars-" + d[:8]
 		}
 	}
-	if len(t.Settings) > 0 || len(t.JVMOpts) > 0 {
+	if t.RegionServers > 1 {
+		// Results of N region servers are stored apart from standalone ones.
+		name += fmt.Sprintf("+rs%d", t.RegionServers)
+	}
+	if len(t.Settings) > 0 || len(t.JVMOpts) > 0 || t.RSHeap != "" {
 		keys := make([]string, 0, len(t.Settings))
 		for k := range t.Settings {
 			keys = append(keys, k)
@@ -201,6 +210,9 @@ func TargetName(t *Target) string {
 		}
 		for _, o := range t.JVMOpts {
 			fmt.Fprintf(h, "jvm:%s\n", o)
+		}
+		if t.RSHeap != "" {
+			fmt.Fprintf(h, "rs_heap:%s\n", t.RSHeap)
 		}
 		name += "+conf-" + hex.EncodeToString(h.Sum(nil))[:8]
 	}

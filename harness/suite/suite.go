@@ -21,6 +21,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/policy"
 )
 
@@ -36,6 +37,8 @@ type Suite struct {
 	Run       Run      `yaml:"-"` // as written: file.Run
 	Pairs     Pairs    `yaml:"pairs"`
 	Compare   Compare  `yaml:"-"` // as written: file.Compare
+	// Cluster shapes the clusters regress starts for this suite.
+	Cluster Cluster `yaml:"cluster"`
 	// Capacity configures `regress capacity` (defaults when absent).
 	Capacity *Capacity `yaml:"-"` // as written: file.Capacity
 	// Properties are extra YCSB properties applied to every workload (-p style).
@@ -53,6 +56,17 @@ type Data struct {
 	Regions      int    `yaml:"regions"`
 	ColumnFamily string `yaml:"columnfamily"`
 	Compression  string `yaml:"compression"`
+}
+
+// Cluster shapes the clusters regress starts (the local and home
+// providers); --region-servers and --rs-heap override it. A cluster someone
+// else runs (--baseline-zk) keeps its own shape.
+type Cluster struct {
+	// RegionServers is how many region servers each side runs: 1 (the
+	// default) is standalone HBase, 2 or more a pseudo-distributed cluster.
+	RegionServers int `yaml:"region_servers"`
+	// RSHeap is each region server's heap, e.g. 2g (default 1g).
+	RSHeap string `yaml:"rs_heap"`
 }
 
 // Preload configures the preload of the seed table.
@@ -233,6 +247,11 @@ func (s *Suite) normalise(f *file) error {
 	default:
 		bad("data.compression: %q is not an HBase codec (NONE, GZ, SNAPPY, LZ4, ZSTD)", d.Compression)
 	}
+	if err := cluster.ValidateTopology(s.Cluster.RegionServers, s.Cluster.RSHeap); err != nil {
+		bad("cluster: %v", err)
+	} else if n := s.Cluster.RegionServers; n > 1 && d.Regions < n {
+		bad("cluster.region_servers: %d servers need at least as many seed regions, but data.regions is %d: raise data.regions (a multiple of %d spreads evenly)", n, d.Regions, n)
+	}
 	setDefault(&s.Load.Threads, 4)
 	setDefault(&s.Load.BatchSize, 500)
 	if s.Load.Threads < 0 || s.Load.BatchSize < 0 {
@@ -344,8 +363,9 @@ func (s *Suite) SeedKey() string {
 }
 
 // Fingerprint hashes everything that makes two results comparable: the data
-// spec, the workload files' contents, the rate, threads, windows and extra
-// properties. Pair counts and tolerances are left out: they change the
+// spec, the workload files' contents, the rate, threads, windows, extra
+// properties and the cluster section (only when set, so suites without one
+// keep the fingerprints their stored results carry). Pair counts and tolerances are left out: they change the
 // verdict's power, not what a trial measures.
 func (s *Suite) Fingerprint() (string, error) {
 	h := sha256.New()
@@ -361,10 +381,16 @@ func (s *Suite) Fingerprint() (string, error) {
 		Properties map[string]string
 		Rounds     int  // warm-up rounds: they change the server a trial meets
 		Prewarm    bool `json:",omitempty"` // a warm block cache changes what a trial measures
+		// Cluster: N region servers measure another system than one.
+		Cluster *Cluster `json:",omitempty"`
 	}
 	f := fp{Data: s.Data, Workloads: map[string]string{}, Threads: s.Run.Threads, Target: s.Run.TargetOpsPerSec,
 		Clamp: s.Run.PerServerClampOpsPerSec, Warmup: s.Run.Warmup, Measure: s.Run.Measure,
 		OpCount: s.Run.OperationCount, Properties: s.Properties, Rounds: s.Run.WarmupRounds, Prewarm: s.Run.Prewarm}
+	if c := s.Cluster; c.RegionServers > 1 || c.RSHeap != "" {
+		c.RegionServers = max(c.RegionServers, 1)
+		f.Cluster = &c
+	}
 	for _, w := range s.Workloads {
 		b, err := os.ReadFile(s.WorkloadPath(w))
 		if err != nil {

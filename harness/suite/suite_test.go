@@ -142,3 +142,58 @@ func TestGateSelectorsAsCompareReadsThem(t *testing.T) {
 		t.Errorf("READ/p42: %v, want an unknown-metric error", err)
 	}
 }
+
+func TestClusterSectionValidates(t *testing.T) {
+	scen, _ := filepath.Abs(filepath.Join("..", "..", "scenarios"))
+	parse := func(section string) (*Suite, error) {
+		return Parse([]byte("workloads: [workloada]\ndata: {recordcount: 1000, regions: 4}\n"+section), scen)
+	}
+	for _, tc := range []struct {
+		section, wantErr string
+		wantN            int
+	}{
+		{"", "", 0},
+		{"cluster: {region_servers: 2, rs_heap: 2g}", "", 2},
+		{"cluster: {region_servers: 4}", "", 4},
+		{"cluster: {region_servers: 5}", "data.regions is 4", 0},
+		{"cluster: {region_servers: -1}", "out of range", 0},
+		{"cluster: {region_servers: 99}", "out of range", 0},
+		{"cluster: {rs_heap: 2gb}", "512m or 2g", 0},
+		{"cluster: {rs_heap: 100m}", "below 256m", 0},
+		{"cluster: {regionservers: 2}", "field regionservers not found", 0},
+	} {
+		s, err := parse(tc.section)
+		if tc.wantErr == "" {
+			if err != nil || s.Cluster.RegionServers != tc.wantN {
+				t.Errorf("%q: %v, region servers %+v, want %d", tc.section, err, s, tc.wantN)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("%q: err = %v, want one containing %q", tc.section, err, tc.wantErr)
+		}
+	}
+}
+
+func TestClusterSectionChangesTheFingerprintOnlyWhenSet(t *testing.T) {
+	scen, _ := filepath.Abs(filepath.Join("..", "..", "scenarios"))
+	fp := func(section string) string {
+		t.Helper()
+		s, err := Parse([]byte("workloads: [workloada]\ndata: {recordcount: 1000, regions: 4}\n"+section), scen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := s.Fingerprint()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	none, one, two, heap := fp(""), fp("cluster: {region_servers: 1}"), fp("cluster: {region_servers: 2}"), fp("cluster: {region_servers: 2, rs_heap: 2g}")
+	if none != one {
+		t.Errorf("region_servers: 1 (the default) changed the fingerprint: %s vs %s", none, one)
+	}
+	if two == none || heap == two {
+		t.Errorf("fingerprints none=%s two=%s two+heap=%s: a 2-server or heap change must change it", none, two, heap)
+	}
+}

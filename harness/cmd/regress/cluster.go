@@ -36,6 +36,8 @@ func newClusterUpCmd() *cobra.Command {
 		repo     string
 		home     string
 		javaHome string
+		rs       int
+		rsHeap   string
 	)
 	cmd := &cobra.Command{
 		Use:   "up",
@@ -57,12 +59,15 @@ func newClusterUpCmd() *cobra.Command {
 					return fault.Usage(fmt.Errorf("cluster up: --repo: %w", err))
 				}
 			}
+			if err := cluster.ValidateTopology(rs, rsHeap); err != nil {
+				return fault.Usage(fmt.Errorf("cluster up: --region-servers/--rs-heap: %w", err))
+			}
 			conf, err := parseConfKVs(confKVs)
 			if err != nil {
 				return fault.Usage(fmt.Errorf("cluster up: %w", err))
 			}
 			spec := cluster.Spec{Version: version, Conf: conf, JVMOpts: jvmOpts, WorkDir: workDir,
-				Keep: keep, CacheDir: cacheDir, StartTimeout: timeout, Repo: repo, JavaHome: javaHome}
+				Keep: keep, CacheDir: cacheDir, StartTimeout: timeout, Repo: repo, JavaHome: javaHome, RegionServers: rs, RSHeap: rsHeap}
 			var p cluster.Provider = cluster.NewLocal("")
 			if home != "" {
 				p = cluster.NewHome(home, cacheDir)
@@ -80,6 +85,8 @@ func newClusterUpCmd() *cobra.Command {
 	f.DurationVar(&timeout, "start-timeout", cluster.DefaultStartTimeout, "give up when HBase is not ready this long after its JVM started")
 	f.StringVar(&repo, "repo", "", "Maven repository to resolve the HBase jars from first (an RC's staging repository, or file:///...)")
 	f.StringVar(&home, "home", "", "start this HBase home instead: an unpacked binary release or its .tar.gz (version read from its jars)")
+	f.IntVar(&rs, "region-servers", 0, "region servers (default 1): 1 is standalone HBase (one JVM); 2 or more start a ZooKeeper, a master and N region server JVMs on 127.0.0.1 (pseudo-distributed)")
+	f.StringVar(&rsHeap, "rs-heap", "", "heap (-Xmx) of each region server, e.g. 2g (default 1g)")
 	f.StringVar(&javaHome, "java-home", "", "JDK to run HBase on (default: one that runs the version, from JAVA_HOME, REGRESS_JDK<N>_HOME, /usr/lib/jvm)")
 	return cmd
 }

@@ -26,6 +26,8 @@ func TestClusterUpBadInputExits2(t *testing.T) {
 		{"cluster", "up", "--version", "2.6.1", "--conf", "novalue"},
 		{"cluster", "up", "--version", "2.6.1", "--conf", "=x"},
 		{"cluster", "up", "--version", "2.6.1", "extra"},
+		{"cluster", "up", "--version", "2.6.1", "--region-servers", "-1"},
+		{"cluster", "up", "--version", "2.6.1", "--rs-heap", "lots"},
 	} {
 		out, err := runRegress(t, args...)
 		if exitCode(err) != exitUsage || out != "" {

@@ -144,7 +144,7 @@ func (x *GetClusterStatusRequest_Option) UnmarshalJSON(b []byte) error {
 
 // Deprecated: Use GetClusterStatusRequest_Option.Descriptor instead.
 func (GetClusterStatusRequest_Option) EnumDescriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{31, 0}
+	return file_master_proto_rawDescGZIP(), []int{33, 0}
 }
 
 type IsMasterRunningRequest struct {
@@ -1420,6 +1420,121 @@ func (*MoveRegionResponse) Descriptor() ([]byte, []int) {
 	return file_master_proto_rawDescGZIP(), []int{25}
 }
 
+// BalanceRequest asks the master to run its balancer once. Field 1 was
+// "force" before 2.5 and is "ignore_rit" since; the meaning is the same.
+type BalanceRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	IgnoreRit     *bool                  `protobuf:"varint,1,opt,name=ignore_rit,json=ignoreRit" json:"ignore_rit,omitempty"`
+	DryRun        *bool                  `protobuf:"varint,2,opt,name=dry_run,json=dryRun" json:"dry_run,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BalanceRequest) Reset() {
+	*x = BalanceRequest{}
+	mi := &file_master_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BalanceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BalanceRequest) ProtoMessage() {}
+
+func (x *BalanceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BalanceRequest.ProtoReflect.Descriptor instead.
+func (*BalanceRequest) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *BalanceRequest) GetIgnoreRit() bool {
+	if x != nil && x.IgnoreRit != nil {
+		return *x.IgnoreRit
+	}
+	return false
+}
+
+func (x *BalanceRequest) GetDryRun() bool {
+	if x != nil && x.DryRun != nil {
+		return *x.DryRun
+	}
+	return false
+}
+
+type BalanceResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// required upstream; optional here so a short answer still decodes.
+	BalancerRan     *bool   `protobuf:"varint,1,opt,name=balancer_ran,json=balancerRan" json:"balancer_ran,omitempty"`
+	MovesCalculated *uint32 `protobuf:"varint,2,opt,name=moves_calculated,json=movesCalculated" json:"moves_calculated,omitempty"`
+	MovesExecuted   *uint32 `protobuf:"varint,3,opt,name=moves_executed,json=movesExecuted" json:"moves_executed,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *BalanceResponse) Reset() {
+	*x = BalanceResponse{}
+	mi := &file_master_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BalanceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BalanceResponse) ProtoMessage() {}
+
+func (x *BalanceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_master_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BalanceResponse.ProtoReflect.Descriptor instead.
+func (*BalanceResponse) Descriptor() ([]byte, []int) {
+	return file_master_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *BalanceResponse) GetBalancerRan() bool {
+	if x != nil && x.BalancerRan != nil {
+		return *x.BalancerRan
+	}
+	return false
+}
+
+func (x *BalanceResponse) GetMovesCalculated() uint32 {
+	if x != nil && x.MovesCalculated != nil {
+		return *x.MovesCalculated
+	}
+	return 0
+}
+
+func (x *BalanceResponse) GetMovesExecuted() uint32 {
+	if x != nil && x.MovesExecuted != nil {
+		return *x.MovesExecuted
+	}
+	return 0
+}
+
 type SplitTableRegionRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	RegionInfo    *RegionInfo            `protobuf:"bytes,1,opt,name=region_info,json=regionInfo" json:"region_info,omitempty"`
@@ -1432,7 +1547,7 @@ type SplitTableRegionRequest struct {
 
 func (x *SplitTableRegionRequest) Reset() {
 	*x = SplitTableRegionRequest{}
-	mi := &file_master_proto_msgTypes[26]
+	mi := &file_master_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1444,7 +1559,7 @@ func (x *SplitTableRegionRequest) String() string {
 func (*SplitTableRegionRequest) ProtoMessage() {}
 
 func (x *SplitTableRegionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[26]
+	mi := &file_master_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1457,7 +1572,7 @@ func (x *SplitTableRegionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SplitTableRegionRequest.ProtoReflect.Descriptor instead.
 func (*SplitTableRegionRequest) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{26}
+	return file_master_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SplitTableRegionRequest) GetRegionInfo() *RegionInfo {
@@ -1497,7 +1612,7 @@ type SplitTableRegionResponse struct {
 
 func (x *SplitTableRegionResponse) Reset() {
 	*x = SplitTableRegionResponse{}
-	mi := &file_master_proto_msgTypes[27]
+	mi := &file_master_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1509,7 +1624,7 @@ func (x *SplitTableRegionResponse) String() string {
 func (*SplitTableRegionResponse) ProtoMessage() {}
 
 func (x *SplitTableRegionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[27]
+	mi := &file_master_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1522,7 +1637,7 @@ func (x *SplitTableRegionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SplitTableRegionResponse.ProtoReflect.Descriptor instead.
 func (*SplitTableRegionResponse) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{27}
+	return file_master_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *SplitTableRegionResponse) GetProcId() uint64 {
@@ -1541,7 +1656,7 @@ type HBaseVersionFileContent struct {
 
 func (x *HBaseVersionFileContent) Reset() {
 	*x = HBaseVersionFileContent{}
-	mi := &file_master_proto_msgTypes[28]
+	mi := &file_master_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1553,7 +1668,7 @@ func (x *HBaseVersionFileContent) String() string {
 func (*HBaseVersionFileContent) ProtoMessage() {}
 
 func (x *HBaseVersionFileContent) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[28]
+	mi := &file_master_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1566,7 +1681,7 @@ func (x *HBaseVersionFileContent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HBaseVersionFileContent.ProtoReflect.Descriptor instead.
 func (*HBaseVersionFileContent) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{28}
+	return file_master_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *HBaseVersionFileContent) GetVersion() string {
@@ -1585,7 +1700,7 @@ type LiveServerInfo struct {
 
 func (x *LiveServerInfo) Reset() {
 	*x = LiveServerInfo{}
-	mi := &file_master_proto_msgTypes[29]
+	mi := &file_master_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1597,7 +1712,7 @@ func (x *LiveServerInfo) String() string {
 func (*LiveServerInfo) ProtoMessage() {}
 
 func (x *LiveServerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[29]
+	mi := &file_master_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1610,7 +1725,7 @@ func (x *LiveServerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LiveServerInfo.ProtoReflect.Descriptor instead.
 func (*LiveServerInfo) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{29}
+	return file_master_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *LiveServerInfo) GetServer() *ServerName {
@@ -1632,7 +1747,7 @@ type ClusterStatus struct {
 
 func (x *ClusterStatus) Reset() {
 	*x = ClusterStatus{}
-	mi := &file_master_proto_msgTypes[30]
+	mi := &file_master_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1644,7 +1759,7 @@ func (x *ClusterStatus) String() string {
 func (*ClusterStatus) ProtoMessage() {}
 
 func (x *ClusterStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[30]
+	mi := &file_master_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1657,7 +1772,7 @@ func (x *ClusterStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClusterStatus.ProtoReflect.Descriptor instead.
 func (*ClusterStatus) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{30}
+	return file_master_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ClusterStatus) GetHbaseVersion() *HBaseVersionFileContent {
@@ -1697,7 +1812,7 @@ type GetClusterStatusRequest struct {
 
 func (x *GetClusterStatusRequest) Reset() {
 	*x = GetClusterStatusRequest{}
-	mi := &file_master_proto_msgTypes[31]
+	mi := &file_master_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1709,7 +1824,7 @@ func (x *GetClusterStatusRequest) String() string {
 func (*GetClusterStatusRequest) ProtoMessage() {}
 
 func (x *GetClusterStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[31]
+	mi := &file_master_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1722,7 +1837,7 @@ func (x *GetClusterStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterStatusRequest.ProtoReflect.Descriptor instead.
 func (*GetClusterStatusRequest) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{31}
+	return file_master_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *GetClusterStatusRequest) GetOptions() []GetClusterStatusRequest_Option {
@@ -1741,7 +1856,7 @@ type GetClusterStatusResponse struct {
 
 func (x *GetClusterStatusResponse) Reset() {
 	*x = GetClusterStatusResponse{}
-	mi := &file_master_proto_msgTypes[32]
+	mi := &file_master_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1753,7 +1868,7 @@ func (x *GetClusterStatusResponse) String() string {
 func (*GetClusterStatusResponse) ProtoMessage() {}
 
 func (x *GetClusterStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_master_proto_msgTypes[32]
+	mi := &file_master_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1766,7 +1881,7 @@ func (x *GetClusterStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetClusterStatusResponse.ProtoReflect.Descriptor instead.
 func (*GetClusterStatusResponse) Descriptor() ([]byte, []int) {
-	return file_master_proto_rawDescGZIP(), []int{32}
+	return file_master_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetClusterStatusResponse) GetClusterStatus() *ClusterStatus {
@@ -1863,7 +1978,15 @@ const file_master_proto_rawDesc = "" +
 	"\x11MoveRegionRequest\x121\n" +
 	"\x06region\x18\x01 \x01(\v2\x19.hbase.pb.RegionSpecifierR\x06region\x12>\n" +
 	"\x10dest_server_name\x18\x02 \x01(\v2\x14.hbase.pb.ServerNameR\x0edestServerName\"\x14\n" +
-	"\x12MoveRegionResponse\"\xa4\x01\n" +
+	"\x12MoveRegionResponse\"H\n" +
+	"\x0eBalanceRequest\x12\x1d\n" +
+	"\n" +
+	"ignore_rit\x18\x01 \x01(\bR\tignoreRit\x12\x17\n" +
+	"\adry_run\x18\x02 \x01(\bR\x06dryRun\"\x86\x01\n" +
+	"\x0fBalanceResponse\x12!\n" +
+	"\fbalancer_ran\x18\x01 \x01(\bR\vbalancerRan\x12)\n" +
+	"\x10moves_calculated\x18\x02 \x01(\rR\x0fmovesCalculated\x12%\n" +
+	"\x0emoves_executed\x18\x03 \x01(\rR\rmovesExecuted\"\xa4\x01\n" +
 	"\x17SplitTableRegionRequest\x125\n" +
 	"\vregion_info\x18\x01 \x01(\v2\x14.hbase.pb.RegionInfoR\n" +
 	"regionInfo\x12\x1b\n" +
@@ -1908,7 +2031,7 @@ func file_master_proto_rawDescGZIP() []byte {
 }
 
 var file_master_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_master_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
+var file_master_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_master_proto_goTypes = []any{
 	(GetProcedureResultResponse_State)(0), // 0: hbase.pb.GetProcedureResultResponse.State
 	(GetClusterStatusRequest_Option)(0),   // 1: hbase.pb.GetClusterStatusRequest.Option
@@ -1938,47 +2061,49 @@ var file_master_proto_goTypes = []any{
 	(*GetCompletedSnapshotsResponse)(nil), // 25: hbase.pb.GetCompletedSnapshotsResponse
 	(*MoveRegionRequest)(nil),             // 26: hbase.pb.MoveRegionRequest
 	(*MoveRegionResponse)(nil),            // 27: hbase.pb.MoveRegionResponse
-	(*SplitTableRegionRequest)(nil),       // 28: hbase.pb.SplitTableRegionRequest
-	(*SplitTableRegionResponse)(nil),      // 29: hbase.pb.SplitTableRegionResponse
-	(*HBaseVersionFileContent)(nil),       // 30: hbase.pb.HBaseVersionFileContent
-	(*LiveServerInfo)(nil),                // 31: hbase.pb.LiveServerInfo
-	(*ClusterStatus)(nil),                 // 32: hbase.pb.ClusterStatus
-	(*GetClusterStatusRequest)(nil),       // 33: hbase.pb.GetClusterStatusRequest
-	(*GetClusterStatusResponse)(nil),      // 34: hbase.pb.GetClusterStatusResponse
-	(*TableSchema)(nil),                   // 35: hbase.pb.TableSchema
-	(*TableName)(nil),                     // 36: hbase.pb.TableName
-	(*ForeignExceptionMessage)(nil),       // 37: hbase.pb.ForeignExceptionMessage
-	(*TableState)(nil),                    // 38: hbase.pb.TableState
-	(*SnapshotDescription)(nil),           // 39: hbase.pb.SnapshotDescription
-	(*RegionSpecifier)(nil),               // 40: hbase.pb.RegionSpecifier
-	(*ServerName)(nil),                    // 41: hbase.pb.ServerName
-	(*RegionInfo)(nil),                    // 42: hbase.pb.RegionInfo
+	(*BalanceRequest)(nil),                // 28: hbase.pb.BalanceRequest
+	(*BalanceResponse)(nil),               // 29: hbase.pb.BalanceResponse
+	(*SplitTableRegionRequest)(nil),       // 30: hbase.pb.SplitTableRegionRequest
+	(*SplitTableRegionResponse)(nil),      // 31: hbase.pb.SplitTableRegionResponse
+	(*HBaseVersionFileContent)(nil),       // 32: hbase.pb.HBaseVersionFileContent
+	(*LiveServerInfo)(nil),                // 33: hbase.pb.LiveServerInfo
+	(*ClusterStatus)(nil),                 // 34: hbase.pb.ClusterStatus
+	(*GetClusterStatusRequest)(nil),       // 35: hbase.pb.GetClusterStatusRequest
+	(*GetClusterStatusResponse)(nil),      // 36: hbase.pb.GetClusterStatusResponse
+	(*TableSchema)(nil),                   // 37: hbase.pb.TableSchema
+	(*TableName)(nil),                     // 38: hbase.pb.TableName
+	(*ForeignExceptionMessage)(nil),       // 39: hbase.pb.ForeignExceptionMessage
+	(*TableState)(nil),                    // 40: hbase.pb.TableState
+	(*SnapshotDescription)(nil),           // 41: hbase.pb.SnapshotDescription
+	(*RegionSpecifier)(nil),               // 42: hbase.pb.RegionSpecifier
+	(*ServerName)(nil),                    // 43: hbase.pb.ServerName
+	(*RegionInfo)(nil),                    // 44: hbase.pb.RegionInfo
 }
 var file_master_proto_depIdxs = []int32{
-	35, // 0: hbase.pb.CreateTableRequest.table_schema:type_name -> hbase.pb.TableSchema
-	36, // 1: hbase.pb.TableRequest.table_name:type_name -> hbase.pb.TableName
+	37, // 0: hbase.pb.CreateTableRequest.table_schema:type_name -> hbase.pb.TableSchema
+	38, // 1: hbase.pb.TableRequest.table_name:type_name -> hbase.pb.TableName
 	0,  // 2: hbase.pb.GetProcedureResultResponse.state:type_name -> hbase.pb.GetProcedureResultResponse.State
-	37, // 3: hbase.pb.GetProcedureResultResponse.exception:type_name -> hbase.pb.ForeignExceptionMessage
-	36, // 4: hbase.pb.GetTableStateRequest.table_name:type_name -> hbase.pb.TableName
-	38, // 5: hbase.pb.GetTableStateResponse.table_state:type_name -> hbase.pb.TableState
-	36, // 6: hbase.pb.GetTableNamesResponse.table_names:type_name -> hbase.pb.TableName
-	39, // 7: hbase.pb.SnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
-	39, // 8: hbase.pb.IsSnapshotDoneRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
-	39, // 9: hbase.pb.IsSnapshotDoneResponse.snapshot:type_name -> hbase.pb.SnapshotDescription
-	39, // 10: hbase.pb.RestoreSnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
-	39, // 11: hbase.pb.IsRestoreSnapshotDoneRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
-	39, // 12: hbase.pb.DeleteSnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
-	39, // 13: hbase.pb.GetCompletedSnapshotsResponse.snapshots:type_name -> hbase.pb.SnapshotDescription
-	40, // 14: hbase.pb.MoveRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
-	41, // 15: hbase.pb.MoveRegionRequest.dest_server_name:type_name -> hbase.pb.ServerName
-	42, // 16: hbase.pb.SplitTableRegionRequest.region_info:type_name -> hbase.pb.RegionInfo
-	41, // 17: hbase.pb.LiveServerInfo.server:type_name -> hbase.pb.ServerName
-	30, // 18: hbase.pb.ClusterStatus.hbase_version:type_name -> hbase.pb.HBaseVersionFileContent
-	31, // 19: hbase.pb.ClusterStatus.live_servers:type_name -> hbase.pb.LiveServerInfo
-	41, // 20: hbase.pb.ClusterStatus.dead_servers:type_name -> hbase.pb.ServerName
-	41, // 21: hbase.pb.ClusterStatus.master:type_name -> hbase.pb.ServerName
+	39, // 3: hbase.pb.GetProcedureResultResponse.exception:type_name -> hbase.pb.ForeignExceptionMessage
+	38, // 4: hbase.pb.GetTableStateRequest.table_name:type_name -> hbase.pb.TableName
+	40, // 5: hbase.pb.GetTableStateResponse.table_state:type_name -> hbase.pb.TableState
+	38, // 6: hbase.pb.GetTableNamesResponse.table_names:type_name -> hbase.pb.TableName
+	41, // 7: hbase.pb.SnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	41, // 8: hbase.pb.IsSnapshotDoneRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	41, // 9: hbase.pb.IsSnapshotDoneResponse.snapshot:type_name -> hbase.pb.SnapshotDescription
+	41, // 10: hbase.pb.RestoreSnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	41, // 11: hbase.pb.IsRestoreSnapshotDoneRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	41, // 12: hbase.pb.DeleteSnapshotRequest.snapshot:type_name -> hbase.pb.SnapshotDescription
+	41, // 13: hbase.pb.GetCompletedSnapshotsResponse.snapshots:type_name -> hbase.pb.SnapshotDescription
+	42, // 14: hbase.pb.MoveRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
+	43, // 15: hbase.pb.MoveRegionRequest.dest_server_name:type_name -> hbase.pb.ServerName
+	44, // 16: hbase.pb.SplitTableRegionRequest.region_info:type_name -> hbase.pb.RegionInfo
+	43, // 17: hbase.pb.LiveServerInfo.server:type_name -> hbase.pb.ServerName
+	32, // 18: hbase.pb.ClusterStatus.hbase_version:type_name -> hbase.pb.HBaseVersionFileContent
+	33, // 19: hbase.pb.ClusterStatus.live_servers:type_name -> hbase.pb.LiveServerInfo
+	43, // 20: hbase.pb.ClusterStatus.dead_servers:type_name -> hbase.pb.ServerName
+	43, // 21: hbase.pb.ClusterStatus.master:type_name -> hbase.pb.ServerName
 	1,  // 22: hbase.pb.GetClusterStatusRequest.options:type_name -> hbase.pb.GetClusterStatusRequest.Option
-	32, // 23: hbase.pb.GetClusterStatusResponse.cluster_status:type_name -> hbase.pb.ClusterStatus
+	34, // 23: hbase.pb.GetClusterStatusResponse.cluster_status:type_name -> hbase.pb.ClusterStatus
 	24, // [24:24] is the sub-list for method output_type
 	24, // [24:24] is the sub-list for method input_type
 	24, // [24:24] is the sub-list for extension type_name
@@ -1998,7 +2123,7 @@ func file_master_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_master_proto_rawDesc), len(file_master_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   33,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
