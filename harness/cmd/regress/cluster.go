@@ -18,7 +18,7 @@ func init() { register(newClusterCmd) }
 func newClusterCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cluster",
-		Short: "Start a standalone HBase from Maven Central, or list the versions that can be started",
+		Short: "Start a local HBase from Maven Central, or list the versions that can be started",
 	}
 	cmd.AddCommand(newClusterUpCmd(), newClusterVersionsCmd())
 	return cmd
@@ -41,9 +41,10 @@ func newClusterUpCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "up",
-		Short: "Start a standalone HBase and keep it up until interrupted",
+		Short: "Start a local HBase (standalone, or N region servers) and keep it up until interrupted",
 		Long: "up resolves the HBase release's jars with mvn (once per version, into the cache), starts a " +
-			"standalone HBase (ZooKeeper, master and region server in one JVM on 127.0.0.1) and prints " +
+			"standalone HBase (ZooKeeper, master and region server in one JVM on 127.0.0.1; with --region-servers N, " +
+			"a ZooKeeper, a master and N region server JVMs) and prints " +
 			"one line, zookeeper=127.0.0.1:PORT version=V log=PATH, when it is ready. It stays up until " +
 			"SIGINT or SIGTERM, then stops HBase and exits 0.",
 		Args: cobra.NoArgs,
