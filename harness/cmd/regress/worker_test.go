@@ -58,10 +58,10 @@ func TestWorkerNeedsZK(t *testing.T) {
 	}
 }
 
-// TestYCSBRunOnTwoLoadHosts runs workload C's reads on two `regress worker`
-// processes: the YCSB output is one client's, every read counted once, at
-// the target rate.
-func TestYCSBRunOnTwoLoadHosts(t *testing.T) {
+// TestYCSBRunOnThreeLoadHosts runs workload C's reads on three `regress
+// worker` processes: the YCSB output is one client's, every read counted
+// once, at the target rate.
+func TestYCSBRunOnThreeLoadHosts(t *testing.T) {
 	c := clustertest.Start(t)
 	zk := c.ZKAddr()
 	wlc := filepath.Join("..", "..", "..", "scenarios", "workloadc")
@@ -71,22 +71,23 @@ func TestYCSBRunOnTwoLoadHosts(t *testing.T) {
 	if out, _, err := runCLI(t, "ycsb", "load", "--zk", zk, "-P", wlc, "-p", "columnfamily=family", "-p", "recordcount=3000", "-threads", "4"); err != nil {
 		t.Fatalf("load: %v\n%s", err, out)
 	}
-	startRegress(t, "worker", "--zk", zk)
-	startRegress(t, "worker", "--zk", zk)
-	out, errOut, err := runCLI(t, "ycsb", "run", "--zk", zk, "--load-hosts", "2", "-P", wlc, "-p", "columnfamily=family",
-		"-p", "recordcount=3000", "-p", "operationcount=4000", "-threads", "8", "-target", "400")
+	for range 3 {
+		startRegress(t, "worker", "--zk", zk)
+	}
+	out, errOut, err := runCLI(t, "ycsb", "run", "--zk", zk, "--load-hosts", "3", "-P", wlc, "-p", "columnfamily=family",
+		"-p", "recordcount=3000", "-p", "operationcount=4500", "-threads", "9", "-target", "450")
 	if err != nil {
 		t.Fatalf("run on load hosts: %v\n%s\n%s", err, out, errOut)
 	}
 	t.Logf("merged output:\n%s", out)
-	if ops, ok := field(t, out, "READ", "Operations"), field(t, out, "READ", "Return=OK"); ops != "4000" || ok != "4000" {
-		t.Errorf("[READ] Operations %s, Return=OK %s: want 4000 each (2000 per host)", ops, ok)
+	if ops, ok := field(t, out, "READ", "Operations"), field(t, out, "READ", "Return=OK"); ops != "4500" || ok != "4500" {
+		t.Errorf("[READ] Operations %s, Return=OK %s: want 4500 each (1500 per host)", ops, ok)
 	}
 	runs, err := ycsbfmt.ParseText("run", strings.NewReader(out))
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("merged output does not read back: %v (%d runs)", err, len(runs))
 	}
-	if tput := runs[0].ThroughputOpsPerSec; math.Abs(tput-400)/400 > 0.03 {
-		t.Errorf("[OVERALL] Throughput(ops/sec) %v, want within 3%% of 400", tput)
+	if tput := runs[0].ThroughputOpsPerSec; math.Abs(tput-450)/450 > 0.03 {
+		t.Errorf("[OVERALL] Throughput(ops/sec) %v, want within 3%% of 450", tput)
 	}
 }
