@@ -259,31 +259,19 @@ func (c *localCluster) startDistributed(ctx context.Context, s Spec, ln launch, 
 
 // waitZooKeeper waits until the ZooKeeper JVM serves sessions.
 func (c *localCluster) waitZooKeeper(ctx context.Context, timeout time.Duration) error {
-	deadline := time.NewTimer(max(time.Until(c.startedAt.Add(timeout)), time.Millisecond))
-	defer deadline.Stop()
-	tick := time.NewTicker(200 * time.Millisecond)
-	defer tick.Stop()
-	var last error
-	for {
-		select {
-		case <-c.firstExit:
-			return c.exitedError()
-		case <-ctx.Done():
-			return fmt.Errorf("starting HBase %s: waiting for its ZooKeeper %s: %w", c.version, c.zkAddr, ctx.Err())
-		case <-deadline.C:
+	return c.pollStart(ctx, timeout, 200*time.Millisecond, 5*time.Second,
+		func(ctx context.Context) error {
+			return zkCheck(ctx, c.zkAddr, func(conn *zk.Conn) error {
+				_, _, err := conn.Exists("/")
+				return err
+			})
+		},
+		func(err error) error {
+			return fmt.Errorf("starting HBase %s: waiting for its ZooKeeper %s: %w", c.version, c.zkAddr, err)
+		},
+		func(last error) error {
 			return c.startError(fmt.Sprintf("its ZooKeeper did not serve within %s (last: %v)", timeout, last), filepath.Join(c.workDir, "logs", "zookeeper.log"))
-		case <-tick.C:
-		}
-		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		last = zkCheck(cctx, c.zkAddr, func(conn *zk.Conn) error {
-			_, _, err := conn.Exists("/")
-			return err
 		})
-		cancel()
-		if last == nil {
-			return nil
-		}
-	}
 }
 
 // RegionServersReady returns a check that passes once n region servers have

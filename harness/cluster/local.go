@@ -461,10 +461,32 @@ func (c *localCluster) PGIDs() []int {
 // waitReady polls the checks until all pass, a JVM exits, ctx is done or
 // the timeout expires.
 func (c *localCluster) waitReady(ctx context.Context, timeout time.Duration, checks []ReadyCheck) error {
-	// The timeout runs from the first JVM's start.
+	return c.pollStart(ctx, timeout, 500*time.Millisecond, 10*time.Second,
+		func(ctx context.Context) error {
+			for _, check := range checks {
+				if err := check(ctx, c); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		func(err error) error {
+			return fmt.Errorf("starting HBase %s (log %s): %w", c.version, c.logPath, err)
+		},
+		func(last error) error {
+			return c.startError(fmt.Sprintf("not ready after %s (last check: %v); raise the start timeout if the machine is slow", timeout, last), c.logPath)
+		})
+}
+
+// pollStart runs check every interval (each call bounded by callTimeout)
+// until it passes, a JVM exits (its StartError), ctx ends (canceled wraps
+// ctx's error) or timeout, counted from the first JVM's start, passes
+// (late gets the last check's error).
+func (c *localCluster) pollStart(ctx context.Context, timeout, interval, callTimeout time.Duration,
+	check func(context.Context) error, canceled func(error) error, late func(last error) error) error {
 	deadline := time.NewTimer(max(time.Until(c.startedAt.Add(timeout)), time.Millisecond))
 	defer deadline.Stop()
-	tick := time.NewTicker(500 * time.Millisecond)
+	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	var last error
 	for {
@@ -472,20 +494,14 @@ func (c *localCluster) waitReady(ctx context.Context, timeout time.Duration, che
 		case <-c.firstExit:
 			return c.exitedError()
 		case <-ctx.Done():
-			return fmt.Errorf("starting HBase %s (log %s): %w", c.version, c.logPath, ctx.Err())
+			return canceled(ctx.Err())
 		case <-deadline.C:
-			return c.startError(fmt.Sprintf("not ready after %s (last check: %v); raise the start timeout if the machine is slow", timeout, last), c.logPath)
+			return late(last)
 		case <-tick.C:
 		}
-		last = nil
-		for _, check := range checks {
-			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			last = check(cctx, c)
-			cancel()
-			if last != nil {
-				break
-			}
-		}
+		cctx, cancel := context.WithTimeout(ctx, callTimeout)
+		last = check(cctx)
+		cancel()
 		if last == nil {
 			return nil
 		}
