@@ -102,6 +102,19 @@ func (t *Task) share(id string) (workload.Share, bool) {
 	return workload.Share{}, false
 }
 
+// SetProperties makes p, with each value's source, the task's workload properties.
+func (t *Task) SetProperties(p workload.Properties) {
+	t.Properties, t.Sources = map[string]string{}, map[string]string{}
+	for _, k := range p.Keys() {
+		t.Properties[k], _ = p.Get(k)
+		t.Sources[k] = p.Source(k)
+	}
+}
+
+// PerHost is each of hosts load hosts' share of a client's threads, so the
+// fleet has at least the client's concurrency.
+func PerHost(threads, hosts int) int { return max(1, (threads+hosts-1)/max(hosts, 1)) }
+
 // properties rebuilds the task's workload properties with their sources.
 func (t *Task) properties() workload.Properties {
 	p := workload.NewProperties()

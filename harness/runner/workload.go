@@ -153,16 +153,12 @@ func (r *Runner) drive(ctx context.Context, s *side, w, table string, hlog io.Wr
 	hosts := len(r.LoadHosts.Hosts())
 	task := loadhosts.Task{
 		Trial: table, ZK: s.t.ZK, ZNode: s.t.ZNode, ColumnFamily: r.Suite.Data.ColumnFamily,
-		Properties: map[string]string{}, Sources: map[string]string{},
-		Threads:    max(1, (run.Threads+hosts-1)/hosts),
+		Threads:    loadhosts.PerHost(run.Threads, hosts),
 		TargetRate: run.TargetOpsPerSec, PerServerClamp: run.PerServerClampOpsPerSec, LiveServers: s.servers,
 		Warmup: run.Warmup, Measure: run.Measure, OperationCount: run.OperationCount,
 		Seed: time.Now().UnixNano(),
 	}
-	for _, k := range p.Keys() {
-		task.Properties[k], _ = p.Get(k)
-		task.Sources[k] = p.Source(k)
-	}
+	task.SetProperties(p)
 	tr, err := r.LoadHosts.Run(ctx, task)
 	if err != nil {
 		return nil, nil, err

@@ -483,14 +483,10 @@ func runOnLoadHosts(ctx context.Context, stdout, stderr io.Writer, a *Args, ph *
 	task := loadhosts.Task{
 		Trial: fmt.Sprintf("ycsb-%s-%d", ph.wl.Config().Table, time.Now().UnixNano()), ZK: a.zk,
 		ZNode: a.props.String("zookeeper.znode.parent", "/hbase"), ColumnFamily: ph.family,
-		Properties: map[string]string{}, Sources: map[string]string{},
-		Threads:    max(1, (ph.threads+a.loadHosts-1)/a.loadHosts),
+		Threads:    loadhosts.PerHost(ph.threads, a.loadHosts),
 		TargetRate: ph.target, Measure: ph.maxTime, OperationCount: ph.ops, Seed: ph.seed,
 	}
-	for _, k := range a.props.Keys() {
-		task.Properties[k], _ = a.props.Get(k)
-		task.Sources[k] = a.props.Source(k)
-	}
+	task.SetProperties(a.props)
 	var status *ycsbfmt.Status
 	start := time.Now()
 	if a.status {
