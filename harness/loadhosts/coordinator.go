@@ -165,7 +165,7 @@ func (c *Coordinator) Run(ctx context.Context, t Task) (_ *TrialResult, err erro
 		return nil, errors.New("no load hosts chosen: call WaitHosts first")
 	}
 	t.Build, t.Protocol = Build(), protocol
-	t.Hosts = t.Hosts[:0]
+	t.Hosts = make([]string, 0, len(c.hosts))
 	for _, h := range c.hosts {
 		t.Hosts = append(t.Hosts, h.ID)
 	}

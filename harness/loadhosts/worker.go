@@ -101,6 +101,11 @@ func (w *Worker) Serve(ctx context.Context) error {
 			return fmt.Errorf("watch %s/trials: %w", root, err)
 		}
 		slices.Sort(names)
+		for name := range seen { // trials that ended: forget them
+			if _, ok := slices.BinarySearch(names, name); !ok {
+				delete(seen, name)
+			}
+		}
 		for _, name := range names {
 			if seen[name] {
 				continue
