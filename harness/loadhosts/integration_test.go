@@ -3,6 +3,7 @@ package loadhosts_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -326,5 +327,25 @@ func BenchmarkLoadHosts(b *testing.B) {
 					tr.Client.CPUPerOpMicros, rd.Service.P50Micros, rd.Service.P99Micros, rd.Intended.P99Micros)
 			}
 		}
+	}
+}
+
+// TestOtherBuildRefused registers a host of another regress build: the
+// coordinator refuses to run with it and names it.
+func TestOtherBuildRefused(t *testing.T) {
+	ctx, _, co, _ := setup(t, 1)
+	conn, _, err := zk.Connect([]string{shared.ZKAddr()}, 10*time.Second, zk.WithLogInfo(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	h := loadhosts.Host{ID: "old-host-1", Hostname: "old", PID: 1, Build: "v0.0.1 deadbeef", Protocol: 1, Started: time.Now()}
+	data, _ := json.Marshal(h)
+	if _, err := conn.Create(loadhosts.DefaultRoot+"/hosts/"+h.ID, data, zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = co.WaitHosts(ctx, 1, 20*time.Second)
+	if err == nil || !strings.Contains(err.Error(), "old:1 (old-host-1)") || !strings.Contains(err.Error(), "same regress") {
+		t.Errorf("a host of another build: %v, want a refusal naming old:1 (old-host-1)", err)
 	}
 }
