@@ -218,3 +218,44 @@ func TestFailedOperationsInTheirOwnHistograms(t *testing.T) {
 		t.Errorf("READ-FAILED service: %d values, min %d us; want the 20 failed reads of 7-9 ms", r.FailedService.TotalCount(), r.FailedService.Min())
 	}
 }
+
+// TestStartAnchorsTheSchedule: with Config.Start 3 s after the run begins,
+// slot 0 is due at Start, the window opens at Start+Warmup, and every slot
+// keeps the rate from there, as a duet's two runs need to meet the machine at
+// the same moments.
+func TestStartAnchorsTheSchedule(t *testing.T) {
+	for _, closed := range []bool{false, true} {
+		begin := time.Unix(5000, 0)
+		clk := &fakeClock{now: begin}
+		start := begin.Add(3 * time.Second)
+		var first time.Time
+		var once sync.Once
+		cfg := Config{
+			Workers: 1, Warmup: 100 * time.Millisecond, Duration: time.Second, newClock: clk.factory(), Start: start,
+			NewWorker: func(int) (Worker, error) {
+				return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
+					now := clk.Now()
+					once.Do(func() { first = now })
+					if closed {
+						clk.advance(time.Millisecond)
+					}
+					rec.Record(workload.Read, now, clk.Now(), workload.OK)
+					return nil
+				}), nil
+			},
+		}
+		if !closed {
+			cfg.TargetRate = 1000
+		}
+		res := mustRun(t, cfg)
+		if !first.Equal(start) {
+			t.Errorf("closed=%v: first operation at %v, want the Start %v", closed, first.Sub(begin), start.Sub(begin))
+		}
+		if want := start.Add(100 * time.Millisecond); !res.Start.Equal(want) {
+			t.Errorf("closed=%v: window opened at %v, want %v", closed, res.Start.Sub(begin), want.Sub(begin))
+		}
+		if !closed && res.Ops != 1000 {
+			t.Errorf("%d measured ops at 1000 ops/s for 1 s, want 1000", res.Ops)
+		}
+	}
+}

@@ -50,6 +50,11 @@ type Config struct {
 	// slots is exactly the schedule one host would run. The rate, clamp and
 	// MaxOps stay the fleet's totals; the Result's rates are this host's share.
 	Share workload.Share
+	// Start anchors the schedule at this instant (slot 0 is due then, the
+	// measurement window opens at Start+Warmup); zero means when Run starts.
+	// Duet trials give both sides' runs the same Start, so the two meet the
+	// machine's interference at the same moments.
+	Start time.Time
 
 	// newClock makes each worker's clock; nil means the real one (tests set a fake).
 	newClock func(context.Context) clock
@@ -147,6 +152,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	runtime.ReadMemStats(&ms0)
 	cpu0 := processCPU()
 	s.start = clk.Now()
+	if !cfg.Start.IsZero() {
+		s.start = cfg.Start
+	}
 	s.measureStart = s.start.Add(cfg.Warmup)
 	if cfg.Duration > 0 {
 		s.end = s.measureStart.Add(cfg.Duration)
@@ -304,6 +312,11 @@ func (s *schedule) claim(now time.Time) (slot, bool) {
 
 // work claims and runs slots until none is left, ctx ends or the Worker fails.
 func (s *schedule) work(ctx context.Context, w Worker, rec *workerRecorder, clk clock) error {
+	// A closed loop has no due times to wait for: with a Start in the
+	// future (a duet), its workers wait for it here.
+	if s.closed && !clk.SleepUntil(ctx, s.start) {
+		return nil
+	}
 	for ctx.Err() == nil {
 		sl, ok := s.claim(clk.Now())
 		if !ok {

@@ -1,0 +1,224 @@
+package servercost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Server is one region server JVM this machine can read from the outside.
+type Server struct {
+	// Name says which server it is in notes ("region server 1", "hbase").
+	Name string
+	// PID is the JVM's process id.
+	PID int
+	// GCLog is the JVM's unified GC log (GCLogOptions); empty means no
+	// allocation figure.
+	GCLog string
+	// Log is the server's own log, scanned for flushes, compactions and splits.
+	Log string
+}
+
+// Reading is what one server had spent at one instant.
+type Reading struct {
+	At time.Time
+	// CPU is the process's user+system time so far.
+	CPU time.Duration
+	// HeapUsed is the heap in use in bytes (every generation).
+	HeapUsed int64
+	// GCs counts stop-the-world collections so far; GCPause is their time.
+	GCs     int64
+	GCPause time.Duration
+	// gcLogAt and logAt are the logs' sizes, where the window's part starts.
+	gcLogAt, logAt int64
+	perfOK         bool
+}
+
+// Read takes a reading of s now. Only a missing process is an error; a
+// counter that cannot be read leaves its figure out.
+func (s Server) Read() (Reading, error) {
+	r := Reading{At: time.Now()}
+	cpu, err := procCPU(s.PID)
+	if err != nil {
+		return r, fmt.Errorf("%s (pid %d): %w", s.Name, s.PID, err)
+	}
+	r.CPU = cpu
+	if path, err := PerfDataPath(s.PID); err == nil {
+		if p, err := ReadPerfData(path); err == nil {
+			r.perfOK = true
+			r.HeapUsed = p.HeapUsed()
+			n, pause := p.GCs()
+			r.GCs, r.GCPause = n, time.Duration(pause)
+		}
+	}
+	r.gcLogAt = fileSize(s.GCLog)
+	r.logAt = fileSize(s.Log)
+	return r, nil
+}
+
+// Cost is what one server spent between two readings.
+type Cost struct {
+	Server string
+	// Window is the time between the readings.
+	Window time.Duration
+	// CPU is the process's user+system time in the window.
+	CPU time.Duration
+	// Allocated is the bytes the JVM allocated in the window; AllocKnown is
+	// false when its GC log or counters could not be read.
+	Allocated  int64
+	AllocKnown bool
+	// GCs counts the stop-the-world collections in the window; GCPause is their time.
+	GCs     int64
+	GCPause time.Duration
+	// Events are the flushes, compactions and splits logged in the window.
+	Events Events
+}
+
+// Since is the cost of s from reading a to reading b.
+func (s Server) Since(a, b Reading) Cost {
+	c := Cost{Server: s.Name, Window: b.At.Sub(a.At), CPU: b.CPU - a.CPU}
+	if a.perfOK && b.perfOK {
+		c.GCs, c.GCPause = b.GCs-a.GCs, b.GCPause-a.GCPause
+		if s.GCLog != "" {
+			if log, err := readRange(s.GCLog, a.gcLogAt, b.gcLogAt); err == nil {
+				freed, _ := gcFreed(log)
+				if alloc := freed + b.HeapUsed - a.HeapUsed; alloc >= 0 {
+					c.Allocated, c.AllocKnown = alloc, true
+				}
+			}
+		}
+	}
+	if s.Log != "" {
+		if log, err := readRange(s.Log, a.logAt, b.logAt); err == nil {
+			c.Events = scanEvents(log)
+		}
+	}
+	return c
+}
+
+// Servers are the region servers of one side, read together.
+type Servers []Server
+
+// Read reads every server concurrently.
+func (ss Servers) Read() ([]Reading, error) {
+	out := make([]Reading, len(ss))
+	errs := make([]error, len(ss))
+	var wg sync.WaitGroup
+	for i, s := range ss {
+		wg.Go(func() { out[i], errs[i] = s.Read() })
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// Since is each server's cost from readings a to b (as Read returned them).
+func (ss Servers) Since(a, b []Reading) []Cost {
+	out := make([]Cost, 0, len(ss))
+	for i, s := range ss {
+		if i < len(a) && i < len(b) {
+			out = append(out, s.Since(a[i], b[i]))
+		}
+	}
+	return out
+}
+
+// Total adds the servers' costs of one window; the window is the longest.
+func Total(cs []Cost) Cost {
+	var t Cost
+	t.AllocKnown = len(cs) > 0
+	for _, c := range cs {
+		t.Window = max(t.Window, c.Window)
+		t.CPU += c.CPU
+		t.Allocated += c.Allocated
+		t.AllocKnown = t.AllocKnown && c.AllocKnown
+		t.GCs += c.GCs
+		t.GCPause += c.GCPause
+		t.Events.add(c.Events)
+	}
+	if !t.AllocKnown {
+		t.Allocated = 0
+	}
+	return t
+}
+
+// At waits until t (or ctx ends) and reads every server then.
+func (ss Servers) At(ctx context.Context, t time.Time) ([]Reading, error) {
+	if d := time.Until(t); d > 0 {
+		tm := time.NewTimer(d)
+		defer tm.Stop()
+		select {
+		case <-tm.C:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return ss.Read()
+}
+
+// clockTicks is Linux's USER_HZ, the unit of /proc/<pid>/stat's times; it
+// is 100 on every Linux ABI.
+const clockTicks = 100
+
+// procCPU is a process's user+system CPU time from /proc/<pid>/stat.
+func procCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, fmt.Errorf("read its CPU time: %w", err)
+	}
+	return parseStatCPU(string(b))
+}
+
+// parseStatCPU reads utime and stime (fields 14 and 15) of a /proc/<pid>/stat
+// line; the command name (field 2) may hold spaces, so fields count from
+// its closing parenthesis.
+func parseStatCPU(line string) (time.Duration, error) {
+	i := strings.LastIndexByte(line, ')')
+	if i < 0 {
+		return 0, errors.New("malformed /proc stat line")
+	}
+	f := strings.Fields(line[i+1:])
+	if len(f) < 13 {
+		return 0, errors.New("short /proc stat line")
+	}
+	// f[0] is field 3 (state), so utime (14) is f[11], stime (15) f[12].
+	u, err1 := strconv.ParseInt(f[11], 10, 64)
+	s, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, errors.New("malformed CPU times in /proc stat line")
+	}
+	return time.Duration(u+s) * time.Second / clockTicks, nil
+}
+
+func fileSize(path string) int64 {
+	if path == "" {
+		return 0
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// readRange reads path's bytes [from, to); a file that shrank (rotated) gives
+// what is there from its start.
+func readRange(path string, from, to int64) ([]byte, error) {
+	if to <= from {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() < from {
+		from = 0
+	}
+	return io.ReadAll(io.NewSectionReader(f, from, to-from))
+}

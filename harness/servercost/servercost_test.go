@@ -1,0 +1,191 @@
+package servercost
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseStatCPU(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want time.Duration
+		err  bool
+	}{
+		{"1234 (java) S 1 1234 1234 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 80 0 100 0 0", 3 * time.Second, false},
+		{"99 (my (odd) name) R 1 1 1 0 -1 0 0 0 0 0 7 3 0 0 20 0 1 0 1 0 0", 100 * time.Millisecond, false},
+		{"garbage", 0, true},
+		{"1 (x) S 1 2 3", 0, true},
+	} {
+		got, err := parseStatCPU(tc.line)
+		if (err != nil) != tc.err || got != tc.want {
+			t.Errorf("parseStatCPU(%q) = %v, %v; want %v, error %v", tc.line, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+// TestPerfDataOfARealJVM decodes a G1 JVM's hsperfdata file (JDK 17) and
+// checks it against what jcmd PerfCounter.print printed for the same JVM.
+func TestPerfDataOfARealJVM(t *testing.T) {
+	b, err := os.ReadFile("testdata/g1.hsperfdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := parsePerfData(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p) < 100 {
+		t.Fatalf("%d long counters decoded, want the JVM's hundreds", len(p))
+	}
+	text, _ := os.ReadFile("testdata/g1.perfcounters.txt")
+	for _, name := range []string{"sun.os.hrt.frequency", "sun.gc.generation.0.spaces", "sun.gc.generation.1.spaces", "sun.gc.generation.0.space.0.maxCapacity"} {
+		want := ""
+		for _, l := range strings.Split(string(text), "\n") {
+			if v, ok := strings.CutPrefix(l, name+"="); ok {
+				want = v
+			}
+		}
+		if got := p[name]; want == "" || strings.TrimSpace(want) != itoa(got) {
+			t.Errorf("%s = %d, jcmd printed %q", name, got, want)
+		}
+	}
+	if used := p.HeapUsed(); used <= 0 || used > 256<<20 {
+		t.Errorf("heap used %d bytes, want within the 256 MiB heap", used)
+	}
+	if n, pause := p.GCs(); n < 1 || pause <= 0 {
+		t.Errorf("%d collections in %d ns: the JVM had collected", n, pause)
+	}
+	for _, bad := range [][]byte{nil, make([]byte, 64), b[:40]} {
+		if _, err := parsePerfData(bad); err == nil {
+			t.Errorf("a %d-byte bad file decoded without error", len(bad))
+		}
+	}
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// TestGCFreedOfARealLog sums what every collection of a real G1 log freed:
+// a collection counts only with both its before and after blocks.
+func TestGCFreedOfARealLog(t *testing.T) {
+	log, err := os.ReadFile("testdata/g1-gc.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	freed, n := gcFreed(log)
+	pauses := strings.Count(string(log), "Pause Young")
+	if n != pauses || n == 0 {
+		t.Errorf("%d collections parsed, the log has %d young pauses", n, pauses)
+	}
+	if freed <= 0 {
+		t.Errorf("freed %d bytes", freed)
+	}
+	// The first block alone: 13236K before, 4340K after in GC(0) of the sample format.
+	one := "[1ms][gc,heap] GC(0) Heap before GC invocations=0 (full 0):\n" +
+		"[1ms][gc,heap] GC(0)  garbage-first heap   total 262144K, used 13236K [0x00000000f0000000, 0x0000000100000000)\n" +
+		"[1ms][gc,heap] GC(0)  Metaspace       used 8420K, committed 8640K, reserved 1114112K\n" +
+		"[2ms][gc,heap] GC(0) Heap after GC invocations=1 (full 0):\n" +
+		"[2ms][gc,heap] GC(0)  garbage-first heap   total 262144K, used 4340K [0x00000000f0000000, 0x0000000100000000)\n" +
+		"[3ms][gc,heap] GC(1) Heap before GC invocations=1 (full 0):\n" +
+		"[3ms][gc,heap] GC(1)  garbage-first heap   total 262144K, used 9999K [0x00000000f0000000, 0x0000000100000000)\n"
+	if freed, n := gcFreed([]byte(one)); n != 1 || freed != (13236-4340)<<10 {
+		t.Errorf("one whole block and one cut off: freed %d in %d, want %d in 1", freed, n, (13236-4340)<<10)
+	}
+}
+
+func TestScanEvents(t *testing.T) {
+	log := `2026-12-01 10:00:00,001 INFO  [MemStoreFlusher.0] regionserver.HRegion: Finished flush of dataSize ~2.3 MB/2400000, heapSize ~2.5 MB
+2026-12-01 10:00:01,001 INFO  [RS:0;localhost:16020-shortCompactions-0] regionserver.HStore: Completed compaction of 3 (all) file(s) in family of t,,1.abc. into x(size=1 M)
+2026-12-01 10:00:02,001 INFO  [RS:0] regionserver.HStore: Completed major compaction of 1 (all) file(s)
+2026-12-01 10:00:03,001 INFO  [PEWorker-1] procedure2.ProcedureExecutor: Finished pid=12, state=SUCCESS; SplitTableRegionProcedure table=t, parent=abc
+2026-12-01 10:00:04,001 INFO  [MemStoreFlusher.0] regionserver.HRegion: Finished memstore flush of ~1 MB
+2026-12-01 10:00:05,001 INFO  [RpcServer] ipc.RpcServer: nothing of note
+`
+	got := scanEvents([]byte(log))
+	if want := (Events{Flushes: 2, Compactions: 2, Splits: 1}); got != want || !got.Any() {
+		t.Errorf("events %+v, want %+v", got, want)
+	}
+	if (Events{}).Any() {
+		t.Error("no events flagged the trial")
+	}
+}
+
+// TestReadAJVMFromOutside starts a JVM that allocates about 1 MB every 10
+// ms with the GC log this package reads, and checks a window's figures: CPU
+// spent, bytes allocated within a factor of what the program allocates,
+// collections seen, and a missing process refused by name.
+func TestReadAJVMFromOutside(t *testing.T) {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Fatal("java is needed (the JDK that runs HBase): ", err)
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "Alloc.java")
+	// 1000 arrays of 1 KB every 10 ms: 100 MB/s, kept live briefly.
+	prog := `public class Alloc { public static void main(String[] a) throws Exception {
+  byte[][] keep = new byte[64][]; long n = 0;
+  while (true) { for (int i = 0; i < 1000; i++) { keep[(int)(n++ % 64)] = new byte[1000]; } Thread.sleep(10); } } }`
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gcLog := filepath.Join(dir, "gc.log")
+	args := append(GCLogOptions(17, gcLog), "-Xmx128m", "-XX:+UseG1GC", src)
+	cmd := exec.Command(java, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	srv := Server{Name: "test JVM", PID: cmd.Process.Pid, GCLog: gcLog}
+	// Compiling the source takes the JVM a few seconds; wait for its first collection.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if b, _ := os.ReadFile(gcLog); strings.Contains(string(b), "Pause Young") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the JVM logged no collection in 60 s")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	ss := Servers{srv}
+	a, err := ss.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second)
+	b, err := ss.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Total(ss.Since(a, b))
+	if c.CPU <= 0 || c.Window < 3*time.Second {
+		t.Errorf("CPU %v over %v", c.CPU, c.Window)
+	}
+	if !c.AllocKnown {
+		t.Fatal("allocation not known with a GC log and counters")
+	}
+	// The loop allocates about 1 MB (1000 x 1016 bytes with headers) per
+	// iteration of at least 10 ms: at most ~100 MB/s, at least a tenth of that
+	// on a busy machine.
+	perSec := float64(c.Allocated) / c.Window.Seconds()
+	if perSec < 10e6 || perSec > 150e6 {
+		t.Errorf("allocated %.1f MB/s, want 10-150 (the program allocates up to ~100)", perSec/1e6)
+	}
+	if c.GCs < 1 {
+		t.Errorf("%d collections in 3 s at ~100 MB/s into a 128 MB heap", c.GCs)
+	}
+	t.Logf("window %v: CPU %v, allocated %.1f MB (%.1f MB/s), %d GCs, %v paused", c.Window, c.CPU, float64(c.Allocated)/1e6, perSec/1e6, c.GCs, c.GCPause)
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if _, err := srv.Read(); err == nil || !strings.Contains(err.Error(), "test JVM") {
+		t.Errorf("reading a gone process: %v, want an error naming it", err)
+	}
+}
