@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/regress-hbase/regress/harness/servercost"
 )
 
 // Limits of Spec.RegionServers and Spec.RSHeap.
@@ -125,7 +126,10 @@ func (c *localCluster) startStandalone(s Spec, ln launch) error {
 	c.parent = site["zookeeper.znode.parent"]
 	c.regionServers = 1
 	c.info.Version, c.info.JDK, c.info.RegionServers, c.info.RSHeap = ln.version, ln.jdk, 1, s.RSHeap
-	j, err := c.startJVM(ln.jdk.Java, javaArgs(ln.jdk.Major, confDir, ln.jars, s.RSHeap, s.JVMOpts), "", c.logPath)
+	// The GC log says what each collection freed: servercost's allocation figure.
+	gcLog := filepath.Join(logDir, "hbase-gc.log")
+	opts := append(servercost.GCLogOptions(ln.jdk.Major, gcLog), s.JVMOpts...)
+	j, err := c.startJVM(ln.jdk.Java, javaArgs(ln.jdk.Major, confDir, ln.jars, s.RSHeap, opts), "", c.logPath, gcLog)
 	if err != nil {
 		return err
 	}
@@ -183,9 +187,9 @@ func (c *localCluster) startDistributed(ctx context.Context, s Spec, ln launch, 
 		return fmt.Errorf("creating log dir %s: %w", logDir, err)
 	}
 	type plan struct {
-		role, conf string
-		site       map[string]string
-		args       []string
+		role, conf, gcLog string
+		site              map[string]string
+		args              []string
 	}
 	heap := s.RSHeap
 	if heap == "" {
@@ -225,7 +229,9 @@ func (c *localCluster) startDistributed(ctx context.Context, s Spec, ln launch, 
 		case roleMaster:
 			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, masterHeap, "", s.JVMOpts, classHMaster, "start")
 		default:
-			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, "1g", heap, s.JVMOpts, classHRegionServer, "start")
+			p.gcLog = filepath.Join(logDir, p.conf+"-gc.log")
+			opts := append(servercost.GCLogOptions(ln.jdk.Major, p.gcLog), s.JVMOpts...)
+			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, "1g", heap, opts, classHRegionServer, "start")
 		}
 	}
 	c.logPath = logs[roleMaster]
@@ -239,14 +245,14 @@ func (c *localCluster) startDistributed(ctx context.Context, s Spec, ln launch, 
 	c.log.Info("starting a pseudo-distributed HBase", "region_servers", n, "rs_heap", heap, "jdk", ln.jdk.String(),
 		"zookeeper", c.zkAddr, "master_log", c.logPath, "workdir", wd)
 
-	if _, err := c.startJVM(ln.jdk.Java, plans[0].args, plans[0].role, logs[roleZooKeeper]); err != nil {
+	if _, err := c.startJVM(ln.jdk.Java, plans[0].args, plans[0].role, logs[roleZooKeeper], ""); err != nil {
 		return err
 	}
 	if err := c.waitZooKeeper(ctx, timeout); err != nil {
 		return err
 	}
 	for _, p := range plans[1:] {
-		j, err := c.startJVM(ln.jdk.Java, p.args, p.role, logs[p.role])
+		j, err := c.startJVM(ln.jdk.Java, p.args, p.role, logs[p.role], p.gcLog)
 		if err != nil {
 			return err
 		}

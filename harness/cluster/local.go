@@ -270,6 +270,8 @@ type jvm struct {
 	cmd     *exec.Cmd
 	pgid    int
 	logPath string
+	// gcLog is the JVM's GC log (servercost reads it), "" when it has none.
+	gcLog   string
 	logFile *os.File
 	done    chan struct{}
 	waitErr error
@@ -289,6 +291,8 @@ type Process struct {
 	Role    string
 	PID     int
 	LogPath string
+	// GCLog is the JVM's unified GC log, for the bytes it allocates; "" when none.
+	GCLog string
 }
 
 // Processes is implemented by clusters that can list their JVMs.
@@ -361,7 +365,7 @@ func (c *localCluster) Processes() []Process {
 		if role == "" {
 			role = "hbase"
 		}
-		out = append(out, Process{Role: role, PID: j.pgid, LogPath: j.logPath})
+		out = append(out, Process{Role: role, PID: j.pgid, LogPath: j.logPath, GCLog: j.gcLog})
 	}
 	return out
 }
@@ -376,7 +380,7 @@ func (c *localCluster) procs() []*jvm {
 // appended to logPath (log4j2 appends there too, so errors printed before
 // logging starts, such as bad JVM flags or a port clash, are in the same
 // file), in its own process group, and watches it.
-func (c *localCluster) startJVM(java string, args []string, role, logPath string) (*jvm, error) {
+func (c *localCluster) startJVM(java string, args []string, role, logPath, gcLog string) (*jvm, error) {
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("opening HBase log %s: %w", logPath, err)
@@ -394,7 +398,7 @@ func (c *localCluster) startJVM(java string, args []string, role, logPath string
 		return nil, fmt.Errorf("starting %s for %s: %w", java, what, err)
 	}
 	// Setpgid makes the JVM its group's leader.
-	j := &jvm{role: role, cmd: cmd, pgid: cmd.Process.Pid, logPath: logPath, logFile: logFile, done: make(chan struct{})}
+	j := &jvm{role: role, cmd: cmd, pgid: cmd.Process.Pid, logPath: logPath, gcLog: gcLog, logFile: logFile, done: make(chan struct{})}
 	c.mu.Lock()
 	c.jvms = append(c.jvms, j)
 	c.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/regress-hbase/regress/harness/policy"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -18,8 +19,11 @@ func (k metricKey) String() string { return k.Workload + "/" + k.Op + "/" + k.Me
 
 // unit is the unit a metric is expressed in.
 func (k metricKey) unit() string {
-	if k.Metric == MetricThroughput {
+	switch k.Metric {
+	case MetricThroughput:
 		return "ops/s"
+	case MetricAllocPerOp:
+		return "B"
 	}
 	return "us"
 }
@@ -35,8 +39,19 @@ func (k metricKey) worseSign() float64 {
 
 // value extracts the metric from a trial; 0 means the trial did not report it.
 func (k metricKey) value(t *results.Trial) float64 {
-	if k.Metric == MetricThroughput {
+	switch k.Metric {
+	case MetricThroughput:
 		return t.AchievedOpsPerSec
+	case MetricCPUPerOp:
+		if t.Server == nil {
+			return 0
+		}
+		return t.Server.CPUPerOpMicros
+	case MetricAllocPerOp:
+		if t.Server == nil {
+			return 0
+		}
+		return t.Server.AllocPerOpBytes
 	}
 	op, ok := t.Ops[k.Op]
 	if !ok {
@@ -341,6 +356,11 @@ func allKeys(ts []results.Trial) []metricKey {
 			}
 		}
 		seen[metricKey{t.Workload, OpAll, MetricThroughput}] = true
+		if t.Server != nil {
+			for _, m := range policy.EfficiencyMetrics {
+				seen[metricKey{t.Workload, OpAll, m}] = true
+			}
+		}
 	}
 	keys := make([]metricKey, 0, len(seen))
 	for k := range seen {
@@ -349,6 +369,9 @@ func allKeys(ts []results.Trial) []metricKey {
 	rank := func(k metricKey) int {
 		if k.Metric == MetricThroughput {
 			return len(latencyMetrics)
+		}
+		if i := slices.Index(policy.EfficiencyMetrics, k.Metric); i >= 0 {
+			return len(latencyMetrics) + 1 + i
 		}
 		return slices.Index(latencyMetrics, k.Metric)
 	}
@@ -592,6 +615,9 @@ func applyGateRules(bt, ct []results.Trial, index map[metricKey]int, out *Compar
 	for i := range out.Metrics {
 		m := &out.Metrics[i]
 		if !m.Gated {
+			continue
+		}
+		if policy.IsEfficiency(m.Metric) {
 			continue
 		}
 		if m.Metric == MetricThroughput {

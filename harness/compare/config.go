@@ -17,6 +17,9 @@ const (
 	MetricP999       = policy.P999
 	MetricMean       = policy.Mean
 	MetricThroughput = policy.Throughput
+	// MetricCPUPerOp and MetricAllocPerOp are the servers' cost per operation (policy's).
+	MetricCPUPerOp   = policy.CPUPerOp
+	MetricAllocPerOp = policy.AllocPerOp
 	// MetricMin and MetricMax are YCSB's MinLatency and MaxLatency, compared
 	// only descriptively (imported summaries): one extreme value is no basis for a gate.
 	MetricMin = "min"

@@ -82,6 +82,9 @@ func checkSchedule(bt, ct []results.Trial, forceUnpaired bool) schedule {
 			if p[0].Start.IsZero() || p[1].Start.IsZero() {
 				timed = false
 			}
+			if p[0].Duet && p[1].Duet {
+				continue // ran at the same time: no order to randomise or check
+			}
 			total++
 			if p[0].Order == 0 {
 				baseFirst++
@@ -101,7 +104,7 @@ func checkSchedule(bt, ct []results.Trial, forceUnpaired bool) schedule {
 			if pb-pc != 1 && pc-pb != 1 {
 				bad++
 			}
-			if (p[0].Order == 0) != p[0].Start.Before(p[1].Start) {
+			if !p[0].Duet && (p[0].Order == 0) != p[0].Start.Before(p[1].Start) {
 				orderDisagrees++
 			}
 		}

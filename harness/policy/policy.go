@@ -19,13 +19,25 @@ const (
 	P999       = "p99.9"
 	Mean       = "mean"
 	Throughput = "throughput"
+	// CPUPerOp is the region servers' CPU time per operation (net of their
+	// idle background), per workload: lower is better.
+	CPUPerOp = "cpu_per_op"
+	// AllocPerOp is the bytes the region servers' JVMs allocated per
+	// operation, per workload: lower is better.
+	AllocPerOp = "alloc_per_op"
 )
+
+// EfficiencyMetrics are the per-workload server cost metrics, in display order.
+var EfficiencyMetrics = []string{CPUPerOp, AllocPerOp}
 
 // LatencyMetrics are the per-operation metrics, in display order.
 var LatencyMetrics = []string{P50, P95, P99, P999, Mean}
 
 // Metrics are every metric a suite may set a tolerance for or gate on.
-var Metrics = append(slices.Clone(LatencyMetrics), Throughput)
+var Metrics = append(append(slices.Clone(LatencyMetrics), Throughput), EfficiencyMetrics...)
+
+// IsEfficiency reports whether name is a server cost metric (cpu_per_op, alloc_per_op).
+func IsEfficiency(name string) bool { return slices.Contains(EfficiencyMetrics, name) }
 
 // DefaultAlpha is the family-wise error rate of the gate.
 const DefaultAlpha = 0.05
@@ -33,7 +45,8 @@ const DefaultAlpha = 0.05
 // defaultTolerances: the centre of the distribution and throughput are
 // stable enough for 5%; the tail moves more between identical trials, so it
 // gets more room.
-var defaultTolerances = map[string]float64{P50: 0.05, Mean: 0.05, Throughput: 0.05, P95: 0.10, P99: 0.10, P999: 0.20}
+var defaultTolerances = map[string]float64{P50: 0.05, Mean: 0.05, Throughput: 0.05, P95: 0.10, P99: 0.10, P999: 0.20,
+	CPUPerOp: 0.10, AllocPerOp: 0.10}
 
 // DefaultTolerances returns a fresh copy of the default tolerance of every metric.
 func DefaultTolerances() map[string]float64 { return maps.Clone(defaultTolerances) }

@@ -83,6 +83,46 @@ type Trial struct {
 	// LoadHosts holds each load host's part when several ran the trial as
 	// one client (--load-hosts); Client is then the fleet's sum.
 	LoadHosts []LoadHost `json:"load_hosts,omitempty"`
+	// Duet is true when this trial ran at the same time as its pair's other
+	// trial (both sides on the same machine, the same start and schedule).
+	Duet bool `json:"duet,omitempty"`
+	// Server is what the region servers spent in the measurement window;
+	// absent where it could not be read (a cluster on another machine, imports).
+	Server *ServerStats `json:"server,omitempty"`
+}
+
+// ServerStats is what a side's region servers spent in a trial's
+// measurement window, per operation the client counted.
+type ServerStats struct {
+	// CPUPerOpMicros is the servers' process CPU (user+system) per operation,
+	// net of their idle background (IdleCPUMillisPerSec over the window).
+	CPUPerOpMicros float64 `json:"cpu_per_op_us"`
+	// GrossCPUPerOpMicros is the same with the background left in.
+	GrossCPUPerOpMicros float64 `json:"gross_cpu_per_op_us"`
+	// IdleCPUMillisPerSec is the background: CPU ms per second the servers
+	// spent with no load, measured just before the trial.
+	IdleCPUMillisPerSec float64 `json:"idle_cpu_ms_per_s"`
+	// AllocPerOpBytes is the bytes the servers' JVMs allocated per operation,
+	// net of the idle background's (IdleAllocBytesPerSec); 0 when unknown.
+	AllocPerOpBytes      float64 `json:"alloc_per_op_bytes,omitempty"`
+	IdleAllocBytesPerSec float64 `json:"idle_alloc_bytes_per_s,omitempty"`
+	// GCs counts the servers' stop-the-world collections in the window; GCPauseMicros is their time.
+	GCs           int64   `json:"gcs"`
+	GCPauseMicros float64 `json:"gc_pause_us"`
+	// Flushes, Compactions and Splits the servers logged in the window: a
+	// trial with any is flagged, its figures include that work.
+	Flushes     int `json:"flushes,omitempty"`
+	Compactions int `json:"compactions,omitempty"`
+	Splits      int `json:"splits,omitempty"`
+	// Servers is how many region servers were read.
+	Servers int `json:"servers"`
+	// WindowMillis is the time between the two readings.
+	WindowMillis int64 `json:"window_ms"`
+}
+
+// Flagged reports whether a flush, compaction or split fell in the window.
+func (s *ServerStats) Flagged() bool {
+	return s != nil && s.Flushes+s.Compactions+s.Splits > 0
 }
 
 // LoadHost is one load host's part of a trial.

@@ -9,15 +9,19 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync"
+	"time"
 
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/lifecycle"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/loadhosts"
 	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/servercost"
 	"github.com/regress-hbase/regress/harness/suite"
 )
 
@@ -44,6 +48,11 @@ type Target struct {
 	// cluster someone else runs); RSHeap their heap as asked.
 	RegionServers int
 	RSHeap        string
+	// Servers are the region server JVMs this machine can read each trial's
+	// server cost from (local clusters); empty means not available.
+	Servers servercost.Servers
+	// ServersNote says why Servers is empty, for the reports.
+	ServersNote string
 }
 
 // Event is a progress report for the terminal or the log.
@@ -89,6 +98,10 @@ type Runner struct {
 	// LoadHosts, if set, runs every trial's workload on the load hosts it
 	// chose (regress worker), merged into one client's result; nil runs it here.
 	LoadHosts *loadhosts.Coordinator
+	// Mode overrides the suite's run.mode when set (suite.ModeDuet or suite.ModeInterleaved).
+	Mode string
+	// WarmUp says how the last run's warm-up went (rounds, time, settled).
+	WarmUp WarmUp
 
 	fingerprint string
 	started     int
@@ -121,7 +134,7 @@ func (r *Runner) RunSingle(ctx context.Context, t *Target) (*results.Manifest, e
 	}
 	for i := 0; i < r.Suite.Pairs.Initial; i++ {
 		for _, w := range r.Suite.Workloads {
-			if err := r.trial(ctx, s, w, i, 0, true); err != nil {
+			if _, err := r.trial(ctx, s, w, i, 0, true); err != nil {
 				return nil, err
 			}
 		}
@@ -168,14 +181,20 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*
 				if pair < done[w] || pair >= planned[w] {
 					continue
 				}
+				if r.duet() {
+					if _, err := r.duetTrial(ctx, bs, cs, w, pair); err != nil {
+						return nil, nil, err
+					}
+					continue
+				}
 				first, second := bs, cs
 				if rng.IntN(2) == 1 {
 					first, second = cs, bs
 				}
-				if err := r.trial(ctx, first, w, pair, 0, false); err != nil {
+				if _, err := r.trial(ctx, first, w, pair, 0, false); err != nil {
 					return nil, nil, err
 				}
-				if err := r.trial(ctx, second, w, pair, 1, false); err != nil {
+				if _, err := r.trial(ctx, second, w, pair, 1, false); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -292,65 +311,264 @@ func (r *Runner) prepare(ctx context.Context, t *Target) (*side, error) {
 	return s, nil
 }
 
-// trial clones the seed, runs workload w on the clone, stores the trial and
-// drops the clone. requireRate fails the run when the trial did not hold its
-// target rate; paired runs store such a trial instead, because a candidate
-// that cannot hold a rate its baseline holds is a regression compare judges
-// (and a rate neither side holds makes compare call the run invalid).
 // warmUp runs the suite's warm-up rounds on every side: one trial of each
 // workload per round, on a clone like any trial, measured by nobody and
-// stored nowhere.
+// stored nowhere. Past run.warmup_rounds it goes on, up to
+// run.warmup_max_rounds, while some side's server CPU per operation of some
+// workload still moved by more than settleTolerance from the round before: a
+// fresh JVM's first trials cost about twice a warm one's (JIT, caches).
 func (r *Runner) warmUp(ctx context.Context, sides ...*side) error {
-	for range r.Suite.Run.WarmupRounds {
+	run := r.Suite.Run
+	began := time.Now()
+	prev := map[string]float64{}
+	rounds := 0
+	settled := false
+	maxRounds := max(run.WarmupMaxRounds, run.WarmupRounds)
+	for round := 1; round <= maxRounds; round++ {
+		cur := map[string]float64{}
 		for _, w := range r.Suite.Workloads {
-			for _, s := range sides {
-				if err := r.trial(ctx, s, w, -1, 0, false); err != nil {
-					return err
+			var costs []float64
+			var err error
+			if r.duet() && len(sides) == 2 {
+				costs, err = r.duetTrial(ctx, sides[0], sides[1], w, -1)
+			} else {
+				for _, s := range sides {
+					var c float64
+					if c, err = r.trial(ctx, s, w, -1, 0, false); err != nil {
+						break
+					}
+					costs = append(costs, c)
 				}
 			}
+			if err != nil {
+				return err
+			}
+			for i, c := range costs {
+				cur[fmt.Sprintf("%d/%s", i, w)] = c
+			}
 		}
+		rounds = round
+		settled = round > 1 && cpuSettled(prev, cur)
+		r.logger().Info("warm-up round done", "round", round, "server_cpu_per_op_us", cur, "settled", settled)
+		if round >= run.WarmupRounds && (settled || round == maxRounds || !hasCost(cur)) {
+			break
+		}
+		prev = cur
+	}
+	r.WarmUp = WarmUp{Rounds: rounds, Took: time.Since(began), Settled: settled}
+	if rounds > 0 {
+		r.emit(Event{Phase: "trial", Message: fmt.Sprintf("warm-up: %d round(s) in %s%s", rounds, r.WarmUp.Took.Round(time.Second), map[bool]string{true: ", server CPU per op settled", false: ""}[settled])})
 	}
 	return nil
 }
 
+// settleTolerance is how far a workload's server CPU per operation may move
+// from one warm-up round to the next for the side to count as warm.
+const settleTolerance = 0.15
+
+// cpuSettled reports whether every figure of cur is within settleTolerance of prev's.
+func cpuSettled(prev, cur map[string]float64) bool {
+	for k, c := range cur {
+		p, ok := prev[k]
+		if !ok || p <= 0 || c <= 0 || math.Abs(c/p-1) > settleTolerance {
+			return false
+		}
+	}
+	return len(cur) > 0
+}
+
+func hasCost(m map[string]float64) bool {
+	for _, v := range m {
+		if v > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// WarmUp says how a run's warm-up went.
+type WarmUp struct {
+	// Rounds is how many warm-up rounds ran; Took their time.
+	Rounds int
+	Took   time.Duration
+	// Settled is true when the last round's server CPU per operation was
+	// within 15% of the round before on every side and workload.
+	Settled bool
+}
+
 // trial runs workload w once on a fresh clone of s's seed and stores it; a
 // pair of -1 is a warm-up trial, run the same way and not stored.
-func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, requireRate bool) (err error) {
+// requireRate fails the run when the trial did not hold its target rate;
+// paired runs store such a trial instead, because a candidate that cannot
+// hold a rate its baseline holds is a regression compare judges (and a rate
+// neither side holds makes compare call the run invalid). It returns the
+// trial's server CPU per operation (0 when not read).
+func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, requireRate bool) (cpuPerOp float64, err error) {
 	r.started++
 	r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Trial: r.started, Trials: r.planned})
-	table, err := s.mgr.Clone(ctx, s.seed)
+	table, drop, err := r.cloneFor(ctx, s)
 	if err != nil {
-		return fmt.Errorf("%s: %w", s.t.Name, err)
+		return 0, err
 	}
 	defer func() {
-		if derr := s.mgr.Drop(ctx, table); derr != nil && err == nil {
-			err = fmt.Errorf("%s: drop trial table: %w", s.t.Name, derr)
+		if derr := drop(); derr != nil && err == nil {
+			err = derr
 		}
 	}()
+	at := timing{}
+	idle := r.watchIdle(ctx, []*side{s})
+	if len(idle) > 0 {
+		at.Start = idle[0].until.Add(startLead)
+	} else {
+		at.Start = time.Now().Add(startLead)
+	}
+	m, err := r.measure(ctx, s, w, table, at, idleOf(idle, 0))
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(m.hlog)
+	return m.cpuPerOp(), r.record(s, w, pair, order, requireRate, false, m)
+}
+
+// duetTrial runs workload w on both sides at once: each on a fresh clone of
+// its own seed, watched idle over the same stretch, started at the same
+// instant with the same seed, so both meet the machine's interference at the
+// same moments. Both trials are stored with the pair (baseline order 0). It
+// returns each side's server CPU per operation.
+func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int) (costs []float64, err error) {
+	sides := []*side{bs, cs}
+	tables := make([]string, 2)
+	for i, s := range sides {
+		r.started++
+		r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Trial: r.started, Trials: r.planned, Message: "duet"})
+		table, drop, err := r.cloneFor(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		defer func() {
+			if derr := drop(); derr != nil && err == nil {
+				err = derr
+			}
+		}()
+		tables[i] = table
+	}
+	idle := r.watchIdle(ctx, sides)
+	at := timing{Start: time.Now().Add(startLead), Seed: time.Now().UnixNano()}
+	if len(idle) > 0 {
+		at.Start = idle[0].until.Add(startLead)
+	}
+	ms := make([]*measured, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i, s := range sides {
+		wg.Go(func() { ms[i], errs[i] = r.measure(ctx, s, w, tables[i], at, idleOf(idle, i)) })
+	}
+	wg.Wait()
+	for _, m := range ms {
+		if m != nil {
+			defer os.Remove(m.hlog)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for i, s := range sides {
+		if err := r.record(s, w, pair, i, false, true, ms[i]); err != nil {
+			return nil, err
+		}
+		costs = append(costs, ms[i].cpuPerOp())
+	}
+	return costs, nil
+}
+
+// startLead is how far ahead of now a trial's schedule is anchored, so its
+// window edges are known before it starts and a duet's two runs can both be
+// ready for the same instant.
+const startLead = 200 * time.Millisecond
+
+// cloneFor clones s's seed for one trial and prewarms it when the suite
+// asks; drop drops the clone.
+func (r *Runner) cloneFor(ctx context.Context, s *side) (table string, drop func() error, err error) {
+	table, err = s.mgr.Clone(ctx, s.seed)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", s.t.Name, err)
+	}
+	drop = func() error {
+		if derr := s.mgr.Drop(ctx, table); derr != nil {
+			return fmt.Errorf("%s: drop trial table: %w", s.t.Name, derr)
+		}
+		return nil
+	}
 	if r.Suite.Run.Prewarm {
 		rows, err := lifecycle.Prewarm(ctx, s.t.Client, table)
 		if err != nil {
-			return fmt.Errorf("%s: %w", s.t.Name, err)
+			_ = drop()
+			return "", nil, fmt.Errorf("%s: %w", s.t.Name, err)
 		}
 		r.logger().Debug("prewarmed the trial table", "target", s.t.Name, "table", table, "rows", rows)
 	}
+	return table, drop, nil
+}
+
+// measured is one side's trial as run, before it is stored.
+type measured struct {
+	res   *loadgen.Result
+	hosts []results.LoadHost
+	hlog  string
+	// server is the servers' cost in the measurement window, nil when not read.
+	server *results.ServerStats
+}
+
+func (m *measured) cpuPerOp() float64 {
+	if m == nil || m.server == nil {
+		return 0
+	}
+	return m.server.CPUPerOpMicros
+}
+
+// measure runs workload w on table, its schedule pinned by at, and reads
+// s's servers at the edges of the measurement window.
+func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timing, idle servercost.Cost) (*measured, error) {
 	hlog, err := os.CreateTemp("", "regress-trial-*.hlog")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer os.Remove(hlog.Name())
-	defer hlog.Close()
-
-	res, hosts, err := r.drive(ctx, s, w, table, hlog, r.Suite.Run, r.expectedOps())
+	m := &measured{hlog: hlog.Name()}
+	run := r.Suite.Run
+	var window func() ([]servercost.Cost, error)
+	if len(s.t.Servers) > 0 && r.LoadHosts == nil && !at.Start.IsZero() {
+		from := at.Start.Add(run.Warmup)
+		window = watch(ctx, s.t.Servers, from, from.Add(run.Measure))
+	}
+	res, hosts, err := r.driveAt(ctx, s, w, table, hlog, run, r.expectedOps(), at)
+	if cerr := hlog.Close(); err == nil {
+		err = cerr
+	}
+	var costs []servercost.Cost
+	var werr error
+	if window != nil {
+		costs, werr = window()
+	}
 	if err != nil {
-		return fmt.Errorf("%s: workload %s on %s: %w", s.t.Name, w, table, err)
+		os.Remove(m.hlog)
+		return nil, fmt.Errorf("%s: workload %s on %s: %w", s.t.Name, w, table, err)
 	}
+	m.res, m.hosts = res, hosts
+	if werr != nil {
+		r.logger().Warn("server cost not read", "target", s.t.Name, "workload", w, "err", werr)
+	} else if costs != nil {
+		m.server = serverStats(servercost.Total(costs), idle, res.Ops, len(costs))
+	}
+	return m, nil
+}
+
+// record checks a measured trial and stores it; a pair of -1 (warm-up) is
+// only logged.
+func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bool, m *measured) error {
+	res := m.res
 	if pair < 0 {
-		r.logger().Info("warm-up trial done", "target", s.t.Name, "workload", w, "rate", res.RateMessage())
+		r.logger().Info("warm-up trial done", "target", s.t.Name, "workload", w, "rate", res.RateMessage(), "server_cpu_per_op_us", m.cpuPerOp())
 		return nil
-	}
-	if err := hlog.Close(); err != nil {
-		return err
 	}
 	t := results.Trial{
 		ID:       fmt.Sprintf("%s-%s-p%02d", r.RunID, filepath.Base(w), pair),
@@ -358,9 +576,11 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 		Workload: filepath.Base(w),
 		Pair:     pair,
 		Order:    order,
+		Duet:     duet,
+		Server:   m.server,
 	}
 	results.FillTrial(&t, res)
-	t.LoadHosts = hosts
+	t.LoadHosts = m.hosts
 	var total, failed int64
 	for _, o := range t.Ops {
 		total += o.Count
@@ -378,10 +598,21 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 		r.logger().Warn("trial did not hold the target rate; kept for the held-rate check", "target", s.t.Name, "workload", w, "pair", pair, "rate", res.RateMessage())
 		r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Message: "target rate not held: " + res.RateMessage()})
 	}
-	if _, err := r.Store.AppendTrialFile(s.key, t, hlog.Name()); err != nil {
+	if _, err := r.Store.AppendTrialFile(s.key, t, m.hlog); err != nil {
 		return fmt.Errorf("%s: store trial: %w", s.t.Name, err)
 	}
 	return nil
+}
+
+// duet reports whether pairs run as duets: the suite's run.mode or the
+// Runner's Mode says so, and no load hosts run the trials (a duet's two runs
+// share one start instant, which a fleet's barrier does not give).
+func (r *Runner) duet() bool {
+	mode := r.Mode
+	if mode == "" {
+		mode = r.Suite.Run.Mode
+	}
+	return mode == suite.ModeDuet && r.LoadHosts == nil
 }
 
 func (r *Runner) emit(e Event) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/servercost"
 )
 
 // Side is one side of a run as the user named it: a version regress starts
@@ -112,6 +113,7 @@ func StartTargets(ctx context.Context, opt StartOptions, sides []Side) ([]*Targe
 					t.JDK = "JDK " + info.JDK.Version + " (" + info.JDK.Java + ")"
 					t.Repository, t.Home, t.Checksums = info.Repository, info.Home, info.Checksums
 				}
+				t.Servers, t.ServersNote = regionServers(cl)
 				if w, ok := cl.(cluster.Watched); ok && opt.Died != nil {
 					go func() {
 						<-w.Exited()
@@ -123,6 +125,7 @@ func StartTargets(ctx context.Context, opt StartOptions, sides []Side) ([]*Targe
 				log.Info("cluster ready", "side", s.Role, "version", cl.Version(), "jdk", jdk, "zookeeper", zk, "log", cl.LogPath())
 			} else {
 				t.Provider = "external"
+				t.ServersNote = "server cost not available: the cluster runs elsewhere (its region servers' CPU and allocation are read from /proc and the JVM on this machine only)"
 			}
 			cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 			defer cancel()
@@ -238,4 +241,23 @@ func sanitizeLabel(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// regionServers lists the region server JVMs of a cluster regress started,
+// for the server cost of each trial.
+func regionServers(cl cluster.Cluster) (servercost.Servers, string) {
+	ps, ok := cl.(cluster.Processes)
+	if !ok {
+		return nil, "server cost not available: this provider does not list its processes"
+	}
+	var out servercost.Servers
+	for _, p := range ps.Processes() {
+		if p.Role == "hbase" || strings.HasPrefix(p.Role, "region server") {
+			out = append(out, servercost.Server{Name: p.Role, PID: p.PID, GCLog: p.GCLog, Log: p.LogPath})
+		}
+	}
+	if len(out) == 0 {
+		return nil, "server cost not available: no region server process found"
+	}
+	return out, ""
 }

@@ -142,8 +142,21 @@ func (r *Runner) preload(ctx context.Context, s *side, wl *workload.Workload, ta
 // sizes the key space of run-phase inserts. With load hosts it also returns
 // each host's part.
 func (r *Runner) drive(ctx context.Context, s *side, w, table string, hlog io.Writer, run suite.Run, operations int64) (*loadgen.Result, []results.LoadHost, error) {
+	return r.driveAt(ctx, s, w, table, hlog, run, operations, timing{})
+}
+
+// timing pins a trial's run in time: Start anchors its schedule (zero: when
+// it starts), Seed its workload's random choices (zero: from the clock). A
+// duet's two runs share both.
+type timing struct {
+	Start time.Time
+	Seed  int64
+}
+
+// driveAt is drive with the run pinned by at; load hosts take only its seed.
+func (r *Runner) driveAt(ctx context.Context, s *side, w, table string, hlog io.Writer, run suite.Run, operations int64, at timing) (*loadgen.Result, []results.LoadHost, error) {
 	if r.LoadHosts == nil {
-		res, err := r.runWorkloadAt(ctx, s, w, table, hlog, run, operations)
+		res, err := r.runWorkloadAt(ctx, s, w, table, hlog, run, operations, at)
 		return res, nil, err
 	}
 	p, err := r.properties(w, table, operations)
@@ -156,7 +169,7 @@ func (r *Runner) drive(ctx context.Context, s *side, w, table string, hlog io.Wr
 		Threads:    loadhosts.PerHost(run.Threads, hosts),
 		TargetRate: run.TargetOpsPerSec, PerServerClamp: run.PerServerClampOpsPerSec, LiveServers: s.servers,
 		Warmup: run.Warmup, Measure: run.Measure, OperationCount: run.OperationCount,
-		Seed: time.Now().UnixNano(),
+		Seed: seedOf(at),
 	}
 	task.SetProperties(p)
 	tr, err := r.LoadHosts.Run(ctx, task)
@@ -177,7 +190,7 @@ func (r *Runner) drive(ctx context.Context, s *side, w, table string, hlog io.Wr
 
 // runWorkloadAt runs workload w on table here with run's rate, threads and
 // windows; operations sizes the key space of run-phase inserts.
-func (r *Runner) runWorkloadAt(ctx context.Context, s *side, w, table string, hlog io.Writer, run suite.Run, operations int64) (*loadgen.Result, error) {
+func (r *Runner) runWorkloadAt(ctx context.Context, s *side, w, table string, hlog io.Writer, run suite.Run, operations int64, at timing) (*loadgen.Result, error) {
 	p, err := r.properties(w, table, operations)
 	if err != nil {
 		return nil, err
@@ -192,8 +205,9 @@ func (r *Runner) runWorkloadAt(ctx context.Context, s *side, w, table string, hl
 	}
 	db := binding.New(s.t.Client, r.Suite.Data.ColumnFamily, d, r.logger())
 	trial, trials := r.started, r.planned
-	base := time.Now().UnixNano()
+	base := seedOf(at)
 	return loadgen.Run(ctx, loadgen.Config{
+		Start:          at.Start,
 		TargetRate:     run.TargetOpsPerSec,
 		PerServerClamp: run.PerServerClampOpsPerSec,
 		LiveServers:    s.servers,
@@ -207,4 +221,11 @@ func (r *Runner) runWorkloadAt(ctx context.Context, s *side, w, table string, hl
 			r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Trial: trial, Trials: trials, Run: &pr})
 		},
 	})
+}
+
+func seedOf(at timing) int64 {
+	if at.Seed != 0 {
+		return at.Seed
+	}
+	return time.Now().UnixNano()
 }

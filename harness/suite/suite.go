@@ -99,7 +99,26 @@ type Run struct {
 	// region server's first trials pay for its JIT and caches (measured: the
 	// first smoke pair's p95 4-14 ms, the others 1-2 ms). Default 1.
 	WarmupRounds int `yaml:"-"`
+	// WarmupMaxRounds lets warm-up go on past WarmupRounds, up to this many
+	// rounds, until every side's server CPU per operation settles (a fresh
+	// JVM's first trials cost about twice a warm one's); 0 means WarmupRounds.
+	WarmupMaxRounds int `yaml:"warmup_max_rounds"`
+	// Mode is how a pair's two trials run: ModeInterleaved (back to back, in
+	// random order) or ModeDuet (at the same time, same start and schedule).
+	Mode string `yaml:"mode"`
+	// Idle is how long each trial's servers are watched with no load just
+	// before it, to subtract their background from the server cost; 0 subtracts nothing.
+	Idle time.Duration `yaml:"-"`
 }
+
+// Trial modes (Run.Mode).
+const (
+	// ModeInterleaved runs a pair's trials back to back in random order.
+	ModeInterleaved = "interleaved"
+	// ModeDuet runs a pair's trials at the same time on the same machine, so
+	// both meet the same interference (Bulej et al., ICPE 2020).
+	ModeDuet = "duet"
+)
 
 // Pairs sets how many interleaved baseline/candidate pairs run per workload.
 type Pairs struct {
@@ -136,6 +155,7 @@ type run struct {
 	Run          `yaml:",inline"`
 	WarmupRounds *int   `yaml:"warmup_rounds"`
 	Warmup       string `yaml:"warmup"`
+	Idle         string `yaml:"idle"`
 	Measure      string `yaml:"measure"`
 	MaxErrorRate string `yaml:"max_error_rate"`
 }
@@ -282,6 +302,22 @@ func (s *Suite) normalise(f *file) error {
 	if r.Warmup, err = parseDuration(f.Run.Warmup, 5*time.Second); err != nil {
 		bad("run.warmup: %v", err)
 	}
+	if r.Idle, err = parseDuration(f.Run.Idle, 2*time.Second); err != nil {
+		bad("run.idle: %v", err)
+	}
+	if r.WarmupMaxRounds < 0 {
+		bad("run.warmup_max_rounds: must be 0 or more, got %d", r.WarmupMaxRounds)
+	}
+	if r.WarmupMaxRounds < r.WarmupRounds {
+		r.WarmupMaxRounds = r.WarmupRounds
+	}
+	switch r.Mode {
+	case "":
+		r.Mode = ModeInterleaved
+	case ModeInterleaved, ModeDuet:
+	default:
+		bad("run.mode: %q is not a trial mode; use %s (a pair's trials at the same time) or %s (back to back)", r.Mode, ModeDuet, ModeInterleaved)
+	}
 	if r.Measure, err = parseDuration(f.Run.Measure, 30*time.Second); err != nil || r.Measure <= 0 {
 		if err == nil {
 			err = errors.New("must be longer than 0s")
@@ -381,12 +417,15 @@ func (s *Suite) Fingerprint() (string, error) {
 		Properties map[string]string
 		Rounds     int  // warm-up rounds: they change the server a trial meets
 		Prewarm    bool `json:",omitempty"` // a warm block cache changes what a trial measures
+		// Duet: two servers loaded at once meet another machine than one.
+		Duet bool `json:",omitempty"`
 		// Cluster: N region servers measure another system than one.
 		Cluster *Cluster `json:",omitempty"`
 	}
 	f := fp{Data: s.Data, Workloads: map[string]string{}, Threads: s.Run.Threads, Target: s.Run.TargetOpsPerSec,
 		Clamp: s.Run.PerServerClampOpsPerSec, Warmup: s.Run.Warmup, Measure: s.Run.Measure,
-		OpCount: s.Run.OperationCount, Properties: s.Properties, Rounds: s.Run.WarmupRounds, Prewarm: s.Run.Prewarm}
+		OpCount: s.Run.OperationCount, Properties: s.Properties, Rounds: s.Run.WarmupRounds, Prewarm: s.Run.Prewarm,
+		Duet: s.Run.Mode == ModeDuet}
 	if c := s.Cluster; c.RegionServers > 1 || c.RSHeap != "" {
 		c.RegionServers = max(c.RegionServers, 1)
 		f.Cluster = &c
