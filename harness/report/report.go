@@ -18,6 +18,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/regress-hbase/regress/harness/atomicfile"
 	"github.com/regress-hbase/regress/harness/capacity"
 	"github.com/regress-hbase/regress/harness/compare"
 )
@@ -104,7 +105,7 @@ func WriteAll(dir string, r Report) ([]string, error) {
 			return written, err
 		}
 		p := filepath.Join(dir, f.name)
-		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		if err := atomicfile.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 			return written, fmt.Errorf("report: write %s: %w", p, err)
 		}
 		written = append(written, p)
