@@ -8,6 +8,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/regress-hbase/regress/harness/atomicfile"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/workload"
 )
@@ -42,8 +43,8 @@ func StepOf(res *loadgen.Result) Step {
 	return st
 }
 
-// Save writes sw as indented JSON to path, through a temporary file renamed
-// into place so a crash never leaves half a file.
+// Save writes sw as indented JSON to path atomically (atomicfile), so a
+// crash never leaves half a file.
 func Save(path string, sw *Sweep) error {
 	b, err := json.MarshalIndent(sw, "", "  ")
 	if err != nil {
@@ -52,19 +53,7 @@ func Save(path string, sw *Sweep) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("capacity: %w", err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".capacity-*.json")
-	if err != nil {
-		return fmt.Errorf("capacity: %w", err)
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(append(b, '\n')); err != nil {
-		f.Close()
-		return fmt.Errorf("capacity: write %s: %w", f.Name(), err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("capacity: write %s: %w", f.Name(), err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("capacity: %w", err)
 	}
 	return nil

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/atomicfile"
 )
 
 // What `regress cluster versions` knows of a version without asking Maven.
@@ -40,19 +42,8 @@ func (c *artifactCache) remember(version, repo, status string) {
 	if err != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(c.root, ".versions-*.json")
-	if err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(c.root, versionsFile), b, 0o644); err != nil {
 		c.log.Debug("cannot remember version status", "err", err)
-		return
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(c.root, versionsFile)); err != nil {
-		os.Remove(tmp.Name())
 	}
 }
 

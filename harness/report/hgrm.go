@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/regress-hbase/regress/harness/atomicfile"
 )
 
 // hgrmTicks is the number of percentile steps per halving of the distance to
@@ -36,7 +38,7 @@ func writeHgrms(dir string, ds []Distribution) ([]string, error) {
 				return written, fmt.Errorf("report: hgrm of %s %s: %w", d.Workload, d.Op, err)
 			}
 			p := filepath.Join(dir, safeFile(d.Workload)+"-"+safeFile(d.Op)+"-"+side.name+".hgrm")
-			if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			if err := atomicfile.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 				return written, fmt.Errorf("report: write %s: %w", p, err)
 			}
 			written = append(written, p)

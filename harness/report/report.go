@@ -13,11 +13,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/regress-hbase/regress/harness/atomicfile"
 	"github.com/regress-hbase/regress/harness/capacity"
 	"github.com/regress-hbase/regress/harness/compare"
 )
@@ -55,40 +57,60 @@ const (
 	FormatHTML     = "html"
 )
 
+// A Reporter writes a report in one format to w.
+type Reporter func(w io.Writer, r Report) error
+
+// format is one way to render a report: its --format name, the other names
+// it answers to, the file WriteAll puts it in and the Reporter that writes it.
+type format struct {
+	name    string
+	aliases []string
+	file    string
+	write   Reporter
+}
+
+// formats is every stream format, in the order Formats lists and WriteAll
+// writes them. A new format is one row here.
+var formats = []format{
+	{FormatText, []string{"txt", "table"}, "report.txt", renderText},
+	{FormatMarkdown, []string{"md"}, "report.md", renderMarkdown},
+	{FormatJSON, nil, "report.json", renderJSON},
+	{FormatJUnit, []string{"xml"}, "junit.xml", renderJUnit},
+	{FormatHTML, nil, "report.html", renderHTML},
+}
+
 // Formats lists the formats Render writes to one stream.
 func Formats() []string {
-	return []string{FormatText, FormatMarkdown, FormatJSON, FormatJUnit, FormatHTML}
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = f.name
+	}
+	return names
+}
+
+// lookup finds the format called name or one of its aliases, in any case.
+func lookup(name string) (format, bool) {
+	name = strings.ToLower(name)
+	for _, f := range formats {
+		if f.name == name || slices.Contains(f.aliases, name) {
+			return f, true
+		}
+	}
+	return format{}, false
 }
 
 // Render writes r in one format to w.
-func Render(w io.Writer, format string, r Report) error {
+func Render(w io.Writer, name string, r Report) error {
 	if r.Comparison == nil {
 		return errors.New("report: no comparison to render")
 	}
-	switch strings.ToLower(format) {
-	case FormatText, "txt", "table":
-		return renderText(w, r)
-	case FormatMarkdown, "md":
-		return renderMarkdown(w, r)
-	case FormatJSON:
-		return renderJSON(w, r)
-	case FormatJUnit, "xml":
-		return renderJUnit(w, r)
-	case FormatHTML:
-		return renderHTML(w, r)
-	case "hgrm":
+	if f, ok := lookup(name); ok {
+		return f.write(w, r)
+	}
+	if strings.EqualFold(name, "hgrm") {
 		return errors.New("report: hgrm is one file per operation, not one stream: write it with --out DIR")
 	}
-	return fmt.Errorf("report: unknown format %q: choose one of %s", format, strings.Join(Formats(), ", "))
-}
-
-// fileNames maps each stream format to the file WriteAll puts it in.
-var fileNames = []struct{ format, name string }{
-	{FormatText, "report.txt"},
-	{FormatMarkdown, "report.md"},
-	{FormatJSON, "report.json"},
-	{FormatJUnit, "junit.xml"},
-	{FormatHTML, "report.html"},
+	return fmt.Errorf("report: unknown format %q: choose one of %s", name, strings.Join(Formats(), ", "))
 }
 
 // WriteAll writes every format into dir (created if needed), plus one .hgrm
@@ -97,14 +119,17 @@ func WriteAll(dir string, r Report) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("report: create %s: %w", dir, err)
 	}
+	if r.Comparison == nil {
+		return nil, errors.New("report: no comparison to render")
+	}
 	var written []string
-	for _, f := range fileNames {
+	for _, f := range formats {
 		var buf bytes.Buffer
-		if err := Render(&buf, f.format, r); err != nil {
+		if err := f.write(&buf, r); err != nil {
 			return written, err
 		}
-		p := filepath.Join(dir, f.name)
-		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		p := filepath.Join(dir, f.file)
+		if err := atomicfile.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 			return written, fmt.Errorf("report: write %s: %w", p, err)
 		}
 		written = append(written, p)

@@ -262,6 +262,47 @@ func TestRenderRejectsUnknownFormat(t *testing.T) {
 	}
 }
 
+func TestRenderAnswersToAliases(t *testing.T) {
+	for _, tc := range []struct{ alias, name string }{
+		{"txt", FormatText}, {"table", FormatText}, {"TEXT", FormatText},
+		{"md", FormatMarkdown}, {"Markdown", FormatMarkdown},
+		{"xml", FormatJUnit}, {"JSON", FormatJSON}, {"HTML", FormatHTML},
+	} {
+		t.Run(tc.alias, func(t *testing.T) {
+			var got, want bytes.Buffer
+			if err := Render(&got, tc.alias, fullReport()); err != nil {
+				t.Fatalf("Render(%q): %v", tc.alias, err)
+			}
+			if err := Render(&want, tc.name, fullReport()); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("Render(%q) differs from Render(%q)", tc.alias, tc.name)
+			}
+		})
+	}
+}
+
+func TestRenderSaysHowToWriteHgrm(t *testing.T) {
+	err := Render(&bytes.Buffer{}, "hgrm", fullReport())
+	if err == nil || !strings.Contains(err.Error(), "--out DIR") {
+		t.Fatalf("err = %v, want one pointing at --out DIR", err)
+	}
+}
+
+func TestFormatsTableHasOneFilePerFormat(t *testing.T) {
+	files := map[string]string{}
+	for _, f := range formats {
+		if f.write == nil || f.file == "" {
+			t.Errorf("format %q has no writer or no file", f.name)
+		}
+		if other, dup := files[f.file]; dup {
+			t.Errorf("formats %q and %q both write %s", other, f.name, f.file)
+		}
+		files[f.file] = f.name
+	}
+}
+
 func TestStepSummaryAppendsWithinLimit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "summary.md")
 	if err := os.WriteFile(path, []byte("earlier step\n"), 0o644); err != nil {

@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/atomicfile"
 )
 
 // DefaultRoot is the store directory used when --store is not given.
@@ -497,38 +499,19 @@ func (s *Store) writeManifest(k Key, m *Manifest) error {
 	return nil
 }
 
-// writeAtomic copies r into path through a temporary file in the same
-// directory, fsynced and renamed, so readers see the old file or the new one,
-// never half of one. It returns the hex SHA-256 of what it wrote.
+// writeAtomic copies r into path through atomicfile, so readers see the old
+// file or the new one, never half of one. It returns the hex SHA-256 of what it wrote.
 func writeAtomic(path string, r io.Reader) (string, error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	h := sha256.New()
+	err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		_, err := io.Copy(io.MultiWriter(w, h), r)
+		return err
+	})
 	if err != nil {
 		return "", err
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(tmp, h), r); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return "", err
-	}
-	// The rename is durable only once the directory itself is synced.
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
