@@ -578,6 +578,7 @@ func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error
 			reg = sign*pick(d.key, rlo, rhi) > d.c
 		}
 		m.Status = status(lo, hi, d.c, sign, reg)
+		m.Detectable = detectable(d)
 	}
 	out.Verdict = verdict(out.Metrics, out.HeldRate)
 	if out.Invalid != "" {
@@ -775,4 +776,25 @@ func estimateKey(k metricKey, bt, ct []results.Trial, sched schedule) (detail, f
 		d.est = welchEstimate(lb, lc)
 	}
 	return d, math.Exp(mb), math.Exp(mc), nil
+}
+
+// detectPower is the power at which Detectable is stated.
+const detectPower = 0.8
+
+// detectable is the smallest true change in the worse direction that the
+// one-sided regression test at d's level rejects with probability
+// detectPower: the tolerance plus the noise's margin, (t(1-level) +
+// t(power)) standard errors, on the log scale.
+func detectable(d detail) float64 {
+	if d.est.N < 2 || d.level <= 0 {
+		return 0
+	}
+	x := d.c
+	if d.est.SE > 0 {
+		x += (tQuantile(1-d.level, d.est.DF) + tQuantile(detectPower, d.est.DF)) * d.est.SE
+	}
+	if d.key.worseSign() < 0 {
+		return -math.Expm1(-x)
+	}
+	return math.Expm1(x)
 }

@@ -71,6 +71,11 @@ type MetricResult struct {
 	Gated           bool    `json:"gated"`
 	P               float64 `json:"p"`     // p-value of the one-sided regression test, Holm-adjusted when gated
 	Pairs           int     `json:"pairs"` // pairs (or trials a side when unpaired) the decision used
+	// Detectable is the smallest change in the worse direction (a fraction:
+	// 0.08 = 8% slower, costlier or less throughput) this run's test would
+	// have flagged as a regression with power 0.8, given the spread between
+	// its pairs: what the run could see. 0 when not estimated.
+	Detectable float64 `json:"detectable,omitempty"`
 	// OpsPerTrial is the fewest operations of this type any trial of either
 	// side recorded (0 for throughput): what a percentile rests on.
 	OpsPerTrial int64 `json:"ops_per_trial,omitempty"`

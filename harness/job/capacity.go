@@ -64,6 +64,9 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if j.From != "" {
 		return j.fromStored(stdout, stderr)
 	}
+	if j.Trials == suite.ModeDuet {
+		return fault.Usage(errors.New("--trials duet: a capacity sweep runs its steps interleaved (each step finds one side's limit, which a second loaded server would move); drop --trials"))
+	}
 	base, cand, s, err := j.checkPair(j.Baseline, j.Candidate)
 	if err != nil {
 		return err

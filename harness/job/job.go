@@ -38,6 +38,8 @@ type Options struct {
 	// the suite's cluster section, else one standalone JVM with a 1g heap).
 	RegionServers int
 	RSHeap        string
+	// Trials overrides the suite's run.mode: "duet" or "interleaved" ("" keeps the suite's).
+	Trials string
 }
 
 // Report says where a comparison's reports go and when its verdict fails the job.
@@ -255,8 +257,28 @@ func (o *Options) checkPair(b, c Side) (base, cand runner.Side, s *suite.Suite, 
 	if cand, err = c.Check("candidate"); err != nil {
 		return
 	}
-	s, err = LoadSuite(o.Scenarios, o.Suite)
+	if s, err = LoadSuite(o.Scenarios, o.Suite); err != nil {
+		return
+	}
+	err = o.setTrials(s)
 	return
+}
+
+// setTrials applies --trials to the suite before anything fingerprints it:
+// a duet measures another machine (two servers loaded at once) than
+// interleaved trials, so the mode is part of the suite's identity.
+func (o *Options) setTrials(s *suite.Suite) error {
+	switch o.Trials {
+	case "":
+	case suite.ModeDuet, suite.ModeInterleaved:
+		s.Run.Mode = o.Trials
+	default:
+		return fault.Usage(fmt.Errorf("--trials %q: use duet (a pair's two trials at the same time) or interleaved (back to back, in random order)", o.Trials))
+	}
+	if s.Run.Mode == suite.ModeDuet && o.LoadHosts.N > 0 {
+		return fault.Usage(errors.New("--trials duet with --load-hosts: a duet's two runs start at one instant from this process; run with --trials interleaved on load hosts"))
+	}
+	return nil
 }
 
 // session is what a job opens once its input is checked: the store, the log

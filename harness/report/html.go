@@ -47,6 +47,7 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 <div class="verdict v-{{.Verdict}}">{{.VerdictLine}}</div>
 {{if .Descriptive}}<p class="note"><strong>Every figure on this page is {{.DescriptiveNote}}:</strong> imported summaries carry no trials to test.</p>{{end}}
 {{if .HeldRate}}<ul>{{range .HeldRate}}<li class="st-{{.Status}}">{{.Line}}</li>{{end}}</ul>{{end}}
+{{if .Detect}}<p class="note">{{.Detect}}</p>{{end}}
 {{if .Evidence}}<h2>Gated metrics: every trial, and the ratio against the tolerance</h2>
 <p class="note">Left: each trial's value on a log axis, baseline (blue) and candidate (orange){{if .Paired}}, the two trials of a pair joined{{end}}. Right: the ratio's interval (each end a one-sided bound at alpha/looks) against the tolerance band (green); the gate passes a metric whose worse end stays inside the band.</p>
 <div class="evidence">
@@ -105,13 +106,14 @@ func renderHTML(w io.Writer, r Report) error {
 		Evidence                                                                     []htmlEvidence
 		HeldRate                                                                     []htmlHeld
 		GateNotes                                                                    []string
+		Detect                                                                       string
 		Paired                                                                       bool
 		Capacity                                                                     template.HTML
 	}{
 		Title:    fmt.Sprintf("%s vs %s", c.Candidate.Name, c.Baseline.Name),
 		Headline: headline(c), VerdictLine: verdictLine(c), Verdict: c.Verdict, Descriptive: c.Descriptive,
 		DescriptiveNote: DescriptiveNote, Warnings: c.Warnings, BaseName: c.Baseline.Name, CandName: c.Candidate.Name,
-		GateNotes: gateNotes(c), Paired: c.Paired,
+		GateNotes: gateNotes(c), Detect: detectLine(c), Paired: c.Paired,
 		Capacity: capacityHTML(r.Capacity),
 	}
 	for _, h := range c.HeldRate {

@@ -44,6 +44,9 @@ func markdown(c *compare.Comparison, maxRows int) []byte {
 			fmt.Fprintf(&b, "- %s\n", mdEscape(heldRateLine(h)))
 		}
 	}
+	if d := detectLine(c); d != "" {
+		fmt.Fprintf(&b, "\n%s\n", mdEscape(d))
+	}
 	if notes := gateNotes(c); len(notes) > 0 {
 		b.WriteString("\nNotes:\n\n")
 		for _, n := range notes {

@@ -176,6 +176,15 @@ func value(v float64, unit string) string {
 		}
 	case "ops/s":
 		return fmt.Sprintf("%.0f ops/s", v)
+	case "B":
+		switch {
+		case v >= 1<<20:
+			return fmt.Sprintf("%.3g MiB", v/(1<<20))
+		case v >= 1<<10:
+			return fmt.Sprintf("%.3g KiB", v/(1<<10))
+		default:
+			return fmt.Sprintf("%.0f B", v)
+		}
 	}
 	return fmt.Sprintf("%.4g %s", v, unit)
 }
@@ -394,4 +403,47 @@ func verdictLine(c *compare.Comparison) string {
 		return "DESCRIPTIVE: ratios only (" + DescriptiveNote + "); no verdict"
 	}
 	return string(c.Verdict)
+}
+
+// detectLine says what the run could see: for each gated metric, the
+// smallest regression it would have flagged with power 0.8, the most
+// sensitive first ("this run could detect +8% workloadc cpu_per_op, ...");
+// "" when nothing was estimated (descriptive comparisons).
+func detectLine(c *compare.Comparison) string {
+	type item struct {
+		what string
+		d    float64
+	}
+	var items []item
+	for _, m := range c.Metrics {
+		if !m.Gated || m.Detectable <= 0 || !finite(m.Detectable) {
+			continue
+		}
+		what := m.Workload + " " + m.Metric
+		if m.Op != compare.OpAll {
+			what = m.Workload + " " + m.Op + " " + m.Metric
+		}
+		items = append(items, item{what, m.Detectable})
+	}
+	if len(items) == 0 {
+		return ""
+	}
+	slices.SortStableFunc(items, func(a, b item) int {
+		switch {
+		case a.d < b.d:
+			return -1
+		case a.d > b.d:
+			return 1
+		}
+		return 0
+	})
+	parts := make([]string, len(items))
+	for i, it := range items {
+		sign := "+"
+		if strings.HasSuffix(it.what, compare.MetricThroughput) {
+			sign = "-"
+		}
+		parts[i] = fmt.Sprintf("%s%.0f%% %s", sign, 100*it.d, it.what)
+	}
+	return "this run could detect (power 0.8): " + strings.Join(parts, ", ")
 }

@@ -81,6 +81,9 @@ func writeNotes(w io.Writer, c *compare.Comparison, bullet string) error {
 			p("%s%s\n", bullet, heldRateLine(h))
 		}
 	}
+	if d := detectLine(c); d != "" {
+		p("\n%s\n", d)
+	}
 	if notes := gateNotes(c); len(notes) > 0 {
 		p("\nnotes:\n")
 		for _, n := range notes {

@@ -115,6 +115,8 @@ type side struct {
 	seed    lifecycle.Seed
 	key     results.Key
 	servers int
+	// idle pools the background of the side's servers over the run.
+	idle background
 }
 
 // More is asked after each look (1-based) whether more pairs are needed, and
@@ -422,7 +424,7 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 	} else {
 		at.Start = time.Now().Add(startLead)
 	}
-	m, err := r.measure(ctx, s, w, table, at, idleOf(idle, 0))
+	m, err := r.measure(ctx, s, w, table, at)
 	if err != nil {
 		return 0, err
 	}
@@ -461,7 +463,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
 	for i, s := range sides {
-		wg.Go(func() { ms[i], errs[i] = r.measure(ctx, s, w, tables[i], at, idleOf(idle, i)) })
+		wg.Go(func() { ms[i], errs[i] = r.measure(ctx, s, w, tables[i], at) })
 	}
 	wg.Wait()
 	for _, m := range ms {
@@ -528,7 +530,7 @@ func (m *measured) cpuPerOp() float64 {
 
 // measure runs workload w on table, its schedule pinned by at, and reads
 // s's servers at the edges of the measurement window.
-func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timing, idle servercost.Cost) (*measured, error) {
+func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timing) (*measured, error) {
 	hlog, err := os.CreateTemp("", "regress-trial-*.hlog")
 	if err != nil {
 		return nil, err
@@ -557,7 +559,7 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 	if werr != nil {
 		r.logger().Warn("server cost not read", "target", s.t.Name, "workload", w, "err", werr)
 	} else if costs != nil {
-		m.server = serverStats(servercost.Total(costs), idle, res.Ops, len(costs))
+		m.server = serverStats(servercost.Total(costs), &s.idle, res.Ops, len(costs))
 	}
 	return m, nil
 }

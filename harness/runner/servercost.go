@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/regress-hbase/regress/harness/results"
@@ -12,6 +13,49 @@ import (
 type idleWatch struct {
 	cost  servercost.Cost
 	until time.Time
+}
+
+// background is a side's idle background over a run: every idle watch's
+// rates, so each trial subtracts a figure pooled over the run rather than
+// its own 2 s watch (which /proc's 10 ms ticks and the JVM's 1 MiB heap
+// regions make coarse, and one chore or GC makes spiky).
+type background struct {
+	cpuMillisPerSec, allocBytesPerSec []float64
+}
+
+// add records one idle watch.
+func (b *background) add(c servercost.Cost) {
+	if c.Window <= 0 {
+		return
+	}
+	sec := c.Window.Seconds()
+	b.cpuMillisPerSec = append(b.cpuMillisPerSec, float64(c.CPU)/1e6/sec)
+	if c.AllocKnown {
+		b.allocBytesPerSec = append(b.allocBytesPerSec, float64(c.Allocated)/sec)
+	}
+}
+
+// rates is the pooled background: the median CPU rate (robust to a watch
+// that met a chore) and the mean allocation rate (whole heap regions
+// counted or not at random: the mean is unbiased), ok false before any watch.
+func (b *background) rates() (cpuMillisPerSec, allocBytesPerSec float64, ok bool) {
+	if len(b.cpuMillisPerSec) == 0 {
+		return 0, 0, false
+	}
+	c := slices.Clone(b.cpuMillisPerSec)
+	slices.Sort(c)
+	n := len(c)
+	cpuMillisPerSec = c[n/2]
+	if n%2 == 0 {
+		cpuMillisPerSec = (c[n/2-1] + c[n/2]) / 2
+	}
+	for _, a := range b.allocBytesPerSec {
+		allocBytesPerSec += a
+	}
+	if len(b.allocBytesPerSec) > 0 {
+		allocBytesPerSec /= float64(len(b.allocBytesPerSec))
+	}
+	return cpuMillisPerSec, allocBytesPerSec, true
 }
 
 // watchIdle watches every side's servers for the suite's run.idle with no
@@ -49,16 +93,11 @@ func (r *Runner) watchIdle(ctx context.Context, sides []*side) []idleWatch {
 			continue
 		}
 		out[i].cost = servercost.Total(costs)
+		sides[i].idle.add(out[i].cost)
 	}
 	return out
 }
 
-func idleOf(idle []idleWatch, i int) servercost.Cost {
-	if i < len(idle) {
-		return idle[i].cost
-	}
-	return servercost.Cost{}
-}
 
 // watch reads ss at from and at to in the background; the returned function
 // waits for the second reading and returns each server's cost between them.
@@ -88,8 +127,8 @@ func watch(ctx context.Context, ss servercost.Servers, from, to time.Time) func(
 }
 
 // serverStats turns a window's cost into per-operation figures, the idle
-// background's rate subtracted over the window.
-func serverStats(c, idle servercost.Cost, ops int64, servers int) *results.ServerStats {
+// background's rates subtracted over the window.
+func serverStats(c servercost.Cost, bg *background, ops int64, servers int) *results.ServerStats {
 	st := &results.ServerStats{
 		GCs: c.GCs, GCPauseMicros: float64(c.GCPause) / 1e3,
 		Flushes: c.Events.Flushes, Compactions: c.Events.Compactions, Splits: c.Events.Splits,
@@ -102,19 +141,14 @@ func serverStats(c, idle servercost.Cost, ops int64, servers int) *results.Serve
 	n := float64(ops)
 	st.GrossCPUPerOpMicros = float64(c.CPU) / 1e3 / n
 	net := float64(c.CPU) / 1e3
-	if idle.Window > 0 {
-		rate := float64(idle.CPU) / 1e3 / idle.Window.Seconds() // us per second
-		st.IdleCPUMillisPerSec = rate / 1e3
-		net -= rate * win
+	alloc := float64(c.Allocated)
+	if cpuRate, allocRate, ok := bg.rates(); ok {
+		st.IdleCPUMillisPerSec, st.IdleAllocBytesPerSec = cpuRate, allocRate
+		net -= cpuRate * 1e3 * win
+		alloc -= allocRate * win
 	}
 	st.CPUPerOpMicros = max(net, 0) / n
 	if c.AllocKnown {
-		alloc := float64(c.Allocated)
-		if idle.Window > 0 && idle.AllocKnown {
-			rate := float64(idle.Allocated) / idle.Window.Seconds()
-			st.IdleAllocBytesPerSec = rate
-			alloc -= rate * win
-		}
 		st.AllocPerOpBytes = max(alloc, 0) / n
 	}
 	return st

@@ -45,6 +45,7 @@ func addCommon(f *pflag.FlagSet, o *job.Options) {
 	f.StringVar(&o.CacheDir, "cache-dir", "", "per-version HBase jar cache (default: the user cache dir; env REGRESS_CACHE_DIR)")
 	f.StringVar(&o.ZNode, "znode", "/hbase", "ZooKeeper znode parent of external clusters")
 	f.BoolVar(&o.Reseed, "reseed", false, "build new seed snapshots even when a matching one exists")
+	f.StringVar(&o.Trials, "trials", "", "how a pair's two trials run: duet (at the same time, same start and schedule) or interleaved (back to back, random order) (default: the suite's run.mode)")
 	f.BoolVar(&o.Quiet, "quiet", false, "no progress output")
 	f.BoolVar(&o.Keep, "keep", false, "keep the started clusters' work dirs (data, config, logs) after the run")
 	addLoadHosts(f, &o.LoadHosts)

@@ -1,0 +1,58 @@
+package runner
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/servercost"
+)
+
+// TestServerStatsSubtractsPooledBackground: a trial's CPU and allocation
+// per operation are net of the run's pooled idle rates (median CPU, mean
+// allocation), so one spiky idle watch does not move a trial's figure.
+func TestServerStatsSubtractsPooledBackground(t *testing.T) {
+	var bg background
+	for _, ms := range []int{20, 30, 400} { // 10, 15 and 200 ms/s over 2 s: one watch met a chore
+		bg.add(servercost.Cost{Window: 2 * time.Second, CPU: time.Duration(ms) * time.Millisecond, Allocated: 1 << 20, AllocKnown: true})
+	}
+	win := servercost.Cost{Window: 8 * time.Second, CPU: 840 * time.Millisecond, Allocated: 40 << 20, AllocKnown: true, GCs: 2}
+	st := serverStats(win, &bg, 2400, 1)
+	// CPU: 840 ms - 15 ms/s * 8 s = 720 ms over 2400 ops = 300 us.
+	if math.Abs(st.CPUPerOpMicros-300) > 1e-9 || math.Abs(st.GrossCPUPerOpMicros-350) > 1e-9 {
+		t.Errorf("CPU per op %.3f net, %.3f gross; want 300 and 350", st.CPUPerOpMicros, st.GrossCPUPerOpMicros)
+	}
+	// Allocation: 40 MiB - 0.5 MiB/s * 8 s = 36 MiB over 2400 ops.
+	if want := float64(36<<20) / 2400; math.Abs(st.AllocPerOpBytes-want) > 1e-6 {
+		t.Errorf("alloc per op %.1f, want %.1f", st.AllocPerOpBytes, want)
+	}
+	if st.IdleCPUMillisPerSec != 15 || st.GCs != 2 || st.WindowMillis != 8000 {
+		t.Errorf("idle %.1f ms/s, %d GCs, window %d ms; want 15, 2, 8000", st.IdleCPUMillisPerSec, st.GCs, st.WindowMillis)
+	}
+	// No watch yet: gross figures; allocation unknown stays 0.
+	st = serverStats(servercost.Cost{Window: time.Second, CPU: 100 * time.Millisecond}, &background{}, 1000, 1)
+	if st.CPUPerOpMicros != 100 || st.AllocPerOpBytes != 0 || st.IdleCPUMillisPerSec != 0 {
+		t.Errorf("without a background: %+v", st)
+	}
+	// A background above the window's rate never gives a negative cost.
+	if st := serverStats(servercost.Cost{Window: time.Second, CPU: time.Millisecond}, &bg, 10, 1); st.CPUPerOpMicros != 0 {
+		t.Errorf("negative net cost not clamped: %v", st.CPUPerOpMicros)
+	}
+}
+
+func TestCPUSettled(t *testing.T) {
+	for _, tc := range []struct {
+		prev, cur map[string]float64
+		want      bool
+	}{
+		{map[string]float64{"0/c": 600}, map[string]float64{"0/c": 320}, false},
+		{map[string]float64{"0/c": 320, "1/c": 300}, map[string]float64{"0/c": 300, "1/c": 310}, true},
+		{map[string]float64{"0/c": 320}, map[string]float64{"0/c": 300, "1/c": 310}, false},
+		{map[string]float64{}, map[string]float64{}, false},
+		{map[string]float64{"0/c": 0}, map[string]float64{"0/c": 0}, false},
+	} {
+		if got := cpuSettled(tc.prev, tc.cur); got != tc.want {
+			t.Errorf("cpuSettled(%v, %v) = %v, want %v", tc.prev, tc.cur, got, tc.want)
+		}
+	}
+}
