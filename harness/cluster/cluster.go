@@ -50,6 +50,9 @@ type Spec struct {
 	// RSHeap is each region server's maximum heap, e.g. "2g" (-Xmx); empty
 	// means 1g. In standalone HBase it is the one JVM's heap.
 	RSHeap string
+	// ExtraJars go on every HBase JVM's class path after the release's jars:
+	// a coprocessor or a patched class a developer tests, as HBASE_CLASSPATH would.
+	ExtraJars []string
 }
 
 // Info says how a cluster was made, for manifests and reports.

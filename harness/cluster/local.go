@@ -152,6 +152,12 @@ type launch struct {
 
 // launch starts HMaster from ln's jars and waits until it is ready.
 func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) {
+	for _, j := range s.ExtraJars {
+		if fi, err := os.Stat(j); err != nil || fi.IsDir() {
+			return nil, fmt.Errorf("extra jar %s: not a readable file; give the path of a built .jar", j)
+		}
+	}
+	ln.jars = append(slices.Clone(ln.jars), s.ExtraJars...)
 	log := l.logger().With("version", ln.version)
 	if s.Name != "" {
 		log = log.With("side", s.Name)

@@ -42,6 +42,10 @@ type simModel struct {
 	// (either side) falls to 90% of it, below results.HoldThreshold.
 	targetOps float64
 	missRate  float64
+	// cpuSD and allocSD, when set, give every trial the servers' cost per
+	// operation (cpu_per_op, alloc_per_op) with this per-trial noise on the
+	// log scale: a pair's log ratio then spreads by sqrt(2) times it.
+	cpuSD, allocSD float64
 }
 
 // simWorkload is one workload of a simulated suite: its operation mix and
@@ -63,6 +67,8 @@ type simEffect struct {
 	workload string
 	// missRate is the candidate's extra probability of missing the target rate.
 	missRate float64
+	// cpu and alloc multiply the servers' CPU and allocation per operation.
+	cpu, alloc float64
 }
 
 func factorOr1(f float64) float64 {
@@ -200,6 +206,12 @@ func (rec *simRecorder) trial(rng *rand.Rand, m simModel, eff simEffect, shift f
 			t.AchievedOpsPerSec = 0.9 * m.targetOps
 		}
 	}
+	if m.cpuSD > 0 || m.allocSD > 0 {
+		t.Server = &results.ServerStats{
+			CPUPerOpMicros:  300 * factorOr1(eff.cpu) * math.Exp(m.cpuSD*rng.NormFloat64()),
+			AllocPerOpBytes: 14000 * factorOr1(eff.alloc) * math.Exp(m.allocSD*rng.NormFloat64()),
+		}
+	}
 	for i, op := range m.ops {
 		h := rec.hists[i]
 		q := h.ValueAtPercentilesSlice(simPercentiles)
@@ -302,7 +314,7 @@ func (s simScenario) simPairs(rng *rand.Rand, rec *simRecorder, base, cand *[]re
 	name := s.workloadName(wi)
 	eff := s.effect
 	if eff.workload != "" && eff.workload != name {
-		eff = simEffect{tput: eff.tput, missRate: eff.missRate}
+		eff = simEffect{tput: eff.tput, missRate: eff.missRate, cpu: eff.cpu, alloc: eff.alloc}
 	}
 	for p := from; p < to; p++ {
 		var slotB, slotC int

@@ -2,6 +2,7 @@ package job
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/cluster"
@@ -16,6 +17,8 @@ type Side struct {
 	Version, ZK, Repo, Home, JavaHome, Label string
 	// Conf are hbase-site.xml overrides as key=value; JVMOpts extra JVM options.
 	Conf, JVMOpts []string
+	// Jars go on the started cluster's class path (a coprocessor, a patched build's jar).
+	Jars []string
 }
 
 // Check validates a side's flags (named for role: baseline, candidate, or
@@ -23,7 +26,7 @@ type Side struct {
 // or a running cluster; a repository only with a version; a JDK and conf only
 // for clusters regress starts.
 func (src Side) Check(role string) (runner.Side, error) {
-	s := runner.Side{Role: role, Version: src.Version, ZK: src.ZK, JVMOpts: src.JVMOpts, Repo: src.Repo, Home: src.Home, JavaHome: src.JavaHome, Label: src.Label}
+	s := runner.Side{Role: role, Version: src.Version, ZK: src.ZK, JVMOpts: src.JVMOpts, Repo: src.Repo, Home: src.Home, JavaHome: src.JavaHome, Label: src.Label, Jars: src.Jars}
 	fl := func(suffix string) string { return sideFlag(role, suffix) }
 	version, zk := src.Version, src.ZK
 	switch {
@@ -53,8 +56,13 @@ func (src Side) Check(role string) (runner.Side, error) {
 			return s, fault.Usagef("%s: %w", fl("-label"), err)
 		}
 	}
-	if zk != "" && (len(src.Conf) > 0 || len(src.JVMOpts) > 0) {
-		return s, fault.Usagef("--%s-conf and --%s-jvm-opt apply only to clusters regress starts, not to --%s-zk", role, role, role)
+	if zk != "" && (len(src.Conf) > 0 || len(src.JVMOpts) > 0 || len(src.Jars) > 0) {
+		return s, fault.Usagef("--%s-conf, --%s-jvm-opt and --%s-jar apply only to clusters regress starts, not to --%s-zk", role, role, role, role)
+	}
+	for _, j := range src.Jars {
+		if fi, err := os.Stat(j); err != nil || fi.IsDir() || !strings.HasSuffix(j, ".jar") {
+			return s, fault.Usagef("%s %s: not a .jar file; give the path of a built jar (a coprocessor or a patched module)", fl("-jar"), j)
+		}
 	}
 	var err error
 	if s.Conf, err = parseConf(role, src.Conf); err != nil {

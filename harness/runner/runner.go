@@ -38,7 +38,9 @@ type Target struct {
 	ZNode    string
 	Settings map[string]string
 	JVMOpts  []string
-	Client   *hbase.Client
+	// Jars are extra jars on the cluster's class path (--candidate-jar).
+	Jars   []string
+	Client *hbase.Client
 	// JDK names the JDK the cluster runs on, when regress started it.
 	JDK string
 	// Repository and Home say where the HBase jars came from; Checksums are their SHA-256s.

@@ -98,7 +98,6 @@ func (r *Runner) watchIdle(ctx context.Context, sides []*side) []idleWatch {
 	return out
 }
 
-
 // watch reads ss at from and at to in the background; the returned function
 // waits for the second reading and returns each server's cost between them.
 func watch(ctx context.Context, ss servercost.Servers, from, to time.Time) func() ([]servercost.Cost, error) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -28,6 +29,8 @@ type Side struct {
 	// Repo, Home and JavaHome say where the jars and the JDK come from; Label
 	// is the name to store the results under.
 	Repo, Home, JavaHome, Label string
+	// Jars are extra jars on the started cluster's class path (a coprocessor, a patch).
+	Jars []string
 }
 
 // StartOptions are what StartTargets needs besides the sides.
@@ -87,7 +90,7 @@ func StartTargets(ctx context.Context, opt StartOptions, sides []Side) ([]*Targe
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t := &Target{Settings: s.Conf, JVMOpts: s.JVMOpts}
+			t := &Target{Settings: s.Conf, JVMOpts: s.JVMOpts, Jars: s.Jars}
 			zk := s.ZK
 			if zk == "" {
 				p, what := provider, s.Version
@@ -96,7 +99,7 @@ func StartTargets(ctx context.Context, opt StartOptions, sides []Side) ([]*Targe
 				}
 				opt.message(fmt.Sprintf("%s: starting HBase %s (%s provider)", s.Role, what, p.Name()))
 				cl, err := p.Start(ctx, cluster.Spec{Version: s.Version, Conf: s.Conf, JVMOpts: s.JVMOpts, Keep: opt.Keep, CacheDir: opt.CacheDir,
-					Name: s.Role, JavaHome: s.JavaHome, Repo: s.Repo, RegionServers: opt.RegionServers, RSHeap: opt.RSHeap})
+					Name: s.Role, JavaHome: s.JavaHome, Repo: s.Repo, RegionServers: opt.RegionServers, RSHeap: opt.RSHeap, ExtraJars: s.Jars})
 				if err != nil {
 					errs[i] = (fmt.Errorf("%s: start HBase %s: %w", s.Role, what, err))
 					return
@@ -216,6 +219,9 @@ func TargetName(t *Target) string {
 		}
 		if t.RSHeap != "" {
 			fmt.Fprintf(h, "rs_heap:%s\n", t.RSHeap)
+		}
+		for _, j := range t.Jars {
+			fmt.Fprintf(h, "jar:%s\n", filepath.Base(j))
 		}
 		name += "+conf-" + hex.EncodeToString(h.Sum(nil))[:8]
 	}

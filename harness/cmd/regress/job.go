@@ -84,6 +84,7 @@ func addSides(f *pflag.FlagSet, base, cand *job.Side) {
 		f.StringVar(&side.ZK, role+"-zk", "", "use the running cluster at this ZooKeeper address as the "+role)
 		f.StringArrayVar(&side.Conf, role+"-conf", nil, "hbase-site.xml override key=value for the "+role+" (repeatable)")
 		f.StringArrayVar(&side.JVMOpts, role+"-jvm-opt", nil, "extra JVM option for the "+role+" (repeatable)")
+		f.StringArrayVar(&side.Jars, role+"-jar", nil, "extra jar on the "+role+"'s HBase class path, e.g. a coprocessor or a patched module (repeatable; with --"+role+"-conf hbase.coprocessor.region.classes=...)")
 		f.StringVar(&side.Repo, role+"-repo", "", "resolve the "+role+"'s HBase jars from this Maven repository first (an RC's staging repository, or file:///...)")
 		f.StringVar(&side.Home, role+"-home", "", "start the "+role+" from this HBase home: an unpacked binary release or its .tar.gz (version read from its jars)")
 		f.StringVar(&side.JavaHome, role+"-java-home", "", "JDK to run the "+role+"'s HBase on (default: one that runs its version, from JAVA_HOME, REGRESS_JDK<N>_HOME, /usr/lib/jvm)")
