@@ -140,6 +140,32 @@ func (o Options) resolve(n int) (resolved, error) {
 	return r, nil
 }
 
+// SmallestP is the smallest permutation p-value a single shift in a
+// series of n distinct points can reach, however large: only the observed
+// order and its mirror image (the statistic cannot tell a step up from the
+// same values read backwards) split the two levels as cleanly, out of
+// C(n, n/2) ways to place the halves, at best. Below it no test can reject.
+func SmallestP(n int) float64 {
+	if n < 2 {
+		return 1
+	}
+	k := n / 2
+	c := 1.0
+	for i := 1; i <= k; i++ {
+		c = c * float64(n-k+i) / float64(i)
+	}
+	return math.Min(1, 2/c)
+}
+
+// MinLength is the shortest series in which a shift can be significant at alpha.
+func MinLength(alpha float64) int {
+	n := 2
+	for SmallestP(n) > alpha && n < 1000 {
+		n++
+	}
+	return n
+}
+
 // ErrBadValue is returned for a series holding NaN or an infinity.
 var ErrBadValue = errors.New("changepoint: series value is NaN or infinite")
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -192,5 +193,36 @@ func TestDetectRefusesBadInput(t *testing.T) {
 				t.Errorf("err = %v, want ErrBadValue", err)
 			}
 		})
+	}
+}
+
+func TestSmallestPBoundsWhatATestCanReject(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want float64
+	}{{1, 1}, {4, 2.0 / 6}, {7, 2.0 / 35}, {8, 2.0 / 70}, {10, 2.0 / 252}} {
+		if got := SmallestP(tc.n); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("SmallestP(%d) = %v, want %v", tc.n, got, tc.want)
+		}
+	}
+	if got := MinLength(0.05); got != 8 {
+		t.Errorf("MinLength(0.05) = %d, want 8", got)
+	}
+	// A clean step in 7 points cannot reach 0.05; in 8 it can.
+	for _, tc := range []struct {
+		xs   []float64
+		want int
+	}{{[]float64{0, 0, 0, 1, 1, 1, 1}, 0}, {[]float64{0, 0, 0, 0, 1, 1, 1, 1}, 1}} {
+		xs := slices.Clone(tc.xs)
+		for i := range xs {
+			xs[i] += 0.001 * float64(i%3)
+		}
+		res, err := Detect(xs, Options{Permutations: 999})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Points) != tc.want {
+			t.Errorf("%d points: %d change points (stopped at p %v), want %d", len(xs), len(res.Points), res.Stopped, tc.want)
+		}
 	}
 }

@@ -177,6 +177,10 @@ func buildSeries(w string, m Metric, runs []Run, o Options) (Series, error) {
 		s.Note = fmt.Sprintf("%d release(s) with a ratio; the change-point search needs %d", len(xs), 2*o.ChangePoints.MinSize)
 		return s, nil
 	}
+	if minP := changepoint.SmallestP(len(xs)); minP > o.ChangePoints.Alpha {
+		s.Note = fmt.Sprintf("%d releases with a ratio: the smallest p-value a shift can reach is %.3f, above alpha %.2f (measure at least %d)",
+			len(xs), minP, o.ChangePoints.Alpha, changepoint.MinLength(o.ChangePoints.Alpha))
+	}
 	co := o.ChangePoints
 	co.SE = se
 	res, err := changepoint.Detect(xs, co)
