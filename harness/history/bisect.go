@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -193,13 +194,23 @@ func WriteBisection(w io.Writer, metric string, b *Bisection) error {
 		return errors.New("history: no bisection to print")
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "bisect %s: good %s, bad %s\n", metric, b.Good, b.Bad)
+	fmt.Fprintln(&sb, BisectHeader(metric, b.Good, b.Bad))
 	for _, s := range b.Steps {
-		fmt.Fprintf(&sb, "step %d  %-16s %s  %-12s -> %s\n", s.N, s.Release, ratioText(s.Point), s.Point.Status, s.Outcome)
+		fmt.Fprintln(&sb, StepLine(s))
 	}
 	fmt.Fprintln(&sb, b.Message)
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// BisectHeader is the line a bisection's printout starts with.
+func BisectHeader(metric, good, bad string) string {
+	return fmt.Sprintf("bisect %s: good %s, bad %s", metric, good, bad)
+}
+
+// StepLine is one step as printed: release, change with interval, status, outcome.
+func StepLine(s Step) string {
+	return fmt.Sprintf("step %d  %-16s %-36s %-12s -> %s", s.N, s.Release, ratioText(s.Point), s.Point.Status, s.Outcome)
 }
 
 // ratioText is a point's ratio as a change with its interval: "+12.0% [+8.1%, +16.2%] (5 pairs)".
@@ -215,5 +226,9 @@ func ratioText(p Point) string {
 
 // pctChange writes a ratio as a signed percentage change.
 func pctChange(r float64) string {
-	return fmt.Sprintf("%+.1f%%", 100*(r-1))
+	c := 100 * (r - 1)
+	if math.Abs(c) < 0.05 {
+		c = 0 // no "-0.0%"
+	}
+	return fmt.Sprintf("%+.1f%%", c)
 }

@@ -190,9 +190,9 @@ func TestWriteBisectionPrintsStepsAndAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `bisect workloadc READ/p95: good 2.6.0, bad 2.6.3
-step 1  2.6.3            +20.0% [+10.0%, +30.0%] (5 pairs)  REGRESSED    -> MOVED
-step 2  2.6.1            +20.0% [+10.0%, +30.0%] (5 pairs)  UNCHANGED    -> NOT MOVED
-step 3  2.6.2            +20.0% [+10.0%, +30.0%] (5 pairs)  REGRESSED    -> MOVED
+step 1  2.6.3            +20.0% [+10.0%, +30.0%] (5 pairs)    REGRESSED    -> MOVED
+step 2  2.6.1            +20.0% [+10.0%, +30.0%] (5 pairs)    UNCHANGED    -> NOT MOVED
+step 3  2.6.2            +20.0% [+10.0%, +30.0%] (5 pairs)    REGRESSED    -> MOVED
 first release that regressed: 2.6.2 (the last that did not: 2.6.1)
 `
 	if buf.String() != want {

@@ -8,9 +8,11 @@
 package history
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/regress-hbase/regress/harness/policy"
 	"github.com/regress-hbase/regress/harness/results"
@@ -113,9 +115,30 @@ func FindMetric(ms []Metric, name string) (Metric, bool) {
 	return ms[i], true
 }
 
-// tolerance is the metric's tolerance from the suite's map, then policy's
+// CheckMetricName refuses a name no metric can have: a TrialMetrics name,
+// or OP/NAME with NAME one of OpMetrics (the operation is checked against
+// the trials later, once there are some).
+func CheckMetricName(name string) error {
+	var valid []string
+	for _, m := range TrialMetrics {
+		if m.Name == name {
+			return nil
+		}
+		valid = append(valid, m.Name)
+	}
+	op, kind, ok := strings.Cut(name, "/")
+	for _, om := range OpMetrics {
+		if ok && op != "" && kind == om.Name {
+			return nil
+		}
+		valid = append(valid, "OP/"+om.Name)
+	}
+	return fmt.Errorf("metric %q: write one of %s (OP is READ, UPDATE, INSERT, SCAN or READ-MODIFY-WRITE)", name, strings.Join(valid, ", "))
+}
+
+// Tolerance is the metric's tolerance from the suite's map, then policy's
 // defaults, then DefaultTolerance.
-func tolerance(m Metric, tols map[string]float64) float64 {
+func Tolerance(m Metric, tols map[string]float64) float64 {
 	if v, ok := tols[m.Kind]; ok && v > 0 {
 		return v
 	}

@@ -159,7 +159,7 @@ func Build(suite, reference string, runs []Run, workloads []string, o Options) (
 }
 
 func buildSeries(w string, m Metric, runs []Run, o Options) (Series, error) {
-	tol := tolerance(m, o.Tolerances)
+	tol := Tolerance(m, o.Tolerances)
 	s := Series{Workload: w, Metric: m.Name, Unit: m.Unit, HigherIsWorse: m.Worse > 0, Tolerance: tol, Shifts: []Shift{}}
 	for _, r := range runs {
 		s.Points = append(s.Points, PointOf(r, w, m, tol, o.Alpha))
