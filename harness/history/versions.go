@@ -103,6 +103,10 @@ func expandRange(from, to, item string, releases map[string]bool) ([]string, err
 	return cluster.SortVersions(out), nil
 }
 
+// SameRelease reports whether two version strings name one release
+// (2.6.1 and 2.6.1-hadoop3 do).
+func SameRelease(a, b string) bool { return release(a) == release(b) }
+
 // release is the release a version string names: its build variant
 // (-hadoop2, -hadoop3) dropped.
 func release(v string) string {

@@ -70,7 +70,9 @@ func (j *History) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := cluster.ValidateVersion(ref); err != nil {
 		return fault.Usagef("--reference: %w", err)
 	}
-	if !slices.Contains(releases, ref) {
+	if i := slices.IndexFunc(releases, func(r string) bool { return history.SameRelease(r, ref) }); i >= 0 {
+		ref = releases[i]
+	} else {
 		releases = cluster.SortVersions(append(releases, ref))
 	}
 	if len(releases) < 2 {

@@ -130,6 +130,11 @@ func TestHistoryAndBisectReuseStoredPairs(t *testing.T) {
 			t.Errorf("report %s: %v", f, err)
 		}
 	}
+	// The reference named by its -hadoop3 build is the same release: no extra point.
+	again, err := runRegress(t, append([]string{"history", "--versions", list, "--reference", "2.6.0-hadoop3", "--out", out}, common...)...)
+	if err != nil || !strings.Contains(again, "9 releases against reference 2.6.0\n") {
+		t.Errorf("--reference 2.6.0-hadoop3: %v\n%s", err, again)
+	}
 	stdout, err = runRegress(t, append([]string{"bisect", "--good", "2.6.0", "--bad", "2.6.8", "--versions", list, "--workload", "workloadc", "--metric", "READ/p95"}, common...)...)
 	if err != nil {
 		t.Fatalf("bisect: exit %d: %v\n%s", code(err), err, stdout)
