@@ -66,6 +66,9 @@ func (j *Bisect) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	releases, err := resolveReleases(ctx, spec, j.CacheDir, j.Known)
 	if err != nil {
+		if j.Versions == "" {
+			return fault.Usagef("the releases from --good to --bad: %w (or give them with --versions)", err)
+		}
 		return err
 	}
 	gi, bi := slices.Index(releases, j.Good), slices.Index(releases, j.Bad)
