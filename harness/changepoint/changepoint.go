@@ -2,7 +2,9 @@
 // means (Matteson & James, "A Nonparametric Approach for Multiple Change
 // Point Analysis of Multivariate Data", JASA 2014), the method MongoDB's
 // performance CI and Apache Otava (formerly Hunter) run on benchmark
-// histories, with the permutation test of significance of the paper. It
+// histories, with the permutation test of significance of the paper (as
+// MongoDB's signal-processing-algorithms and early Hunter ran it; Otava now
+// tests a split with a t-test between its two sides). It
 // works on plain []float64 series (here: log ratios of each release to a
 // reference) and knows nothing of HBase, trials or releases.
 //
