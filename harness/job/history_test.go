@@ -25,7 +25,9 @@ func TestResolveReleasesAsksForKnownVersionsOnlyForARange(t *testing.T) {
 		t.Errorf("range: %v, %v, asked %d times", rs, err, asked)
 	}
 	// Maven unreachable but the cache answers: the range resolves from it.
-	partial := func(context.Context) ([]string, error) { return []string{"2.6.0", "2.6.1"}, errors.New("mvn not found") }
+	partial := func(context.Context) ([]string, error) {
+		return []string{"2.6.0", "2.6.1"}, errors.New("mvn not found")
+	}
 	if rs, err := resolveReleases(context.Background(), "2.6.0..2.6.1", "", partial); err != nil || len(rs) != 2 {
 		t.Errorf("cache only: %v, %v", rs, err)
 	}
