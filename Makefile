@@ -82,10 +82,11 @@ proto:
 	protoc --proto_path=harness/hbase/proto --go_out=harness/hbase/pb --go_opt=paths=source_relative harness/hbase/proto/*.proto
 
 # The statistics validation suite: seeded simulations (R=1000 A/A, 500 power
-# replications) that print the A/A false-alarm and power tables. No pipe into
-# a filter here: the target must fail when a check fails.
+# replications) that print the A/A false-alarm and power tables, and the
+# change-point table (precision, recall, false change points on flat series).
+# No pipe into a filter here: the target must fail when a check fails.
 validate-stats:
-	$(GO) test -count=1 -timeout 20m -run 'TestValidation' -v ./harness/compare/
+	$(GO) test -count=1 -timeout 20m -run 'TestValidation' -v ./harness/compare/ ./harness/changepoint/
 
 clean:
 	rm -rf bin

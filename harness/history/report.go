@@ -1,0 +1,243 @@
+package history
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/regress-hbase/regress/harness/compare"
+)
+
+// Renderer writes a history in one format.
+type Renderer func(io.Writer, *History) error
+
+// Formats are the history's formats, by --format name, with the file each
+// is written to under the report directory.
+var Formats = []struct {
+	Name, File string
+	Render     Renderer
+}{
+	{"text", "history.txt", WriteText},
+	{"csv", "history.csv", WriteCSV},
+	{"json", "history.json", WriteJSON},
+	{"html", "history.html", WriteHTML},
+}
+
+// FormatNames lists the format names, for flags' help and errors.
+func FormatNames() []string {
+	out := make([]string, len(Formats))
+	for i, f := range Formats {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// Render writes h in the named format.
+func Render(w io.Writer, format string, h *History) error {
+	for _, f := range Formats {
+		if f.Name == format {
+			return f.Render(w, h)
+		}
+	}
+	return fmt.Errorf("--format %q: choose one of %s", format, strings.Join(FormatNames(), ", "))
+}
+
+// WriteAll writes every format into dir (each file written whole, then
+// renamed into place) and returns the paths written.
+func WriteAll(dir string, h *History) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("history: create report directory %s: %w", dir, err)
+	}
+	var written []string
+	for _, f := range Formats {
+		var buf bytes.Buffer
+		if err := f.Render(&buf, h); err != nil {
+			return written, err
+		}
+		p := filepath.Join(dir, f.File)
+		if err := writeAtomic(p, buf.Bytes()); err != nil {
+			return written, err
+		}
+		written = append(written, p)
+	}
+	return written, nil
+}
+
+func writeAtomic(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	if err != nil {
+		return fmt.Errorf("history: write %s: %w", path, err)
+	}
+	_, werr := tmp.Write(b)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("history: write %s: %w", path, errors.Join(werr, cerr))
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("history: write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("history: write %s: %w", path, err)
+	}
+	return nil
+}
+
+// mark is a status's one-character mark in the text table.
+func mark(s compare.Status) string {
+	switch s {
+	case compare.Regressed:
+		return " R"
+	case compare.Improved:
+		return " I"
+	case compare.Inconclusive:
+		return " ?"
+	case compare.NotWorse:
+		return " ~"
+	}
+	return ""
+}
+
+// ShiftLine is one shift as a sentence: "workloadc READ/p95: shift at
+// 2.6.2, +8.7% [+6.1%, +11.3%] (p 0.005)".
+func ShiftLine(s Series, sh Shift) string {
+	iv := "(interval unknown: too few releases to estimate the noise)"
+	if sh.Interval {
+		iv = fmt.Sprintf("[%s, %s]", pctChange(sh.Low), pctChange(sh.High))
+	}
+	return fmt.Sprintf("%s %s: shift at %s, %s %s (p %.3f)", s.Workload, s.Metric, sh.Release, pctChange(sh.Ratio), iv, sh.P)
+}
+
+// WriteText writes one table per workload (a row per release, a column per
+// metric: the change against the reference and its status mark) and the
+// shifts found.
+func WriteText(w io.Writer, h *History) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "history of suite %s: %d releases against reference %s\n", h.Suite, len(h.Releases), h.Reference)
+	fmt.Fprintf(&b, "cells: change of the release against the reference (geometric mean over its pairs); marks: R regressed, I improved, ~ not worse, ? inconclusive (interval bounds one-sided at alpha %.2f), * a shift starts here\n", h.Alpha)
+	for _, w := range workloadsOf(h) {
+		ss := seriesOf(h, w)
+		fmt.Fprintf(&b, "\n%s\n", w)
+		tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+		fmt.Fprint(tw, "release")
+		for _, s := range ss {
+			fmt.Fprintf(tw, "\t%s", s.Metric)
+		}
+		fmt.Fprintln(tw)
+		for i, r := range h.Releases {
+			fmt.Fprint(tw, r)
+			for _, s := range ss {
+				fmt.Fprintf(tw, "\t%s", cellText(s, i))
+			}
+			fmt.Fprintln(tw)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(&b, "\nshifts (E-divisive means, permutation test at alpha %.2f, %d permutations, at least %d releases a segment):\n", h.Alpha, h.Permutations, h.MinSize)
+	n := 0
+	for _, s := range h.Series {
+		for _, sh := range s.Shifts {
+			fmt.Fprintf(&b, "  %s\n", ShiftLine(s, sh))
+			n++
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(&b, "  none found")
+	}
+	notes := map[string]bool{}
+	for _, s := range h.Series {
+		if s.Note != "" && !notes[s.Note] {
+			notes[s.Note] = true
+			fmt.Fprintf(&b, "  not searched: %s\n", s.Note)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func cellText(s Series, i int) string {
+	p := s.Points[i]
+	switch {
+	case p.Reference:
+		return "ref"
+	case !p.HasRatio():
+		return "-"
+	}
+	star := ""
+	for _, sh := range s.Shifts {
+		if sh.Index == i {
+			star = "*"
+		}
+	}
+	return star + pctChange(p.Ratio) + mark(p.Status)
+}
+
+func workloadsOf(h *History) []string {
+	var out []string
+	for _, s := range h.Series {
+		if len(out) == 0 || out[len(out)-1] != s.Workload {
+			out = append(out, s.Workload)
+		}
+	}
+	return out
+}
+
+func seriesOf(h *History, w string) []Series {
+	var out []Series
+	for _, s := range h.Series {
+		if s.Workload == w {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// WriteCSV writes one row per series and release, for dashboards.
+func WriteCSV(w io.Writer, h *History) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"workload", "metric", "unit", "higher_is_worse", "tolerance", "release", "reference", "run_id", "pairs",
+		"ratio", "ci_low", "ci_high", "status", "shift_starts", "shift_ratio", "shift_ci_low", "shift_ci_high", "shift_p", "note"})
+	f := func(v float64) string {
+		if v == 0 {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'f', 4, 64)
+	}
+	for _, s := range h.Series {
+		for i, p := range s.Points {
+			row := []string{s.Workload, s.Metric, s.Unit, strconv.FormatBool(s.HigherIsWorse), strconv.FormatFloat(s.Tolerance, 'f', -1, 64),
+				p.Release, strconv.FormatBool(p.Reference), p.RunID, strconv.Itoa(p.Pairs), f(p.Ratio), f(p.Low), f(p.High), string(p.Status)}
+			shift := []string{"false", "", "", "", ""}
+			for _, sh := range s.Shifts {
+				if sh.Index == i {
+					shift = []string{"true", f(sh.Ratio), f(sh.Low), f(sh.High), strconv.FormatFloat(sh.P, 'f', 4, 64)}
+				}
+			}
+			cw.Write(append(append(row, shift...), p.Note))
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteJSON writes the whole history.
+func WriteJSON(w io.Writer, h *History) error {
+	b, err := json.MarshalIndent(h, "", "  ")
+	if err != nil {
+		return fmt.Errorf("history: encode JSON: %w", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
