@@ -62,6 +62,20 @@ var OpMetrics = []OpMetric{
 var TrialMetrics = []Metric{
 	{Name: policy.Throughput, Kind: policy.Throughput, Unit: "ops/s", Worse: -1,
 		Value: func(t *results.Trial) float64 { return t.AchievedOpsPerSec }},
+	{Name: policy.CPUPerOp, Kind: policy.CPUPerOp, Unit: "us", Worse: 1,
+		Value: func(t *results.Trial) float64 {
+			if t.Server == nil {
+				return 0
+			}
+			return t.Server.CPUPerOpMicros
+		}},
+	{Name: policy.AllocPerOp, Kind: policy.AllocPerOp, Unit: "B", Worse: 1,
+		Value: func(t *results.Trial) float64 {
+			if t.Server == nil {
+				return 0
+			}
+			return t.Server.AllocPerOpBytes
+		}},
 }
 
 // MetricsOf lists the metrics the trials of one workload report: each
@@ -94,7 +108,23 @@ func MetricsOf(trials []results.Trial, workload string) []Metric {
 				}})
 		}
 	}
-	return append(out, TrialMetrics...)
+	for _, m := range TrialMetrics {
+		if m.Kind == policy.Throughput || reports(trials, workload, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// reports says whether some trial of workload has a figure for m: the
+// servers' cost is absent from trials of clusters regress did not start.
+func reports(trials []results.Trial, workload string, m Metric) bool {
+	for i := range trials {
+		if trials[i].Workload == workload && m.Value(&trials[i]) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // MetricNames lists the names of ms, for error messages.
