@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"strings"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -245,5 +246,27 @@ func TestSaveAndLoadRoundTrip(t *testing.T) {
 	}
 	if len(got.Searches) != len(sw.Searches) || got.Searches[1].CapacityOpsPerSec != sw.Searches[1].CapacityOpsPerSec {
 		t.Errorf("round trip lost searches: %+v", got.Searches)
+	}
+}
+
+// TestJudgeByTheMedian: with only a median SLO a step's stalled tail does
+// not make it bad, its queueing median does; with both, either does.
+func TestJudgeByTheMedian(t *testing.T) {
+	for _, tc := range []struct {
+		p50, p99 time.Duration
+		step     Step
+		good     bool
+		why      string
+	}{
+		{5 * time.Millisecond, 0, Step{TargetOpsPerSec: 500, AchievedOpsPerSec: 500, Ops: 10, WorstP50Micros: 800, WorstP99Micros: 40000}, true, ""},
+		{5 * time.Millisecond, 0, Step{TargetOpsPerSec: 500, AchievedOpsPerSec: 500, Ops: 10, WorstP50Micros: 6000, WorstP50Op: "READ", WorstP99Micros: 9000}, false, "median of READ"},
+		{5 * time.Millisecond, 10 * time.Millisecond, Step{TargetOpsPerSec: 500, AchievedOpsPerSec: 500, Ops: 10, WorstP50Micros: 800, WorstP99Micros: 40000, WorstOp: "READ"}, false, "p99 of READ"},
+	} {
+		c := Config{SLOP50: tc.p50, SLOP99: tc.p99, Hold: 0.98, MaxErrorRate: 0.01}
+		st := tc.step
+		c.Judge(&st)
+		if st.Good != tc.good || !strings.Contains(st.Why, tc.why) {
+			t.Errorf("SLOs %v/%v, step %+v: good %v (%q), want %v (%q)", tc.p50, tc.p99, tc.step, st.Good, st.Why, tc.good, tc.why)
+		}
 	}
 }

@@ -25,6 +25,7 @@ type Sweep struct {
 	RunID     string `json:"run_id,omitempty"`
 	// SLOP99Micros, Hold and Resolution are the thresholds the steps were judged by.
 	SLOP99Micros float64       `json:"slo_p99_us"`
+	SLOP50Micros float64       `json:"slo_p50_us,omitempty"`
 	Hold         float64       `json:"hold"`
 	Resolution   float64       `json:"resolution"`
 	MaxOpsPerSec float64       `json:"max_rate"`
@@ -70,7 +71,7 @@ func Run(ctx context.Context, cfg Config, probe Prober, rng *rand.Rand, onStep f
 		now = time.Now
 	}
 	since := func(t time.Time) time.Duration { return now().Sub(t) }
-	sw := &Sweep{SLOP99Micros: float64(cfg.SLOP99.Microseconds()), Hold: cfg.Hold, Resolution: cfg.Resolution,
+	sw := &Sweep{SLOP99Micros: float64(cfg.SLOP99.Microseconds()), SLOP50Micros: float64(cfg.SLOP50.Microseconds()), Hold: cfg.Hold, Resolution: cfg.Resolution,
 		MaxOpsPerSec: cfg.MaxOpsPerSec, Budget: cfg.Budget, PairsPlanned: cfg.Pairs, Started: now()}
 	defer func() { sw.Elapsed = since(sw.Started) }()
 	var wall time.Duration

@@ -31,6 +31,9 @@ func StepOf(res *loadgen.Result) Step {
 		if p := float64(o.Intended.ValueAtQuantile(99)); p > st.WorstP99Micros {
 			st.WorstP99Micros, st.WorstOp = p, workload.Op(op).String()
 		}
+		if p := float64(o.Intended.ValueAtQuantile(50)); p > st.WorstP50Micros {
+			st.WorstP50Micros, st.WorstP50Op = p, workload.Op(op).String()
+		}
 		if all == nil {
 			all = hdr.New(o.Intended.LowestTrackableValue(), o.Intended.HighestTrackableValue(), int(o.Intended.SignificantFigures()))
 		}

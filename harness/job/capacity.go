@@ -47,7 +47,7 @@ func (j *Capacity) config(s *suite.Suite) (capacity.Config, error) {
 		c.Pairs = j.Pairs
 	}
 	cfg := capacity.Config{Workloads: c.Workloads, StartOpsPerSec: c.StartOpsPerSec, Factor: c.Factor, Rates: c.Rates,
-		MaxOpsPerSec: c.MaxOpsPerSec, SLOP99: c.SLOP99, Hold: loadgen.HoldThreshold, MaxErrorRate: s.Run.MaxErrorRate,
+		MaxOpsPerSec: c.MaxOpsPerSec, SLOP99: c.SLOP99, SLOP50: c.SLOP50, Hold: loadgen.HoldThreshold, MaxErrorRate: s.Run.MaxErrorRate,
 		Resolution: c.Resolution, StepTime: c.Warmup + c.Measure, Pairs: c.Pairs, Budget: c.Budget}
 	if err := cfg.Validate(); err != nil {
 		return cfg, fault.Usagef("suite %s: %w (or fix the flags --budget, --max-rate, --pairs)", s.Name, err)

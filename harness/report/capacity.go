@@ -15,9 +15,16 @@ import (
 
 // capacityRule says what a good step is, for every format.
 func capacityRule(sw *capacity.Sweep) string {
-	return fmt.Sprintf("a step is good when the intended p99 of every operation type is within %s, it achieved at least %.0f%% of its target rate and at most the allowed share of operations failed; "+
+	var bounds []string
+	if sw.SLOP50Micros > 0 {
+		bounds = append(bounds, "median is within "+value(sw.SLOP50Micros, "us"))
+	}
+	if sw.SLOP99Micros > 0 {
+		bounds = append(bounds, "p99 is within "+value(sw.SLOP99Micros, "us"))
+	}
+	return fmt.Sprintf("a step is good when the intended %s for every operation type, it achieved at least %.0f%% of its target rate and at most the allowed share of operations failed; "+
 		"the capacity is the highest good rate, bisected to within %.0f%% of the first bad one; ceiling %s",
-		value(sw.SLOP99Micros, "us"), 100*sw.Hold, 100*sw.Resolution, value(sw.MaxOpsPerSec, "ops/s"))
+		strings.Join(bounds, " and "), 100*sw.Hold, 100*sw.Resolution, value(sw.MaxOpsPerSec, "ops/s"))
 }
 
 // capacityElapsed says how long the sweep took and whether the budget ended it.
@@ -204,7 +211,7 @@ func capacityHTML(sw *capacity.Sweep) template.HTML {
 func curveSVG(sw *capacity.Sweep, w string) string {
 	const W, H, left, right, top, bottom = 580.0, 320.0, 70.0, 36.0, 28.0, 44.0
 	sides := [2][]curvePoint{curve(sw, w, capacity.Sides[0]), curve(sw, w, capacity.Sides[1])}
-	xmin, xmax, ymin, ymax := math.Inf(1), 0.0, math.Inf(1), sw.SLOP99Micros
+	xmin, xmax, ymin, ymax := math.Inf(1), 0.0, math.Inf(1), math.Max(sw.SLOP99Micros, sw.SLOP50Micros)
 	for _, c := range sides {
 		for _, p := range c {
 			xmin, xmax = math.Min(xmin, p.achieved), math.Max(xmax, p.achieved)
@@ -243,8 +250,16 @@ func curveSVG(sw *capacity.Sweep, w string) string {
 	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">achieved ops/s</text>`, left+pw/2, H-8)
 	fmt.Fprintf(&b, `<text x="14" y="%.1f" text-anchor="middle" transform="rotate(-90 14 %.1f)">intended latency</text>`, top+ph/2, top+ph/2)
 	// The SLO.
-	fmt.Fprintf(&b, `<line class="slo" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#cf222e" stroke-dasharray="2 3"/>`, left, sy(sw.SLOP99Micros), left+pw, sy(sw.SLOP99Micros))
-	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end" fill="#cf222e">SLO p99 %s</text>`, left+pw-4, sy(sw.SLOP99Micros)-4, html.EscapeString(value(sw.SLOP99Micros, "us")))
+	for _, slo := range []struct {
+		name   string
+		micros float64
+	}{{"p99", sw.SLOP99Micros}, {"median", sw.SLOP50Micros}} {
+		if slo.micros <= 0 {
+			continue
+		}
+		fmt.Fprintf(&b, `<line class="slo" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#cf222e" stroke-dasharray="2 3"/>`, left, sy(slo.micros), left+pw, sy(slo.micros))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end" fill="#cf222e">SLO %s %s</text>`, left+pw-4, sy(slo.micros)-4, slo.name, html.EscapeString(value(slo.micros, "us")))
+	}
 	colours := [2]string{colBase, colCand}
 	for i, c := range sides {
 		for _, pct := range []struct {

@@ -22,6 +22,8 @@ type Capacity struct {
 	MaxOpsPerSec float64 `yaml:"max_rate"`
 	// SLOP99 is the intended-latency p99 a step must stay within (every operation type).
 	SLOP99 time.Duration `yaml:"-"`
+	// SLOP50 is the intended median a step must stay within (every operation type); 0 leaves it out.
+	SLOP50 time.Duration `yaml:"-"`
 	// Resolution stops the bisection once the bracket [good, bad] is narrower than this fraction.
 	Resolution float64 `yaml:"-"`
 	// Threads is the number of workers per step (default: run.threads).
@@ -41,6 +43,7 @@ type Capacity struct {
 type capacity struct {
 	Capacity   `yaml:",inline"`
 	SLOP99     string `yaml:"slo_p99"`
+	SLOP50     string `yaml:"slo_p50"`
 	Resolution string `yaml:"resolution"`
 	Warmup     string `yaml:"warmup"`
 	Measure    string `yaml:"measure"`
@@ -50,7 +53,7 @@ type capacity struct {
 
 // CapacityDefaults is the sweep a suite without a capacity section gets.
 func CapacityDefaults() Capacity {
-	return Capacity{StartOpsPerSec: 500, Factor: 2, MaxOpsPerSec: 50000, SLOP99: 10 * time.Millisecond,
+	return Capacity{StartOpsPerSec: 500, Factor: 2, MaxOpsPerSec: 50000, SLOP50: 5 * time.Millisecond,
 		Resolution: 0.10, Warmup: 2 * time.Second, Measure: 5 * time.Second, Pairs: 3,
 		Budget: 15 * time.Minute, Tolerance: 0.10}
 }
@@ -103,11 +106,20 @@ func (s *Suite) normaliseCapacity(t *capacity) error {
 		bad("start (%g ops/s) is above max_rate (%g ops/s)", c.StartOpsPerSec, c.MaxOpsPerSec)
 	}
 	var err error
-	if c.SLOP99, err = parseDuration(t.SLOP99, d.SLOP99); err != nil || c.SLOP99 <= 0 {
+	if c.SLOP99, err = parseDuration(t.SLOP99, d.SLOP99); err != nil || c.SLOP99 < 0 {
 		if err == nil {
-			err = errors.New("must be longer than 0s")
+			err = errors.New("must be 0s (off) or longer")
 		}
 		bad("slo_p99: %v", err)
+	}
+	if c.SLOP50, err = parseDuration(t.SLOP50, d.SLOP50); err != nil || c.SLOP50 < 0 {
+		if err == nil {
+			err = errors.New("must be 0s (off) or longer")
+		}
+		bad("slo_p50: %v", err)
+	}
+	if c.SLOP99 == 0 && c.SLOP50 == 0 {
+		bad("slo_p50 and slo_p99 are both off: a step needs a latency bound besides the held rate; set slo_p50 (e.g. 5ms)")
 	}
 	if c.Resolution, err = parsePercent(t.Resolution, d.Resolution); err != nil || c.Resolution <= 0 {
 		if err == nil {

@@ -19,7 +19,7 @@ func TestCapacitySectionDefaultsWhenAbsent(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := s.Capacity
-	if c == nil || c.SLOP99 != 10*time.Millisecond || c.Factor != 2 || c.Pairs != 3 || len(c.Workloads) != 2 || c.Threads != s.Run.Threads {
+	if c == nil || c.SLOP50 != 5*time.Millisecond || c.SLOP99 != 0 || c.Factor != 2 || c.Pairs != 3 || len(c.Workloads) != 2 || c.Threads != s.Run.Threads {
 		t.Errorf("defaults: %+v", c)
 	}
 }
@@ -73,5 +73,20 @@ func TestShippedCapacitySuiteLoads(t *testing.T) {
 	}
 	if s.Capacity.Budget != 6*time.Minute || len(s.Capacity.Workloads) != 2 {
 		t.Errorf("capacity suite: %+v", s.Capacity)
+	}
+}
+
+// TestCapacitySLOs: the median SLO is the default, the p99 one optional,
+// and a section that turns both off is refused.
+func TestCapacitySLOs(t *testing.T) {
+	s, err := parseCapacity(t, "capacity:\n  slo_p99: 10ms\n  slo_p50: 0s\n")
+	if err != nil || s.Capacity.SLOP99 != 10*time.Millisecond || s.Capacity.SLOP50 != 0 {
+		t.Errorf("p99 only: %v, %+v", err, s)
+	}
+	if _, err := parseCapacity(t, "capacity:\n  slo_p50: 0s\n"); err == nil || !strings.Contains(err.Error(), "both off") {
+		t.Errorf("both SLOs off: %v, want refused", err)
+	}
+	if _, err := parseCapacity(t, "capacity:\n  slo_p50: -1ms\n"); err == nil {
+		t.Error("a negative median SLO was accepted")
 	}
 }
