@@ -101,6 +101,12 @@ pairs: {initial: 2}
 		if tr.TargetOpsPerSec != 120 {
 			t.Errorf("trial %s ran at %.0f ops/s, want 120 (the clamp of 60 per server times 2 live servers)", tr.ID, tr.TargetOpsPerSec)
 		}
+		// The server cost is read from both region server JVMs.
+		if sv := tr.Server; sv == nil || sv.Servers != 2 || sv.GrossCPUPerOpMicros <= 0 || sv.AllocPerOpBytes <= 0 {
+			t.Errorf("trial %s: server cost %+v, want both servers' CPU and allocation read", tr.ID, sv)
+		} else {
+			t.Logf("trial %s: server CPU %.0f us/op (gross %.0f, idle %.1f ms/s), %.0f B/op, %d GCs", tr.ID, sv.CPUPerOpMicros, sv.GrossCPUPerOpMicros, sv.IdleCPUMillisPerSec, sv.AllocPerOpBytes, sv.GCs)
+		}
 	}
 	mu.Lock()
 	if layoutErr != nil {

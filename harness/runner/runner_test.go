@@ -157,3 +157,54 @@ func TestRunFailsWhenTheTargetRateCannotBeHeld(t *testing.T) {
 		t.Fatalf("err = %v, want a run failure naming the missed target", err)
 	}
 }
+
+// TestDuetPairsRunAtOnceAndReadServerCost runs duet pairs on the shared
+// local cluster (both sides on it: the flow is the same): each pair's two
+// trials share one window start, are stored as a duet with the baseline
+// first, carry the region server's CPU and allocation per operation read
+// at the window's edges, and compare pairs them without an order warning.
+func TestDuetPairsRunAtOnceAndReadServerCost(t *testing.T) {
+	ctx, c := connect(t)
+	store, err := results.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tinySuite(t)
+	s.Workloads = []string{"workloadc"}
+	s.Run.Mode, s.Run.Idle, s.Run.WarmupRounds, s.Run.WarmupMaxRounds = suite.ModeDuet, time.Second, 1, 3
+	servers, note := regionServers(shared)
+	if len(servers) == 0 {
+		t.Fatalf("no region server to read: %s", note)
+	}
+	r := &Runner{Suite: s, Store: store, RunID: "duet"}
+	base := &Target{Name: "base", Label: "base", Version: shared.Version(), Provider: "local", Client: c, Servers: servers}
+	cand := &Target{Name: "cand", Label: "cand", Version: shared.Version(), Provider: "local", Client: c, Servers: servers}
+	bm, cm, err := r.RunPairs(ctx, base, cand, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bm.Trials) != 2 || len(cm.Trials) != 2 {
+		t.Fatalf("%d and %d trials, want 2 pairs", len(bm.Trials), len(cm.Trials))
+	}
+	if r.WarmUp.Rounds < 1 || r.WarmUp.Rounds > 3 {
+		t.Errorf("warm-up ran %d rounds, want 1 to 3", r.WarmUp.Rounds)
+	}
+	for i, bt := range bm.Trials {
+		ct := cm.Trials[i]
+		if !bt.Duet || !ct.Duet || bt.Order != 0 || ct.Order != 1 {
+			t.Errorf("pair %d: duet %v/%v, orders %d/%d; want duets, baseline 0", bt.Pair, bt.Duet, ct.Duet, bt.Order, ct.Order)
+		}
+		if !bt.Start.Equal(ct.Start) {
+			t.Errorf("pair %d: windows opened at %v and %v, want the same instant", bt.Pair, bt.Start, ct.Start)
+		}
+		for _, tr := range []results.Trial{bt, ct} {
+			sv := tr.Server
+			if sv == nil || sv.Servers != 1 || sv.GrossCPUPerOpMicros <= 0 || sv.AllocPerOpBytes <= 0 || sv.WindowMillis < 2500 {
+				t.Errorf("trial %s: server cost %+v, want CPU and allocation over the 3 s window", tr.ID, sv)
+				continue
+			}
+			t.Logf("trial %s: server CPU %.0f us/op (gross %.0f, idle %.1f ms/s), %.0f B/op, %d GCs, window %d ms",
+				tr.ID, sv.CPUPerOpMicros, sv.GrossCPUPerOpMicros, sv.IdleCPUMillisPerSec, sv.AllocPerOpBytes, sv.GCs, sv.WindowMillis)
+		}
+	}
+}
