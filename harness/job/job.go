@@ -148,7 +148,16 @@ func Decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 	if err != nil {
 		return fault.Usage(err)
 	}
-	rep := report.Report{Comparison: c, Distributions: report.Distributions(store.WorkloadHistograms(bm), store.WorkloadHistograms(cm), loadgen.Intended.String()), Generated: time.Now()}
+	// A missing or damaged .hlog costs its plots, not the verdict: say which.
+	bh, err := store.WorkloadHistograms(bm)
+	if err != nil {
+		fmt.Fprintln(stderr, "regress: warning:", err)
+	}
+	ch, err := store.WorkloadHistograms(cm)
+	if err != nil {
+		fmt.Fprintln(stderr, "regress: warning:", err)
+	}
+	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch, loadgen.Intended.String()), Generated: time.Now()}
 	if err := writeReports(stdout, stderr, rp, rep, true); err != nil {
 		return err
 	}
