@@ -27,7 +27,7 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 	if j.Baseline == "" || j.Candidate == "" {
 		return fault.Usage(errors.New("compare needs --baseline and --candidate: a stored version or label, or a directory holding a manifest.json"))
 	}
-	if err := CheckFormat(j.Format); err != nil {
+	if err := j.Report.Check(); err != nil {
 		return err
 	}
 	st, err := results.OpenReadOnly(j.Store)

@@ -286,3 +286,34 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestCheckedBeforeAnyClusterStarts: input that would fail a run late is
+// refused at once, with exit 2, before a cluster starts.
+func TestCheckedBeforeAnyClusterStarts(t *testing.T) {
+	scen := filepath.Join("..", "..", "..", "scenarios")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	writeFile(t, file, "x")
+	badSuite := filepath.Join(dir, "bad.yaml")
+	writeFile(t, badSuite, "workloads: [workloadc]\ndata: {recordcount: 1000}\nproperties: {requestdistribution: bell}\n")
+	home := filepath.Join(dir, "no-hbase-home")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--baseline-home", home, "--candidate-home", home, "--scenarios", scen, "--load-hosts", "-5"}, "--load-hosts -5"},
+		{[]string{"run", "--home", home, "--scenarios", scen, "--load-hosts", "-5"}, "--load-hosts -5"},
+		{[]string{"--baseline-home", home, "--candidate-home", home, "--scenarios", scen, "--out", filepath.Join(file, "r")}, "is not a directory"},
+		{[]string{"--baseline-home", home, "--candidate-home", home, "--scenarios", scen, "--out", "/proc/regress-reports"}, "reports cannot be written"},
+		{[]string{"--baseline-home", home, "--candidate-home", home, "--scenarios", scen, "--suite", badSuite}, "requestdistribution"},
+	} {
+		start := time.Now()
+		_, _, err := runCLI(t, append(tc.args, "--store", filepath.Join(dir, "store"))...)
+		if code(err) != exitUsage || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: exit %d, %v; want exit 2 with %q", tc.args, code(err), err, tc.want)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%v: took %v to refuse", tc.args, d)
+		}
+	}
+}
