@@ -317,3 +317,29 @@ func TestCheckedBeforeAnyClusterStarts(t *testing.T) {
 		}
 	}
 }
+
+// TestZooKeeperQuorumAndUnreachable: a quorum list is taken as one, and a
+// worker at an unreachable ZooKeeper gives up after --zk-timeout, or at once
+// on a signal.
+func TestZooKeeperQuorumAndUnreachable(t *testing.T) {
+	quorum := "127.0.0.1:1,127.0.0.1:2"
+	_, _, err := runCLI(t, "doctor", "--zk", quorum, "--timeout", "2s")
+	if err == nil || strings.Contains(err.Error(), "too many colons") {
+		t.Errorf("doctor at a quorum: %v, want the quorum tried, not refused as one address", err)
+	}
+	start := time.Now()
+	_, _, err = runCLI(t, "worker", "--zk", quorum, "--zk-timeout", "1s")
+	if code(err) != exitRunFailed || !strings.Contains(err.Error(), "did not answer within 1s") {
+		t.Errorf("worker at an unreachable quorum: exit %d, %v", code(err), err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("worker gave up after %v, want about 1s", d)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		cmd, out := startMain(t, "worker", "--zk", quorum)
+		waitFor(t, out, "connecting to zookeeper")
+		if c := stopWithin(t, cmd, sig, 2*time.Second); c != exitRunFailed || !strings.Contains(out.String(), "interrupted while connecting") {
+			t.Errorf("%v: exit %d:\n%s", sig, c, out.String())
+		}
+	}
+}
