@@ -177,6 +177,10 @@ func Names(scenariosDir string) []string {
 
 // Load reads and validates a suite file; scenariosDir resolves workload names.
 func Load(path, scenariosDir string) (*Suite, error) {
+	// A FIFO or device would block the read, deaf to signals: refuse it.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("read suite: %s is not a regular file (%s)", path, fi.Mode().Type())
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read suite: %w", err)

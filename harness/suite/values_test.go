@@ -1,8 +1,11 @@
 package suite
 
 import (
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestExplicitZeroIsRefused: a 0 written out is refused where it is no
@@ -51,5 +54,22 @@ func TestOutOfRangeValuesAreRefused(t *testing.T) {
 	}
 	if _, err := Parse([]byte(minimal+"pairs: {initial: 4, max: 6, looks: 3}\nrun: {max_error_rate: 100%}\n"), dir); err != nil {
 		t.Errorf("valid edge values refused: %v", err)
+	}
+}
+
+func TestLoadRefusesAFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.yaml")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := Load(p, t.TempDir()); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Fatalf("err = %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Load hung on a FIFO")
 	}
 }
