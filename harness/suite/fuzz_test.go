@@ -2,10 +2,10 @@ package suite
 
 import (
 	"fmt"
-	"time"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // FuzzParse feeds the suite loader the shipped suites and their mutations:
