@@ -32,16 +32,14 @@ type ImportSpec struct {
 	Dir, Version, Label, Workload, Suite string
 }
 
-// importBatch is how many summaries one manifest write stores: an import
-// costs one write per batch, and an interrupted one keeps its whole batches.
-const importBatch = 1000
-
 // Import reads YCSB's text output and .hdr interval logs from files and stores
 // them as summaries: one per run in a text file, one for all .hdr files
 // together. A summary's id comes from the content, so importing the same
-// output again stores nothing twice (it says so), and an interrupted import
-// resumes where it stopped when run again. It prints what it stored on out.
-// When ctx ends it stops, says what it kept, and returns a run error.
+// output again stores nothing twice (it says so), and an import of several
+// files interrupted or failed part-way is completed by running it again. All
+// its summaries are stored with one manifest write. It prints what it stored
+// on out. When ctx ends it stops, stores nothing, says so, and returns a run
+// error.
 func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) error {
 	if to.Version == "" {
 		return fault.Usage(errors.New("import-ycsb: --version is required (the HBase version the YCSB run measured)"))
@@ -115,47 +113,37 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) e
 		return fault.Usage(fmt.Errorf("import-ycsb: %s already holds measured results (source %q); import under another --suite or --label", st.Dir(results.KeyOf(m)), m.Source))
 	}
 	k := results.KeyOf(m)
+	// One manifest write for the whole import: its cost grows with the runs
+	// stored, not with their square. Interrupted before it, nothing is stored.
 	from := map[string]importedSummary{}
-	stored, skipped := 0, 0
-	for start := 0; start < len(summaries); start += importBatch {
-		batch := summaries[start:min(start+importBatch, len(summaries))]
-		var ps []results.Pending
-		for _, s := range batch {
-			ps = append(ps, results.Pending{Trial: s.trial, Hlog: s.hlog})
-			from[s.trial.ID] = s
-		}
-		if ctx.Err() != nil {
-			return interrupted(keptText(stored, len(summaries)))
-		}
-		got, dup, err := st.AppendSummaries(k, ps)
-		if err != nil {
-			if ctx.Err() != nil {
-				return interrupted(keptText(stored, len(summaries)))
-			}
-			return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
-		}
-		for _, t := range got {
-			s := from[t.ID]
-			fmt.Fprintf(out, "stored %s as summary %s: %s, %d operations\n", s.from, t.ID, workload, len(t.Ops))
-			for _, n := range s.notes {
-				fmt.Fprintf(out, "  note: %s\n", n)
-			}
-		}
-		stored += len(got)
-		skipped += len(dup)
+	var ps []results.Pending
+	for _, s := range summaries {
+		ps = append(ps, results.Pending{Trial: s.trial, Hlog: s.hlog})
+		from[s.trial.ID] = s
 	}
+	if ctx.Err() != nil {
+		return interrupted(fmt.Sprintf("nothing was stored of %d summaries; run the same command again", len(summaries)))
+	}
+	got, dup, err := st.AppendSummaries(k, ps)
+	if err != nil {
+		if ctx.Err() != nil {
+			return interrupted(fmt.Sprintf("nothing was stored of %d summaries; run the same command again", len(summaries)))
+		}
+		return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
+	}
+	for _, t := range got {
+		s := from[t.ID]
+		fmt.Fprintf(out, "stored %s as summary %s: %s, %d operations\n", s.from, t.ID, workload, len(t.Ops))
+		for _, n := range s.notes {
+			fmt.Fprintf(out, "  note: %s\n", n)
+		}
+	}
+	skipped := len(dup)
 	if skipped > 0 {
 		fmt.Fprintf(out, "%d of %d summaries were already stored (the same output imported before): skipped, not stored twice\n", skipped, len(summaries))
 	}
 	fmt.Fprintf(out, "store entry: %s\n", filepath.Join(st.Dir(k), "manifest.json"))
 	return nil
-}
-
-func keptText(stored, total int) string {
-	if stored == 0 {
-		return fmt.Sprintf("nothing was stored of %d summaries; run the same command again", total)
-	}
-	return fmt.Sprintf("%d of %d summaries are stored and kept; run the same command again to store the rest (stored ones are skipped)", stored, total)
 }
 
 // readInput reads one file given on the command line. A FIFO or process
