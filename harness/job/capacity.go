@@ -72,7 +72,7 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	se, err := j.open(stderr)
+	se, err := j.open(ctx, stderr)
 	if err != nil {
 		return err
 	}

@@ -74,7 +74,7 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	se, err := j.open(stderr)
+	se, err := j.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
@@ -230,7 +230,7 @@ func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	se, err := j.open(stderr)
+	se, err := j.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
@@ -280,7 +280,8 @@ type session struct {
 	prog  *progress.Progress
 }
 
-func (o *Options) open(stderr io.Writer) (*session, error) {
+// open opens the store (its lock waits end with ctx) and the session's log and progress.
+func (o *Options) open(ctx context.Context, stderr io.Writer) (*session, error) {
 	// Checked before any cluster starts; useLoadHosts checks the suite's count.
 	if o.LoadHosts.N < 0 {
 		return nil, fault.Usagef("--load-hosts %d: give the number of `regress worker` hosts, or 0 to run the load here", o.LoadHosts.N)
@@ -289,7 +290,7 @@ func (o *Options) open(stderr io.Writer) (*session, error) {
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
-	return &session{store: store, log: NewLogger(stderr, o.Quiet), prog: progress.New(stderr, o.Quiet)}, nil
+	return &session{store: store.WithContext(ctx), log: NewLogger(stderr, o.Quiet), prog: progress.New(stderr, o.Quiet)}, nil
 }
 
 // runner is the runner of suite s for this session, reporting to onEvent.

@@ -343,3 +343,18 @@ func TestZooKeeperQuorumAndUnreachable(t *testing.T) {
 		}
 	}
 }
+
+func TestStoreMessagesNameWhatIsThere(t *testing.T) {
+	dir := t.TempDir()
+	st, _ := results.Open(filepath.Join(dir, "store"))
+	storeSide(t, st, "base", 1.0, 8, 0)
+	scen := filepath.Join("..", "..", "..", "scenarios")
+	_, _, err := runCLI(t, "plan", "--baseline", "base", "--suite", "smoke", "--store", st.Root(), "--scenarios", scen)
+	if code(err) != exitUsage || !strings.Contains(err.Error(), "it has results of suite fixture") {
+		t.Errorf("plan under another suite: %v", err)
+	}
+	_, _, err = runCLI(t, "compare", "--baseline", "2.6.1$(reboot)", "--candidate", "base", "--store", st.Root())
+	if code(err) != exitUsage || !strings.Contains(err.Error(), "--version '2.6.1$(reboot)'") {
+		t.Errorf("unsafe name echoed unquoted: %v", err)
+	}
+}
