@@ -6,7 +6,7 @@ BIN       := bin/regress
 # the one the suite runs against unless overridden.
 export REGRESS_TEST_HBASE_VERSION ?= 2.6.1-hadoop3
 
-.PHONY: all build test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity bench-loadhosts bench-cluster lint proto validate-stats clean
+.PHONY: all build test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity bench-loadhosts bench-cluster lint proto validate-stats fuzz clean
 
 all: build
 
@@ -87,6 +87,23 @@ proto:
 # No pipe into a filter here: the target must fail when a check fails.
 validate-stats:
 	$(GO) test -count=1 -timeout 20m -run 'TestValidation' -v ./harness/compare/ ./harness/changepoint/
+
+# A short run of every native fuzz test (go test -fuzz takes one target a
+# package at a time), seeded from its testdata/fuzz corpus and the real files
+# under testdata. FUZZTIME lengthens it; a failing input is written to the
+# package's testdata/fuzz/<Fuzz...>/ to commit with the fix. -short keeps the
+# packages' TestMain from starting a real HBase.
+FUZZTIME ?= 10s
+FUZZ_TARGETS := \
+	./harness/ycsbfmt:FuzzParseText ./harness/ycsbfmt:FuzzParseHdrLog ./harness/ycsbfmt:FuzzSplitter \
+	./harness/results:FuzzDecodeManifest ./harness/results:FuzzMergeHlog \
+	./harness/suite:FuzzParse ./harness/loadgen:FuzzReadHlog ./harness/workload:FuzzParseProperties \
+	./harness/hbase:FuzzParseZNode ./harness/hbase:FuzzParseResponse ./harness/hbase:FuzzRawGetDecoder ./harness/hbase:FuzzRawScanDecoder
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn ($$pkg)"; \
+	  $(GO) test -short -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
 
 clean:
 	rm -rf bin

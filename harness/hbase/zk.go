@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -88,7 +89,8 @@ func (zkLogger) Printf(format string, args ...any) {
 // order. go-zookeeper retries a dead server forever, so the session is bounded
 // by ctx and always closed before returning.
 func readZNodes(ctx context.Context, zkAddr, parent string, names ...string) ([][]byte, error) {
-	conn, _, err := zk.Connect([]string{zkAddr}, 30*time.Second, zk.WithLogger(zkLogger{}), zk.WithLogInfo(false))
+	// A quorum is host:port[,host:port...]; go-zookeeper takes the servers one by one.
+	conn, _, err := zk.Connect(zk.FormatServers(strings.Split(zkAddr, ",")), 30*time.Second, zk.WithLogger(zkLogger{}), zk.WithLogInfo(false))
 	if err != nil {
 		return nil, fmt.Errorf("zookeeper %s: %w", zkAddr, err)
 	}

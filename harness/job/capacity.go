@@ -58,7 +58,7 @@ func (j *Capacity) config(s *suite.Suite) (capacity.Config, error) {
 // Run sweeps both sides (or reads the stored sweep), stores the sweep, and
 // returns the verdict as an error when it fails the job.
 func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
-	if err := CheckFormat(j.Format); err != nil {
+	if err := j.Report.Check(); err != nil {
 		return err
 	}
 	if j.From != "" {
@@ -75,7 +75,7 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	se, err := j.open(stderr)
+	se, err := j.open(ctx, stderr)
 	if err != nil {
 		return err
 	}

@@ -12,8 +12,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/regress-hbase/regress/harness/cluster"
@@ -65,14 +69,14 @@ func (j *Compare) Asked() bool {
 
 // Run runs the job and returns the verdict as an error when it fails the job.
 func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
-	if err := CheckFormat(j.Format); err != nil {
+	if err := j.Report.Check(); err != nil {
 		return err
 	}
 	base, cand, s, err := j.checkPair(j.Baseline, j.Candidate)
 	if err != nil {
 		return err
 	}
-	se, err := j.open(stderr)
+	se, err := j.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
@@ -150,7 +154,16 @@ func Decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 	if err != nil {
 		return fault.Usage(err)
 	}
-	rep := report.Report{Comparison: c, Distributions: report.Distributions(store.WorkloadHistograms(bm), store.WorkloadHistograms(cm), loadgen.Intended.String()), Generated: time.Now()}
+	// A missing or damaged .hlog costs its plots, not the verdict: say which.
+	bh, err := store.WorkloadHistograms(bm)
+	if err != nil {
+		fmt.Fprintln(stderr, "regress: warning:", err)
+	}
+	ch, err := store.WorkloadHistograms(cm)
+	if err != nil {
+		fmt.Fprintln(stderr, "regress: warning:", err)
+	}
+	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch, loadgen.Intended.String()), Generated: time.Now()}
 	if err := writeReports(stdout, stderr, rp, rep, true); err != nil {
 		return err
 	}
@@ -219,7 +232,7 @@ func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	se, err := j.open(stderr)
+	se, err := j.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
@@ -289,12 +302,17 @@ type session struct {
 	prog  *progress.Progress
 }
 
-func (o *Options) open(stderr io.Writer) (*session, error) {
+// open opens the store (its lock waits end with ctx) and the session's log and progress.
+func (o *Options) open(ctx context.Context, stderr io.Writer) (*session, error) {
+	// Checked before any cluster starts; useLoadHosts checks the suite's count.
+	if o.LoadHosts.N < 0 {
+		return nil, fault.Usagef("--load-hosts %d: give the number of `regress worker` hosts, or 0 to run the load here", o.LoadHosts.N)
+	}
 	store, err := results.Open(o.Store)
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
-	return &session{store: store, log: NewLogger(stderr, o.Quiet), prog: progress.New(stderr, o.Quiet)}, nil
+	return &session{store: store.WithContext(ctx), log: NewLogger(stderr, o.Quiet), prog: progress.New(stderr, o.Quiet)}, nil
 }
 
 // runner is the runner of suite s for this session, reporting to onEvent.
@@ -352,6 +370,44 @@ func LoadSuite(scenarios, name string) (*suite.Suite, error) {
 func CompareConfig(s *suite.Suite) compare.Config {
 	return compare.Config{Alpha: s.Compare.Alpha, Tolerances: s.Compare.Tolerances, Gate: s.Compare.Gate,
 		Looks: s.Pairs.Looks, MaxPairs: s.Pairs.Max}
+}
+
+// Check refuses, before any work, a --format no renderer has and an --out
+// the reports could not be written under: a run must not end in exit 3 for
+// want of a directory after its clusters measured for an hour.
+func (rp Report) Check() error {
+	if err := CheckFormat(rp.Format); err != nil {
+		return err
+	}
+	out := rp.Out
+	if out == "" {
+		out = "reports" // the default reports/<timestamp> lies under it
+	}
+	dir := out
+	for {
+		fi, err := os.Stat(dir)
+		if err == nil {
+			if !fi.IsDir() {
+				return fault.Usagef("--out %s: %s is not a directory: give a directory for the reports", out, dir)
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return fault.Usagef("--out %s: %w", out, err)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	f, err := os.CreateTemp(dir, ".regress-write-check-*")
+	if err != nil {
+		return fault.Usagef("--out %s: reports cannot be written under %s (%v): give a writable directory", out, dir, err)
+	}
+	f.Close()
+	_ = os.Remove(f.Name())
+	return nil
 }
 
 // CheckFormat refuses a --format no renderer has.

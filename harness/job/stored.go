@@ -27,10 +27,10 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 	if j.Baseline == "" || j.Candidate == "" {
 		return fault.Usage(errors.New("compare needs --baseline and --candidate: a stored version or label, or a directory holding a manifest.json"))
 	}
-	if err := CheckFormat(j.Format); err != nil {
+	if err := j.Report.Check(); err != nil {
 		return err
 	}
-	st, err := results.Open(j.Store)
+	st, err := results.OpenReadOnly(j.Store)
 	if err != nil {
 		return fault.Usage(err)
 	}
@@ -48,9 +48,13 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 	// judging its trials again at full alpha could disagree with it.
 	// compare counts the looks of every run it pools.
 	if p, err := suite.Resolve(j.Scenarios, bm.Suite.Name); err == nil {
-		if s, err := suite.Load(p, j.Scenarios); err == nil {
-			cfg = CompareConfig(s)
+		// A suite file that is there but invalid is refused, as plan
+		// refuses it: defaults would move the gate without a word.
+		s, err := suite.Load(p, j.Scenarios)
+		if err != nil {
+			return fault.Usagef("%w (fix the suite file, or compare from a --scenarios directory without it to use the default tolerances)", err)
 		}
+		cfg = CompareConfig(s)
 	} else {
 		fmt.Fprintf(stderr, "regress: warning: suite %q not found under %s: comparing with default tolerances and gate at one look per run\n", bm.Suite.Name, j.Scenarios)
 	}
@@ -69,7 +73,7 @@ func (j *Plan) Run(stdout io.Writer) error {
 	if j.Baseline == "" {
 		return fault.Usage(errors.New("plan needs --baseline: a stored version or label (see `regress results list`), or a directory holding manifest.json"))
 	}
-	st, err := results.Open(j.Store)
+	st, err := results.OpenReadOnly(j.Store)
 	if err != nil {
 		return fault.Usage(err)
 	}

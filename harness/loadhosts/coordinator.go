@@ -43,7 +43,7 @@ func Connect(ctx context.Context, zkAddr, root string, log *slog.Logger) (*Coord
 		log = slog.Default()
 	}
 	root = rootOf(root)
-	conn, _, err := dial(ctx, zkAddr, log)
+	conn, _, err := dial(ctx, zkAddr, 0, log)
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,8 @@ type Worker struct {
 	Log *slog.Logger
 	// OnRegistered, if set, is called with the host's registration once it is in ZooKeeper.
 	OnRegistered func(Host)
+	// ConnectTimeout bounds the wait for ZooKeeper at start; 0 means DefaultConnectTimeout.
+	ConnectTimeout time.Duration
 
 	mu      sync.Mutex
 	clients map[string]*hbase.Client
@@ -59,7 +61,8 @@ func rootOf(r string) string {
 // nil) or the ZooKeeper session is lost (an error: restart the worker).
 func (w *Worker) Serve(ctx context.Context) error {
 	root := rootOf(w.Root)
-	conn, events, err := dial(ctx, w.ZK, w.log())
+	w.log().Info("connecting to zookeeper", "zookeeper", w.ZK)
+	conn, events, err := dial(ctx, w.ZK, w.ConnectTimeout, w.log())
 	if err != nil {
 		return err
 	}

@@ -28,21 +28,46 @@ func (l zkLog) Printf(format string, args ...any) {
 	l.log.Debug("zookeeper: " + fmt.Sprintf(format, args...))
 }
 
-// dial opens a ZooKeeper session and waits until it is established.
-func dial(ctx context.Context, addr string, log *slog.Logger) (*zk.Conn, <-chan zk.Event, error) {
-	conn, events, err := zk.Connect(zk.FormatServers(strings.Split(addr, ",")), sessionTimeout, zk.WithLogger(zkLog{log}), zk.WithLogInfo(false))
+// DefaultConnectTimeout bounds the wait for ZooKeeper to answer when a
+// worker or a run's coordinator connects: go-zookeeper retries an unreachable
+// quorum forever.
+const DefaultConnectTimeout = 30 * time.Second
+
+// servers splits a quorum list (host:port[,host:port...]) for go-zookeeper.
+func servers(addr string) []string {
+	var out []string
+	for _, s := range strings.Split(addr, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return zk.FormatServers(out)
+}
+
+// dial opens a ZooKeeper session and waits until it is established, at most
+// timeout (0: DefaultConnectTimeout) or until ctx ends.
+func dial(ctx context.Context, addr string, timeout time.Duration, log *slog.Logger) (*zk.Conn, <-chan zk.Event, error) {
+	if timeout <= 0 {
+		timeout = DefaultConnectTimeout
+	}
+	conn, events, err := zk.Connect(servers(addr), sessionTimeout, zk.WithLogger(zkLog{log}), zk.WithLogInfo(false))
 	if err != nil {
 		return nil, nil, fmt.Errorf("zookeeper %s: %w", addr, err)
 	}
+	expired := time.NewTimer(timeout)
+	defer expired.Stop()
 	for {
 		select {
 		case ev := <-events:
 			if ev.State == zk.StateHasSession {
 				return conn, events, nil
 			}
+		case <-expired.C:
+			conn.Close()
+			return nil, nil, fmt.Errorf("zookeeper %s did not answer within %v: is the address right (host:port[,host:port...]) and the cluster up?", addr, timeout)
 		case <-ctx.Done():
 			conn.Close()
-			return nil, nil, fmt.Errorf("zookeeper %s did not answer (is the address right and the cluster up?): %w", addr, ctx.Err())
+			return nil, nil, fmt.Errorf("interrupted while connecting to zookeeper %s: %w", addr, ctx.Err())
 		}
 	}
 }

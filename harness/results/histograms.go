@@ -2,7 +2,10 @@ package results
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -12,12 +15,16 @@ import (
 // across trials. Pass one workload's trials to get that workload's
 // distributions; trials without a stored log are skipped.
 func (s *Store) Histograms(k Key, trials []Trial) (map[string]*hdrhistogram.Histogram, error) {
+	return histogramsAt(s.Dir(k), k, trials)
+}
+
+func histogramsAt(dir string, k Key, trials []Trial) (map[string]*hdrhistogram.Histogram, error) {
 	out := map[string]*hdrhistogram.Histogram{}
 	for _, t := range trials {
 		if t.HlogFile == "" {
 			continue
 		}
-		b, err := s.ReadHlog(k, t)
+		b, err := readHlogAt(dir, k, t)
 		if err != nil {
 			return nil, err
 		}
@@ -50,22 +57,32 @@ func mergeHlog(out map[string]*hdrhistogram.Histogram, log []byte) error {
 }
 
 // WorkloadHistograms returns the merged interval histograms of m's trials
-// and summaries per workload (see Histograms); nil m gives none, and a
-// workload whose logs cannot be read is left out.
-func (s *Store) WorkloadHistograms(m *Manifest) map[string]map[string]*hdrhistogram.Histogram {
+// and summaries per workload (see Histograms), read beside m's manifest (its
+// Dir, else its place in the store); nil m gives none. A workload whose logs
+// are missing or damaged is left out and named in err, one error per
+// workload, so the caller can say which plots are lost and why.
+func (s *Store) WorkloadHistograms(m *Manifest) (map[string]map[string]*hdrhistogram.Histogram, error) {
 	out := map[string]map[string]*hdrhistogram.Histogram{}
 	if m == nil {
-		return out
+		return out, nil
 	}
 	k := KeyOf(m)
+	dir := m.Dir
+	if dir == "" {
+		dir = s.Dir(k)
+	}
 	groups := map[string][]Trial{}
 	for _, t := range append(append([]Trial(nil), m.Trials...), m.Summaries...) {
 		groups[t.Workload] = append(groups[t.Workload], t)
 	}
-	for w, ts := range groups {
-		if hs, err := s.Histograms(k, ts); err == nil {
-			out[w] = hs
+	var errs []error
+	for _, w := range slices.Sorted(maps.Keys(groups)) {
+		hs, err := histogramsAt(dir, k, groups[w])
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s workload %s: latency plots left out: %w", k, w, err))
+			continue
 		}
+		out[w] = hs
 	}
-	return out
+	return out, errors.Join(errs...)
 }

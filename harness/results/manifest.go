@@ -39,6 +39,10 @@ type Manifest struct {
 	// Summaries hold imported results: one summary value per metric, no trials,
 	// so they can only be compared descriptively.
 	Summaries []Trial `json:"summaries,omitempty"`
+
+	// Dir is the directory the manifest was read from (not stored): its
+	// trials' .hlog files lie beside it, inside the store or not.
+	Dir string `json:"-"`
 }
 
 // Environment fingerprints the machine a result was measured on.

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -50,6 +52,8 @@ var ErrJarsDiffer = errors.New("stored results ran other HBase jars")
 // an exclusive lock on <root>/.lock.
 type Store struct {
 	root string
+	// ctx bounds waits for the store lock (WithContext); nil waits until the lock frees.
+	ctx context.Context
 }
 
 // Key names one stored entry: a target (HBase version or label), a suite and its fingerprint.
@@ -90,6 +94,31 @@ func Open(root string) (*Store, error) {
 		return nil, fmt.Errorf("open results store %s: %w (check the --store directory is writable)", root, err)
 	}
 	return &Store{root: root}, nil
+}
+
+// OpenReadOnly opens the store rooted at root for reading: a missing
+// directory is an empty store and is not created.
+func OpenReadOnly(root string) (*Store, error) {
+	if root == "" {
+		root = DefaultRoot
+	}
+	fi, err := os.Stat(root)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("open results store %s: %w (check the --store directory)", root, err)
+	case !fi.IsDir():
+		return nil, fmt.Errorf("open results store %s: not a directory (give --store a directory)", root)
+	}
+	return &Store{root: root}, nil
+}
+
+// WithContext returns a copy of s whose waits for the store lock end when
+// ctx does (an interrupted command then writes nothing).
+func (s *Store) WithContext(ctx context.Context) *Store {
+	c := *s
+	c.ctx = ctx
+	return &c
 }
 
 // Root returns the directory the store is rooted at.
@@ -142,7 +171,7 @@ func (s *Store) Load(k Key) (*Manifest, error) {
 
 // ReadManifestFile reads and verifies one manifest.json.
 func ReadManifestFile(path string) (*Manifest, error) {
-	b, err := os.ReadFile(path)
+	b, err := readRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", path, ErrNotFound)
 	}
@@ -153,7 +182,27 @@ func ReadManifestFile(path string) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	m.Dir = filepath.Dir(path)
 	return m, nil
+}
+
+// readRegular reads a stored file that must be a regular file. It opens
+// without blocking, so a FIFO or device put in the store's place is refused
+// at once instead of hanging the reader.
+func readRegular(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s): %w; remove it", path, fi.Mode().Type(), ErrCorrupt)
+	}
+	return io.ReadAll(f)
 }
 
 // Ensure returns the manifest stored under m's key, creating it from m (with
@@ -303,6 +352,12 @@ func storedList(m *Manifest, summary bool) []Trial {
 // ReadHlog returns a stored trial's .hlog after checking it against the
 // checksum recorded in the manifest.
 func (s *Store) ReadHlog(k Key, t Trial) ([]byte, error) {
+	return readHlogAt(s.Dir(k), k, t)
+}
+
+// readHlogAt is ReadHlog for an entry stored in dir (a manifest directory
+// given by path may lie outside the store).
+func readHlogAt(dir string, k Key, t Trial) ([]byte, error) {
 	if t.HlogFile == "" {
 		return nil, fmt.Errorf("trial %s in %s has no stored hlog", t.ID, k)
 	}
@@ -310,8 +365,8 @@ func (s *Store) ReadHlog(k Key, t Trial) ([]byte, error) {
 	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "..") {
 		return nil, fmt.Errorf("trial %s in %s: hlog path %q leaves the store entry: %w", t.ID, k, t.HlogFile, ErrCorrupt)
 	}
-	path := filepath.Join(s.Dir(k), rel)
-	b, err := os.ReadFile(path)
+	path := filepath.Join(dir, rel)
+	b, err := readRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("read hlog of trial %s: %w", t.ID, err)
 	}
@@ -322,37 +377,65 @@ func (s *Store) ReadHlog(k Key, t Trial) ([]byte, error) {
 	return b, nil
 }
 
-// List returns every stored entry, sorted by target, suite and fingerprint.
-// Entries that fail verification are skipped with their error joined into err,
-// so one damaged manifest does not hide the rest.
-func (s *Store) List() ([]Entry, error) {
+// Damaged is a store entry whose manifest cannot be used, and why.
+type Damaged struct {
+	// Dir is the entry directory; Target and Name its two path elements
+	// (Name is <suite>-<fingerprint>, Suite the part before the last '-').
+	Dir, Target, Name, Suite string
+	Err                      error
+}
+
+// String names the entry as `regress results remove` takes it.
+func (d Damaged) String() string { return d.Target + "/" + d.Name }
+
+// Scan returns every usable entry and every damaged one; err is set only
+// when the store itself cannot be read. One damaged manifest never hides
+// the others.
+func (s *Store) Scan() ([]Entry, []Damaged, error) {
 	var out []Entry
-	var errs []error
+	var bad []Damaged
 	targets, err := os.ReadDir(s.root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
 	if err != nil {
-		return nil, fmt.Errorf("list results store %s: %w", s.root, err)
+		return nil, nil, fmt.Errorf("list results store %s: %w", s.root, err)
 	}
 	for _, t := range targets {
-		if !t.IsDir() {
+		if !t.IsDir() || strings.HasPrefix(t.Name(), ".") {
 			continue
 		}
 		suites, err := os.ReadDir(filepath.Join(s.root, t.Name()))
 		if err != nil {
-			errs = append(errs, err)
+			bad = append(bad, damagedAt(s.root, t.Name(), "", err))
 			continue
 		}
 		for _, d := range suites {
+			if strings.HasPrefix(d.Name(), ".") {
+				continue
+			}
 			path := filepath.Join(s.root, t.Name(), d.Name(), manifestFile)
-			st, err := os.Stat(path)
-			if err != nil {
+			// Lstat: a manifest that is a dangling link or a link loop is
+			// there, and damaged, not absent.
+			if _, err := os.Lstat(path); err != nil {
 				continue // not an entry directory
 			}
 			m, err := ReadManifestFile(path)
 			if err != nil {
-				errs = append(errs, err)
+				bad = append(bad, damagedAt(s.root, t.Name(), d.Name(), err))
+				continue
+			}
+			st, err := os.Stat(path)
+			if err != nil {
+				bad = append(bad, damagedAt(s.root, t.Name(), d.Name(), err))
 				continue
 			}
 			k := KeyOf(m)
+			if k.Target != t.Name() || k.Suite+"-"+shortFP(k.Fingerprint) != d.Name() {
+				bad = append(bad, damagedAt(s.root, t.Name(), d.Name(),
+					fmt.Errorf("%s: the manifest is of %s, not of the directory it lies in (moved or copied by hand?): %w", path, k, ErrCorrupt)))
+				continue
+			}
 			out = append(out, Entry{Key: k, Dir: filepath.Dir(path), Source: m.Source,
 				Trials: len(m.Trials), Summaries: len(m.Summaries), Updated: st.ModTime().UTC()})
 		}
@@ -367,30 +450,107 @@ func (s *Store) List() ([]Entry, error) {
 		}
 		return a.Fingerprint < b.Fingerprint
 	})
-	return out, errors.Join(errs...)
+	sort.Slice(bad, func(i, j int) bool { return bad[i].Dir < bad[j].Dir })
+	return out, bad, nil
+}
+
+func damagedAt(root, target, name string, err error) Damaged {
+	suite := name
+	if i := strings.LastIndex(name, "-"); i > 0 {
+		suite = name[:i]
+	}
+	return Damaged{Dir: filepath.Join(root, target, name), Target: target, Name: name, Suite: suite, Err: err}
+}
+
+// DamagedError lists damaged entries found while looking for others.
+type DamagedError struct{ Entries []Damaged }
+
+func (e *DamagedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d damaged store %s (see `regress results check`; remove with `regress results remove NAME` or restore from a copy):", len(e.Entries), plural(len(e.Entries), "entry", "entries"))
+	for _, d := range e.Entries {
+		fmt.Fprintf(&b, "\n  %s: %v", d, d.Err)
+	}
+	return b.String()
+}
+
+// Unwrap exposes each entry's error (errors.Is(err, ErrCorrupt) holds when one is corrupt).
+func (e *DamagedError) Unwrap() []error {
+	var errs []error
+	for _, d := range e.Entries {
+		errs = append(errs, d.Err)
+	}
+	return errs
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// damagedErr is nil without damaged entries, else a *DamagedError.
+func damagedErr(bad []Damaged) error {
+	if len(bad) == 0 {
+		return nil
+	}
+	return &DamagedError{Entries: bad}
+}
+
+// List returns every usable entry, sorted by target, suite and fingerprint.
+// Damaged entries are left out and reported in err as a *DamagedError, so one
+// damaged manifest does not hide the rest; any other error means the store
+// could not be read.
+func (s *Store) List() ([]Entry, error) {
+	out, bad, err := s.Scan()
+	if err != nil {
+		return nil, err
+	}
+	return out, damagedErr(bad)
 }
 
 // Find returns the stored entries of one target (version or label), optionally
-// narrowed to a suite name ("" matches any).
+// narrowed to a suite name ("" matches any). Damaged entries that could be
+// the ones asked for come back in err as a *DamagedError beside the good ones.
 func (s *Store) Find(target, suiteName string) ([]Entry, error) {
-	all, err := s.List()
+	all, bad, err := s.Scan()
+	if err != nil {
+		return nil, err
+	}
 	var out []Entry
 	for _, e := range all {
 		if e.Target == target && (suiteName == "" || e.Suite == suiteName) {
 			out = append(out, e)
 		}
 	}
-	return out, err
+	var mine []Damaged
+	for _, d := range bad {
+		if d.Target == target && (suiteName == "" || d.Suite == suiteName || d.Name == "") {
+			mine = append(mine, d)
+		}
+	}
+	return out, damagedErr(mine)
 }
 
 // FindTrials loads the stored trials of a release for a suite with the given
 // fingerprint, trying version and version-hadoop3 (the build the local
-// provider prefers); it returns a wrapped ErrNotFound when none has trials.
+// provider prefers); it returns a wrapped ErrNotFound when none has trials,
+// or the damage that may hide them.
 func (s *Store) FindTrials(version, suiteName, fingerprint string) (*Manifest, error) {
+	var damage []error
 	for _, name := range []string{version, version + "-hadoop3"} {
 		entries, err := s.Find(name, suiteName)
-		if err != nil {
+		var de *DamagedError
+		if err != nil && !errors.As(err, &de) {
 			return nil, err
+		}
+		if de != nil {
+			for _, d := range de.Entries {
+				if d.Name == "" || d.Name == suiteName+"-"+shortFP(fingerprint) {
+					damage = append(damage, fmt.Errorf("%s: %w", d, d.Err))
+				}
+			}
 		}
 		for _, e := range entries {
 			if e.Fingerprint != fingerprint {
@@ -405,22 +565,41 @@ func (s *Store) FindTrials(version, suiteName, fingerprint string) (*Manifest, e
 			}
 		}
 	}
+	if len(damage) > 0 {
+		return nil, fmt.Errorf("the stored trials of %s for suite %s are damaged (see `regress results check`): %w", version, suiteName, errors.Join(damage...))
+	}
 	return nil, fmt.Errorf("no stored trials of %s for suite %s (fingerprint %s) in %s: %w", version, suiteName, fingerprint, s.Root(), ErrNotFound)
 }
 
 // Resolve finds the results a user named: a directory holding manifest.json,
 // or a target (version or label) with results of one suite (suiteName, when
-// given, chooses among several).
+// given, chooses among several). A damaged entry of another target or suite
+// does not stop it; one that could be the entry asked for is named in the
+// error when no good entry matches.
 func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
 	if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
 		return ReadManifestFile(filepath.Join(ref, manifestFile))
 	}
 	entries, err := s.Find(ref, suiteName)
-	if err != nil {
+	var de *DamagedError
+	if err != nil && !errors.As(err, &de) {
 		return nil, err
 	}
 	if len(entries) == 0 {
-		return nil, fmt.Errorf("nothing stored for %q in %s: run `regress run --version %s` or `regress import-ycsb`, or give a directory holding manifest.json (see `regress results list`)", ref, s.Root(), ref)
+		if de != nil {
+			return nil, fmt.Errorf("%q: %w", ref, de)
+		}
+		if suiteName != "" {
+			if others, _ := s.Find(ref, ""); len(others) > 0 {
+				var names []string
+				for _, e := range others {
+					names = append(names, e.Suite)
+				}
+				sort.Strings(names)
+				return nil, fmt.Errorf("nothing stored for %q under suite %s in %s; it has results of suite %s: choose one with --suite: %w", ref, suiteName, s.Root(), strings.Join(slices.Compact(names), ", "), ErrNotFound)
+			}
+		}
+		return nil, fmt.Errorf("nothing stored for %q in %s: run `regress run --version %s` or `regress import-ycsb`, or give a directory holding manifest.json (see `regress results list`): %w", ref, s.Root(), shellQuote(ref), ErrNotFound)
 	}
 	if len(entries) > 1 {
 		var names []string
@@ -430,7 +609,22 @@ func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
 		sort.Strings(names)
 		return nil, fmt.Errorf("%q has results of several suites (%s): choose one with --suite", ref, strings.Join(names, ", "))
 	}
+	if de != nil && suiteName == "" {
+		slog.Warn("results: a damaged entry of this target is left out (see `regress results check`)", "target", ref, "using", entries[0].Key.String(), "damaged", de.Entries[0].String())
+	}
 	return s.Load(entries[0].Key)
+}
+
+// shellSafe matches arguments a shell takes as they are.
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9._+:/=@%^,-]+$`)
+
+// shellQuote quotes s for a POSIX shell when it needs it, so a command the
+// tool suggests can be pasted back safely.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // envelope is the on-disk form: the manifest plus the SHA-256 of its compact JSON.

@@ -243,8 +243,12 @@ func TestListAndFind(t *testing.T) {
 		t.Fatal(err)
 	}
 	found, err := s.Find("2.6.1", "smoke")
-	if len(found) != 1 || !errors.Is(err, ErrCorrupt) {
+	if len(found) != 1 || err != nil {
 		t.Fatalf("Find = %+v, %v", found, err)
+	}
+	found, err = s.Find("2.5.10", "")
+	if len(found) != 0 || !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Find of the damaged target = %+v, %v", found, err)
 	}
 }
 

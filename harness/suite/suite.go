@@ -23,6 +23,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/policy"
+	"github.com/regress-hbase/regress/harness/workload"
 )
 
 // Suite is one validated suite definition.
@@ -196,6 +197,10 @@ func Names(scenariosDir string) []string {
 
 // Load reads and validates a suite file; scenariosDir resolves workload names.
 func Load(path, scenariosDir string) (*Suite, error) {
+	// A FIFO or device would block the read, deaf to signals: refuse it.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("read suite: %s is not a regular file (%s)", path, fi.Mode().Type())
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read suite: %w", err)
@@ -220,10 +225,45 @@ func Parse(b []byte, scenariosDir string) (*Suite, error) {
 	}
 	s := &f.Suite
 	s.Dir, s.Run, s.Compare = scenariosDir, f.Run.Run, f.Compare.Compare
-	if err := s.normalise(&f); err != nil {
+	if err := errors.Join(explicitZeros(b), s.normalise(&f)); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// zeroless are the keys whose 0 is no value: left out they take a default,
+// so a 0 written out must be refused rather than become that default.
+var zeroless = []struct{ section, key, want string }{
+	{"data", "fieldcount", "a positive number of fields (default 10)"},
+	{"data", "fieldlength", "a positive number of bytes (default 100)"},
+	{"data", "regions", "between 1 and the row count (default 8)"},
+	{"load", "threads", "a positive number of threads (default 4)"},
+	{"load", "batch", "a positive number of rows a batch (default 500)"},
+	{"run", "threads", "a positive number of threads (default 8)"},
+	{"pairs", "initial", "at least 2 (default 5)"},
+	{"pairs", "max", "at least pairs.initial (default: pairs.initial)"},
+	{"pairs", "looks", "at least 1 (default 1)"},
+	{"cluster", "region_servers", "1 (standalone, the default) or more"},
+}
+
+// explicitZeros refuses a 0 written for a key in zeroless. Typed decoding
+// cannot tell a 0 from an absent key, so the file is read again as a map.
+func explicitZeros(b []byte) error {
+	var raw map[string]any
+	if err := yaml.Unmarshal(b, &raw); err != nil {
+		return nil // the typed decode has said why
+	}
+	var errs []error
+	for _, z := range zeroless {
+		sec, ok := raw[z.section].(map[string]any)
+		if !ok {
+			continue
+		}
+		if v, ok := sec[z.key]; ok && (v == 0 || v == 0.0) {
+			errs = append(errs, fmt.Errorf("%s.%s: 0 is not a valid value: give %s, or leave the key out for the default", z.section, z.key, z.want))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // normalise parses f's text values into s, fills defaults and validates.
@@ -238,7 +278,13 @@ func (s *Suite) normalise(f *file) error {
 		bad("workloads: list at least one workload file, e.g. [workloada]")
 	}
 	for _, w := range s.Workloads {
-		if _, err := os.Stat(s.WorkloadPath(w)); err != nil {
+		if !filepath.IsLocal(w) {
+			bad("workloads: %q is not a workload file under the scenarios directory %s: name one by its path inside it (e.g. workloada)", w, s.Dir)
+			continue
+		}
+		if fi, err := os.Stat(s.WorkloadPath(w)); err == nil && !fi.Mode().IsRegular() {
+			bad("workloads: %q (%s) is not a regular file", w, s.WorkloadPath(w))
+		} else if err != nil {
 			bad("workloads: unknown workload file %q (looked for %s)", w, s.WorkloadPath(w))
 		}
 	}
@@ -326,6 +372,8 @@ func (s *Suite) normalise(f *file) error {
 	}
 	if r.MaxErrorRate, err = parsePercent(f.Run.MaxErrorRate, 0.01); err != nil {
 		bad("run.max_error_rate: %v", err)
+	} else if r.MaxErrorRate > 1 {
+		bad("run.max_error_rate: %s is over 100%%: give the share of operations that may fail, e.g. 1%%", f.Run.MaxErrorRate)
 	}
 	if r.OperationCount < 0 {
 		bad("run.operationcount: cannot be negative")
@@ -344,6 +392,8 @@ func (s *Suite) normalise(f *file) error {
 	}
 	if p.Looks < 1 {
 		bad("pairs.looks: must be at least 1")
+	} else if p.Max >= p.Initial && p.Looks > p.Max-p.Initial+1 {
+		bad("pairs.looks: %d looks need at least %d pairs past pairs.initial (%d), but pairs.max is %d: each look after the first adds a pair at least; lower looks or raise pairs.max", p.Looks, p.Looks-1, p.Initial, p.Max)
 	}
 	c := &s.Compare
 	if c.Alpha, err = parsePercent(f.Compare.Alpha, 0.05); err != nil || c.Alpha <= 0 || c.Alpha >= 0.5 {
@@ -378,6 +428,39 @@ func (s *Suite) normalise(f *file) error {
 	}
 	if err := s.normaliseCapacity(f.Capacity); err != nil {
 		errs = append(errs, err)
+	}
+	if len(errs) == 0 {
+		if err := s.checkProperties(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkProperties builds each workload's YCSB properties as a trial does
+// (the workload file, then the suite's properties, then its data spec) and
+// the workload from them, so a bad value in properties: is refused when the
+// suite loads, before any cluster starts, not when data loads.
+func (s *Suite) checkProperties() error {
+	var errs []error
+	for _, w := range s.Workloads {
+		p, err := workload.LoadPropertiesFile(s.WorkloadPath(w))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("workloads: %w", err))
+			continue
+		}
+		for k, v := range s.Properties {
+			p.Set(k, v, "suite properties")
+		}
+		src := "suite data"
+		p.Set("recordcount", strconv.FormatInt(s.Data.RecordCount, 10), src)
+		p.Set("fieldcount", strconv.Itoa(s.Data.FieldCount), src)
+		p.Set("fieldlength", strconv.Itoa(s.Data.FieldLength), src)
+		p.Set("columnfamily", s.Data.ColumnFamily, src)
+		p.Set("operationcount", "1", src)
+		if _, err := workload.New(p); err != nil {
+			errs = append(errs, fmt.Errorf("workload %s with the suite's properties: %w", w, err))
+		}
 	}
 	return errors.Join(errs...)
 }

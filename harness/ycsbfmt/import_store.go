@@ -2,6 +2,7 @@ package ycsbfmt
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -33,9 +34,13 @@ type ImportSpec struct {
 
 // Import reads YCSB's text output and .hdr interval logs from files and stores
 // them as summaries: one per run in a text file, one for all .hdr files
-// together. The same output imported twice is refused. It prints what it
-// stored on out.
-func Import(out io.Writer, files []string, to ImportSpec) error {
+// together. A summary's id comes from the content, so importing the same
+// output again stores nothing twice (it says so), and an import of several
+// files interrupted or failed part-way is completed by running it again. All
+// its summaries are stored with one manifest write. It prints what it stored
+// on out. When ctx ends it stops, stores nothing, says so, and returns a run
+// error.
+func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) error {
 	if to.Version == "" {
 		return fault.Usage(errors.New("import-ycsb: --version is required (the HBase version the YCSB run measured)"))
 	}
@@ -46,8 +51,14 @@ func Import(out io.Writer, files []string, to ImportSpec) error {
 	var summaries []importedSummary
 	var hdrRuns []*Run
 	hdrHash := sha256.New()
+	interrupted := func(kept string) error {
+		return fault.Run(fmt.Errorf("import-ycsb interrupted: %s: %w", kept, ctx.Err()))
+	}
 	for _, path := range files {
-		b, err := os.ReadFile(path)
+		b, err := readInput(ctx, path)
+		if ctx.Err() != nil {
+			return interrupted("nothing was stored")
+		}
 		if err != nil {
 			return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
 		}
@@ -60,7 +71,7 @@ func Import(out io.Writer, files []string, to ImportSpec) error {
 			hdrHash.Write(b)
 			continue
 		}
-		// The id comes from the content, so importing the same output twice is refused.
+		// The id comes from the content, so the same output is stored once.
 		sum := sha256.Sum256(b)
 		for i, r := range runs {
 			id := fmt.Sprintf("ycsb-%s-%d", hex.EncodeToString(sum[:])[:12], i+1)
@@ -83,14 +94,18 @@ func Import(out io.Writer, files []string, to ImportSpec) error {
 
 	st, err := results.Open(storeDir)
 	if err != nil {
-		return fault.Run(err)
+		return fault.Usage(err)
 	}
+	st = st.WithContext(ctx)
 	fp := sha256.Sum256([]byte("ycsb-import:" + suiteName))
 	m, err := st.Ensure(&results.Manifest{
 		Version: version, Label: label, Provider: "external", Source: "ycsb-import",
 		Suite: results.SuiteInfo{Name: suiteName, Fingerprint: hex.EncodeToString(fp[:])[:16],
 			DataSpec: "imported from YCSB output; data spec unknown"},
 	})
+	if ctx.Err() != nil {
+		return interrupted("nothing was stored")
+	}
 	if err != nil {
 		return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
 	}
@@ -98,19 +113,55 @@ func Import(out io.Writer, files []string, to ImportSpec) error {
 		return fault.Usage(fmt.Errorf("import-ycsb: %s already holds measured results (source %q); import under another --suite or --label", st.Dir(results.KeyOf(m)), m.Source))
 	}
 	k := results.KeyOf(m)
+	// One manifest write for the whole import: its cost grows with the runs
+	// stored, not with their square. Interrupted before it, nothing is stored.
+	from := map[string]importedSummary{}
+	var ps []results.Pending
 	for _, s := range summaries {
-		var hl io.Reader
-		if s.hlog != nil {
-			hl = bytes.NewReader(s.hlog)
+		ps = append(ps, results.Pending{Trial: s.trial, Hlog: s.hlog})
+		from[s.trial.ID] = s
+	}
+	if ctx.Err() != nil {
+		return interrupted(fmt.Sprintf("nothing was stored of %d summaries; run the same command again", len(summaries)))
+	}
+	got, dup, err := st.AppendSummaries(k, ps)
+	if err != nil {
+		if ctx.Err() != nil {
+			return interrupted(fmt.Sprintf("nothing was stored of %d summaries; run the same command again", len(summaries)))
 		}
-		if _, err := st.AppendSummary(k, s.trial, hl); err != nil {
-			return fault.Usage(fmt.Errorf("import-ycsb: %s: %w", s.from, err))
-		}
-		fmt.Fprintf(out, "stored %s as summary %s: %s, %d operations\n", s.from, s.trial.ID, workload, len(s.trial.Ops))
+		return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
+	}
+	for _, t := range got {
+		s := from[t.ID]
+		fmt.Fprintf(out, "stored %s as summary %s: %s, %d operations\n", s.from, t.ID, workload, len(t.Ops))
 		for _, n := range s.notes {
 			fmt.Fprintf(out, "  note: %s\n", n)
 		}
 	}
+	skipped := len(dup)
+	if skipped > 0 {
+		fmt.Fprintf(out, "%d of %d summaries were already stored (the same output imported before): skipped, not stored twice\n", skipped, len(summaries))
+	}
 	fmt.Fprintf(out, "store entry: %s\n", filepath.Join(st.Dir(k), "manifest.json"))
 	return nil
+}
+
+// readInput reads one file given on the command line. A FIFO or process
+// substitution is read too, but a read that blocks ends when ctx does.
+func readInput(ctx context.Context, path string) ([]byte, error) {
+	type res struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan res, 1)
+	go func() {
+		b, err := os.ReadFile(path)
+		ch <- res{b, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.b, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }

@@ -187,9 +187,10 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 				}
 				cur.RunTimeMillis = int64(val)
 			case "Throughput(ops/sec)":
-				if finite(val) && val >= 0 {
-					cur.ThroughputOpsPerSec = val
+				if !finite(val) || val < 0 || val > maxPlausible {
+					return nil, perr("throughput must be a non-negative number of ops/sec")
 				}
+				cur.ThroughputOpsPerSec = val
 			default:
 				return nil, perr("unknown [OVERALL] figure")
 			}
@@ -213,6 +214,8 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 				msPct = true
 			case kindAvgUs:
 				usAvg = true
+			case kindDropped:
+				cur.Notes = append(cur.Notes, fmt.Sprintf("line %d: [%s] %s %s is not a usable latency: left unreported", n, block, label, valText))
 			}
 		}
 	}
@@ -224,6 +227,11 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 	}
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("%s: no YCSB measurements found (no [OVERALL] or [OPERATION] lines); pass the file YCSB printed at the end of a run", name)
+	}
+	for _, r := range runs {
+		if len(r.Ops) == 0 {
+			return nil, fmt.Errorf("%s:%d: this run has only [OVERALL] figures, no operation measurements ([READ], [UPDATE], ...): pass the whole output YCSB printed at the end of the run", name, r.Line)
+		}
 	}
 	return runs, nil
 }
@@ -274,7 +282,12 @@ const (
 	kindPctMs
 	kindAvgUs
 	kindFractional // a count that was not whole: rounded
+	kindDropped    // a latency that is no figure (NaN, infinite, absurd): not stored, noted
 )
+
+// maxPlausible bounds a latency in microseconds (about 31 years) or a
+// throughput in ops/s: beyond it a value is damage, not a measurement.
+const maxPlausible = 1e15
 
 // set applies one "label, value" pair; it returns why the pair is unreadable, or "".
 func (o *Op) set(label string, v float64) (string, lineKind) {
@@ -326,6 +339,17 @@ func (o *Op) set(label string, v float64) (string, lineKind) {
 		return "", kind
 	}
 	if m := latencyStat.FindStringSubmatch(label); m != nil {
+		if v < 0 {
+			return "a latency cannot be negative", kindOther
+		}
+		if !finite(v) || v > maxPlausible {
+			// YCSB prints NaN and Long.MAX for an operation that never ran:
+			// placeholders; for one that ran, say the figure is lost.
+			if o.Count == 0 {
+				return "", kindOther
+			}
+			return "", kindDropped
+		}
 		us := toMicros(v, m[2])
 		switch m[1] {
 		case "Average":
@@ -344,6 +368,15 @@ func (o *Op) set(label string, v float64) (string, lineKind) {
 		p, _ := strconv.ParseFloat(m[1], 64)
 		if p <= 0 || p > 100 {
 			return "percentile out of range", kindOther
+		}
+		if v < 0 {
+			return "a latency cannot be negative", kindOther
+		}
+		if !finite(v) || v > maxPlausible {
+			if o.Count == 0 {
+				return "", kindOther
+			}
+			return "", kindDropped
 		}
 		o.PercentilesMicros[p] = toMicros(v, m[2])
 		if m[2] == "ms" {
@@ -382,8 +415,8 @@ func (o *Op) set(label string, v float64) (string, lineKind) {
 }
 
 func toMicros(v float64, unit string) float64 {
-	if !finite(v) || v < 0 || v > 1e15 {
-		return 0 // NaN average of an empty op, or hdr's Long.MAX min: not reported
+	if !finite(v) || v < 0 || v > maxPlausible {
+		return 0 // refused or noted by the caller
 	}
 	if unit == "ms" {
 		return v * 1000

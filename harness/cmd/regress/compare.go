@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -29,40 +30,108 @@ func newCompareCmd() *cobra.Command {
 	f.StringVar(&j.Suite, "suite", "", "suite to compare when a target has results of several suites")
 	addScenarios(f, &j.Scenarios, "directory holding suites/ (for tolerances and gates)")
 	addReport(f, &j.Report, "exit 4 when the verdict is INCONCLUSIVE")
-	return cmd
+	return markStopsAtOnce(cmd)
 }
 
 func newResultsCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "results", Short: "Inspect the results store"}
+	cmd := &cobra.Command{Use: "results", Short: "Inspect, check and prune the results store"}
 	var store string
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List stored results: target, suite, fingerprint, trials, last update",
-		Args:  cobra.NoArgs,
+		Long: "list prints every usable entry of the store. A damaged entry does not hide the others: " +
+			"it is left out of the table and named on stderr (see `regress results check`).",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := results.Open(store)
+			st, err := results.OpenReadOnly(store)
 			if err != nil {
 				return fault.Usage(err)
 			}
-			entries, err := st.List()
+			entries, damaged, err := st.Scan()
 			if err != nil {
 				return fault.Usage(err)
 			}
 			w := cmd.OutOrStdout()
 			if len(entries) == 0 {
 				fmt.Fprintf(w, "no results stored in %s\n", st.Root())
-				return nil
+			} else {
+				fmt.Fprintf(w, "%-28s %-12s %-14s %-11s %6s %9s  %s\n", "TARGET", "SUITE", "FINGERPRINT", "SOURCE", "TRIALS", "SUMMARIES", "UPDATED")
+				for _, e := range entries {
+					fmt.Fprintf(w, "%-28s %-12s %-14s %-11s %6d %9d  %s\n", e.Target, e.Suite, shortFingerprint(e.Fingerprint), e.Source, e.Trials, e.Summaries, e.Updated.UTC().Format("2006-01-02 15:04"))
+				}
 			}
-			fmt.Fprintf(w, "%-28s %-12s %-14s %-11s %6s %9s  %s\n", "TARGET", "SUITE", "FINGERPRINT", "SOURCE", "TRIALS", "SUMMARIES", "UPDATED")
-			for _, e := range entries {
-				fmt.Fprintf(w, "%-28s %-12s %-14s %-11s %6d %9d  %s\n", e.Target, e.Suite, shortFingerprint(e.Fingerprint), e.Source, e.Trials, e.Summaries, e.Updated.UTC().Format("2006-01-02 15:04"))
+			if len(damaged) > 0 {
+				fmt.Fprintln(cmd.ErrOrStderr(), "regress: warning:", &results.DamagedError{Entries: damaged})
 			}
 			return nil
 		},
 	}
 	addStore(list.Flags(), &store)
-	cmd.AddCommand(list)
-	return cmd
+	check := &cobra.Command{
+		Use:   "check",
+		Short: "Verify every stored entry (manifest and .hlog checksums) and say which are damaged and why",
+		Long: "check reads every entry of the store: its manifest's checksum and schema, the directory it lies in, and " +
+			"every .hlog it names. It prints one line per entry, good or DAMAGED with the reason, and exits 2 when " +
+			"any is damaged. Remove a damaged entry with `regress results remove NAME`, or restore it from a copy.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st, err := results.OpenReadOnly(store)
+			if err != nil {
+				return fault.Usage(err)
+			}
+			sts, err := st.Check()
+			if err != nil {
+				return fault.Usage(err)
+			}
+			w := cmd.OutOrStdout()
+			bad := 0
+			for _, s := range sts {
+				if cmd.Context().Err() != nil {
+					return fault.Run(fmt.Errorf("check interrupted: %w (nothing was changed)", cmd.Context().Err()))
+				}
+				if s.Err != nil {
+					bad++
+					fmt.Fprintf(w, "DAMAGED  %s: %s\n", s.Name, strings.ReplaceAll(s.Err.Error(), "\n", "; "))
+					continue
+				}
+				fmt.Fprintf(w, "good     %s: %d trials, %d summaries\n", s.Name, s.Entry.Trials, s.Entry.Summaries)
+			}
+			if len(sts) == 0 {
+				fmt.Fprintf(w, "no results stored in %s\n", st.Root())
+			}
+			if bad > 0 {
+				return fault.Usagef("%d of %d entries in %s are damaged: remove each with `regress results remove NAME` (its results are lost) or restore it from a copy", bad, len(sts), st.Root())
+			}
+			return nil
+		},
+	}
+	addStore(check.Flags(), &store)
+	remove := &cobra.Command{
+		Use:   "remove TARGET/SUITE-FINGERPRINT",
+		Short: "Remove one stored entry (damaged or not), named as list or check prints it",
+		Long: "remove deletes one entry of the store and everything in it, under the store's lock. It takes the name " +
+			"`regress results check` prints (TARGET/SUITE-FINGERPRINT) and refuses anything that is not an entry " +
+			"directory of this store.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := results.OpenReadOnly(store)
+			if err != nil {
+				return fault.Usage(err)
+			}
+			dir, err := st.WithContext(cmd.Context()).Remove(args[0])
+			if err != nil {
+				if cmd.Context().Err() != nil {
+					return fault.Run(fmt.Errorf("%w (nothing was removed)", err))
+				}
+				return fault.Usage(err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "removed %s (%s)\n", args[0], dir)
+			return nil
+		},
+	}
+	addStore(remove.Flags(), &store)
+	cmd.AddCommand(list, check, remove)
+	return markStopsAtOnce(cmd)
 }
 
 func shortFingerprint(fp string) string {

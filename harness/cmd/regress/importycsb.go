@@ -21,7 +21,7 @@ version. Each run in a text file becomes one summary; all .hdr files given toget
 spread, so comparisons with them are descriptive: no significance, no gate.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return ycsbfmt.Import(cmd.OutOrStdout(), args, to)
+			return ycsbfmt.Import(cmd.Context(), cmd.OutOrStdout(), args, to)
 		},
 	}
 	f := cmd.Flags()
@@ -30,5 +30,5 @@ spread, so comparisons with them are descriptive: no significance, no gate.`,
 	f.StringVar(&to.Workload, "workload", "", "YCSB workload the output ran, e.g. workloada (required)")
 	f.StringVar(&to.Suite, "suite", "ycsb-import", "suite name to store the summaries under")
 	addStore(f, &to.Dir)
-	return cmd
+	return markStopsAtOnce(cmd)
 }

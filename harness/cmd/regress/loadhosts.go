@@ -39,6 +39,7 @@ func newWorkerCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&w.ZK, "zk", "", "ZooKeeper quorum of the cluster under test (host:port[,host:port...])")
+	f.DurationVar(&w.ConnectTimeout, "zk-timeout", loadhosts.DefaultConnectTimeout, "give up when ZooKeeper has not answered within this time")
 	f.StringVar(&w.Root, "root", loadhosts.DefaultRoot, "znode under which load hosts register (the same on the run)")
 	f.BoolVar(&quiet, "quiet", false, "log warnings only")
 	return cmd

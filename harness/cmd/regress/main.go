@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -50,14 +53,96 @@ func newRootCmd() *cobra.Command {
 	for _, f := range subcommands {
 		root.AddCommand(f())
 	}
+	refuseUnknownSubcommands(root)
+	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) { running.Store(cmd) }
 	return root
 }
 
+// refuseUnknownSubcommands gives every command that only groups others
+// (results, cluster, ycsb) a RunE: cobra would print the help and exit 0 on
+// `results lisst`; this says the command is unknown, suggests the nearest
+// one and exits 2. Without arguments it still prints the help.
+func refuseUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		refuseUnknownSubcommands(sub)
+	}
+	if c.HasParent() && c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+			if cmd.SuggestionsMinimumDistance <= 0 {
+				cmd.SuggestionsMinimumDistance = 2 // cobra's default for the root
+			}
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += "; did you mean " + strings.Join(s, " or ") + "?"
+			} else {
+				var names []string
+				for _, sub := range cmd.Commands() {
+					if sub.IsAvailableCommand() {
+						names = append(names, sub.Name())
+					}
+				}
+				msg += " (its commands: " + strings.Join(names, ", ") + ")"
+			}
+			return fault.Usagef("%s; see `%s --help`", msg, cmd.CommandPath())
+		}
+	}
+}
+
+// stopsAtOnce marks commands that hold no cluster and write nothing after an
+// interrupt: if one has not returned stopGrace after SIGINT or SIGTERM (a
+// read stuck in the kernel, say), the process exits anyway. Commands that
+// started clusters get the time their teardown takes; a second signal ends
+// any command at once.
+const stopsAtOnce = "regress/stops-at-once"
+
+// stopGrace is how long an interrupted stopsAtOnce command may take to return.
+const stopGrace = 1500 * time.Millisecond
+
+// running is the command being run (set before its RunE).
+var running atomic.Pointer[cobra.Command]
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go watchSignals(sigs, cancel)
 	err := newRootCmd().ExecuteContext(ctx)
-	stop()
 	os.Exit(exitCode(err))
+}
+
+// watchSignals cancels the command's context on the first signal and makes
+// sure the process ends: at once on a second signal, after stopGrace for a
+// command marked stopsAtOnce.
+func watchSignals(sigs <-chan os.Signal, cancel context.CancelFunc) {
+	s := <-sigs
+	cancel()
+	var deadline <-chan time.Time
+	if c := running.Load(); c == nil || c.Annotations[stopsAtOnce] != "" {
+		deadline = time.After(stopGrace)
+	}
+	select {
+	case <-deadline:
+		fmt.Fprintf(os.Stderr, "regress: %v: stopped before the command finished; nothing more was written\n", s)
+	case s = <-sigs:
+		fmt.Fprintf(os.Stderr, "regress: second %v: exiting now without cleaning up: clusters this run started may be left running\n", s)
+	}
+	os.Exit(exitRunFailed)
+}
+
+// markStopsAtOnce marks cmd (and its subcommands) as stopsAtOnce.
+func markStopsAtOnce(cmd *cobra.Command) *cobra.Command {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[stopsAtOnce] = "yes"
+	for _, sub := range cmd.Commands() {
+		markStopsAtOnce(sub)
+	}
+	return cmd
 }
 
 // exitCode prints err (if any) to stderr and maps it to the process exit code.

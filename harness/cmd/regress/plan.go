@@ -29,5 +29,5 @@ a pair as that of two of the baseline's trials (e.g. after ` + "`regress run --v
 	addStore(f, &j.Store)
 	f.StringVar(&j.Suite, "suite", "smoke", "suite whose gate, tolerances and pairs are planned")
 	addScenarios(f, &j.Scenarios, "directory holding suites/")
-	return cmd
+	return markStopsAtOnce(cmd)
 }
