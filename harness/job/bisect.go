@@ -77,7 +77,7 @@ func (j *Bisect) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	releases = releases[gi : bi+1]
 
-	se, err := j.open(stderr)
+	se, err := j.open(ctx, stderr)
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,7 @@ func (j *History) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if len(releases) < 2 {
 		return fault.Usagef("--versions %q names only the reference %s: give at least one more release", j.Versions, ref)
 	}
-	se, err := j.open(stderr)
+	se, err := j.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
