@@ -108,6 +108,18 @@ type Runner struct {
 	fingerprint string
 	started     int
 	planned     int
+	prepared    int
+}
+
+// cloneTag names the trial clones of the next side prepared: the run, and
+// the side's number, so a duet's two clones never share a name even on one
+// cluster.
+func (r *Runner) cloneTag() string {
+	r.prepared++
+	if r.prepared == 1 {
+		return r.RunID
+	}
+	return fmt.Sprintf("%s_s%d", r.RunID, r.prepared)
 }
 
 // side is a target made ready for trials.
@@ -297,7 +309,7 @@ func (r *Runner) prepare(ctx context.Context, t *Target) (*side, error) {
 		log.Warn("this target's stored trials ran on another number of region servers", "target", t.Name,
 			"stored", stored.RegionServers, "live", len(servers))
 	}
-	s := &side{t: t, key: results.KeyOf(stored), servers: len(servers), mgr: lifecycle.New(t.Client, r.RunID, log.With("target", t.Name))}
+	s := &side{t: t, key: results.KeyOf(stored), servers: len(servers), mgr: lifecycle.New(t.Client, r.cloneTag(), log.With("target", t.Name))}
 	if dropped, err := s.mgr.CleanupStale(ctx); err != nil {
 		return nil, fmt.Errorf("%s: clean up tables an earlier run left: %w", t.Name, err)
 	} else if len(dropped) > 0 {
@@ -442,19 +454,28 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int) (costs []float64, err error) {
 	sides := []*side{bs, cs}
 	tables := make([]string, 2)
+	drops := make([]func() error, 2)
+	cerrs := make([]error, 2)
+	var cwg sync.WaitGroup
 	for i, s := range sides {
 		r.started++
 		r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Trial: r.started, Trials: r.planned, Message: "duet"})
-		table, drop, err := r.cloneFor(ctx, s)
-		if err != nil {
-			return nil, err
+		// Each side clones and prewarms on its own cluster: both at once.
+		cwg.Go(func() { tables[i], drops[i], cerrs[i] = r.cloneFor(ctx, s) })
+	}
+	cwg.Wait()
+	for _, drop := range drops {
+		if drop == nil {
+			continue
 		}
 		defer func() {
 			if derr := drop(); derr != nil && err == nil {
 				err = derr
 			}
 		}()
-		tables[i] = table
+	}
+	if err := errors.Join(cerrs...); err != nil {
+		return nil, err
 	}
 	idle := r.watchIdle(ctx, sides)
 	at := timing{Start: time.Now().Add(startLead), Seed: time.Now().UnixNano()}
