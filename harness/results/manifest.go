@@ -107,7 +107,8 @@ type ServerStats struct {
 	// spent with no load, measured just before the trial.
 	IdleCPUMillisPerSec float64 `json:"idle_cpu_ms_per_s"`
 	// AllocPerOpBytes is the bytes the servers' JVMs allocated per operation,
-	// net of the idle background's (IdleAllocBytesPerSec); 0 when unknown.
+	// background included (IdleAllocBytesPerSec is the idle rate, for
+	// reference); 0 when unknown.
 	AllocPerOpBytes      float64 `json:"alloc_per_op_bytes,omitempty"`
 	IdleAllocBytesPerSec float64 `json:"idle_alloc_bytes_per_s,omitempty"`
 	// GCs counts the servers' stop-the-world collections in the window; GCPauseMicros is their time.
