@@ -440,6 +440,9 @@ func infer(bt, ct []results.Trial, r resolved, out *Comparison) ([]detail, error
 	sched := checkSchedule(bt, ct, r.Unpaired)
 	out.Paired, out.Interleaved = sched.paired, sched.interleaved
 	out.Warnings = append(out.Warnings, sched.warnings...)
+	if w := flaggedTrials(bt, ct); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 	// Alpha accounting: every run pooled here was judged on its own at its
 	// planned looks, so its looks count again. A fixed set of unpaired
 	// trials (regress run, --reuse-baseline) had one look per run.
@@ -797,4 +800,41 @@ func detectable(d detail) float64 {
 		return -math.Expm1(-x)
 	}
 	return math.Expm1(x)
+}
+
+// flaggedTrials names the trials whose window held a flush, compaction or
+// split on their servers: their latency and server cost include that work,
+// which a pair's other trial may not have met.
+func flaggedTrials(bt, ct []results.Trial) string {
+	var names []string
+	for si, side := range [][]results.Trial{bt, ct} {
+		who := [2]string{"baseline", "candidate"}[si]
+		for i := range side {
+			sv := side[i].Server
+			if !sv.Flagged() {
+				continue
+			}
+			var what []string
+			for _, e := range []struct {
+				n    int
+				name string
+			}{{sv.Flushes, "flush"}, {sv.Compactions, "compaction"}, {sv.Splits, "split"}} {
+				if e.n > 0 {
+					what = append(what, fmt.Sprintf("%d %s", e.n, e.name))
+				}
+			}
+			names = append(names, fmt.Sprintf("%s pair %d %s (%s)", side[i].Workload, side[i].Pair, who, strings.Join(what, ", ")))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	const show = 6
+	total, more := len(names), ""
+	if len(names) > show {
+		more = fmt.Sprintf(" and %d more", len(names)-show)
+		names = names[:show]
+	}
+	return fmt.Sprintf("%d trial(s) had a flush, compaction or split on their servers inside the measurement window: %s%s; their latency and server cost include that work",
+		total, strings.Join(names, "; "), more)
 }

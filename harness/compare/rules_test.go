@@ -181,3 +181,19 @@ func TestPooledRunsCountTheirLooks(t *testing.T) {
 		t.Errorf("runs %d looks %d look alpha %g, want 2 runs, 4 looks, 0.0125", cmp.Runs, cmp.Looks, cmp.LookAlpha)
 	}
 }
+
+// TestFlaggedTrialsNamed: a trial whose window held a flush or compaction
+// is named in a warning with what happened; unflagged trials are not.
+func TestFlaggedTrialsNamed(t *testing.T) {
+	bt := []results.Trial{{Workload: "workloada", Pair: 1, Server: &results.ServerStats{Flushes: 1}}, {Workload: "workloada", Pair: 2, Server: &results.ServerStats{}}}
+	ct := []results.Trial{{Workload: "workloadc", Pair: 0, Server: &results.ServerStats{Compactions: 2, Splits: 1}}, {Workload: "workloadc", Pair: 1}}
+	w := flaggedTrials(bt, ct)
+	for _, want := range []string{"2 trial(s)", "workloada pair 1 baseline (1 flush)", "workloadc pair 0 candidate (2 compaction, 1 split)"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warning %q lacks %q", w, want)
+		}
+	}
+	if w := flaggedTrials(bt[1:], ct[1:]); w != "" {
+		t.Errorf("no flagged trial, warning %q", w)
+	}
+}

@@ -57,6 +57,9 @@ func (j *Bisect) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := j.setTrials(s); err != nil {
+		return err
+	}
 	if err := narrowWorkloads(s, []string{j.Workload}, "--workload"); err != nil {
 		return err
 	}

@@ -56,6 +56,9 @@ func (j *History) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := j.setTrials(s); err != nil {
+		return err
+	}
 	if err := narrowWorkloads(s, j.Workloads, "--workloads"); err != nil {
 		return err
 	}

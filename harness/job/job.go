@@ -232,6 +232,9 @@ func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := j.setTrials(s); err != nil {
+		return err
+	}
 	se, err := j.open(ctx, stderr)
 	if err != nil {
 		return err
@@ -346,6 +349,11 @@ func (se *session) start(ctx context.Context, o *Options, s *suite.Suite, sides 
 	stop := func() { stopTargets(); died(nil) }
 	switch {
 	case err == nil:
+		for _, t := range targets {
+			if t.ServersNote != "" {
+				se.log.Warn(t.ServersNote, "target", t.Name)
+			}
+		}
 		return ctx, targets, stop, nil
 	case ctx.Err() == nil && (errors.Is(err, cluster.ErrBadVersion) || errors.Is(err, cluster.ErrVersionNotFound) || errors.Is(err, cluster.ErrJDKIncompatible) || errors.Is(err, cluster.ErrBadHome)):
 		return ctx, nil, stop, fault.Usage(err)

@@ -93,6 +93,16 @@ type Trial struct {
 	// Server is what the region servers spent in the measurement window;
 	// absent where it could not be read (a cluster on another machine, imports).
 	Server *ServerStats `json:"server,omitempty"`
+	// Warmup says how the run's warm-up went before this trial's pairs: its
+	// rounds, their time, and whether server CPU per operation had settled.
+	Warmup *Warmup `json:"warmup,omitempty"`
+}
+
+// Warmup is a run's warm-up, recorded with each of its trials.
+type Warmup struct {
+	Rounds  int     `json:"rounds"`
+	Seconds float64 `json:"seconds"`
+	Settled bool    `json:"settled"`
 }
 
 // ServerStats is what a side's region servers spent in a trial's

@@ -47,6 +47,11 @@ func TestCPUSettled(t *testing.T) {
 	}{
 		{map[string]float64{"0/c": 600}, map[string]float64{"0/c": 320}, false},
 		{map[string]float64{"0/c": 320, "1/c": 300}, map[string]float64{"0/c": 300, "1/c": 310}, true},
+		// One workload moved 14%, the side's mean 2%: settled.
+		{map[string]float64{"0/a": 300, "0/b": 300, "0/c": 300, "0/d": 300, "0/e": 300, "0/f": 300},
+			map[string]float64{"0/a": 342, "0/b": 290, "0/c": 280, "0/d": 300, "0/e": 295, "0/f": 310}, true},
+		// Every workload of side 1 cheaper by a quarter: still warming up.
+		{map[string]float64{"0/a": 300, "1/a": 400, "1/b": 400}, map[string]float64{"0/a": 300, "1/a": 300, "1/b": 300}, false},
 		{map[string]float64{"0/c": 320}, map[string]float64{"0/c": 300, "1/c": 310}, false},
 		{map[string]float64{}, map[string]float64{}, false},
 		{map[string]float64{"0/c": 0}, map[string]float64{"0/c": 0}, false},

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -204,7 +205,7 @@ func TargetName(t *Target) string {
 		// Results of N region servers are stored apart from standalone ones.
 		name += fmt.Sprintf("+rs%d", t.RegionServers)
 	}
-	if len(t.Settings) > 0 || len(t.JVMOpts) > 0 || t.RSHeap != "" {
+	if len(t.Settings) > 0 || len(t.JVMOpts) > 0 || t.RSHeap != "" || len(t.Jars) > 0 {
 		keys := make([]string, 0, len(t.Settings))
 		for k := range t.Settings {
 			keys = append(keys, k)
@@ -221,7 +222,8 @@ func TargetName(t *Target) string {
 			fmt.Fprintf(h, "rs_heap:%s\n", t.RSHeap)
 		}
 		for _, j := range t.Jars {
-			fmt.Fprintf(h, "jar:%s\n", filepath.Base(j))
+			// The jar's content, not its name: a rebuilt coprocessor is another build.
+			fmt.Fprintf(h, "jar:%s:%s\n", filepath.Base(j), fileDigest(j))
 		}
 		name += "+conf-" + hex.EncodeToString(h.Sum(nil))[:8]
 	}
@@ -266,4 +268,14 @@ func regionServers(cl cluster.Cluster) (servercost.Servers, string) {
 		return nil, "server cost not available: no region server process found"
 	}
 	return out, ""
+}
+
+// fileDigest is the hex SHA-256 of a file's content, or "" when unreadable.
+func fileDigest(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

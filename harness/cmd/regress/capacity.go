@@ -15,8 +15,9 @@ func newCapacityCmd() *cobra.Command {
 		Short: "Find each version's capacity (the knee of an open-loop rate sweep) and compare them",
 		Long: `capacity steps the open-loop target rate of each workload up (geometric steps
 from capacity.start, or capacity.rates) on fresh clones, each step a short
-trial, until the intended p99 of some operation exceeds capacity.slo_p99 or
-the achieved rate falls below 95% of the target, then bisects between the
+trial, until the intended median of some operation exceeds capacity.slo_p50
+(default 5ms; the p99 too when capacity.slo_p99 is set) or the achieved rate
+falls below 95% of the target, then bisects between the
 last good and the first bad rate. Baseline and candidate steps interleave in
 random order; the search repeats for capacity.pairs pairs, and the
 capacities are compared with the paired trial-level statistics: a capacity
