@@ -314,7 +314,7 @@ func (s simScenario) simPairs(rng *rand.Rand, rec *simRecorder, base, cand *[]re
 	name := s.workloadName(wi)
 	eff := s.effect
 	if eff.workload != "" && eff.workload != name {
-		eff = simEffect{tput: eff.tput, missRate: eff.missRate, cpu: eff.cpu, alloc: eff.alloc}
+		eff = simEffect{tput: eff.tput, missRate: eff.missRate}
 	}
 	for p := from; p < to; p++ {
 		var slotB, slotC int

@@ -36,6 +36,13 @@ func coreFamily(n int, names ...string) []simWorkload {
 	return out
 }
 
+// The per-pair spread of the servers' cost on smoke duets, measured on the
+// development VM (docs/noise.md): sd of log(candidate/baseline) per pair.
+const (
+	smokeCPUPairSD   = 0.07
+	smokeAllocPairSD = 0.03
+)
+
 // suiteScenario is a scenario shaped like a shipped suite (see scenarios/suites).
 func suiteScenario(suite string) simScenario {
 	m := defaultModel()
@@ -43,11 +50,16 @@ func suiteScenario(suite string) simScenario {
 	s := simScenario{model: m, sched: schedRMIT}
 	tol := map[string]float64{MetricP50: 0.05, MetricMean: 0.05, MetricP95: 0.10, MetricP99: 0.10, MetricP999: 0.20, MetricThroughput: 0.05}
 	switch suite {
-	case "smoke": // 8 s at 300 ops/s: 2400 operations a trial, 4 to 6 pairs, 2 looks, gate p95
+	case "smoke": // 8 s at 300 ops/s in duets: 2400 operations a trial, 6 to 8 pairs, 2 looks, gate p95 and the servers' cost
 		s.family = coreFamily(2400, "A", "B", "C", "D", "E", "F")
-		s.pairs, s.adaptive = 4, true
-		s.cfg = Config{Alpha: 0.05, Gate: []string{MetricP95, MetricThroughput}, Looks: 2, MaxPairs: 6,
-			Tolerances: map[string]float64{MetricP50: 0.25, MetricMean: 0.25, MetricP95: 0.50, MetricP99: 0.50, MetricP999: 1.0, MetricThroughput: 0.05}}
+		s.pairs, s.adaptive = 6, true
+		// The servers' cost per operation moves between trials as measured
+		// on smoke duets here (docs/noise.md): a pair's log ratio spreads by
+		// smokeCPUPairSD and smokeAllocPairSD, so a trial by 1/sqrt(2) of it.
+		s.model.cpuSD, s.model.allocSD = smokeCPUPairSD/math.Sqrt2, smokeAllocPairSD/math.Sqrt2
+		s.cfg = Config{Alpha: 0.05, Gate: []string{MetricP95, MetricThroughput, MetricCPUPerOp, MetricAllocPerOp}, Looks: 2, MaxPairs: 8,
+			Tolerances: map[string]float64{MetricP50: 0.25, MetricMean: 0.25, MetricP95: 0.20, MetricP99: 0.50, MetricP999: 1.0, MetricThroughput: 0.05,
+				MetricCPUPerOp: 0.20, MetricAllocPerOp: 0.10}}
 	case "quick": // 20 s at 2000 ops/s: 40k operations a trial, 5 to 12 pairs, 2 looks
 		s.family = coreFamily(40000, "A", "B", "C", "E")
 		s.pairs, s.adaptive = 5, true
@@ -91,6 +103,7 @@ func TestValidationFamilies(t *testing.T) {
 		{mk("rc", "A/A", simEffect{}, nil), "aa", nil},
 	}
 	qA := []string{"A/UPDATE/p99"}
+	cpuC, allocC := []string{"C/ALL/" + MetricCPUPerOp}, []string{"C/ALL/" + MetricAllocPerOp}
 	edgeRows := []row{
 		{mk("quick", "A/A, 10% of trials miss the rate", simEffect{}, func(s *simScenario) { s.model.missRate = 0.10 }), "held-aa", nil},
 		{mk("quick", "all requests x1.10 (= tau)", simEffect{all: 1.10}, nil), "false-pass", nil},
@@ -102,6 +115,10 @@ func TestValidationFamilies(t *testing.T) {
 		{mk("rc", "all requests x1.20 (2 tau)", simEffect{all: 1.20}, nil), "power", nil},
 		{mk("rc", "A UPDATE only x1.20 (2 tau)", simEffect{workload: "A", op: "UPDATE", opFactor: 1.20}, nil), "power", qA},
 		{mk("quick", "candidate misses the rate in 60% of trials", simEffect{missRate: 0.6}, nil), "shown", []string{"A/held rate"}},
+		{mk("smoke", "C cpu_per_op x1.20 (= tau)", simEffect{workload: "C", cpu: 1.20}, nil), "false-pass", nil},
+		{mk("smoke", "C alloc_per_op x1.10 (= tau)", simEffect{workload: "C", alloc: 1.10}, nil), "false-pass", nil},
+		{mk("smoke", "C cpu_per_op x1.50 (2.5 tau)", simEffect{workload: "C", cpu: 1.50}, nil), "power", cpuC},
+		{mk("smoke", "C alloc_per_op x1.25 (2.5 tau)", simEffect{workload: "C", alloc: 1.25}, nil), "power", allocC},
 	}
 	// Rows print as they are computed: a slow machine still shows the finished ones.
 	b := os.Stdout

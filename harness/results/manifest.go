@@ -113,6 +113,10 @@ type ServerStats struct {
 	CPUPerOpMicros float64 `json:"cpu_per_op_us"`
 	// GrossCPUPerOpMicros is the same with the background left in.
 	GrossCPUPerOpMicros float64 `json:"gross_cpu_per_op_us"`
+	// RequestCPUPerOpMicros is the CPU per operation of the threads that
+	// serve requests alone (RPC handlers, event loops, WAL writers): no JIT
+	// compiler, GC or chores.
+	RequestCPUPerOpMicros float64 `json:"request_cpu_per_op_us,omitempty"`
 	// IdleCPUMillisPerSec is the background: CPU ms per second the servers
 	// spent with no load, measured just before the trial.
 	IdleCPUMillisPerSec float64 `json:"idle_cpu_ms_per_s"`

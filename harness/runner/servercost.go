@@ -140,6 +140,7 @@ func serverStats(c servercost.Cost, bg *background, ops int64, servers int) *res
 	win := c.Window.Seconds()
 	n := float64(ops)
 	st.GrossCPUPerOpMicros = float64(c.CPU) / 1e3 / n
+	st.RequestCPUPerOpMicros = float64(c.RequestCPU) / 1e3 / n
 	net := float64(c.CPU) / 1e3
 	if cpuRate, allocRate, ok := bg.rates(); ok {
 		st.IdleCPUMillisPerSec, st.IdleAllocBytesPerSec = cpuRate, allocRate

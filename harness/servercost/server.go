@@ -30,6 +30,10 @@ type Reading struct {
 	At time.Time
 	// CPU is the process's user+system time so far.
 	CPU time.Duration
+	// RequestCPU is the part of CPU spent by the threads that serve requests
+	// (RPC handlers, RPC readers and event loops, WAL writers): CPU without
+	// the JIT compiler, the GC and the chores. Threads that ended are lost.
+	RequestCPU time.Duration
 	// HeapUsed is the heap in use in bytes (every generation).
 	HeapUsed int64
 	// GCs counts stop-the-world collections so far; GCPause is their time.
@@ -49,6 +53,7 @@ func (s Server) Read() (Reading, error) {
 		return r, fmt.Errorf("%s (pid %d): %w", s.Name, s.PID, err)
 	}
 	r.CPU = cpu
+	r.RequestCPU = requestCPU(s.PID)
 	if path, err := PerfDataPath(s.PID); err == nil {
 		if p, err := ReadPerfData(path); err == nil {
 			r.perfOK = true
@@ -69,6 +74,8 @@ type Cost struct {
 	Window time.Duration
 	// CPU is the process's user+system time in the window.
 	CPU time.Duration
+	// RequestCPU is the request-serving threads' part of CPU (Reading.RequestCPU).
+	RequestCPU time.Duration
 	// Allocated is the bytes the JVM allocated in the window; AllocKnown is
 	// false when its GC log or counters could not be read.
 	Allocated  int64
@@ -82,7 +89,7 @@ type Cost struct {
 
 // Since is the cost of s from reading a to reading b.
 func (s Server) Since(a, b Reading) Cost {
-	c := Cost{Server: s.Name, Window: b.At.Sub(a.At), CPU: b.CPU - a.CPU}
+	c := Cost{Server: s.Name, Window: b.At.Sub(a.At), CPU: b.CPU - a.CPU, RequestCPU: b.RequestCPU - a.RequestCPU}
 	if a.perfOK && b.perfOK {
 		c.GCs, c.GCPause = b.GCs-a.GCs, b.GCPause-a.GCPause
 		if s.GCLog != "" {
@@ -135,6 +142,7 @@ func Total(cs []Cost) Cost {
 	for _, c := range cs {
 		t.Window = max(t.Window, c.Window)
 		t.CPU += c.CPU
+		t.RequestCPU += c.RequestCPU
 		t.Allocated += c.Allocated
 		t.AllocKnown = t.AllocKnown && c.AllocKnown
 		t.GCs += c.GCs
@@ -221,4 +229,40 @@ func readRange(path string, from, to int64) ([]byte, error) {
 		from = 0
 	}
 	return io.ReadAll(io.NewSectionReader(f, from, to-from))
+}
+
+// requestThread reports whether a JVM thread (its name as /proc shows it,
+// cut to 15 bytes) serves requests: RPC handlers and readers of every HBase
+// line ("RpcServer.defau", "B.defaultRpcSer", "PriorityRpcServ"), the Netty
+// event loops that read and write the calls ("RS-EventLoopGro"), and the
+// threads that append and sync the WAL ("AsyncFSWAL-0-fi", "AsyncFSOutputFl",
+// FSHLog's "sync.N").
+func requestThread(comm string) bool {
+	return strings.Contains(comm, "RpcSer") || strings.HasPrefix(comm, "RS-EventLoopGro") ||
+		strings.Contains(comm, "WAL") || strings.HasPrefix(comm, "AsyncFSOutput") || strings.HasPrefix(comm, "sync.")
+}
+
+// requestCPU sums the CPU time of pid's request-serving threads from
+// /proc/<pid>/task; 0 when the tasks cannot be read.
+func requestCPU(pid int) time.Duration {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var sum time.Duration
+	for _, t := range tasks {
+		comm, err := os.ReadFile(dir + "/" + t.Name() + "/comm")
+		if err != nil || !requestThread(strings.TrimSpace(string(comm))) {
+			continue
+		}
+		stat, err := os.ReadFile(dir + "/" + t.Name() + "/stat")
+		if err != nil {
+			continue // the thread ended
+		}
+		if cpu, err := parseStatCPU(string(stat)); err == nil {
+			sum += cpu
+		}
+	}
+	return sum
 }

@@ -189,3 +189,20 @@ func TestReadAJVMFromOutside(t *testing.T) {
 		t.Errorf("reading a gone process: %v, want an error naming it", err)
 	}
 }
+
+func TestRequestThreads(t *testing.T) {
+	for comm, want := range map[string]bool{
+		"RpcServer.defau": true, "B.defaultRpcSer": true, "PriorityRpcServ": true, "RS-EventLoopGro": true,
+		"AsyncFSWAL-0-fi": true, "AsyncFSOutputFl": true, "sync.0": true,
+		"C2 CompilerThre": false, "GC Thread#0": false, "G1 Refine#0": false, "MemStoreFlusher": false,
+		"RS_OPEN_REGION-": false, "PEWorker-1": false, "HBase-Metrics2-": false, "main": false,
+	} {
+		if got := requestThread(comm); got != want {
+			t.Errorf("requestThread(%q) = %v, want %v", comm, got, want)
+		}
+	}
+	// This test process's own threads serve no HBase requests.
+	if got := requestCPU(os.Getpid()); got != 0 {
+		t.Errorf("request CPU of a process without request threads: %v", got)
+	}
+}
