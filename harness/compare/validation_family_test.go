@@ -124,7 +124,7 @@ func TestValidationFamilies(t *testing.T) {
 	b := os.Stdout
 	fail := []string{}
 	fmt.Fprintf(b, "\nSuites' families: gated metrics after the tail-sample rule, alpha=FWER=%.2f, PASS = every gated metric's one-sided bound at alpha/looks within 1+tau\n", alpha)
-	fmt.Fprintf(b, "smoke: 6 workloads x 2400 ops/trial, 4-6 pairs, 2 looks, gate p95 (p50 or mean for 5%%-operations); quick: 4 x 40k, 5-12 pairs, 2 looks, gate p99 (p95 for 5%%-operations);\nrc: 6 x 20k (rc runs 10M), 5-15 pairs, 3 looks; all at a held target rate (the held-rate check gates instead of throughput)\n")
+	fmt.Fprintf(b, "smoke: 6 workloads x 2400 ops/trial, 6-8 duet pairs, 2 looks, gate p95 (p50 or mean for 5%%-operations), cpu_per_op and alloc_per_op (per-pair spread %.2f and %.2f, measured); quick: 4 x 40k, 5-12 pairs, 2 looks, gate p99 (p95 for 5%%-operations);\nrc: 6 x 20k (rc runs 10M), 5-15 pairs, 3 looks; all at a held target rate (the held-rate check gates instead of throughput)\n", smokeCPUPairSD, smokeAllocPairSD)
 	fmt.Fprintf(b, "\nA/A, R=%d: false REGRESSED of any gated metric (family) and of the worst metric; bound alpha+3sigma=%s; target A/A PASS >= 80%% for quick\n", R, strings.TrimSpace(pct(bound(alpha, R))))
 	fmt.Fprintf(b, "%-46s %6s %7s %7s %7s %6s %5s %s\n", "scenario", "gated", "family", "worst", "PASS", "INCONC", "pairs", "check")
 	for _, rw := range aaRows {
