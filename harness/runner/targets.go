@@ -129,7 +129,6 @@ func StartTargets(ctx context.Context, opt StartOptions, sides []Side) ([]*Targe
 				log.Info("cluster ready", "side", s.Role, "version", cl.Version(), "jdk", jdk, "zookeeper", zk, "log", cl.LogPath())
 			} else {
 				t.Provider = "external"
-				t.ServersNote = "server cost not available: the cluster runs elsewhere (its region servers' CPU and allocation are read from /proc and the JVM on this machine only)"
 			}
 			cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 			defer cancel()
@@ -139,6 +138,9 @@ func StartTargets(ctx context.Context, opt StartOptions, sides []Side) ([]*Targe
 				return
 			}
 			t.Client, t.ZK, t.ZNode = client, zk, opt.ZNode
+			if t.Provider == "external" {
+				t.Servers, t.ServersNote = infoServers(cctx, client)
+			}
 			if t.Version == "" {
 				if v, err := client.ClusterVersion(cctx); err == nil {
 					t.Version = v
@@ -278,4 +280,30 @@ func fileDigest(path string) string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// infoServers lists the region servers of a cluster regress did not start,
+// to be read through their info servers' /jmx: CPU, heap, GC and flush,
+// compaction and split counts, not allocation.
+func infoServers(ctx context.Context, c *hbase.Client) (servercost.Servers, string) {
+	infos, err := c.InfoServers(ctx)
+	if err != nil {
+		return nil, "server cost not available: " + err.Error()
+	}
+	var out servercost.Servers
+	var missing []string
+	for _, is := range infos {
+		if is.Info == "" {
+			missing = append(missing, is.Server)
+			continue
+		}
+		out = append(out, servercost.Server{Name: "region server " + is.Server, JMX: is.Info})
+	}
+	switch {
+	case len(out) == 0:
+		return nil, "server cost not available: no region server runs an info server (hbase.regionserver.info.port), whose /jmx holds its CPU"
+	case len(missing) > 0:
+		return nil, fmt.Sprintf("server cost not available: region servers %s run no info server, so the cluster's CPU cannot be summed", strings.Join(missing, ", "))
+	}
+	return out, "allocation per operation not available: a cluster regress did not start is read through /jmx, which has no allocation counter"
 }

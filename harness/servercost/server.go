@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -12,12 +13,16 @@ import (
 	"time"
 )
 
-// Server is one region server JVM this machine can read from the outside.
+// Server is one region server JVM: one this machine runs (PID), read from
+// the outside, or one elsewhere read through its info server's /jmx (JMX).
 type Server struct {
 	// Name says which server it is in notes ("region server 1", "hbase").
 	Name string
-	// PID is the JVM's process id.
+	// PID is the JVM's process id on this machine; 0 for a server elsewhere.
 	PID int
+	// JMX is the host:port of the server's info server, read when PID is 0:
+	// CPU, heap, GC and flush/compaction/split counts, not allocation.
+	JMX string
 	// GCLog is the JVM's unified GC log (GCLogOptions); empty means no
 	// allocation figure.
 	GCLog string
@@ -42,11 +47,21 @@ type Reading struct {
 	// gcLogAt and logAt are the logs' sizes, where the window's part starts.
 	gcLogAt, logAt int64
 	perfOK         bool
+	// jmx holds HBase's event counts when the reading came from /jmx.
+	jmx *jmxEvents
 }
 
 // Read takes a reading of s now. Only a missing process is an error; a
 // counter that cannot be read leaves its figure out.
 func (s Server) Read() (Reading, error) {
+	if s.PID == 0 && s.JMX != "" {
+		r, ev, err := readJMX(context.Background(), jmxClient, s.JMX)
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		r.jmx = &ev
+		return r, nil
+	}
 	r := Reading{At: time.Now()}
 	cpu, err := procCPU(s.PID)
 	if err != nil {
@@ -90,6 +105,12 @@ type Cost struct {
 // Since is the cost of s from reading a to reading b.
 func (s Server) Since(a, b Reading) Cost {
 	c := Cost{Server: s.Name, Window: b.At.Sub(a.At), CPU: b.CPU - a.CPU, RequestCPU: b.RequestCPU - a.RequestCPU}
+	if a.jmx != nil && b.jmx != nil {
+		c.GCs, c.GCPause = b.GCs-a.GCs, b.GCPause-a.GCPause
+		c.Events = Events{Flushes: int(b.jmx.flushes - a.jmx.flushes), Compactions: int(b.jmx.compactions - a.jmx.compactions),
+			Splits: int(b.jmx.splits - a.jmx.splits)}
+		return c
+	}
 	if a.perfOK && b.perfOK {
 		c.GCs, c.GCPause = b.GCs-a.GCs, b.GCPause-a.GCPause
 		if s.GCLog != "" {
@@ -168,6 +189,9 @@ func (ss Servers) At(ctx context.Context, t time.Time) ([]Reading, error) {
 	}
 	return ss.Read()
 }
+
+// jmxClient reads info servers; each request has its own deadline.
+var jmxClient = &http.Client{}
 
 // clockTicks is Linux's USER_HZ, the unit of /proc/<pid>/stat's times; it
 // is 100 on every Linux ABI.

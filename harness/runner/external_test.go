@@ -1,0 +1,65 @@
+package runner
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/cluster"
+	"github.com/regress-hbase/regress/harness/cluster/clustertest"
+	"github.com/regress-hbase/regress/harness/servercost"
+)
+
+// TestExternalClusterServerCostThroughJMX treats a running cluster as one
+// regress did not start (--baseline-zk): its region servers are found in
+// ZooKeeper with their info ports, and a window's CPU, heap and GC are read
+// through /jmx; allocation is not, and the target says so.
+func TestExternalClusterServerCostThroughJMX(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real HBase; skipped under -short")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cl, err := cluster.NewLocal("").Start(ctx, cluster.Spec{Version: clustertest.Version(), InfoServer: true, Name: "external"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		sctx, scancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer scancel()
+		_ = cl.Stop(sctx)
+	}()
+	targets, stop, err := StartTargets(ctx, StartOptions{ZNode: "/hbase"}, []Side{{Role: "baseline", ZK: cl.ZKAddr()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	tgt := targets[0]
+	if len(tgt.Servers) != 1 || tgt.Servers[0].JMX == "" || tgt.Servers[0].PID != 0 {
+		t.Fatalf("servers %+v (%s): want one read through its info server", tgt.Servers, tgt.ServersNote)
+	}
+	if !strings.Contains(tgt.ServersNote, "allocation") {
+		t.Errorf("note %q: want it to say allocation is not available", tgt.ServersNote)
+	}
+	a, err := tgt.Servers.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Some work for the server: list its tables a few hundred times.
+	for i := 0; i < 300; i++ {
+		if _, err := tgt.Client.ListTables(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(time.Second)
+	b, err := tgt.Servers.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := servercost.Total(tgt.Servers.Since(a, b))
+	if c.CPU <= 0 || c.AllocKnown {
+		t.Errorf("window cost %+v: want CPU read and allocation unknown", c)
+	}
+	t.Logf("external cluster over %v: CPU %v, %d GCs (%v), events %+v", c.Window, c.CPU, c.GCs, c.GCPause, c.Events)
+}
