@@ -108,15 +108,17 @@ type Warmup struct {
 // ServerStats is what a side's region servers spent in a trial's
 // measurement window, per operation the client counted.
 type ServerStats struct {
-	// CPUPerOpMicros is the servers' process CPU (user+system) per operation,
-	// net of their idle background (IdleCPUMillisPerSec over the window).
+	// CPUPerOpMicros is the cpu_per_op metric: the CPU per operation of the
+	// servers' threads that serve requests (RPC handlers, event loops, WAL
+	// writers; no JIT compiler, GC or chores) where they can be told apart
+	// (local clusters), else ProcessCPUPerOpMicros. CPUSource says which.
 	CPUPerOpMicros float64 `json:"cpu_per_op_us"`
-	// GrossCPUPerOpMicros is the same with the background left in.
+	CPUSource      string  `json:"cpu_source,omitempty"`
+	// ProcessCPUPerOpMicros is the servers' process CPU (user+system) per
+	// operation, net of their idle background (IdleCPUMillisPerSec over the window).
+	ProcessCPUPerOpMicros float64 `json:"process_cpu_per_op_us,omitempty"`
+	// GrossCPUPerOpMicros is the process CPU with the background left in.
 	GrossCPUPerOpMicros float64 `json:"gross_cpu_per_op_us"`
-	// RequestCPUPerOpMicros is the CPU per operation of the threads that
-	// serve requests alone (RPC handlers, event loops, WAL writers): no JIT
-	// compiler, GC or chores.
-	RequestCPUPerOpMicros float64 `json:"request_cpu_per_op_us,omitempty"`
 	// IdleCPUMillisPerSec is the background: CPU ms per second the servers
 	// spent with no load, measured just before the trial.
 	IdleCPUMillisPerSec float64 `json:"idle_cpu_ms_per_s"`

@@ -18,9 +18,15 @@ func TestServerStatsSubtractsPooledBackground(t *testing.T) {
 	}
 	win := servercost.Cost{Window: 8 * time.Second, CPU: 840 * time.Millisecond, Allocated: 40 << 20, AllocKnown: true, GCs: 2}
 	st := serverStats(win, &bg, 2400, 1)
-	// CPU: 840 ms - 15 ms/s * 8 s = 720 ms over 2400 ops = 300 us.
-	if math.Abs(st.CPUPerOpMicros-300) > 1e-9 || math.Abs(st.GrossCPUPerOpMicros-350) > 1e-9 {
-		t.Errorf("CPU per op %.3f net, %.3f gross; want 300 and 350", st.CPUPerOpMicros, st.GrossCPUPerOpMicros)
+	// CPU: 840 ms - 15 ms/s * 8 s = 720 ms over 2400 ops = 300 us; no
+	// request threads told apart, so cpu_per_op is the process's.
+	if math.Abs(st.CPUPerOpMicros-300) > 1e-9 || math.Abs(st.GrossCPUPerOpMicros-350) > 1e-9 || st.CPUSource != CPUFromProcess {
+		t.Errorf("CPU per op %.3f net (%s), %.3f gross; want 300 (process) and 350", st.CPUPerOpMicros, st.CPUSource, st.GrossCPUPerOpMicros)
+	}
+	// With the request threads read, they are cpu_per_op: 480 ms over 2400 ops.
+	win.RequestCPU = 480 * time.Millisecond
+	if st := serverStats(win, &bg, 2400, 1); st.CPUPerOpMicros != 200 || st.CPUSource != CPUFromRequestThreads || math.Abs(st.ProcessCPUPerOpMicros-300) > 1e-9 {
+		t.Errorf("with request threads: cpu_per_op %.3f (%s), process %.3f; want 200 (request threads), 300", st.CPUPerOpMicros, st.CPUSource, st.ProcessCPUPerOpMicros)
 	}
 	// Allocation keeps its background (recorded beside it): 40 MiB over 2400 ops.
 	if want := float64(40<<20) / 2400; math.Abs(st.AllocPerOpBytes-want) > 1e-6 || st.IdleAllocBytesPerSec != 1<<19 {
