@@ -35,8 +35,19 @@ type Weight struct {
 	BasePerOp, CandPerOp float64 // weight per operation
 }
 
-// Delta is the change per operation, candidate minus baseline: what Diff ranks by.
-func (w Weight) Delta() float64 { return w.CandPerOp - w.BasePerOp }
+// Delta is the change per operation, candidate minus baseline: what Diff
+// ranks by. A difference within rounding (the same weight per operation
+// computed from different counts) is no change.
+func (w Weight) Delta() float64 { return change(w.CandPerOp, w.BasePerOp) }
+
+// change is a-b, or 0 when that is within float rounding of a and b.
+func change(a, b float64) float64 {
+	d := a - b
+	if math.Abs(d) <= 1e-9*max(math.Abs(a), math.Abs(b)) {
+		return 0
+	}
+	return d
+}
 
 // FrameChange is one method's change: self counts stacks whose leaf it is,
 // total every stack it appears in (once, however often it recurses).
@@ -57,10 +68,11 @@ type Differential struct {
 	BaseOps, CandOps     int64
 	BaseTotal, CandTotal int64
 	// Frames are the methods whose self weight per operation changed most
-	// (largest absolute change first): self, because a leaf that grew makes
-	// every caller's total grow by as much, and the callers are in Stacks.
+	// (largest absolute change first; unchanged ones left out): self,
+	// because a leaf that grew makes every caller's total grow by as much,
+	// and the callers are in Stacks.
 	Frames []FrameChange
-	// Stacks are the whole stacks whose weight per operation changed most.
+	// Stacks are the whole stacks whose weight per operation changed most (unchanged ones left out).
 	Stacks []StackChange
 }
 
@@ -97,6 +109,7 @@ func Diff(kind Kind, base, cand Side, top int) (*Differential, error) {
 	for s, v := range stacks {
 		d.Stacks = append(d.Stacks, StackChange{Stack: s, Weight: weigh(v[0], v[1])})
 	}
+	d.Stacks = slices.DeleteFunc(d.Stacks, func(s StackChange) bool { return s.Delta() == 0 })
 	slices.SortFunc(d.Stacks, func(a, b StackChange) int { return byChange(a.Weight, b.Weight, a.Stack, b.Stack) })
 	d.Stacks = d.Stacks[:min(top, len(d.Stacks))]
 
@@ -124,6 +137,7 @@ func Diff(kind Kind, base, cand Side, top int) (*Differential, error) {
 		s := self[fr]
 		d.Frames = append(d.Frames, FrameChange{Frame: fr, Self: weigh(s[0], s[1]), Total: weigh(t[0], t[1])})
 	}
+	d.Frames = slices.DeleteFunc(d.Frames, func(f FrameChange) bool { return f.Self.Delta() == 0 })
 	slices.SortFunc(d.Frames, func(a, b FrameChange) int {
 		if c := byChange(a.Self, b.Self, "", ""); c != 0 {
 			return c

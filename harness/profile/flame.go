@@ -77,7 +77,7 @@ func WriteFlameGraph(w io.Writer, title string, kind Kind, base, cand Side) erro
 	maxDelta, depth := 0.0, 0
 	var walk func(n *node, d int)
 	walk = func(n *node, d int) {
-		maxDelta = max(maxDelta, math.Abs(n.cand-n.base))
+		maxDelta = max(maxDelta, math.Abs(change(n.cand, n.base)))
 		depth = max(depth, d)
 		for _, c := range n.kids {
 			if c.cand > 0 {
@@ -104,7 +104,7 @@ func WriteFlameGraph(w io.Writer, title string, kind Kind, base, cand Side) erro
 		draw = func(n *node, x float64, d int) {
 			wide := n.cand * px
 			y := height - flamePad - float64(d+1)*frameHeight
-			delta := n.cand - n.base
+			delta := change(n.cand, n.base)
 			fmt.Fprintf(&b, `<g><title>%s&#10;candidate %s (%.2f%%), baseline %s per candidate's ops; change %s %s</title>`,
 				html.EscapeString(n.name), num(n.cand), 100*n.cand/root.cand, num(n.base), signed(delta/float64(cand.Ops)*scale), unit)
 			fmt.Fprintf(&b, `<rect x="%.2f" y="%.1f" width="%.2f" height="%.1f" fill="%s" stroke="#ffffff" stroke-width="0.5"/>`,

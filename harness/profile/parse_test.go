@@ -131,14 +131,11 @@ func TestFoldedRoundTripsAndRejectsBadLines(t *testing.T) {
 	}
 }
 
+// FuzzParseJSON seeds with small inputs: with the fixtures (kilobytes of
+// JSON) as seeds the fuzzer stalled at a few executions on this machine.
 func FuzzParseJSON(f *testing.F) {
-	for _, name := range []string{"burn17.json", "tlab11.json"} {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	f.Add([]byte(`{"recording":{"events":[{"type":"jdk.ExecutionSample","values":{"stackTrace":{"frames":[{"method":{"type":{"name":"a/B"},"name":"c"}}]}}}]}}`))
+	f.Add([]byte(`{"recording":{"events":[{"type":"jdk.ObjectAllocationInNewTLAB","values":{"tlabSize":"512","stackTrace":{"truncated":true,"frames":[{"method":{"type":{"name":"a/B$$Lambda$1/0x1"},"name":"c"}}]}}}]}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := ParseJSON(bytes.NewReader(b))
 		if err == nil && (p.CPU == nil || p.Alloc == nil) {
