@@ -172,6 +172,13 @@ func perOpUnit(k Kind) (scale float64, unit string) {
 	return 1, "bytes/op"
 }
 
+// FormatPerOp prints a change per operation in the unit the tables use:
+// "+0.273 samples/1k ops" for CPU, "+105 bytes/op" for allocations.
+func FormatPerOp(k Kind, perOp float64) string {
+	scale, unit := perOpUnit(k)
+	return signed(perOp*scale) + " " + unit
+}
+
 // ShownStackFrames is how many frames, leaf end, the table shows of a stack.
 const ShownStackFrames = 5
 
