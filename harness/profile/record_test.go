@@ -250,3 +250,23 @@ func TestSettingsFollowTheJDK(t *testing.T) {
 		t.Errorf("jdkMajor of a missing home = %d, want 0", got)
 	}
 }
+
+func TestParseSaysWhatTheJfrToolSaid(t *testing.T) {
+	jdk := testJDKs(t)[0]
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jfr")
+	if err := os.WriteFile(bad, []byte("not a recording"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, path, want string }{
+		{"missing file", filepath.Join(dir, "missing.jfr"), "no such file"},
+		{"not a recording", bad, "jfr print " + bad},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse(context.Background(), jdk.Jfr, tc.path)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Parse(%s) error = %v, want one saying %q", tc.path, err, tc.want)
+			}
+		})
+	}
+}
