@@ -187,6 +187,19 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
+func TestShortFrame(t *testing.T) {
+	for in, want := range map[string]string{
+		"org.regress.testdata.SlowGetObserver.burn": "SlowGetObserver.burn",
+		"Burner.spin": "Burner.spin",
+		"main":        "main",
+		"[truncated]": "[truncated]",
+	} {
+		if got := ShortFrame(in); got != want {
+			t.Errorf("ShortFrame(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestShortStack(t *testing.T) {
 	for _, tc := range []struct {
 		in   string

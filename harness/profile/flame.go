@@ -111,6 +111,9 @@ func WriteFlameGraph(w io.Writer, title string, kind Kind, base, cand Side) erro
 				x, y, wide, frameHeight-1, diffColour(delta, maxDelta))
 			if chars := int((wide - 6) / charWidth); chars >= 3 {
 				label := n.name
+				if len([]rune(label)) > chars {
+					label = ShortFrame(label)
+				}
 				if r := []rune(label); len(r) > chars {
 					label = string(r[:chars-2]) + ".."
 				}
@@ -162,4 +165,17 @@ func kindNoun(k Kind) string {
 		return "allocated bytes"
 	}
 	return "CPU samples"
+}
+
+// ShortFrame keeps "Class.method" of "package.Class.method": what fits where
+// the full name does not (a narrow frame, the vote paragraph).
+func ShortFrame(f string) string {
+	i := strings.LastIndexByte(f, '.')
+	if i <= 0 {
+		return f
+	}
+	if j := strings.LastIndexByte(f[:i], '.'); j >= 0 {
+		return f[j+1:]
+	}
+	return f
 }

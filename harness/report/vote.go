@@ -266,7 +266,7 @@ func voteFrameLines(frames []VoteFrame) []string {
 		slices.SortStableFunc(fs, func(a, b VoteFrame) int { return cmp.Compare(b.Delta, a.Delta) })
 		parts := make([]string, 0, 3)
 		for _, f := range fs[:min(3, len(fs))] {
-			parts = append(parts, fmt.Sprintf("%s %.1f%% -> %.1f%% (%s)", shortFrame(f.Frame), f.BaseShare*100, f.CandShare*100, profile.FormatPerOp(f.Kind, f.Delta)))
+			parts = append(parts, fmt.Sprintf("%s %.1f%% -> %.1f%% (%s)", profile.ShortFrame(f.Frame), f.BaseShare*100, f.CandShare*100, profile.FormatPerOp(f.Kind, f.Delta)))
 		}
 		what := "CPU"
 		if k.kind == profile.Alloc {
@@ -275,18 +275,6 @@ func voteFrameLines(frames []VoteFrame) []string {
 		lines = append(lines, fmt.Sprintf("Frames that grew (%s, %s, self share): %s", what, k.workload, strings.Join(parts, ", ")))
 	}
 	return lines
-}
-
-// shortFrame keeps "Class.method" of "package.Class.method"; the full report has the package.
-func shortFrame(f string) string {
-	i := strings.LastIndexByte(f, '.')
-	if i <= 0 {
-		return f
-	}
-	if j := strings.LastIndexByte(f[:i], '.'); j >= 0 {
-		return f[j+1:]
-	}
-	return f
 }
 
 // voteNotes are the gate's notes and the warnings, each text once, naming
