@@ -30,9 +30,12 @@ type Side struct {
 
 // Weight is one frame's or stack's weight on both sides.
 type Weight struct {
-	Base, Cand           int64   // samples or bytes
-	BaseShare, CandShare float64 // fraction of the side's total weight
-	BasePerOp, CandPerOp float64 // weight per operation
+	Base      int64   `json:"base"` // samples or bytes
+	Cand      int64   `json:"cand"`
+	BaseShare float64 `json:"base_share"` // fraction of the side's total weight
+	CandShare float64 `json:"cand_share"`
+	BasePerOp float64 `json:"base_per_op"` // weight per operation
+	CandPerOp float64 `json:"cand_per_op"`
 }
 
 // Delta is the change per operation, candidate minus baseline: what Diff
@@ -52,28 +55,31 @@ func change(a, b float64) float64 {
 // FrameChange is one method's change: self counts stacks whose leaf it is,
 // total every stack it appears in (once, however often it recurses).
 type FrameChange struct {
-	Frame       string
-	Self, Total Weight
+	Frame string `json:"frame"`
+	Self  Weight `json:"self"`
+	Total Weight `json:"total"`
 }
 
 // StackChange is one whole folded stack's change.
 type StackChange struct {
-	Stack string
+	Stack string `json:"stack"`
 	Weight
 }
 
 // Differential is what changed from a baseline profile to a candidate's.
 type Differential struct {
-	Kind                 Kind
-	BaseOps, CandOps     int64
-	BaseTotal, CandTotal int64
+	Kind      Kind  `json:"kind"`
+	BaseOps   int64 `json:"base_ops"`
+	CandOps   int64 `json:"cand_ops"`
+	BaseTotal int64 `json:"base_total"` // samples or bytes
+	CandTotal int64 `json:"cand_total"`
 	// Frames are the methods whose self weight per operation changed most
 	// (largest absolute change first; unchanged ones left out): self,
 	// because a leaf that grew makes every caller's total grow by as much,
 	// and the callers are in Stacks.
-	Frames []FrameChange
+	Frames []FrameChange `json:"frames"`
 	// Stacks are the whole stacks whose weight per operation changed most (unchanged ones left out).
-	Stacks []StackChange
+	Stacks []StackChange `json:"stacks"`
 }
 
 // Diff compares two profiles of one kind, normalised per operation so a side
