@@ -209,7 +209,7 @@ func WriteDiffTable(w io.Writer, d *Differential) error {
 	}
 	table(&b, rows)
 
-	fmt.Fprintf(&b, "\nstacks whose %s changed most (%s; last %d frames, leaf last):\n", what, unit, ShownStackFrames)
+	fmt.Fprintf(&b, "\nstacks whose %s changed most (%s; last %d frames as Class.method, leaf last):\n", what, unit, ShownStackFrames)
 	rows = [][]string{{"change", "base", "cand", "stack"}}
 	for _, s := range d.Stacks {
 		rows = append(rows, []string{signed(s.Delta() * scale), percent(s.BaseShare), percent(s.CandShare), ShortStack(s.Stack, ShownStackFrames)})
@@ -219,13 +219,22 @@ func WriteDiffTable(w io.Writer, d *Differential) error {
 	return err
 }
 
-// ShortStack keeps a folded stack's last n frames, marking the cut with "…".
+// ShortStack keeps a folded stack's last n frames, each as Class.method
+// (ShortFrame), marking a cut with "…": the table's view of a stack.
 func ShortStack(stack string, n int) string {
 	frames := strings.Split(stack, ";")
-	if len(frames) <= n {
-		return stack
+	cut := len(frames) > n
+	if cut {
+		frames = frames[len(frames)-n:]
 	}
-	return "…;" + strings.Join(frames[len(frames)-n:], ";")
+	for i, f := range frames {
+		frames[i] = ShortFrame(f)
+	}
+	s := strings.Join(frames, ";")
+	if cut {
+		s = "…;" + s
+	}
+	return s
 }
 
 // table writes rows with every column but the last right-aligned to its widest cell.

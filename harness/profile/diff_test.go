@@ -207,8 +207,8 @@ func TestShortStack(t *testing.T) {
 		want string
 	}{
 		{"a;b;c", 5, "a;b;c"},
-		{"a;b;c", 3, "a;b;c"},
-		{"a;b;c;d", 2, "…;c;d"},
+		{"p.A.a;p.B.b;q.r.C.c", 3, "A.a;B.b;C.c"},
+		{"p.A.a;p.B.b;q.r.C.c;D.d", 2, "…;C.c;D.d"},
 	} {
 		if got := ShortStack(tc.in, tc.n); got != tc.want {
 			t.Errorf("ShortStack(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
