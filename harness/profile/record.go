@@ -16,7 +16,9 @@ import (
 )
 
 // Runner runs a command and returns its combined output; Options.Run lets a
-// caller run jcmd elsewhere (over ssh on a distributed cluster).
+// caller run jcmd elsewhere (over ssh on a distributed cluster). Paths stay
+// this machine's: such a caller sets Options.JDK (FindJDK reads this
+// machine's /proc) and Options.Settings, and dumps to a path both machines see.
 type Runner func(ctx context.Context, name string, args ...string) ([]byte, error)
 
 // Options tune Start; the zero value records with the built-in settings.
@@ -32,11 +34,12 @@ type Options struct {
 
 // Recording is one JFR recording running in a JVM, started by Start.
 type Recording struct {
-	PID  int
-	Name string // the JFR recording name, unique per Start
-	JDK  JDK
-	run  Runner
-	tmp  string // the built-in settings file to remove, if any
+	PID   int
+	Name  string // the JFR recording name, unique per Start
+	JDK   JDK
+	run   Runner
+	local bool   // jcmd runs here, so the dump can be checked on this file system
+	tmp   string // the built-in settings file to remove, if any
 }
 
 // SamplePeriod is how often the built-in settings sample each running thread's stack.
@@ -132,7 +135,7 @@ func Start(ctx context.Context, pid int, opt Options) (*Recording, error) {
 	}
 	r := &Recording{PID: pid, Name: "regress-" + randomHex(4), JDK: jdk, run: opt.Run}
 	if r.run == nil {
-		r.run = runLocal
+		r.run, r.local = runLocal, true
 	}
 	settings := opt.Settings
 	if settings == "" {
@@ -163,7 +166,7 @@ func Start(ctx context.Context, pid int, opt Options) (*Recording, error) {
 		if u := unavailable(pid, jdk.Home, out); u != nil {
 			return nil, u
 		}
-		return nil, fmt.Errorf("profile: %s %d JFR.start: %w: %s", jdk.Jcmd, pid, err, strings.TrimSpace(out))
+		return nil, fmt.Errorf("profile: %s %d JFR.start: %w: %s (jcmd attaches as the JVM's own user: run it as that user)", jdk.Jcmd, pid, err, strings.TrimSpace(out))
 	}
 	return r, nil
 }
@@ -184,7 +187,7 @@ func (r *Recording) Stop(ctx context.Context, dest string) error {
 	}
 	if derr != nil {
 		derr = fmt.Errorf("profile: %s %d JFR.dump to %s: %w: %s (check the region server's user may write there)", r.JDK.Jcmd, r.PID, abs, derr, strings.TrimSpace(out))
-	} else if st, err := os.Stat(abs); err != nil || st.Size() == 0 {
+	} else if st, err := os.Stat(abs); r.local && (err != nil || st.Size() == 0) {
 		derr = fmt.Errorf("profile: JFR.dump of pid %d reported success but %s is missing or empty: %v", r.PID, abs, err)
 	}
 	out, serr := r.jcmd(ctx, "JFR.stop", "name="+r.Name)

@@ -270,3 +270,57 @@ func TestParseSaysWhatTheJfrToolSaid(t *testing.T) {
 		})
 	}
 }
+
+// fakeJcmd answers each jcmd command (JFR.start, JFR.dump, JFR.stop) with a fixed reply, as jcmd does: exit 0 and a text.
+func fakeJcmd(replies map[string]string, calls *[]string) Runner {
+	return func(_ context.Context, name string, args ...string) ([]byte, error) {
+		*calls = append(*calls, strings.Join(args[1:], " "))
+		return []byte(args[0] + ":\n" + replies[args[1]]), nil
+	}
+}
+
+func TestJcmdRepliesDecideTheOutcome(t *testing.T) {
+	const ok = "Started recording 1."
+	for _, tc := range []struct {
+		name               string
+		start, dump, stop  string
+		wantStart, wantEnd string // "" = no error; else a part of the error
+		unavailable        bool
+	}{
+		{name: "all well", start: ok, dump: `Dumped recording "regress", 209.0 kB written to:`, stop: `Stopped recording "regress".`},
+		{name: "JFR disabled", start: "Flight Recorder is disabled.", wantStart: "-XX:-FlightRecorder", unavailable: true},
+		{name: "no JFR commands", start: "java.lang.IllegalArgumentException: Unknown diagnostic command", wantStart: "JDK 11 or later", unavailable: true},
+		{name: "bad settings", start: "Could not parse settings file '/x.jfc'", wantStart: "Could not parse settings file"},
+		{name: "dump fails, stop still runs", start: ok, dump: "Dump failed. Could not copy recording data. /x", stop: `Stopped recording "regress".`, wantEnd: "Dump failed"},
+		{name: "stop fails", start: ok, dump: `Dumped recording "regress"`, stop: "Could not find regress.", wantEnd: "JFR.stop"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls []string
+			run := fakeJcmd(map[string]string{"JFR.start": tc.start, "JFR.dump": tc.dump, "JFR.stop": tc.stop}, &calls)
+			rec, err := Start(context.Background(), 4242, Options{JDK: &JDK{Home: t.TempDir(), Jcmd: "jcmd"}, Run: run})
+			if tc.wantStart != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantStart) || errors.Is(err, ErrUnavailable) != tc.unavailable {
+					t.Fatalf("Start error = %v, want one saying %q (unavailable %v)", err, tc.wantStart, tc.unavailable)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			settings := rec.tmp
+			err = rec.Stop(context.Background(), "rs.jfr")
+			if (tc.wantEnd == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.wantEnd)) {
+				t.Errorf("Stop error = %v, want %q", err, tc.wantEnd)
+			}
+			if len(calls) != 3 || !strings.HasPrefix(calls[2], "JFR.stop name="+rec.Name) {
+				t.Errorf("jcmd calls = %q, want start, dump and stop of %s", calls, rec.Name)
+			}
+			if abs, _ := filepath.Abs("rs.jfr"); !strings.Contains(calls[1], "filename="+abs) {
+				t.Errorf("dump call %q does not name the absolute path %s", calls[1], abs)
+			}
+			if _, err := os.Stat(settings); err == nil {
+				t.Errorf("settings file %s left behind", settings)
+			}
+		})
+	}
+}
