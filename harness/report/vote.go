@@ -77,7 +77,11 @@ func WriteVote(w io.Writer, c *compare.Comparison, v Vote) error {
 // largest changes with their intervals, the smallest detectable change when
 // known, the frames that grew when something regressed, notes (each once),
 // and where the full report is. Latencies under a millisecond read "< 1 ms".
+// A nil comparison gives no lines.
 func VoteParagraph(c *compare.Comparison, v Vote) []string {
+	if c == nil {
+		return nil
+	}
 	var head []string
 	head = append(head, fmt.Sprintf("regress: HBase %s vs %s", voteSide(c.Candidate, v.Candidate), voteSide(c.Baseline, v.Baseline)))
 	var env []string

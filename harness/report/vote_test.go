@@ -153,6 +153,9 @@ func TestVoteParagraph(t *testing.T) {
 			}
 		})
 	}
+	if lines := VoteParagraph(nil, fullVote(t)); lines != nil {
+		t.Errorf("VoteParagraph(nil) = %q, want no lines", lines)
+	}
 	if err := WriteVote(&bytes.Buffer{}, nil, Vote{}); err == nil {
 		t.Error("WriteVote accepted a nil comparison")
 	}
