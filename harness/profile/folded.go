@@ -26,6 +26,18 @@ func (f Folded) Total() int64 {
 	return t
 }
 
+// Merge sums profiles into one: a side's region servers, or the pairs of a
+// workload pooled, before Diff.
+func Merge(fs ...Folded) Folded {
+	out := Folded{}
+	for _, f := range fs {
+		for s, w := range f {
+			out[s] += w
+		}
+	}
+	return out
+}
+
 // WriteTo writes one "frame;frame;frame weight" line a stack, sorted by stack so equal profiles give equal files.
 func (f Folded) WriteTo(w io.Writer) (int64, error) {
 	keys := make([]string, 0, len(f))

@@ -133,6 +133,16 @@ func TestFoldedRoundTripsAndRejectsBadLines(t *testing.T) {
 
 // FuzzParseJSON seeds with small inputs: with the fixtures (kilobytes of
 // JSON) as seeds the fuzzer stalled at a few executions on this machine.
+func TestMergeSumsRegionServers(t *testing.T) {
+	got := Merge(Folded{"a;b": 2, "c": 1}, nil, Folded{"a;b": 3, "d": 4})
+	if want := (Folded{"a;b": 5, "c": 1, "d": 4}); !reflect.DeepEqual(got, want) {
+		t.Errorf("Merge = %v, want %v", got, want)
+	}
+	if got := Merge(); got == nil || len(got) != 0 {
+		t.Errorf("Merge() = %v, want an empty profile", got)
+	}
+}
+
 func FuzzParseJSON(f *testing.F) {
 	f.Add([]byte(`{"recording":{"events":[{"type":"jdk.ExecutionSample","values":{"stackTrace":{"frames":[{"method":{"type":{"name":"a/B"},"name":"c"}}]}}}]}}`))
 	f.Add([]byte(`{"recording":{"events":[{"type":"jdk.ObjectAllocationInNewTLAB","values":{"tlabSize":"512","stackTrace":{"truncated":true,"frames":[{"method":{"type":{"name":"a/B$$Lambda$1/0x1"},"name":"c"}}]}}}]}}`))
