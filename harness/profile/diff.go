@@ -1,0 +1,298 @@
+package profile
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Kind says what a profile's weights count.
+type Kind string
+
+// The two kinds of profile a recording gives.
+const (
+	CPU   Kind = "cpu"   // jdk.ExecutionSample events
+	Alloc Kind = "alloc" // allocated bytes
+)
+
+// TopN is how many frames and stacks a differential keeps.
+const TopN = 10
+
+// Side is one side of a differential: the folded stacks recorded on its
+// region servers and the operations it served while they were recorded.
+type Side struct {
+	Stacks Folded
+	Ops    int64
+}
+
+// Weight is one frame's or stack's weight on both sides.
+type Weight struct {
+	Base      int64   `json:"base"` // samples or bytes
+	Cand      int64   `json:"cand"`
+	BaseShare float64 `json:"base_share"` // fraction of the side's total weight
+	CandShare float64 `json:"cand_share"`
+	BasePerOp float64 `json:"base_per_op"` // weight per operation
+	CandPerOp float64 `json:"cand_per_op"`
+}
+
+// Delta is the change per operation, candidate minus baseline: what Diff
+// ranks by. A difference within rounding (the same weight per operation
+// computed from different counts) is no change.
+func (w Weight) Delta() float64 { return change(w.CandPerOp, w.BasePerOp) }
+
+// change is a-b, or 0 when that is within float rounding of a and b.
+func change(a, b float64) float64 {
+	d := a - b
+	if math.Abs(d) <= 1e-9*max(math.Abs(a), math.Abs(b)) {
+		return 0
+	}
+	return d
+}
+
+// FrameChange is one method's change: self counts stacks whose leaf it is,
+// total every stack it appears in (once, however often it recurses).
+type FrameChange struct {
+	Frame string `json:"frame"`
+	Self  Weight `json:"self"`
+	Total Weight `json:"total"`
+}
+
+// StackChange is one whole folded stack's change.
+type StackChange struct {
+	Stack string `json:"stack"`
+	Weight
+}
+
+// Differential is what changed from a baseline profile to a candidate's.
+type Differential struct {
+	Kind      Kind  `json:"kind"`
+	BaseOps   int64 `json:"base_ops"`
+	CandOps   int64 `json:"cand_ops"`
+	BaseTotal int64 `json:"base_total"` // samples or bytes
+	CandTotal int64 `json:"cand_total"`
+	// Frames are the methods whose self weight per operation changed most
+	// (largest absolute change first; unchanged ones left out): self,
+	// because a leaf that grew makes every caller's total grow by as much,
+	// and the callers are in Stacks.
+	Frames []FrameChange `json:"frames"`
+	// Stacks are the whole stacks whose weight per operation changed most (unchanged ones left out).
+	Stacks []StackChange `json:"stacks"`
+}
+
+// Diff compares two profiles of one kind, normalised per operation so a side
+// that served more operations in the same window is not counted as slower,
+// and keeps the top frames and stacks (TopN when top <= 0).
+func Diff(kind Kind, base, cand Side, top int) (*Differential, error) {
+	if base.Ops <= 0 || cand.Ops <= 0 {
+		return nil, fmt.Errorf("profile: %s differential needs the operations each side served while recorded; got baseline %d, candidate %d", kind, base.Ops, cand.Ops)
+	}
+	if top <= 0 {
+		top = TopN
+	}
+	d := &Differential{Kind: kind, BaseOps: base.Ops, CandOps: cand.Ops, BaseTotal: base.Stacks.Total(), CandTotal: cand.Stacks.Total()}
+	if d.BaseTotal == 0 && d.CandTotal == 0 {
+		return nil, fmt.Errorf("profile: %s differential: neither side recorded a sample; was the recording running during the measure window?", kind)
+	}
+	weigh := func(b, c int64) Weight {
+		return Weight{Base: b, Cand: c, BaseShare: share(b, d.BaseTotal), CandShare: share(c, d.CandTotal),
+			BasePerOp: float64(b) / float64(base.Ops), CandPerOp: float64(c) / float64(cand.Ops)}
+	}
+
+	stacks := map[string][2]int64{}
+	for s, w := range base.Stacks {
+		v := stacks[s]
+		v[0] += w
+		stacks[s] = v
+	}
+	for s, w := range cand.Stacks {
+		v := stacks[s]
+		v[1] += w
+		stacks[s] = v
+	}
+	for s, v := range stacks {
+		d.Stacks = append(d.Stacks, StackChange{Stack: s, Weight: weigh(v[0], v[1])})
+	}
+	d.Stacks = slices.DeleteFunc(d.Stacks, func(s StackChange) bool { return s.Delta() == 0 })
+	slices.SortFunc(d.Stacks, func(a, b StackChange) int { return byChange(a.Weight, b.Weight, a.Stack, b.Stack) })
+	d.Stacks = d.Stacks[:min(top, len(d.Stacks))]
+
+	self, total := map[string][2]int64{}, map[string][2]int64{}
+	for i, f := range []Folded{base.Stacks, cand.Stacks} {
+		for s, w := range f {
+			frames := strings.Split(s, ";")
+			leaf := frames[len(frames)-1]
+			v := self[leaf]
+			v[i] += w
+			self[leaf] = v
+			seen := make(map[string]bool, len(frames))
+			for _, fr := range frames {
+				if seen[fr] {
+					continue
+				}
+				seen[fr] = true
+				v := total[fr]
+				v[i] += w
+				total[fr] = v
+			}
+		}
+	}
+	for fr, t := range total {
+		s := self[fr]
+		d.Frames = append(d.Frames, FrameChange{Frame: fr, Self: weigh(s[0], s[1]), Total: weigh(t[0], t[1])})
+	}
+	d.Frames = slices.DeleteFunc(d.Frames, func(f FrameChange) bool { return f.Self.Delta() == 0 })
+	slices.SortFunc(d.Frames, func(a, b FrameChange) int {
+		if c := byChange(a.Self, b.Self, "", ""); c != 0 {
+			return c
+		}
+		return byChange(a.Total, b.Total, a.Frame, b.Frame)
+	})
+	d.Frames = d.Frames[:min(top, len(d.Frames))]
+	return d, nil
+}
+
+// byChange orders by absolute change per operation, largest first, then by name for a stable order.
+func byChange(a, b Weight, an, bn string) int {
+	if c := cmp.Compare(math.Abs(b.Delta()), math.Abs(a.Delta())); c != 0 {
+		return c
+	}
+	return strings.Compare(an, bn)
+}
+
+func share(w, total int64) float64 {
+	if total == 0 {
+		return 0
+	}
+	return float64(w) / float64(total)
+}
+
+// perOpUnit is how the table scales weight per operation: CPU samples are
+// few per operation, so they read per thousand operations.
+func perOpUnit(k Kind) (scale float64, unit string) {
+	if k == CPU {
+		return 1000, "samples/1k ops"
+	}
+	return 1, "bytes/op"
+}
+
+// FormatPerOp prints a change per operation in the unit the tables use:
+// "+0.273 samples/1k ops" for CPU, "+105 bytes/op" for allocations.
+func FormatPerOp(k Kind, perOp float64) string {
+	scale, unit := perOpUnit(k)
+	return signed(perOp*scale) + " " + unit
+}
+
+// ShownStackFrames is how many frames, leaf end, the table shows of a stack.
+const ShownStackFrames = 5
+
+// WriteDiffTable writes the differential as text: the totals, then the
+// frames and the stacks that changed most, each with both sides' shares.
+func WriteDiffTable(w io.Writer, d *Differential) error {
+	scale, unit := perOpUnit(d.Kind)
+	what := "CPU samples"
+	if d.Kind == Alloc {
+		what = "allocated bytes"
+	}
+	var b strings.Builder
+	bp, cp := float64(d.BaseTotal)/float64(d.BaseOps)*scale, float64(d.CandTotal)/float64(d.CandOps)*scale
+	fmt.Fprintf(&b, "%s: baseline %d over %d ops (%s %s), candidate %d over %d ops (%s %s), %s\n",
+		what, d.BaseTotal, d.BaseOps, num(bp), unit, d.CandTotal, d.CandOps, num(cp), unit, pct(bp, cp))
+
+	fmt.Fprintf(&b, "\nframes whose self %s changed most (%s; share of the side's total):\n", what, unit)
+	rows := [][]string{{"change", "self base", "self cand", "total base", "total cand", "frame"}}
+	for _, f := range d.Frames {
+		rows = append(rows, []string{signed(f.Self.Delta() * scale), percent(f.Self.BaseShare), percent(f.Self.CandShare),
+			percent(f.Total.BaseShare), percent(f.Total.CandShare), f.Frame})
+	}
+	table(&b, rows)
+
+	fmt.Fprintf(&b, "\nstacks whose %s changed most (%s; last %d frames as Class.method, leaf last):\n", what, unit, ShownStackFrames)
+	rows = [][]string{{"change", "base", "cand", "stack"}}
+	for _, s := range d.Stacks {
+		rows = append(rows, []string{signed(s.Delta() * scale), percent(s.BaseShare), percent(s.CandShare), ShortStack(s.Stack, ShownStackFrames)})
+	}
+	table(&b, rows)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ShortStack keeps a folded stack's last n frames, each as Class.method
+// (ShortFrame), marking a cut with "…": the table's view of a stack.
+func ShortStack(stack string, n int) string {
+	frames := strings.Split(stack, ";")
+	cut := len(frames) > n
+	if cut {
+		frames = frames[len(frames)-n:]
+	}
+	for i, f := range frames {
+		frames[i] = ShortFrame(f)
+	}
+	s := strings.Join(frames, ";")
+	if cut {
+		s = "…;" + s
+	}
+	return s
+}
+
+// table writes rows with every column but the last right-aligned to its widest cell.
+func table(b *strings.Builder, rows [][]string) {
+	if len(rows) == 1 {
+		b.WriteString("  (none)\n")
+		return
+	}
+	width := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r {
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	for _, r := range rows {
+		b.WriteString(" ")
+		for i, c := range r {
+			if i == len(r)-1 {
+				b.WriteString(" " + c)
+				continue
+			}
+			b.WriteString(" " + strings.Repeat(" ", width[i]-len([]rune(c))) + c)
+		}
+		b.WriteString("\n")
+	}
+}
+
+func percent(f float64) string { return fmt.Sprintf("%.1f%%", f*100) }
+
+// num prints a figure with three significant digits, without an exponent below a million.
+func num(v float64) string {
+	if math.Abs(v) >= 1e6 {
+		return fmt.Sprintf("%.3g", v)
+	}
+	switch a := math.Abs(v); {
+	case a >= 100 || a == 0:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 10:
+		return fmt.Sprintf("%.1f", v)
+	case a >= 1:
+		return fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+func signed(v float64) string {
+	if v > 0 {
+		return "+" + num(v)
+	}
+	if v == 0 {
+		return "0"
+	}
+	return num(v)
+}
+
+func pct(base, cand float64) string {
+	if base == 0 {
+		return "new"
+	}
+	return fmt.Sprintf("%+.1f%% per op", (cand/base-1)*100)
+}

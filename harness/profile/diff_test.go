@@ -1,0 +1,270 @@
+package profile
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+const (
+	get     = "java.lang.Thread.run;org.apache.hadoop.hbase.ipc.RpcHandler.run;org.apache.hadoop.hbase.regionserver.RSRpcServices.get;org.apache.hadoop.hbase.regionserver.HRegion.get"
+	preGet  = get + ";org.apache.hadoop.hbase.regionserver.RegionCoprocessorHost.preGet"
+	burn    = preGet + ";org.regress.testdata.SlowGetObserver.preGetOp;org.regress.testdata.SlowGetObserver.burn"
+	scan    = get + ";org.apache.hadoop.hbase.regionserver.StoreScanner.next"
+	block   = get + ";org.apache.hadoop.hbase.io.hfile.BlockCacheUtil.getBlock"
+	network = "java.lang.Thread.run;org.apache.hadoop.hbase.ipc.NettyRpcServer.read;jdk.internal.misc.Unsafe.copyMemory"
+)
+
+// slowGet is a baseline and a candidate that served 10% more operations and
+// spends new CPU in SlowGetObserver.burn, less in the block cache, and the
+// same per operation everywhere else.
+func slowGet() (base, cand Side) {
+	base = Side{Ops: 1_000_000, Stacks: Folded{scan: 400, preGet: 5, network: 200, block: 100}}
+	cand = Side{Ops: 1_100_000, Stacks: Folded{scan: 440, preGet: 6, network: 220, block: 66, burn: 300}}
+	return base, cand
+}
+
+func TestDiff(t *testing.T) {
+	base, cand := slowGet()
+	leaf := func(s string) string { return s[strings.LastIndexByte(s, ';')+1:] }
+	for _, tc := range []struct {
+		name       string
+		base, cand Side
+		top        int
+		wantFrames []string  // leading frames, in order
+		wantDelta  []float64 // their self change per op
+		wantStack  string    // the leading stack
+		wantLen    int
+	}{
+		{name: "an added cost leads, a shrunk one follows", base: base, cand: cand,
+			wantFrames: []string{leaf(burn), leaf(block), leaf(preGet)},
+			wantDelta:  []float64{300 / 1.1e6, 66/1.1e6 - 100/1e6, 6/1.1e6 - 5/1e6},
+			wantStack:  burn, wantLen: 3},
+		{name: "twice the operations and twice the samples is no change", top: 3,
+			base: Side{Ops: 1000, Stacks: Folded{scan: 40, network: 20}}, cand: Side{Ops: 2000, Stacks: Folded{scan: 80, network: 40}},
+			wantFrames: nil, wantDelta: nil, wantLen: 0},
+		{name: "top caps the frames", base: base, cand: cand, top: 2,
+			wantFrames: []string{leaf(burn), leaf(block)}, wantDelta: []float64{300 / 1.1e6, 66/1.1e6 - 100/1e6}, wantStack: burn, wantLen: 2},
+		{name: "a frame gone from the candidate shows as shrunk",
+			base: Side{Ops: 10, Stacks: Folded{"a;b": 5, "a;c": 5}}, cand: Side{Ops: 10, Stacks: Folded{"a;c": 5}},
+			wantFrames: []string{"b"}, wantDelta: []float64{-0.5}, wantStack: "a;b", wantLen: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := Diff(CPU, tc.base, tc.cand, tc.top)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d.Frames) != tc.wantLen {
+				t.Errorf("%d frames, want %d", len(d.Frames), tc.wantLen)
+			}
+			for i, f := range tc.wantFrames {
+				if i >= len(d.Frames) || d.Frames[i].Frame != f {
+					t.Fatalf("frame %d = %+v, want %s", i, d.Frames, f)
+				}
+				if got := d.Frames[i].Self.Delta(); math.Abs(got-tc.wantDelta[i]) > 1e-12 {
+					t.Errorf("frame %s self change per op = %g, want %g", f, got, tc.wantDelta[i])
+				}
+			}
+			if tc.wantFrames == nil {
+				for _, f := range d.Frames {
+					if math.Abs(f.Self.Delta()) > 1e-15 || math.Abs(f.Total.Delta()) > 1e-15 {
+						t.Errorf("frame %s changed by %g self, %g total per op; want no change", f.Frame, f.Self.Delta(), f.Total.Delta())
+					}
+				}
+			}
+			if tc.wantStack != "" && d.Stacks[0].Stack != tc.wantStack {
+				t.Errorf("leading stack = %s, want %s", d.Stacks[0].Stack, tc.wantStack)
+			}
+		})
+	}
+}
+
+func TestDiffSharesAndTotals(t *testing.T) {
+	base, cand := slowGet()
+	d, err := Diff(CPU, base, cand, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var burnF, getF *FrameChange
+	for i := range d.Frames {
+		switch d.Frames[i].Frame {
+		case "org.regress.testdata.SlowGetObserver.burn":
+			burnF = &d.Frames[i]
+		}
+	}
+	if burnF == nil {
+		t.Fatalf("no burn frame in %+v", d.Frames)
+	}
+	if burnF.Self.BaseShare != 0 || math.Abs(burnF.Self.CandShare-300.0/1032) > 1e-12 || burnF.Total.CandShare != burnF.Self.CandShare {
+		t.Errorf("burn shares = %+v, want 0 and 300/1032 self and total", burnF)
+	}
+	// A recursive frame counts once in its total, or its share could pass 100%.
+	d, err = Diff(CPU, Side{Ops: 1, Stacks: Folded{"a;a;a": 4}}, Side{Ops: 1, Stacks: Folded{"a;a;a": 8, "b": 8}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range d.Frames {
+		if d.Frames[i].Frame == "a" {
+			getF = &d.Frames[i]
+		}
+	}
+	if getF == nil || getF.Total.BaseShare != 1 || getF.Total.CandShare != 0.5 {
+		t.Errorf("recursive frame a = %+v, want total shares 1 and 0.5", getF)
+	}
+}
+
+func TestDiffRefusesWhatCannotBeNormalised(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		base, cand Side
+		want       string
+	}{
+		{"no baseline ops", Side{Stacks: Folded{"a": 1}}, Side{Ops: 1, Stacks: Folded{"a": 1}}, "needs the operations"},
+		{"negative candidate ops", Side{Ops: 1, Stacks: Folded{"a": 1}}, Side{Ops: -1}, "needs the operations"},
+		{"no samples either side", Side{Ops: 1}, Side{Ops: 1, Stacks: Folded{}}, "neither side recorded a sample"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Diff(Alloc, tc.base, tc.cand, 0); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Diff error = %v, want one saying %q", err, tc.want)
+			}
+			if err := WriteFlameGraph(io.Discard, "x", Alloc, tc.base, tc.cand); tc.want == "needs the operations" && err == nil {
+				t.Error("WriteFlameGraph accepted a side without operations")
+			}
+		})
+	}
+}
+
+func TestDiffTableGolden(t *testing.T) {
+	base, cand := slowGet()
+	allocBase := Side{Ops: 1_000_000, Stacks: Folded{scan: 400 << 20, network: 200 << 20, block: 100 << 20}}
+	allocCand := Side{Ops: 1_100_000, Stacks: Folded{scan: 440 << 20, network: 330 << 20, block: 110 << 20, burn: 1 << 20}}
+	for _, tc := range []struct {
+		golden     string
+		kind       Kind
+		base, cand Side
+	}{
+		{"diff_cpu.txt", CPU, base, cand},
+		{"diff_alloc.txt", Alloc, allocBase, allocCand},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			d, err := Diff(tc.kind, tc.base, tc.cand, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := WriteDiffTable(&b, d); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.golden, b.Bytes())
+		})
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestShortFrame(t *testing.T) {
+	for in, want := range map[string]string{
+		"org.regress.testdata.SlowGetObserver.burn": "SlowGetObserver.burn",
+		"Burner.spin": "Burner.spin",
+		"main":        "main",
+		"[truncated]": "[truncated]",
+	} {
+		if got := ShortFrame(in); got != want {
+			t.Errorf("ShortFrame(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestShortStack(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"a;b;c", 5, "a;b;c"},
+		{"p.A.a;p.B.b;q.r.C.c", 3, "A.a;B.b;C.c"},
+		{"p.A.a;p.B.b;q.r.C.c;D.d", 2, "…;C.c;D.d"},
+	} {
+		if got := ShortStack(tc.in, tc.n); got != tc.want {
+			t.Errorf("ShortStack(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
+
+var fillOf = regexp.MustCompile(`<title>([^&]*)&#10;[^<]*</title><rect [^>]*fill="rgb\((\d+),(\d+),(\d+)\)"`)
+
+func TestFlameGraphColoursGrownRedAndShrunkBlue(t *testing.T) {
+	base, cand := slowGet()
+	var b bytes.Buffer
+	if err := WriteFlameGraph(&b, "workloadc <cpu> & more", CPU, base, cand); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	for {
+		if _, err := dec.Token(); err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("flame graph is not well-formed XML: %v", err)
+			}
+			break
+		}
+	}
+	for _, bad := range []string{"<script", "href", "https:"} {
+		if strings.Contains(svg, bad) {
+			t.Errorf("flame graph contains %q: it must not fetch or run anything", bad)
+		}
+	}
+	colour := map[string][3]int{}
+	for _, m := range fillOf.FindAllStringSubmatch(svg, -1) {
+		var c [3]int
+		for i := range c {
+			for _, ch := range m[2+i] {
+				c[i] = c[i]*10 + int(ch-'0')
+			}
+		}
+		colour[m[1]] = c
+	}
+	for _, tc := range []struct {
+		frame string
+		check func(c [3]int) bool
+		want  string
+	}{
+		{"org.regress.testdata.SlowGetObserver.burn", func(c [3]int) bool { return c[0] == 255 && c[1] < 100 }, "deep red"},
+		{"org.apache.hadoop.hbase.io.hfile.BlockCacheUtil.getBlock", func(c [3]int) bool { return c[2] == 255 && c[0] < 245 }, "blue"},
+		{"org.apache.hadoop.hbase.regionserver.StoreScanner.next", func(c [3]int) bool { return c == [3]int{245, 245, 245} }, "white (no change per op)"},
+	} {
+		c, ok := colour[tc.frame]
+		if !ok {
+			t.Errorf("no frame %s in the flame graph", tc.frame)
+			continue
+		}
+		if !tc.check(c) {
+			t.Errorf("%s is rgb%v, want %s", tc.frame, c, tc.want)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package profile
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Folded is one profile in the folded-stack format flamegraph.pl and
+// speedscope read: each key is a stack, root first, frames joined by ";",
+// and its value the stack's weight (samples, or allocated bytes).
+type Folded map[string]int64
+
+// Total is the summed weight of every stack.
+func (f Folded) Total() int64 {
+	var t int64
+	for _, w := range f {
+		t += w
+	}
+	return t
+}
+
+// Merge sums profiles into one: a side's region servers, or the pairs of a
+// workload pooled, before Diff.
+func Merge(fs ...Folded) Folded {
+	out := Folded{}
+	for _, f := range fs {
+		for s, w := range f {
+			out[s] += w
+		}
+	}
+	return out
+}
+
+// WriteTo writes one "frame;frame;frame weight" line a stack, sorted by stack so equal profiles give equal files.
+func (f Folded) WriteTo(w io.Writer) (int64, error) {
+	keys := make([]string, 0, len(f))
+	for k := range f {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	bw := bufio.NewWriter(w)
+	var n int64
+	for _, k := range keys {
+		m, err := fmt.Fprintf(bw, "%s %d\n", k, f[k])
+		n += int64(m)
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, bw.Flush()
+}
+
+// ReadFolded reads the folded format: a stack, a space, and a whole weight a line; blank lines are skipped.
+func ReadFolded(r io.Reader) (Folded, error) {
+	f := Folded{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		s := strings.TrimSpace(sc.Text())
+		if s == "" {
+			continue
+		}
+		i := strings.LastIndexByte(s, ' ')
+		if i <= 0 {
+			return nil, fmt.Errorf("profile: folded line %d %q: want \"frame;frame weight\"", line, trim(s))
+		}
+		w, err := strconv.ParseInt(s[i+1:], 10, 64)
+		if err != nil || w < 0 {
+			return nil, fmt.Errorf("profile: folded line %d %q: weight %q is not a whole number of 0 or more", line, trim(s), s[i+1:])
+		}
+		f[strings.TrimSpace(s[:i])] += w
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("profile: read folded stacks: %w", err)
+	}
+	return f, nil
+}
+
+// WriteFoldedFile writes f to path through a temp file renamed into place.
+func WriteFoldedFile(path string, f Folded) error {
+	var b bytes.Buffer
+	if _, err := f.WriteTo(&b); err != nil {
+		return err
+	}
+	return writeFileAtomic(path, b.Bytes())
+}
+
+// writeFileAtomic writes data to a temp file beside path and renames it over path.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("profile: create %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("profile: write %s: %w", path, err)
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp.Name(), 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("profile: write %s: %w", path, werr)
+	}
+	return nil
+}
+
+func trim(s string) string {
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
+}

@@ -1,0 +1,204 @@
+package profile
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// JFR event types the parser folds.
+const (
+	EventExecutionSample = "jdk.ExecutionSample"
+	EventAllocSample     = "jdk.ObjectAllocationSample"      // JDK 16+: throttled, weighted by bytes
+	EventAllocNewTLAB    = "jdk.ObjectAllocationInNewTLAB"   // JDK 11: weight tlabSize
+	EventAllocOutside    = "jdk.ObjectAllocationOutsideTLAB" // JDK 11: weight allocationSize
+)
+
+// PrintStackDepth is the frames `jfr print` keeps a stack: JFR's own
+// recording depth, where the tool's default (5) would cut every stack.
+const PrintStackDepth = 64
+
+// TruncatedFrame roots a stack the recorder cut at its depth, so the flame
+// graph does not claim the deepest frames kept are the thread's roots.
+const TruncatedFrame = "[truncated]"
+
+// Profile is one recording folded: CPU samples and allocated bytes per stack.
+type Profile struct {
+	CPU   Folded // stack -> jdk.ExecutionSample events
+	Alloc Folded // stack -> bytes, from AllocEvent
+	// AllocEvent names the allocation events Alloc came from:
+	// EventAllocSample, or the TLAB events where the JDK has no sampled event.
+	AllocEvent string
+	// Truncated counts the stacks the recorder cut at its stack depth.
+	Truncated int
+}
+
+// Parse prints the recording at path with the JDK's `jfr` tool as JSON and folds it.
+func Parse(ctx context.Context, jfrTool, path string) (*Profile, error) {
+	if jfrTool == "" {
+		return nil, &UnavailableError{Reason: "no jfr tool to read " + path + ": it ships with JDK 11 and later; set JAVA_HOME to one"}
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("profile: recording %s: %w", path, err)
+	}
+	cmd := exec.CommandContext(ctx, jfrTool, "print", "--json", "--stack-depth", strconv.Itoa(PrintStackDepth),
+		"--events", strings.Join([]string{EventExecutionSample, EventAllocSample, EventAllocNewTLAB, EventAllocOutside}, ","), path)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("profile: %s print: %w", jfrTool, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("profile: run %s print %s: %w", jfrTool, path, err)
+	}
+	p, perr := ParseJSON(out)
+	if perr != nil {
+		_, _ = io.Copy(io.Discard, out) // let the tool finish writing before Wait
+	}
+	werr := cmd.Wait()
+	if werr != nil {
+		return nil, fmt.Errorf("profile: %s print %s: %w: %s", jfrTool, path, werr, strings.TrimSpace(stderr.String()))
+	}
+	if perr != nil {
+		return nil, fmt.Errorf("profile: %s print %s: %w", jfrTool, path, perr)
+	}
+	return p, nil
+}
+
+// jsonEvent is the part of one `jfr print --json` event the parser reads.
+type jsonEvent struct {
+	Type   string `json:"type"`
+	Values struct {
+		StackTrace *struct {
+			Truncated bool `json:"truncated"`
+			Frames    []struct {
+				Method struct {
+					Type struct {
+						Name string `json:"name"`
+					} `json:"type"`
+					Name string `json:"name"`
+				} `json:"method"`
+			} `json:"frames"`
+		} `json:"stackTrace"`
+		Weight         flexInt `json:"weight"`
+		AllocationSize flexInt `json:"allocationSize"`
+		TLABSize       flexInt `json:"tlabSize"`
+	} `json:"values"`
+}
+
+// flexInt reads a whole number written as a JSON number or a quoted one.
+type flexInt int64
+
+func (f *flexInt) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(b), `"`)
+	if s == "null" || s == "" {
+		*f = 0
+		return nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("not a number: %s", trim(string(b)))
+	}
+	*f = flexInt(v)
+	return nil
+}
+
+// ParseJSON folds the output of `jfr print --json`. It streams the events
+// one at a time: the JSON repeats every frame's class in full and runs to
+// hundreds of megabytes for a minute of a busy region server.
+func ParseJSON(r io.Reader) (*Profile, error) {
+	dec := json.NewDecoder(r)
+	for _, want := range []any{json.Delim('{'), "recording", json.Delim('{'), "events", json.Delim('[')} {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("not jfr print --json output: %w", err)
+		}
+		if tok != want {
+			return nil, fmt.Errorf("not jfr print --json output: found %v where %v belongs", tok, want)
+		}
+	}
+	p := &Profile{CPU: Folded{}, Alloc: Folded{}}
+	tlab := Folded{} // kept apart: used only when the recording has no sampled allocation event
+	var frames []string
+	for n := 1; dec.More(); n++ {
+		var ev jsonEvent
+		if err := dec.Decode(&ev); err != nil {
+			return nil, fmt.Errorf("event %d: %w", n, err)
+		}
+		var into Folded
+		var w int64
+		switch ev.Type {
+		case EventExecutionSample:
+			into, w = p.CPU, 1
+		case EventAllocSample:
+			into, w = p.Alloc, int64(ev.Values.Weight)
+		case EventAllocNewTLAB:
+			into, w = tlab, int64(ev.Values.TLABSize)
+		case EventAllocOutside:
+			into, w = tlab, int64(ev.Values.AllocationSize)
+		default:
+			continue
+		}
+		st := ev.Values.StackTrace
+		if st == nil || len(st.Frames) == 0 || w <= 0 {
+			continue
+		}
+		frames = frames[:0]
+		if st.Truncated {
+			frames = append(frames, TruncatedFrame)
+			p.Truncated++
+		}
+		for i := len(st.Frames) - 1; i >= 0; i-- { // JFR lists the leaf first; folded stacks start at the root
+			m := st.Frames[i].Method
+			frames = append(frames, FrameName(m.Type.Name, m.Name))
+		}
+		into[strings.Join(frames, ";")] += w
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
+		return nil, errors.New("not jfr print --json output: the events array does not end")
+	}
+	switch {
+	case len(p.Alloc) > 0:
+		p.AllocEvent = EventAllocSample
+	case len(tlab) > 0:
+		p.Alloc, p.AllocEvent = tlab, EventAllocNewTLAB+"+"+EventAllocOutside
+	}
+	return p, nil
+}
+
+var (
+	// Generated classes carry a number or address that differs from one JVM
+	// to the next; without them the same lambda matches across the two sides.
+	// A hidden class's address follows "/", "." or "+" depending on the JDK.
+	lambdaSuffix = regexp.MustCompile(`\$\$Lambda[$0-9]*`)
+	hiddenSuffix = regexp.MustCompile(`[./+]0x[0-9a-fA-F]+$`)
+	generatedNum = regexp.MustCompile(`(GeneratedMethodAccessor|GeneratedConstructorAccessor|GeneratedSerializationConstructorAccessor|\$Proxy)[0-9]+`)
+	frameSafe    = strings.NewReplacer("/", ".", ";", ":", " ", "_") // ";" and " " would break the folded format
+)
+
+// FrameName names a frame "package.Class.method" from JFR's internal class
+// name ("java/util/ArrayList"), with the run-specific numbers of generated
+// classes removed.
+func FrameName(class, method string) string {
+	c := class
+	if strings.Contains(c, "0x") || strings.Contains(c, "$$Lambda") {
+		c = hiddenSuffix.ReplaceAllString(c, "")
+		c = lambdaSuffix.ReplaceAllString(c, "$$$$Lambda")
+	}
+	if strings.Contains(c, "Generated") || strings.Contains(c, "$Proxy") {
+		c = generatedNum.ReplaceAllString(c, "$1")
+	}
+	if c == "" {
+		c = "[unknown]"
+	}
+	return frameSafe.Replace(c + "." + method)
+}

@@ -1,0 +1,314 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/profile"
+)
+
+// VoteMaxLines caps the vote paragraph: what a voter pastes into the thread.
+const VoteMaxLines = 15
+
+// voteMaxChanges is how many metric changes the paragraph lists.
+const voteMaxChanges = 4
+
+// VoteSide identifies one side's build beyond its version.
+type VoteSide struct {
+	Version   string // e.g. "2.6.2"; empty takes the comparison's side name
+	RC        string // release-candidate label, e.g. "RC1"; empty for a release
+	JarDigest string // digest of the side's jars, e.g. "sha256:3f2a…"; shown short
+}
+
+// Detectable is the smallest change a run could have seen in one metric.
+type Detectable struct {
+	Metric   string  // e.g. "p99" or "throughput"
+	Fraction float64 // 0.03 = 3%
+}
+
+// VoteFrame is one frame of a differential profile that changed.
+type VoteFrame struct {
+	Workload             string
+	Kind                 profile.Kind
+	Frame                string  // "package.Class.method"
+	BaseShare, CandShare float64 // fraction of each side's samples or bytes
+	Delta                float64 // change per operation; the paragraph lists frames that grew (> 0)
+}
+
+// Vote is what the vote paragraph says beside the comparison.
+type Vote struct {
+	Baseline, Candidate VoteSide
+	Machine             string // e.g. "8 cores, 32 GiB, Linux 6.1"
+	JDK                 string // e.g. "OpenJDK 17.0.15"
+	// Detectable, when known, is the smallest change the run could have seen.
+	Detectable []Detectable
+	// Frames are the top differential frames; listed when something regressed.
+	Frames []VoteFrame
+	// Report is where the full report is (a path or a URL).
+	Report string
+}
+
+// VoteFrames turns a differential's frames into VoteFrames for one workload.
+func VoteFrames(workload string, d *profile.Differential) []VoteFrame {
+	out := make([]VoteFrame, 0, len(d.Frames))
+	for _, f := range d.Frames {
+		out = append(out, VoteFrame{Workload: workload, Kind: d.Kind, Frame: f.Frame,
+			BaseShare: f.Self.BaseShare, CandShare: f.Self.CandShare, Delta: f.Self.Delta()})
+	}
+	return out
+}
+
+// WriteVote writes the vote paragraph of c (VoteParagraph) to w.
+func WriteVote(w io.Writer, c *compare.Comparison, v Vote) error {
+	if c == nil {
+		return fmt.Errorf("report: no comparison for the vote paragraph")
+	}
+	_, err := io.WriteString(w, strings.Join(VoteParagraph(c, v), "\n")+"\n")
+	return err
+}
+
+// VoteParagraph is what a voter pastes into the release vote thread, at most
+// VoteMaxLines lines: the two builds, machine and JDK, suite, verdict, the
+// largest changes with their intervals, the smallest detectable change when
+// known, the frames that grew when something regressed, notes (each once),
+// and where the full report is. Latencies under a millisecond read "< 1 ms".
+// A nil comparison gives no lines.
+func VoteParagraph(c *compare.Comparison, v Vote) []string {
+	if c == nil {
+		return nil
+	}
+	var head []string
+	head = append(head, fmt.Sprintf("regress: HBase %s vs %s", voteSide(c.Candidate, v.Candidate), voteSide(c.Baseline, v.Baseline)))
+	var env []string
+	if v.Machine != "" {
+		env = append(env, "machine: "+v.Machine)
+	}
+	if v.JDK != "" {
+		env = append(env, "JDK: "+v.JDK)
+	}
+	env = append(env, "suite: "+voteSuite(c))
+	head = append(head, strings.Join(env, "; "))
+	head = append(head, "Verdict: "+verdictLine(c))
+
+	var tail []string
+	if changes, more := voteChanges(c); len(changes) > 0 {
+		h := "Largest changes (candidate vs baseline"
+		if !c.Descriptive && c.LookAlpha > 0 {
+			h += fmt.Sprintf(", [interval] one-sided at %.3g", c.LookAlpha)
+		}
+		h += "):"
+		if more > 0 {
+			h = strings.TrimSuffix(h, ":") + fmt.Sprintf("; %d more in the full report:", more)
+		}
+		tail = append(tail, h)
+		tail = append(tail, changes...)
+	}
+	if len(v.Detectable) > 0 {
+		parts := make([]string, 0, len(v.Detectable))
+		for _, d := range v.Detectable {
+			parts = append(parts, fmt.Sprintf("%s %.1f%%", d.Metric, d.Fraction*100))
+		}
+		tail = append(tail, "Smallest change this run could detect: "+strings.Join(parts, ", "))
+	}
+	if regressed(c) {
+		tail = append(tail, voteFrameLines(v.Frames)...)
+	}
+	var last []string
+	if v.Report != "" {
+		last = append(last, "Full report: "+v.Report)
+	}
+
+	room := VoteMaxLines - len(head) - len(tail) - len(last)
+	notes := voteNotes(c)
+	if len(notes) > room {
+		keep := max(room-1, 0)
+		notes = append(notes[:keep], fmt.Sprintf("Note: %d more notes in the full report", len(notes)-keep))
+	}
+	out := slices.Concat(head, tail, notes, last)
+	return out[:min(len(out), VoteMaxLines)]
+}
+
+// voteSide names a build: "2.6.2 RC1 (jars 3f2a9c1d)".
+func voteSide(s compare.Side, v VoteSide) string {
+	name := cmp.Or(v.Version, s.Name)
+	if v.RC != "" {
+		name += " " + v.RC
+	}
+	if d := shortDigest(v.JarDigest); d != "" {
+		name += " (jars " + d + ")"
+	}
+	return name
+}
+
+// shortDigest keeps the first 8 hex digits of a digest, dropping an "algo:" prefix.
+func shortDigest(d string) string {
+	if i := strings.LastIndexByte(d, ':'); i >= 0 {
+		d = d[i+1:]
+	}
+	return d[:min(8, len(d))]
+}
+
+func voteSuite(c *compare.Comparison) string {
+	s := cmp.Or(c.Suite, "(unnamed)")
+	switch {
+	case c.Descriptive:
+		return s + fmt.Sprintf(", %d vs %d imported summaries", c.Candidate.Trials, c.Baseline.Trials)
+	case c.Paired && c.Interleaved:
+		return s + fmt.Sprintf(", %d interleaved pairs", min(c.Candidate.Trials, c.Baseline.Trials))
+	case c.Paired:
+		return s + fmt.Sprintf(", %d pairs", min(c.Candidate.Trials, c.Baseline.Trials))
+	}
+	return s + fmt.Sprintf(", %d vs %d unpaired trials", c.Candidate.Trials, c.Baseline.Trials)
+}
+
+func regressed(c *compare.Comparison) bool {
+	if c.Verdict == compare.Regression {
+		return true
+	}
+	for _, m := range c.Metrics {
+		if m.Status == compare.Regressed {
+			return true
+		}
+	}
+	return false
+}
+
+// voteChanges lists the largest changes: regressions first, then
+// improvements, then the rest, each by size; gated metrics only when there
+// are any. It returns the lines and how many changes it left out.
+func voteChanges(c *compare.Comparison) ([]string, int) {
+	type item struct {
+		rank int
+		size float64
+		line string
+	}
+	var items []item
+	rank := func(s compare.Status) int {
+		switch s {
+		case compare.Regressed:
+			return 0
+		case compare.Improved:
+			return 1
+		}
+		return 2
+	}
+	ms := c.Metrics
+	if slices.ContainsFunc(ms, func(m compare.MetricResult) bool { return m.Gated }) {
+		ms = slices.DeleteFunc(slices.Clone(ms), func(m compare.MetricResult) bool { return !m.Gated })
+	}
+	for _, m := range ms {
+		if !finite(m.Ratio) || m.Ratio <= 0 {
+			continue
+		}
+		items = append(items, item{rank(m.Status), math.Abs(math.Log(m.Ratio)), voteMetric(m)})
+	}
+	for _, h := range c.HeldRate {
+		if h.Status != compare.Regressed {
+			continue
+		}
+		items = append(items, item{0, math.Inf(1), fmt.Sprintf("- %s held rate %.0f ops/s: missed in %d of %d candidate and %d of %d baseline trials, %s",
+			h.Workload, h.TargetOpsPerSec, h.CandidateMissed, h.CandidateTrials, h.BaselineMissed, h.BaselineTrials, h.Status)})
+	}
+	slices.SortStableFunc(items, func(a, b item) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(b.size, a.size))
+	})
+	var lines []string
+	for _, it := range items[:min(voteMaxChanges, len(items))] {
+		lines = append(lines, it.line)
+	}
+	return lines, len(items) - len(lines)
+}
+
+// voteMetric is one change: "- workloada READ p99: 3.34 ms -> 3.57 ms, +7.0% [+3.0%, +11.0%], REGRESSED".
+func voteMetric(m compare.MetricResult) string {
+	s := fmt.Sprintf("- %s %s %s: %s -> %s, %+.1f%%", m.Workload, m.Op, m.Metric,
+		voteValue(m.Baseline, m.BaselineBelow, m.Unit), voteValue(m.Candidate, m.CandidateBelow, m.Unit), (m.Ratio-1)*100)
+	if hasCI(m) {
+		s += fmt.Sprintf(" [%+.1f%%, %+.1f%%]", (m.CILow-1)*100, (m.CIHigh-1)*100)
+	}
+	return s + ", " + status(m)
+}
+
+// voteValue prints a latency in milliseconds, "< 1 ms" below one (or when
+// only known to lie below a bound under a millisecond); other units as the tables do.
+func voteValue(v float64, below bool, unit string) string {
+	if unit != "us" || !finite(v) {
+		return sideValue(v, below, unit)
+	}
+	if v < 1000 || (below && v <= 1000) {
+		return "< 1 ms"
+	}
+	return sideValue(v, below, unit)
+}
+
+// voteFrameLines lists the frames that grew, one line per workload and kind, at most two lines.
+func voteFrameLines(frames []VoteFrame) []string {
+	type key struct {
+		workload string
+		kind     profile.Kind
+	}
+	var order []key
+	grown := map[key][]VoteFrame{}
+	for _, f := range frames {
+		if f.Delta <= 0 {
+			continue
+		}
+		k := key{f.Workload, f.Kind}
+		if _, ok := grown[k]; !ok {
+			order = append(order, k)
+		}
+		grown[k] = append(grown[k], f)
+	}
+	var lines []string
+	for _, k := range order[:min(2, len(order))] {
+		fs := grown[k]
+		slices.SortStableFunc(fs, func(a, b VoteFrame) int { return cmp.Compare(b.Delta, a.Delta) })
+		parts := make([]string, 0, 3)
+		for _, f := range fs[:min(3, len(fs))] {
+			parts = append(parts, fmt.Sprintf("%s %.1f%% -> %.1f%% (%s)", profile.ShortFrame(f.Frame), f.BaseShare*100, f.CandShare*100, profile.FormatPerOp(f.Kind, f.Delta)))
+		}
+		what := "CPU"
+		if k.kind == profile.Alloc {
+			what = "allocation"
+		}
+		lines = append(lines, fmt.Sprintf("Frames that grew (%s, %s, self share): %s", what, k.workload, strings.Join(parts, ", ")))
+	}
+	return lines
+}
+
+// voteNotes are the gate's notes and the warnings, each text once, naming
+// every metric it applies to.
+func voteNotes(c *compare.Comparison) []string {
+	var order []string
+	where := map[string][]string{}
+	add := func(note, at string) {
+		if _, ok := where[note]; !ok {
+			order = append(order, note)
+		}
+		if at != "" && !slices.Contains(where[note], at) {
+			where[note] = append(where[note], at)
+		}
+	}
+	for _, m := range c.Metrics {
+		if m.Note != "" {
+			add(m.Note, m.Workload+" "+m.Op)
+		}
+	}
+	for _, w := range c.Warnings {
+		add(w, "")
+	}
+	out := make([]string, 0, len(order))
+	for _, n := range order {
+		s := "Note: " + n
+		if at := where[n]; len(at) > 0 {
+			s = "Note (" + strings.Join(at, ", ") + "): " + n
+		}
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,0 +1,162 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/profile"
+)
+
+const tailNote = "p99 not gated: a trial recorded only 2000 operations, so 20 samples lie beyond p99 (50 needed; p99 needs 5000 operations per trial); p95 gates in its place"
+
+// voteComparison is a paired REGRESSION whose tail-sample note applies to two
+// metrics, with a sub-millisecond p50 and a held rate the candidate missed.
+func voteComparison() *compare.Comparison {
+	return &compare.Comparison{
+		Verdict: compare.Regression, Suite: "quick", Paired: true, Interleaved: true, Alpha: 0.05, Looks: 2, LookAlpha: 0.025,
+		Baseline: compare.Side{Name: "2.6.1", Trials: 5}, Candidate: compare.Side{Name: "2.6.2", Trials: 5},
+		Metrics: []compare.MetricResult{
+			{Workload: "workloada", Op: "READ", Metric: "p99", Unit: "us", Baseline: 3335, Candidate: 3568.45, Ratio: 1.07, CILow: 1.03, CIHigh: 1.11, Status: compare.Regressed, Gated: true},
+			{Workload: "workloada", Op: "READ", Metric: "p50", Unit: "us", Baseline: 641, Candidate: 647.4, Ratio: 1.01, CILow: 0.99, CIHigh: 1.03, Status: compare.Unchanged, Gated: true},
+			{Workload: "workloada", Op: "UPDATE", Metric: "p99", Unit: "us", Baseline: 4635, Candidate: 4125, Ratio: 0.89, CILow: 0.85, CIHigh: 0.93, Status: compare.Improved, Gated: true},
+			{Workload: "workloadb", Op: "UPDATE", Metric: "p99", Unit: "us", Baseline: 5100, Candidate: 5000, Ratio: 0.98, CILow: 0.8, CIHigh: 1.2, Status: compare.Inconclusive, Note: tailNote},
+			{Workload: "workloadb", Op: "READ", Metric: "p99", Unit: "us", Baseline: 5100, Candidate: 5000, Ratio: 0.98, CILow: 0.8, CIHigh: 1.2, Status: compare.Inconclusive, Note: tailNote},
+			{Workload: "workloadb", Op: "UPDATE", Metric: "p95", Unit: "us", Baseline: 2100, Candidate: 2050, Ratio: 0.976, CILow: 0.85, CIHigh: 1.04, Status: compare.NotWorse, Gated: true, GatedFor: "p99"},
+			{Workload: "workloadc", Op: "ALL", Metric: "throughput", Unit: "ops/s", Baseline: 9998, Candidate: 9996.1, Ratio: 0.9998, CILow: 0.999, CIHigh: 1.0006, Status: compare.Unchanged, Gated: true},
+		},
+		HeldRate: []compare.HeldRate{
+			{Workload: "workloadc", TargetOpsPerSec: 10000, BaselineTrials: 5, CandidateTrials: 5, CandidateMissed: 5, CandidateOnly: 5, Status: compare.Regressed, Gated: true, P: 0.001},
+		},
+		Warnings: []string{"baseline environment differs: cores: 2 != 4"},
+	}
+}
+
+// slowGetFrames is the differential of a candidate whose coprocessor burns CPU in every Get.
+func slowGetFrames(t *testing.T) []VoteFrame {
+	const get = "java.lang.Thread.run;org.apache.hadoop.hbase.regionserver.RSRpcServices.get;org.apache.hadoop.hbase.regionserver.HRegion.get"
+	d, err := profile.Diff(profile.CPU,
+		profile.Side{Ops: 1_000_000, Stacks: profile.Folded{get + ";org.apache.hadoop.hbase.regionserver.StoreScanner.next": 400, get: 20}},
+		profile.Side{Ops: 1_100_000, Stacks: profile.Folded{get + ";org.apache.hadoop.hbase.regionserver.StoreScanner.next": 440, get: 30,
+			get + ";org.apache.hadoop.hbase.regionserver.RegionCoprocessorHost.preGet;org.regress.testdata.SlowGetObserver.burn": 300}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return VoteFrames("workloadc", d)
+}
+
+func fullVote(t *testing.T) Vote {
+	return Vote{
+		Baseline:  VoteSide{Version: "2.6.1", JarDigest: "sha256:9b8e7f6a5d4c3b2a1f0e"},
+		Candidate: VoteSide{Version: "2.6.2", RC: "RC1", JarDigest: "sha256:3f2a9c1d00112233"},
+		Machine:   "2 cores, 8 GiB, Linux 6.1", JDK: "OpenJDK 17.0.15",
+		Detectable: []Detectable{{Metric: "p99", Fraction: 0.031}, {Metric: "throughput", Fraction: 0.012}},
+		Frames:     slowGetFrames(t),
+		Report:     "reports/20261202T001500Z/report.html",
+	}
+}
+
+func TestVoteGolden(t *testing.T) {
+	pass := voteComparison()
+	pass.Verdict, pass.Metrics, pass.HeldRate, pass.Warnings = compare.Pass, pass.Metrics[1:2], nil, nil
+	for _, tc := range []struct {
+		name string
+		c    *compare.Comparison
+		v    Vote
+	}{
+		{"vote_regression.txt", voteComparison(), fullVote(t)},
+		{"vote_pass.txt", pass, fullVote(t)},
+		{"vote_descriptive.txt", descriptiveVoteFixture(), Vote{Report: "reports/import/report.md"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := WriteVote(&buf, tc.c, tc.v); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", tc.name)
+			if *update {
+				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./harness/report -update to create it)", err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("%s differs from the golden file; got:\n%s", path, buf.String())
+			}
+		})
+	}
+}
+
+// descriptiveVoteFixture is imported YCSB summaries with a p95 printed as 0 ms.
+func descriptiveVoteFixture() *compare.Comparison {
+	return &compare.Comparison{
+		Verdict: compare.VerdictDescriptive, Suite: "ycsb-import", Descriptive: true,
+		Baseline: compare.Side{Name: "0.98.4", Trials: 1}, Candidate: compare.Side{Name: "1.2.1", Trials: 2},
+		Metrics: []compare.MetricResult{
+			{Workload: "workloada", Op: "READ", Metric: "p99", Unit: "us", Baseline: 4875, Candidate: 3335, Ratio: 0.684, Status: compare.Descriptive, Gated: true},
+			{Workload: "workloada", Op: "READ", Metric: "p95", Unit: "us", Baseline: 1000, Candidate: 2000, Ratio: 2, Status: compare.Descriptive, Gated: true,
+				BaselineBelow: true, Note: "p95 printed as 0 ms, i.e. below 1 ms, on the baseline"},
+		},
+	}
+}
+
+func TestVoteParagraph(t *testing.T) {
+	many := voteComparison()
+	for i := range 40 {
+		many.Warnings = append(many.Warnings, fmt.Sprintf("warning %d", i))
+	}
+	for _, tc := range []struct {
+		name      string
+		c         *compare.Comparison
+		v         Vote
+		want, not []string
+	}{
+		{name: "a regression names the frames that grew, not those that shrank", c: voteComparison(), v: fullVote(t),
+			want: []string{"Frames that grew (CPU, workloadc, self share): SlowGetObserver.burn 0.0% -> 39.0% (+0.273 samples/1k ops)", "2.6.2 RC1 (jars 3f2a9c1d) vs 2.6.1 (jars 9b8e7f6a)"},
+			not:  []string{"StoreScanner"}},
+		{name: "a note shared by two metrics is printed once, naming both", c: voteComparison(), v: Vote{},
+			want: []string{"Note (workloadb UPDATE, workloadb READ): " + tailNote}},
+		{name: "sub-millisecond latencies read < 1 ms", c: &compare.Comparison{Verdict: compare.Pass, Metrics: voteComparison().Metrics[1:2]}, v: Vote{},
+			want: []string{"workloada READ p50: < 1 ms -> < 1 ms, +1.0% [-1.0%, +3.0%], UNCHANGED"}},
+		{name: "a held rate the candidate missed is a change", c: voteComparison(), v: Vote{},
+			want: []string{"- workloadc held rate 10000 ops/s: missed in 5 of 5 candidate and 0 of 5 baseline trials, REGRESSED"}},
+		{name: "no frames without a regression", c: &compare.Comparison{Verdict: compare.Pass, Suite: "smoke"}, v: fullVote(t),
+			not: []string{"Frames"}},
+		{name: "too many notes still fit, and say how many were left out", c: many, v: fullVote(t),
+			want: []string{"more notes in the full report", "Full report: reports/"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := VoteParagraph(tc.c, tc.v)
+			if len(lines) > VoteMaxLines {
+				t.Errorf("%d lines, want at most %d", len(lines), VoteMaxLines)
+			}
+			text := strings.Join(lines, "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("paragraph lacks %q:\n%s", w, text)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(text, n) {
+					t.Errorf("paragraph has %q:\n%s", n, text)
+				}
+			}
+			if strings.Count(text, tailNote) > 1 {
+				t.Errorf("a note is printed more than once:\n%s", text)
+			}
+		})
+	}
+	if lines := VoteParagraph(nil, fullVote(t)); lines != nil {
+		t.Errorf("VoteParagraph(nil) = %q, want no lines", lines)
+	}
+	if err := WriteVote(&bytes.Buffer{}, nil, Vote{}); err == nil {
+		t.Error("WriteVote accepted a nil comparison")
+	}
+}

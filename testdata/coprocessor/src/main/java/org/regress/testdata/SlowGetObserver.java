@@ -1,0 +1,67 @@
+package org.regress.testdata;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CoprocessorEnvironment;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.coprocessor.ObserverContext;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
+import org.apache.hadoop.hbase.coprocessor.RegionObserver;
+
+/**
+ * A region observer that burns a fixed amount of CPU before every Get: a
+ * cost added on purpose, so a differential profile of a candidate that loads
+ * it must name {@code SlowGetObserver.burn} among the frames that grew.
+ *
+ * <p>Load it on the candidate only: put the jar on the region server's
+ * classpath (HBASE_CLASSPATH) and set hbase.coprocessor.region.classes to
+ * org.regress.testdata.SlowGetObserver. The cost per Get is set by
+ * regress.slowget.iterations (default 20000: about 0.1 ms of p50 here, a cost a
+ * release could plausibly add).
+ */
+public class SlowGetObserver implements RegionCoprocessor, RegionObserver {
+  /** Configuration key for the loop iterations spent per Get. */
+  public static final String ITERATIONS_KEY = "regress.slowget.iterations";
+  static final long DEFAULT_ITERATIONS = 20_000L;
+
+  // Written so the JIT cannot drop the loop as dead code.
+  private static volatile long sink;
+
+  private long iterations = DEFAULT_ITERATIONS;
+
+  @Override
+  public void start(CoprocessorEnvironment env) throws IOException {
+    iterations = env.getConfiguration().getLong(ITERATIONS_KEY, DEFAULT_ITERATIONS);
+    if (iterations < 0) {
+      throw new IOException(ITERATIONS_KEY + " must be 0 or more, got " + iterations);
+    }
+  }
+
+  @Override
+  public Optional<RegionObserver> getRegionObserver() {
+    return Optional.of(this);
+  }
+
+  @Override
+  public void preGetOp(ObserverContext<RegionCoprocessorEnvironment> c, Get get, List<Cell> result)
+      throws IOException {
+    sink += burn(get.getRow(), iterations);
+  }
+
+  /**
+   * Spends CPU proportional to n in this frame itself (no callee), so the
+   * profile attributes the cost to this method's self time.
+   */
+  static long burn(byte[] row, long n) {
+    long x = row.length == 0 ? 1 : row[0];
+    for (long i = 0; i < n; i++) {
+      x = x * 6364136223846793005L + 1442695040888963407L;
+      x ^= x >>> 29;
+    }
+    return x;
+  }
+}
