@@ -796,10 +796,14 @@ func detectable(d detail) float64 {
 	if d.est.SE > 0 {
 		x += (tQuantile(1-d.level, d.est.DF) + tQuantile(detectPower, d.est.DF)) * d.est.SE
 	}
+	v := math.Expm1(x)
 	if d.key.worseSign() < 0 {
-		return -math.Expm1(-x)
+		v = -math.Expm1(-x)
 	}
-	return math.Expm1(x)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
 }
 
 // flaggedTrials names the trials whose window held a flush, compaction or

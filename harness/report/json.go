@@ -53,13 +53,16 @@ type jsonMetric struct {
 	Pairs     int            `json:"pairs"`
 	// PassBound and RegressionBound are the bounds the PASS and REGRESSED
 	// rules read (null when there is no interval).
-	PassBound       jsonNumber   `json:"pass_bound"`
-	RegressionBound jsonNumber   `json:"regression_bound"`
-	OpsPerTrial     int64        `json:"ops_per_trial,omitempty"`
-	BaselineBelow   bool         `json:"baseline_below,omitempty"`
-	CandidateBelow  bool         `json:"candidate_below,omitempty"`
-	GatedFor        string       `json:"gated_for,omitempty"`
-	Note            string       `json:"note,omitempty"`
+	PassBound       jsonNumber `json:"pass_bound"`
+	RegressionBound jsonNumber `json:"regression_bound"`
+	OpsPerTrial     int64      `json:"ops_per_trial,omitempty"`
+	BaselineBelow   bool       `json:"baseline_below,omitempty"`
+	CandidateBelow  bool       `json:"candidate_below,omitempty"`
+	GatedFor        string     `json:"gated_for,omitempty"`
+	Note            string     `json:"note,omitempty"`
+	// Detectable is the smallest change in the worse direction this run
+	// would have flagged with power 0.8 (a fraction; absent when not estimated).
+	Detectable      float64      `json:"detectable,omitempty"`
 	BaselineValues  []jsonNumber `json:"baseline_values,omitempty"`
 	CandidateValues []jsonNumber `json:"candidate_values,omitempty"`
 }
@@ -110,7 +113,7 @@ func renderJSON(w io.Writer, r Report) error {
 			CILow: num(m.CILow), CIHigh: num(m.CIHigh), Tolerance: num(m.Tolerance),
 			Status: m.Status, Gated: m.Gated, P: num(m.P), Pairs: m.Pairs,
 			PassBound: num(m.PassBound), RegressionBound: num(m.RegressionBound),
-			OpsPerTrial: m.OpsPerTrial, GatedFor: m.GatedFor, Note: m.Note,
+			OpsPerTrial: m.OpsPerTrial, GatedFor: m.GatedFor, Note: m.Note, Detectable: m.Detectable,
 			BaselineBelow: m.BaselineBelow, CandidateBelow: m.CandidateBelow,
 			BaselineValues: nums(m.BaselineValues), CandidateValues: nums(m.CandidateValues)}
 		if !hasCI(m) {
