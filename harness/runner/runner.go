@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -185,6 +186,12 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*
 		planned[w] = r.Suite.Pairs.Initial
 	}
 	r.planned = 2 * len(r.Suite.Workloads) * (r.Suite.Run.WarmupRounds + r.Suite.Pairs.Initial)
+	if r.Suite.Run.Pin {
+		if err := pinSides([]*side{bs, cs}); err != nil {
+			return nil, nil, err
+		}
+		r.logger().Info("each side's region servers pinned to its own half of the CPUs", "cpus", runtime.NumCPU())
+	}
 	if err := r.warmUp(ctx, bs, cs); err != nil {
 		return nil, nil, err
 	}

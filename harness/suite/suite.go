@@ -110,6 +110,9 @@ type Run struct {
 	// Idle is how long each trial's servers are watched with no load just
 	// before it, to subtract their background from the server cost; 0 subtracts nothing.
 	Idle time.Duration `yaml:"-"`
+	// Pin gives each side of a duet its own half of the machine's CPUs
+	// (the region server JVMs; the load generator keeps them all).
+	Pin bool `yaml:"pin"`
 }
 
 // Trial modes (Run.Mode).
@@ -506,13 +509,15 @@ func (s *Suite) Fingerprint() (string, error) {
 		Prewarm    bool `json:",omitempty"` // a warm block cache changes what a trial measures
 		// Duet: two servers loaded at once meet another machine than one.
 		Duet bool `json:",omitempty"`
+		// Pin: each side on half the CPUs is another machine again.
+		Pin bool `json:",omitempty"`
 		// Cluster: N region servers measure another system than one.
 		Cluster *Cluster `json:",omitempty"`
 	}
 	f := fp{Data: s.Data, Workloads: map[string]string{}, Threads: s.Run.Threads, Target: s.Run.TargetOpsPerSec,
 		Clamp: s.Run.PerServerClampOpsPerSec, Warmup: s.Run.Warmup, Measure: s.Run.Measure,
 		OpCount: s.Run.OperationCount, Properties: s.Properties, Rounds: s.Run.WarmupRounds, Prewarm: s.Run.Prewarm,
-		Duet: s.Run.Mode == ModeDuet}
+		Duet: s.Run.Mode == ModeDuet, Pin: s.Run.Pin}
 	if c := s.Cluster; c.RegionServers > 1 || c.RSHeap != "" {
 		c.RegionServers = max(c.RegionServers, 1)
 		f.Cluster = &c
