@@ -108,6 +108,49 @@ func Compare(base, cand *results.Manifest, cfg Config) (*Comparison, error) {
 	return c, err
 }
 
+// NeedMorePairs is what the scheduler calls after look number look (1-based)
+// of cfg.Looks planned looks. It compares the trials so far at this look's
+// share of alpha and, for each workload whose gated metrics include an
+// INCONCLUSIVE one, projects from the current spread how many pairs would
+// let the interval clear the tolerance boundary nearest the estimate, capped
+// at cfg.MaxPairs pairs in all. A REGRESSED gated metric ends the run: the
+// verdict cannot be anything but REGRESSION at a later look that is trusted.
+func NeedMorePairs(base, cand *results.Manifest, cfg Config, look int) (Plan, error) {
+	r, err := cfg.resolve()
+	if err != nil {
+		return Plan{}, err
+	}
+	if look < 1 || look > r.Looks {
+		return Plan{}, fmt.Errorf("compare: look %d is outside the %d planned looks; count looks from 1 and plan enough of them in Config.Looks", look, r.Looks)
+	}
+	c, details, err := compare(base, cand, cfg)
+	if err != nil {
+		return Plan{}, err
+	}
+	return plan(c, details, r, look), nil
+}
+
+// PlanPairs projects, for every gated metric, the pairs a run of this suite
+// needs. From a baseline and a candidate it uses their (paired, when they
+// share runs) trials; with cand nil it uses the baseline's trials alone,
+// taking the spread of a pair's log ratio as that of two independent trials.
+// cfg carries the suite's alpha, tolerances, gate and planned looks.
+func PlanPairs(base, cand *results.Manifest, cfg Config) ([]PairsPlan, error) {
+	if cand == nil {
+		cand = base
+		cfg.Unpaired = true
+	}
+	r, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	c, details, err := compare(base, cand, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return planPairs(c, details, r), nil
+}
+
 func compare(base, cand *results.Manifest, cfg Config) (*Comparison, []detail, error) {
 	if base == nil || cand == nil {
 		return nil, nil, errors.New("compare: baseline or candidate manifest is nil; load both results first")
