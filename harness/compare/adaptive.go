@@ -1,11 +1,6 @@
 package compare
 
-import (
-	"fmt"
-	"math"
-
-	"github.com/regress-hbase/regress/harness/results"
-)
+import "math"
 
 // Plan is the answer to the scheduler after one look at the pairs run so far.
 type Plan struct {
@@ -21,28 +16,11 @@ type Plan struct {
 	Comparison *Comparison
 }
 
-// NeedMorePairs is what the scheduler calls after look number look (1-based)
-// of cfg.Looks planned looks. It compares the trials so far at this look's
-// share of alpha and, for each workload whose gated metrics include an
-// INCONCLUSIVE one, projects from the current spread how many pairs would
-// let the interval clear the tolerance boundary nearest the estimate, capped
-// at cfg.MaxPairs pairs in all. A REGRESSED gated metric ends the run: the
-// verdict cannot be anything but REGRESSION at a later look that is trusted.
-func NeedMorePairs(base, cand *results.Manifest, cfg Config, look int) (Plan, error) {
-	r, err := cfg.resolve()
-	if err != nil {
-		return Plan{}, err
-	}
-	if look < 1 || look > r.Looks {
-		return Plan{}, fmt.Errorf("compare: look %d is outside the %d planned looks; count looks from 1 and plan enough of them in Config.Looks", look, r.Looks)
-	}
-	c, details, err := compare(base, cand, cfg)
-	if err != nil {
-		return Plan{}, err
-	}
+// plan is NeedMorePairs' answer from this look's comparison c and its details.
+func plan(c *Comparison, details []detail, r resolved, look int) Plan {
 	p := Plan{Comparison: c, Extra: map[string]int{}}
 	if c.Descriptive {
-		return p, nil
+		return p
 	}
 	for i, m := range c.Metrics {
 		if m.Gated && m.Status == Inconclusive {
@@ -50,7 +28,7 @@ func NeedMorePairs(base, cand *results.Manifest, cfg Config, look int) (Plan, er
 		}
 	}
 	if c.Verdict != VerdictInconclusive || look >= r.Looks {
-		return p, nil
+		return p
 	}
 	for i, m := range c.Metrics {
 		if !m.Gated || m.Status != Inconclusive {
@@ -78,7 +56,7 @@ func NeedMorePairs(base, cand *results.Manifest, cfg Config, look int) (Plan, er
 		}
 	}
 	p.More = len(p.Extra) > 0
-	return p, nil
+	return p
 }
 
 // zPower is the standard normal quantile of the power pairsNeeded aims at

@@ -3,78 +3,51 @@ package compare
 import (
 	"fmt"
 	"math"
-	"sort"
-
-	"github.com/regress-hbase/regress/harness/results"
 )
 
-// throttled reports whether every trial of workload w on both sides ran at a
-// target rate. Then achieved throughput only follows the target (a trial
-// below results.HoldThreshold of it is a missed rate, not a slower one), so
-// throughput is shown and the held-rate check gates in its place.
-func throttled(w string, bt, ct []results.Trial) bool {
-	n := 0
-	for _, side := range [][]results.Trial{bt, ct} {
-		for i := range side {
-			if side[i].Workload != w {
-				continue
-			}
-			if side[i].TargetOpsPerSec <= 0 {
-				return false
-			}
-			n++
-		}
+// The held-rate check on plain counts (extract.go counts the misses): its
+// tests, the statuses they give, and when a workload cannot be judged.
+
+// missP returns the one-sided p-values that the candidate misses the target rate
+// more often (pWorse) or less often (pBetter) than the baseline, from h's
+// counts: over the pairs where only one side missed when paired, else
+// Fisher's exact test on the two sides' misses.
+func missP(h HeldRate, paired bool, pairs int) (pWorse, pBetter float64) {
+	if h.BaselineMissed == 0 && h.CandidateMissed == 0 {
+		return 1, 1
 	}
-	return n > 0
+	if paired {
+		return pairedMissP(pairs, h.CandidateOnly-h.BaselineOnly), pairedMissP(pairs, h.BaselineOnly-h.CandidateOnly)
+	}
+	return fisherP(h.CandidateMissed, h.CandidateTrials, h.BaselineMissed, h.BaselineTrials),
+		fisherP(h.BaselineMissed, h.BaselineTrials, h.CandidateMissed, h.CandidateTrials)
 }
 
-// heldRate counts the trials of workload w that missed their target rate and
-// computes the one-sided p-values that the candidate misses it more often
-// (pWorse) or less often (pBetter) than the baseline.
-func heldRate(w string, bt, ct []results.Trial, sched schedule) (h HeldRate, pWorse, pBetter float64) {
-	h = HeldRate{Workload: w}
-	var targets []float64
-	for i := range bt {
-		if bt[i].Workload == w {
-			h.BaselineTrials++
-			targets = append(targets, bt[i].TargetOpsPerSec)
-			if !bt[i].HeldTarget() {
-				h.BaselineMissed++
-			}
+// heldStatuses decides every held-rate check: rejected says which Holm
+// rejected (gated ones), better holds each check's p-value that the
+// candidate misses less often, alpha is the look's.
+func heldStatuses(held []HeldRate, rejected map[int]bool, better []float64, alpha float64) {
+	for i := range held {
+		h := &held[i]
+		switch {
+		case rejected[i]:
+			h.Status = Regressed
+		case !h.Gated && h.P < alpha:
+			h.Status = Regressed
+		case better[i] < alpha:
+			h.Status = Improved
+		case h.CandidateMissed == 0 && h.BaselineMissed == 0:
+			h.Status = Unchanged
+		case 2*h.CandidateMissed > h.CandidateTrials && h.CandidateMissed > h.BaselineMissed:
+			// The candidate mostly could not hold the rate, more often than the
+			// baseline but not significantly: the gate cannot pass on it. Fewer
+			// misses leave the judgement to the latency gate, whose trials
+			// include the missed ones.
+			h.Status = Inconclusive
+		default:
+			h.Status = NotWorse
 		}
 	}
-	for i := range ct {
-		if ct[i].Workload == w {
-			h.CandidateTrials++
-			targets = append(targets, ct[i].TargetOpsPerSec)
-			if !ct[i].HeldTarget() {
-				h.CandidateMissed++
-			}
-		}
-	}
-	sort.Float64s(targets)
-	if len(targets) > 0 {
-		h.TargetOpsPerSec = targets[len(targets)/2]
-	}
-	if h.BaselineMissed == 0 && h.CandidateMissed == 0 {
-		return h, 1, 1
-	}
-	if sched.paired {
-		pairs := sched.pairs[w]
-		for _, p := range pairs {
-			bh, ch := p[0].HeldTarget(), p[1].HeldTarget()
-			switch {
-			case bh && !ch:
-				h.CandidateOnly++
-			case ch && !bh:
-				h.BaselineOnly++
-			}
-		}
-		n := len(pairs)
-		return h, pairedMissP(n, h.CandidateOnly-h.BaselineOnly), pairedMissP(n, h.BaselineOnly-h.CandidateOnly)
-	}
-	return h, fisherP(h.CandidateMissed, h.CandidateTrials, h.BaselineMissed, h.BaselineTrials),
-		fisherP(h.BaselineMissed, h.BaselineTrials, h.CandidateMissed, h.CandidateTrials)
 }
 
 // pairedMissP is the p-value of T = (pairs where only the candidate missed)

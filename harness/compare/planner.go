@@ -2,8 +2,6 @@ package compare
 
 import (
 	"math"
-
-	"github.com/regress-hbase/regress/harness/results"
 )
 
 // PlanCap is the most pairs the planner projects; beyond it a metric is
@@ -35,24 +33,9 @@ type PairsPlan struct {
 	GatedFor string `json:"gated_for,omitempty"`
 }
 
-// PlanPairs projects, for every gated metric, the pairs a run of this suite
-// needs. From a baseline and a candidate it uses their (paired, when they
-// share runs) trials; with cand nil it uses the baseline's trials alone,
-// taking the spread of a pair's log ratio as that of two independent trials.
-// cfg carries the suite's alpha, tolerances, gate and planned looks.
-func PlanPairs(base, cand *results.Manifest, cfg Config) ([]PairsPlan, error) {
-	if cand == nil {
-		cand = base
-		cfg.Unpaired = true
-	}
-	r, err := cfg.resolve()
-	if err != nil {
-		return nil, err
-	}
-	c, details, err := compare(base, cand, cfg)
-	if err != nil {
-		return nil, err
-	}
+// planPairs projects every gated metric's pairs from comparison c and its
+// details (see PlanPairs).
+func planPairs(c *Comparison, details []detail, r resolved) []PairsPlan {
 	gated := 0
 	for _, m := range c.Metrics {
 		if m.Gated {
@@ -81,7 +64,7 @@ func PlanPairs(base, cand *results.Manifest, cfg Config) ([]PairsPlan, error) {
 			PairsToDetect: pairsFor(s, math.Log1p(2*m.Tolerance)-cTol, detectAlpha),
 		})
 	}
-	return out, nil
+	return out
 }
 
 // pairsFor is the smallest number of pairs n >= 2 at which a one-sided

@@ -121,3 +121,28 @@ func holm(p []float64, alpha float64) (adjusted []float64, reject []bool, level 
 	}
 	return adjusted, reject, level
 }
+
+// detectPower is the power at which Detectable is stated.
+const detectPower = 0.8
+
+// detectable is the smallest true change in the worse direction that the
+// one-sided regression test at d's level rejects with probability
+// detectPower: the tolerance plus the noise's margin, (t(1-level) +
+// t(power)) standard errors, on the log scale.
+func detectable(d detail) float64 {
+	if d.est.N < 2 || d.level <= 0 {
+		return 0
+	}
+	x := d.c
+	if d.est.SE > 0 {
+		x += (tQuantile(1-d.level, d.est.DF) + tQuantile(detectPower, d.est.DF)) * d.est.SE
+	}
+	v := math.Expm1(x)
+	if d.key.worseSign() < 0 {
+		v = -math.Expm1(-x)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}

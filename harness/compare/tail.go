@@ -3,8 +3,6 @@ package compare
 import (
 	"fmt"
 	"math"
-
-	"github.com/regress-hbase/regress/harness/results"
 )
 
 // MinTailSamples is how many samples every trial must hold beyond a
@@ -29,23 +27,6 @@ func OpsNeeded(metric string) int64 {
 		return 0
 	}
 	return int64(math.Ceil(float64(MinTailSamples)/(1-q) - 1e-9))
-}
-
-// minOps is the fewest operations of op any trial of workload w recorded.
-func minOps(w, op string, sides ...[]results.Trial) int64 {
-	n := int64(-1)
-	for _, ts := range sides {
-		for i := range ts {
-			if ts[i].Workload != w {
-				continue
-			}
-			c := ts[i].Ops[op].Count
-			if n < 0 || c < n {
-				n = c
-			}
-		}
-	}
-	return max(n, 0)
 }
 
 // tailFallback returns the metric that gates in place of metric when trials

@@ -1,0 +1,361 @@
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/regress-hbase/regress/harness/policy"
+)
+
+// This file decides a comparison from extracted samples (extract.go): plain
+// numbers in, statuses and a verdict out. It never reads a trial.
+
+// metricKey names one compared metric.
+type metricKey struct{ Workload, Op, Metric string }
+
+func (k metricKey) String() string { return k.Workload + "/" + k.Op + "/" + k.Metric }
+
+// unit is the unit a metric is expressed in.
+func (k metricKey) unit() string {
+	switch k.Metric {
+	case MetricThroughput:
+		return "ops/s"
+	case MetricAllocPerOp:
+		return "B"
+	}
+	return "us"
+}
+
+// worseSign is +1 when a larger value is worse (latency) and -1 when a
+// smaller value is worse (throughput): the flip that lets one rule decide both.
+func (k metricKey) worseSign() float64 {
+	if k.Metric == MetricThroughput {
+		return -1
+	}
+	return 1
+}
+
+// usable reports whether v can be compared on the log scale.
+func usable(v float64) bool { return v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
+
+// detail keeps what NeedMorePairs needs beyond the public result.
+type detail struct {
+	key   metricKey
+	est   estimate
+	level float64 // one-sided level the interval was read at
+	c     float64 // log(1+tolerance)
+	// for the unpaired projection: per-side variances of the log values
+	varBase, varCand float64
+	nBase            int
+}
+
+// family is the gated hypotheses Holm decides together: the gated metrics'
+// regression tests first, then the held rates that joined.
+type family struct {
+	metrics []int     // indices into Comparison.Metrics
+	held    []int     // indices into Comparison.HeldRate
+	p       []float64 // raw one-sided p-values, metrics' then held rates'
+}
+
+// decide runs the trial-level tests on s and fills out's statuses and verdict.
+func decide(s samples, r resolved, out *Comparison) ([]detail, error) {
+	spendAlpha(s, r, out)
+	if len(s.missing) > 0 {
+		out.Warnings = append(out.Warnings, "not compared (absent or zero in some trial): "+strings.Join(s.missing, ", "))
+	}
+	if len(s.metrics) == 0 {
+		return nil, errors.New("compare: baseline and candidate share no workload and metric that every trial reports; check that both ran the same workloads")
+	}
+	details, err := estimateAll(s.metrics, s.paired, r, out)
+	if err != nil {
+		return nil, err
+	}
+	applyGateRules(s.throttled, out)
+	fam := rawPValues(details, out)
+	heldBetter := testHeld(s.held, s.paired, r, out, &fam)
+	if len(fam.metrics) == 0 && !slices.ContainsFunc(out.HeldRate, func(h HeldRate) bool { return h.Gated }) {
+		return nil, fmt.Errorf("compare: the gate %v selects none of the compared metrics; gate on metrics these results report", r.Gate)
+	}
+	regressed, heldRejected := holmFamily(fam, details, out)
+	heldStatuses(out.HeldRate, heldRejected, heldBetter, out.LookAlpha)
+	metricStatuses(out.Metrics, details, regressed, out.LookAlpha)
+	out.Verdict = verdict(out.Metrics, out.HeldRate)
+	if out.Invalid != "" {
+		out.Verdict = VerdictInvalid
+	}
+	return details, nil
+}
+
+// spendAlpha records the schedule's findings and splits alpha over the looks.
+// Every run pooled here was judged on its own at its planned looks, so its
+// looks count again; a fixed set of unpaired trials (regress run,
+// --reuse-baseline) had one look per run.
+func spendAlpha(s samples, r resolved, out *Comparison) {
+	out.Baseline.Trials, out.Candidate.Trials = s.baseTrials, s.candTrials
+	out.Paired, out.Interleaved = s.paired, s.interleaved
+	out.Warnings = append(out.Warnings, s.warnings...)
+	out.Runs = s.runs
+	perRun := r.Looks
+	if !s.paired {
+		perRun = 1
+	}
+	out.Looks = perRun * out.Runs
+	out.LookAlpha = r.Alpha / float64(out.Looks)
+	if out.Runs > 1 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("trials of %d runs are pooled; each run's looks count, so every test runs at alpha/%d", out.Runs, out.Looks))
+	}
+}
+
+// estimateAll estimates every metric's log ratio and adds its result row
+// (values, geometric means, ratio); bounds and statuses come later.
+func estimateAll(ms []metricSample, paired bool, r resolved, out *Comparison) ([]detail, error) {
+	details := make([]detail, len(ms))
+	for i, s := range ms {
+		k := s.key
+		d, gb, gc, err := estimateKey(s, paired)
+		if err != nil {
+			return nil, err
+		}
+		d.c = math.Log1p(r.tol[k.Metric])
+		d.level = out.LookAlpha
+		details[i] = d
+		out.Metrics = append(out.Metrics, MetricResult{
+			Workload: k.Workload, Op: k.Op, Metric: k.Metric, Unit: k.unit(),
+			Baseline: gb, Candidate: gc, Ratio: math.Exp(d.est.Mean),
+			Tolerance: r.tol[k.Metric], Gated: r.gated(k), Pairs: d.est.N,
+			BaselineValues: s.base, CandidateValues: s.cand, OpsPerTrial: s.opsPerTrial,
+		})
+	}
+	return details, nil
+}
+
+// estimateKey computes the log-ratio estimate of one metric and the
+// geometric means of both sides.
+func estimateKey(s metricSample, paired bool) (detail, float64, float64, error) {
+	d := detail{key: s.key}
+	mb, vb := meanVar(s.logBase)
+	mc, vc := meanVar(s.logCand)
+	d.varBase, d.varCand, d.nBase = vb, vc, len(s.logBase)
+	if paired {
+		if len(s.ratios) < 2 {
+			return d, 0, 0, fmt.Errorf("compare: workload %s has %d pair(s); a significance test needs at least 2 pairs per workload "+
+				"(run more pairs, or compare imported summaries descriptively)", s.key.Workload, len(s.ratios))
+		}
+		d.est = pairedEstimate(s.ratios)
+	} else {
+		if len(s.logBase) < 2 || len(s.logCand) < 2 {
+			return d, 0, 0, fmt.Errorf("compare: workload %s has %d baseline and %d candidate trial(s); an unpaired test needs at least 2 a side "+
+				"(run more trials, or compare imported summaries descriptively)", s.key.Workload, len(s.logBase), len(s.logCand))
+		}
+		d.est = welchEstimate(s.logBase, s.logCand)
+	}
+	return d, math.Exp(mb), math.Exp(mc), nil
+}
+
+// rawPValues sets every metric's raw one-sided p-value of H0: worse-direction
+// change <= tolerance, and starts the family with the gated ones.
+func rawPValues(details []detail, out *Comparison) family {
+	var fam family
+	for i := range out.Metrics {
+		d := &details[i]
+		e := d.est
+		e.Mean *= d.key.worseSign()
+		out.Metrics[i].P = e.pAbove(d.c)
+		if out.Metrics[i].Gated {
+			fam.metrics = append(fam.metrics, i)
+			fam.p = append(fam.p, out.Metrics[i].P)
+		}
+	}
+	return fam
+}
+
+// testHeld adds each throttled workload's held-rate check to out and returns
+// the p-values that the candidate misses the rate less often. A check joins
+// the family only when some trial missed the rate: one that no trial missed
+// cannot be rejected, and counting it would only make every other gated test
+// stricter.
+func testHeld(held []heldSample, paired bool, r resolved, out *Comparison, fam *family) (better []float64) {
+	for _, hs := range held {
+		h := hs.rate
+		pw, pb := missP(h, paired, hs.pairs)
+		h.Gated = r.gatesThroughput(h.Workload)
+		h.P = pw
+		out.HeldRate = append(out.HeldRate, h)
+		better = append(better, pb)
+		if h.Gated && pw < 1 {
+			fam.held = append(fam.held, len(out.HeldRate)-1)
+			fam.p = append(fam.p, pw)
+		}
+		if why := invalidHeld(h); why != "" && out.Invalid == "" {
+			out.Invalid = why
+		}
+	}
+	return better
+}
+
+// holmFamily runs Holm over the family at the look's alpha, stores the
+// adjusted p-values and each gated metric's Holm level, and returns which
+// metrics and held rates it rejected.
+func holmFamily(fam family, details []detail, out *Comparison) (regressed []bool, heldRejected map[int]bool) {
+	adj, reject, level := holm(fam.p, out.LookAlpha)
+	regressed = make([]bool, len(out.Metrics))
+	for j, i := range fam.metrics {
+		out.Metrics[i].P = adj[j]
+		details[i].level = level[j]
+		regressed[i] = reject[j]
+	}
+	heldRejected = map[int]bool{}
+	for j, i := range fam.held {
+		out.HeldRate[i].P = adj[len(fam.metrics)+j]
+		heldRejected[i] = reject[len(fam.metrics)+j]
+	}
+	return regressed, heldRejected
+}
+
+// metricStatuses reads every metric's bounds, status and detectable change
+// off its estimate: at the look's alpha for the interval and pass bound, at
+// its Holm level for the regression bound.
+func metricStatuses(ms []MetricResult, details []detail, regressed []bool, alpha float64) {
+	for i := range ms {
+		m, d := &ms[i], details[i]
+		lo, hi := d.est.interval(alpha)
+		m.CILow, m.CIHigh = math.Exp(lo), math.Exp(hi)
+		rlo, rhi := d.est.interval(d.level)
+		sign := d.key.worseSign()
+		if sign > 0 {
+			m.PassBound, m.RegressionBound = m.CIHigh, math.Exp(rlo)
+		} else {
+			m.PassBound, m.RegressionBound = m.CILow, math.Exp(rhi)
+		}
+		reg := regressed[i]
+		if !m.Gated {
+			reg = sign*pick(d.key, rlo, rhi) > d.c
+		}
+		m.Status = status(lo, hi, d.c, sign, reg)
+		m.Detectable = detectable(d)
+	}
+}
+
+// workloads lists the workloads of keys in order.
+func workloads(keys []metricKey) []string {
+	var ws []string
+	for _, k := range keys {
+		if !slices.Contains(ws, k.Workload) {
+			ws = append(ws, k.Workload)
+		}
+	}
+	return ws
+}
+
+// applyGateRules takes out of the gate what cannot decide there and says why:
+// throughput of a workload that ran at a target rate (throttled; the
+// held-rate check gates instead), and a percentile whose trials hold fewer
+// than MinTailSamples beyond it (the highest percentile that has them, or the
+// mean, gates in its place).
+func applyGateRules(throttled map[string]bool, out *Comparison) {
+	index := map[metricKey]int{}
+	for i, m := range out.Metrics {
+		index[metricKey{m.Workload, m.Op, m.Metric}] = i
+	}
+	for i := range out.Metrics {
+		m := &out.Metrics[i]
+		if !m.Gated || policy.IsEfficiency(m.Metric) {
+			continue
+		}
+		if m.Metric == MetricThroughput {
+			if throttled[m.Workload] {
+				m.Gated = false
+				m.Note = "throughput not gated: the trials ran at a target rate, which throughput only follows; the held-rate check gates instead"
+			}
+			continue
+		}
+		fb := tailFallback(m.Metric, m.OpsPerTrial)
+		if fb == "" {
+			continue
+		}
+		m.Gated = false
+		m.Note = tailNote(m.Metric, fb, m.OpsPerTrial)
+		j, ok := index[metricKey{m.Workload, m.Op, fb}]
+		if !ok {
+			continue
+		}
+		f := &out.Metrics[j]
+		if f.Gated && f.GatedFor == "" {
+			continue // gated in its own right already
+		}
+		if !f.Gated || f.GatedFor == "" {
+			f.Gated, f.GatedFor = true, m.Metric
+			f.Note = fmt.Sprintf("gates in place of %s: a trial recorded only %d %s operations (%s needs %d)", m.Metric, m.OpsPerTrial, m.Op, m.Metric, OpsNeeded(m.Metric))
+		}
+	}
+}
+
+// pick returns the interval bound nearest the worse direction's tolerance:
+// the lower bound for latency, the upper bound for throughput.
+func pick(k metricKey, lo, hi float64) float64 {
+	if k.worseSign() > 0 {
+		return lo
+	}
+	return hi
+}
+
+// status reads a metric's status off its interval [lo, hi] of the log ratio
+// at the look's level, c = log(1+tolerance), sign = worseSign. regressed is
+// the test's decision (Holm for gated metrics, read off the bound at the Holm
+// level). The worse-direction bound within c is non-inferiority (NOT WORSE);
+// UNCHANGED adds the better-direction bound within -c (equivalence);
+// IMPROVED needs the worse-direction bound below -c.
+func status(lo, hi, c, sign float64, regressed bool) Status {
+	if sign < 0 {
+		lo, hi = -hi, -lo
+	}
+	switch {
+	case regressed:
+		return Regressed
+	case hi < -c:
+		return Improved
+	case lo >= -c && hi <= c:
+		return Unchanged
+	case hi <= c:
+		return NotWorse
+	default:
+		return Inconclusive
+	}
+}
+
+// passes reports whether a gated status lets the gate pass.
+func passes(s Status) bool { return s == Unchanged || s == NotWorse || s == Improved }
+
+// verdict combines the gated statuses: any REGRESSED fails; otherwise the
+// gate passes when every gated metric is shown no worse than its tolerance
+// (an intersection-union test: each at the look's alpha, no multiplicity
+// correction needed), and is INCONCLUSIVE when one is not.
+func verdict(ms []MetricResult, held []HeldRate) Verdict {
+	v := Pass
+	for _, m := range ms {
+		if !m.Gated {
+			continue
+		}
+		if m.Status == Regressed {
+			return Regression
+		}
+		if !passes(m.Status) {
+			v = VerdictInconclusive
+		}
+	}
+	for _, h := range held {
+		if !h.Gated {
+			continue
+		}
+		if h.Status == Regressed {
+			return Regression
+		}
+		if !passes(h.Status) {
+			v = VerdictInconclusive
+		}
+	}
+	return v
+}
