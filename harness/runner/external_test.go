@@ -2,6 +2,9 @@ package runner
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -60,6 +63,16 @@ func TestExternalClusterServerCostThroughJMX(t *testing.T) {
 	c := servercost.Total(tgt.Servers.Since(a, b))
 	if c.CPU <= 0 || c.AllocKnown {
 		t.Errorf("window cost %+v: want CPU read and allocation unknown", c)
+		for _, q := range []string{"java.lang:type=OperatingSystem", "java.lang:type=Memory"} {
+			resp, err := http.Get("http://" + tgt.Servers[0].JMX + "/jmx?qry=" + url.QueryEscape(q))
+			if err != nil {
+				t.Logf("%s: %v", q, err)
+				continue
+			}
+			b, _ := io.ReadAll(io.LimitReader(resp.Body, 1500))
+			resp.Body.Close()
+			t.Logf("%s from %s: %s %s", q, tgt.Servers[0].JMX, resp.Status, b)
+		}
 	}
 	t.Logf("external cluster over %v: CPU %v, %d GCs (%v), events %+v", c.Window, c.CPU, c.GCs, c.GCPause, c.Events)
 }
