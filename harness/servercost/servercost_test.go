@@ -206,3 +206,27 @@ func TestRequestThreads(t *testing.T) {
 		t.Errorf("request CPU of a process without request threads: %v", got)
 	}
 }
+
+// TestThreadCPUReadsThisProcess: a thread of this process that burned CPU
+// shows nanosecond CPU time through schedstat (or ticks through stat).
+func TestThreadCPUReadsThisProcess(t *testing.T) {
+	deadline := time.Now().Add(50 * time.Millisecond)
+	x := 0
+	for time.Now().Before(deadline) {
+		x++
+	}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum time.Duration
+	for _, tk := range tasks {
+		sum += threadCPU("/proc/self/task/" + tk.Name())
+	}
+	if sum < 20*time.Millisecond {
+		t.Errorf("threads of this process spent %v (spun %d times for 50 ms)", sum, x)
+	}
+	if got := threadCPU("/proc/self/task/999999999"); got != 0 {
+		t.Errorf("a thread that does not exist: %v", got)
+	}
+}
