@@ -176,10 +176,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	rng := r.Rand
-	if rng == nil {
-		rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
-	}
+	rng := r.rng()
 	planned := map[string]int{}
 	done := map[string]int{}
 	for _, w := range r.Suite.Workloads {
@@ -507,7 +504,15 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	ms := make([]*measured, 2)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
-	for i, s := range sides {
+	// Which side's workers and readings are set up first is random per
+	// pair, so whatever that order favours is noise between pairs, not a
+	// bias of the run.
+	order := []int{0, 1}
+	if r.rng().IntN(2) == 1 {
+		order = []int{1, 0}
+	}
+	for _, i := range order {
+		s := sides[i]
 		wg.Go(func() { ms[i], errs[i] = r.measure(ctx, s, w, tables[i], at) })
 	}
 	wg.Wait()
@@ -652,6 +657,14 @@ func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bo
 		return fmt.Errorf("%s: store trial: %w", s.t.Name, err)
 	}
 	return nil
+}
+
+// rng is the run's source of random orders: Rand, or one seeded at random.
+func (r *Runner) rng() *rand.Rand {
+	if r.Rand == nil {
+		r.Rand = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	return r.Rand
 }
 
 // duet reports whether pairs run as duets: the suite's run.mode or the
