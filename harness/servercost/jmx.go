@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -59,13 +60,11 @@ func readJMX(ctx context.Context, client *http.Client, addr string) (Reading, jm
 				r.CPU = time.Duration(b.ProcessCPUTime)
 			case b.Name == "java.lang:type=Memory":
 				r.HeapUsed = b.HeapMemoryUsage.Used
-			case len(b.Name) > 30 && b.Name[:30] == "java.lang:type=GarbageCollect":
-			case b.Name == "Hadoop:service=HBase,name=RegionServer,sub=Server":
-				ev = jmxEvents{flushes: b.FlushOps, compactions: b.CompactionOps, splits: b.SplitOps}
-			}
-			if q == jmxQueries[2] {
+			case strings.HasPrefix(b.Name, "java.lang:type=GarbageCollector,"):
 				r.GCs += b.CollectionCount
 				r.GCPause += time.Duration(b.CollectionTime) * time.Millisecond
+			case b.Name == "Hadoop:service=HBase,name=RegionServer,sub=Server":
+				ev = jmxEvents{flushes: b.FlushOps, compactions: b.CompactionOps, splits: b.SplitOps}
 			}
 		}
 	}
