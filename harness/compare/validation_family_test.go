@@ -39,7 +39,7 @@ func coreFamily(n int, names ...string) []simWorkload {
 // The per-pair spread of the servers' cost on smoke duets, measured on the
 // development VM (docs/noise.md): sd of log(candidate/baseline) per pair.
 const (
-	smokeCPUPairSD   = 0.045
+	smokeCPUPairSD   = 0.017
 	smokeAllocPairSD = 0.078
 )
 
@@ -59,7 +59,7 @@ func suiteScenario(suite string) simScenario {
 		s.model.cpuSD, s.model.allocSD = smokeCPUPairSD/math.Sqrt2, smokeAllocPairSD/math.Sqrt2
 		s.cfg = Config{Alpha: 0.05, Gate: []string{MetricP95, MetricThroughput, MetricCPUPerOp}, Looks: 2, MaxPairs: 8,
 			Tolerances: map[string]float64{MetricP50: 0.25, MetricMean: 0.25, MetricP95: 0.20, MetricP99: 0.50, MetricP999: 1.0, MetricThroughput: 0.05,
-				MetricCPUPerOp: 0.15, MetricAllocPerOp: 0.15}}
+				MetricCPUPerOp: 0.10, MetricAllocPerOp: 0.15}}
 	case "quick": // 20 s at 2000 ops/s: 40k operations a trial, 5 to 12 pairs, 2 looks
 		s.family = coreFamily(40000, "A", "B", "C", "E")
 		s.pairs, s.adaptive = 5, true
@@ -115,9 +115,9 @@ func TestValidationFamilies(t *testing.T) {
 		{mk("rc", "all requests x1.20 (2 tau)", simEffect{all: 1.20}, nil), "power", nil},
 		{mk("rc", "A UPDATE only x1.20 (2 tau)", simEffect{workload: "A", op: "UPDATE", opFactor: 1.20}, nil), "power", qA},
 		{mk("quick", "candidate misses the rate in 60% of trials", simEffect{missRate: 0.6}, nil), "shown", []string{"A/held rate"}},
-		{mk("smoke", "C cpu_per_op x1.15 (= tau)", simEffect{workload: "C", cpu: 1.15}, nil), "false-pass", nil},
-		{mk("smoke", "every cpu_per_op x1.15 (= tau)", simEffect{cpu: 1.15}, nil), "false-pass", nil},
-		{mk("smoke", "C cpu_per_op x1.30 (2 tau)", simEffect{workload: "C", cpu: 1.30}, nil), "power", cpuC},
+		{mk("smoke", "C cpu_per_op x1.10 (= tau)", simEffect{workload: "C", cpu: 1.10}, nil), "false-pass", nil},
+		{mk("smoke", "every cpu_per_op x1.10 (= tau)", simEffect{cpu: 1.10}, nil), "false-pass", nil},
+		{mk("smoke", "C cpu_per_op x1.20 (2 tau)", simEffect{workload: "C", cpu: 1.20}, nil), "power", cpuC},
 		{mk("smoke", "C alloc_per_op x1.30, not gated", simEffect{workload: "C", alloc: 1.30}, nil), "shown", allocC},
 	}
 	// Rows print as they are computed: a slow machine still shows the finished ones.
