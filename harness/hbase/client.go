@@ -415,6 +415,12 @@ func (c *Client) regionCallAt(ctx context.Context, op, table string, rowp *[]byt
 	fn func(ctx context.Context, r *RegionInfo, cn *conn) error) error {
 	var err error
 	for attempt := 0; ; attempt++ {
+		// A call that may not start must not race its own answer: once a
+		// request is on the wire, a fast response and the done context are
+		// both ready and select picks either.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		row := *rowp
 		var r *RegionInfo
 		r, err = c.locate(ctx, table, row)
