@@ -7,30 +7,44 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 )
 
 // jmxTimeout bounds one read of a region server's /jmx.
 const jmxTimeout = 5 * time.Second
 
-// jmxBean is one MBean of HBase's /jmx JSON, with the attributes read here.
-type jmxBean struct {
-	Name string `json:"name"`
-	// java.lang:type=OperatingSystem
-	ProcessCPUTime int64 `json:"ProcessCpuTime"`
-	// java.lang:type=Memory
-	HeapMemoryUsage struct {
+// jmxBean is one MBean of HBase's /jmx JSON, its attributes by their exact
+// names: decoding into a struct would not do, because encoding/json matches
+// keys case-insensitively and an OperatingSystem bean's "Name" (the OS name)
+// would overwrite its "name".
+type jmxBean map[string]json.RawMessage
+
+// int reads an integer attribute; 0 when absent or not a number.
+func (b jmxBean) int(attr string) int64 {
+	var v json.Number
+	if err := json.Unmarshal(b[attr], &v); err != nil {
+		return 0
+	}
+	n, err := v.Int64()
+	if err != nil {
+		f, ferr := v.Float64()
+		if ferr != nil {
+			return 0
+		}
+		n = int64(f)
+	}
+	return n
+}
+
+// heapUsed reads HeapMemoryUsage.used of the Memory bean.
+func (b jmxBean) heapUsed() int64 {
+	var u struct {
 		Used int64 `json:"used"`
-	} `json:"HeapMemoryUsage"`
-	// java.lang:type=GarbageCollector,name=*
-	CollectionCount int64 `json:"CollectionCount"`
-	CollectionTime  int64 `json:"CollectionTime"`
-	// Hadoop:service=HBase,name=RegionServer,sub=Server: the operations'
-	// time histograms count each flush, compaction and split.
-	FlushOps      int64 `json:"FlushTime_num_ops"`
-	CompactionOps int64 `json:"CompactionTime_num_ops"`
-	SplitOps      int64 `json:"SplitTime_num_ops"`
+	}
+	if err := json.Unmarshal(b["HeapMemoryUsage"], &u); err != nil {
+		return 0
+	}
+	return u.Used
 }
 
 // jmxQueries are the beans a reading asks for, one request each (the
@@ -49,22 +63,23 @@ var jmxQueries = []string{
 func readJMX(ctx context.Context, client *http.Client, addr string) (Reading, jmxEvents, error) {
 	r := Reading{At: time.Now()}
 	var ev jmxEvents
-	for _, q := range jmxQueries {
+	for i, q := range jmxQueries {
 		beans, err := getBeans(ctx, client, addr, q)
 		if err != nil {
 			return r, ev, err
 		}
+		// Each query names its beans, so the query says what a bean is.
 		for _, b := range beans {
-			switch {
-			case b.Name == "java.lang:type=OperatingSystem":
-				r.CPU = time.Duration(b.ProcessCPUTime)
-			case b.Name == "java.lang:type=Memory":
-				r.HeapUsed = b.HeapMemoryUsage.Used
-			case strings.HasPrefix(b.Name, "java.lang:type=GarbageCollector,"):
-				r.GCs += b.CollectionCount
-				r.GCPause += time.Duration(b.CollectionTime) * time.Millisecond
-			case b.Name == "Hadoop:service=HBase,name=RegionServer,sub=Server":
-				ev = jmxEvents{flushes: b.FlushOps, compactions: b.CompactionOps, splits: b.SplitOps}
+			switch i {
+			case 0:
+				r.CPU = time.Duration(b.int("ProcessCpuTime"))
+			case 1:
+				r.HeapUsed = b.heapUsed()
+			case 2:
+				r.GCs += b.int("CollectionCount")
+				r.GCPause += time.Duration(b.int("CollectionTime")) * time.Millisecond
+			case 3:
+				ev = jmxEvents{flushes: b.int("FlushTime_num_ops"), compactions: b.int("CompactionTime_num_ops"), splits: b.int("SplitTime_num_ops")}
 			}
 		}
 	}

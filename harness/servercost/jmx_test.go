@@ -19,11 +19,11 @@ func jmxServer(t *testing.T, cpuNanos *int64, flushes *int64) *httptest.Server {
 		var bean string
 		switch {
 		case q == "java.lang:type=OperatingSystem":
-			bean = fmt.Sprintf(`{"name" : "java.lang:type=OperatingSystem", "modelerType" : "com.sun.management.internal.OperatingSystemImpl", "OpenFileDescriptorCount" : 483, "ProcessCpuTime" : %d, "SystemCpuLoad" : 0.28, "ObjectName" : "java.lang:type=OperatingSystem"}`, *cpuNanos)
+			bean = fmt.Sprintf(`{"name" : "java.lang:type=OperatingSystem", "modelerType" : "com.sun.management.internal.OperatingSystemImpl", "OpenFileDescriptorCount" : 483, "Name" : "Linux", "ProcessCpuTime" : %d, "SystemCpuLoad" : 0.28, "ObjectName" : "java.lang:type=OperatingSystem"}`, *cpuNanos)
 		case q == "java.lang:type=Memory":
 			bean = `{"name" : "java.lang:type=Memory", "HeapMemoryUsage" : {"committed" : 1073741824, "init" : 268435456, "max" : 1073741824, "used" : 104857600}, "Verbose" : false}`
 		case strings.HasPrefix(q, "java.lang:type=GarbageCollector"):
-			bean = `{"name" : "java.lang:type=GarbageCollector,name=G1 Young Generation", "CollectionCount" : 7, "CollectionTime" : 40, "LastGcInfo" : {"GcThreadCount" : 2, "duration" : 5}}, {"name" : "java.lang:type=GarbageCollector,name=G1 Old Generation", "CollectionCount" : 0, "CollectionTime" : 0}`
+			bean = `{"name" : "java.lang:type=GarbageCollector,name=G1 Young Generation", "Name" : "G1 Young Generation", "CollectionCount" : 7, "CollectionTime" : 40, "LastGcInfo" : {"GcThreadCount" : 2, "duration" : 5}}, {"name" : "java.lang:type=GarbageCollector,name=G1 Old Generation", "CollectionCount" : 0, "CollectionTime" : 0}`
 		case q == "Hadoop:service=HBase,name=RegionServer,sub=Server":
 			bean = fmt.Sprintf(`{"name" : "Hadoop:service=HBase,name=RegionServer,sub=Server", "tag.Context" : "regionserver", "FlushTime_num_ops" : %d, "CompactionTime_num_ops" : 2, "SplitTime_num_ops" : 0}`, *flushes)
 		default:
