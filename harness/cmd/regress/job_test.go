@@ -156,6 +156,21 @@ func TestSameVersionBothSidesEndToEnd(t *testing.T) {
 		"--scenarios", filepath.Join("..", "..", "..", "scenarios"), "--store", filepath.Join(dir, "store"),
 		"--out", filepath.Join(dir, "reports"), "--format", "json", "--quiet")
 	if code(err) != exitOK {
+		// Say what regressed: the metrics and held-rate checks the JSON names.
+		var rep struct {
+			Metrics  []map[string]any `json:"metrics"`
+			HeldRate []map[string]any `json:"held_rate"`
+		}
+		if json.Unmarshal([]byte(stdout), &rep) == nil {
+			for _, m := range rep.Metrics {
+				if m["status"] == "REGRESSED" {
+					t.Logf("REGRESSED: %v %v %v ratio %v [%v, %v] values %v / %v", m["workload"], m["op"], m["metric"], m["ratio"], m["ci_low"], m["ci_high"], m["baseline_values"], m["candidate_values"])
+				}
+			}
+			for _, h := range rep.HeldRate {
+				t.Logf("held rate: %v", h)
+			}
+		}
 		t.Fatalf("exit %d: %v", code(err), err)
 	}
 	var got struct {
