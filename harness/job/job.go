@@ -141,7 +141,7 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		bm, cm, err = r.RunPairs(ctx, targets[0], targets[1], more)
 	}
 	if err != nil {
-		return RunFailure(ctx, err)
+		return Kept(RunFailure(ctx, err), r.Stored(), se.store.Root())
 	}
 	se.prog.Close()
 	return Decide(stdout, stderr, store, bm, cm, cfg, j.Report)
@@ -257,7 +257,7 @@ func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	m, err := r.RunSingle(ctx, t)
 	if err != nil {
-		return RunFailure(ctx, err)
+		return Kept(RunFailure(ctx, err), r.Stored(), se.store.Root())
 	}
 	se.prog.Close()
 	k := results.KeyOf(m)
@@ -436,9 +436,22 @@ func RunFailure(ctx context.Context, err error) error {
 		return &fault.RunError{Err: fmt.Errorf("%w\nThe run stopped because that cluster died (stored trials are kept; the trial in progress was not stored): %v", died, err)}
 	}
 	if ctx.Err() != nil {
-		return &fault.RunError{Err: fmt.Errorf("interrupted: %w (clusters stopped, trial tables dropped)", err)}
+		return &fault.RunError{Err: fmt.Errorf("interrupted: %w (the trial in progress was not stored; the clusters this run started were stopped, their tables with them)", err)}
 	}
 	return fault.Run(err)
+}
+
+// Kept adds to a failed run's error what it stored and where: a signal, a
+// dead server or a full disk loses only the trial in progress.
+func Kept(err error, stored int, store string) error {
+	if err == nil {
+		return nil
+	}
+	note := fmt.Sprintf("this run stored %d trials before it stopped; they are kept in %s and count in a later compare", stored, store)
+	if stored == 0 {
+		note = "this run stored no trial before it stopped; the store " + store + " is as it was"
+	}
+	return fmt.Errorf("%w\n%s", err, note)
 }
 
 func newRunID() string {

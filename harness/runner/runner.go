@@ -108,6 +108,7 @@ type Runner struct {
 
 	fingerprint string
 	started     int
+	stored      int
 	planned     int
 	prepared    int
 }
@@ -580,6 +581,10 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 		from := at.Start.Add(run.Warmup)
 		window = watch(ctx, s.t.Servers, from, from.Add(run.Measure))
 	}
+	// When the load starts, so a stall or a death in the servers' logs can
+	// be placed against the trial's warm-up and measurement window.
+	r.logger().Info("trial running", "target", s.t.Name, "workload", w, "table", table,
+		"start", at.Start.Format(time.RFC3339Nano), "warmup", run.Warmup, "measure", run.Measure)
 	res, hosts, err := r.driveAt(ctx, s, w, table, hlog, run, r.expectedOps(), at)
 	if cerr := hlog.Close(); err == nil {
 		err = cerr
@@ -634,17 +639,51 @@ func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bo
 			ErrRunFailed, s.t.Name, w, failed, total, 100*r.Suite.Run.MaxErrorRate)
 	}
 	if !res.HeldTarget() {
+		stall := stallNote(t, r.Suite.Run.Measure)
 		if requireRate {
+			if stall != "" {
+				return fmt.Errorf("%w: %s workload %s: %s; %s", ErrRunFailed, s.t.Name, w, stall, res.RateMessage())
+			}
 			return fmt.Errorf("%w: %s workload %s: %s; lower run.target in the suite or give the cluster more room",
 				ErrRunFailed, s.t.Name, w, res.RateMessage())
 		}
-		r.logger().Warn("trial did not hold the target rate; kept for the held-rate check", "target", s.t.Name, "workload", w, "pair", pair, "rate", res.RateMessage())
-		r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Message: "target rate not held: " + res.RateMessage()})
+		r.logger().Warn("trial did not hold the target rate; kept for the held-rate check", "target", s.t.Name, "workload", w, "pair", pair, "rate", res.RateMessage(), "stall", stall)
+		r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Message: "target rate not held: " + res.RateMessage() + map[bool]string{true: "; " + stall}[stall != ""]})
 	}
 	if _, err := r.Store.AppendTrialFile(s.key, t, m.hlog); err != nil {
 		return fmt.Errorf("%s: store trial: %w", s.t.Name, err)
 	}
+	r.stored++
 	return nil
+}
+
+// Stored is how many trials this Runner has stored so far (warm-up trials
+// are not stored): what an interrupted or failed run kept.
+func (r *Runner) Stored() int { return r.stored }
+
+// stallAfter is the share of the measurement window one operation must take
+// for a trial that missed its rate to be called stalled rather than slow.
+const stallAfter = 0.5
+
+// stallNote names a stall when one operation of t took at least half the
+// measurement window in service time (time behind the schedule is a backlog,
+// not a stall): the servers stopped answering for that long (a stopped or
+// swapping process, a long GC pause, a lost disk), which no rate setting
+// fixes. It is "" when the trial was merely slow.
+func stallNote(t results.Trial, window time.Duration) string {
+	var longest float64
+	var op string
+	for name, o := range t.Ops {
+		if m := o.Service.MaxMicros; m > longest {
+			longest, op = m, name
+		}
+	}
+	d := time.Duration(longest * float64(time.Microsecond))
+	if window <= 0 || d < time.Duration(stallAfter*float64(window)) {
+		return ""
+	}
+	return fmt.Sprintf("the cluster stalled: one %s took %s in a %s window (a stopped or swapping server, a long GC pause, a lost disk; see the servers' logs and GC logs); the trial's tail shows the stall",
+		op, d.Round(10*time.Millisecond), window)
 }
 
 // duet reports whether pairs run as duets: the suite's run.mode or the
