@@ -436,7 +436,7 @@ func RunFailure(ctx context.Context, err error) error {
 		return &fault.RunError{Err: fmt.Errorf("%w\nThe run stopped because that cluster died (stored trials are kept; the trial in progress was not stored): %v", died, err)}
 	}
 	if ctx.Err() != nil {
-		return &fault.RunError{Err: fmt.Errorf("interrupted: %w (the trial in progress was not stored; the clusters this run started were stopped, their tables with them)", err)}
+		return &fault.RunError{Err: fmt.Errorf("interrupted: %w (the trial in progress was not stored; clusters this run started are stopped, their tables with them; a regress_trial_* table left on a cluster it did not start is dropped by the next run)", err)}
 	}
 	return fault.Run(err)
 }
