@@ -141,7 +141,7 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		bm, cm, err = r.RunPairs(ctx, targets[0], targets[1], more)
 	}
 	if err != nil {
-		return Kept(RunFailure(ctx, err), r.Stored(), se.store.Root())
+		return Kept(RunFailure(deathReported(ctx), err), r.Stored(), se.store.Root())
 	}
 	se.prog.Close()
 	return Decide(stdout, stderr, store, bm, cm, cfg, j.Report)
@@ -257,7 +257,7 @@ func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	m, err := r.RunSingle(ctx, t)
 	if err != nil {
-		return Kept(RunFailure(ctx, err), r.Stored(), se.store.Root())
+		return Kept(RunFailure(deathReported(ctx), err), r.Stored(), se.store.Root())
 	}
 	se.prog.Close()
 	k := results.KeyOf(m)
@@ -439,6 +439,24 @@ func RunFailure(ctx context.Context, err error) error {
 		return &fault.RunError{Err: fmt.Errorf("interrupted: %w (the trial in progress was not stored; clusters this run started are stopped, their tables with them; a regress_trial_* table left on a cluster it did not start is dropped by the next run)", err)}
 	}
 	return fault.Run(err)
+}
+
+// deathWait is how long a failed run waits for a cluster's death to be
+// reported before it says why it failed: when a region server is killed the
+// trial's error (refused connections, retries given up) can come before the
+// cluster's other JVMs are reaped and the death is known.
+const deathWait = 2 * time.Second
+
+// deathReported returns ctx once it is done (a death or a signal) or
+// deathWait has passed, whichever comes first.
+func deathReported(ctx context.Context) context.Context {
+	t := time.NewTimer(deathWait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	return ctx
 }
 
 // Kept adds to a failed run's error what it stored and where: a signal, a
