@@ -27,7 +27,7 @@ const (
 	// InterruptGrace is the SIGTERM-to-SIGKILL wait when the context a
 	// cluster was started with ends (a signal, or another JVM of it died):
 	// the trials are stored and the cluster's data is thrown away, so a
-	// graceful HBase shutdown (5-20 s) buys nothing and a user waits for it.
+	// graceful HBase shutdown buys nothing and a user would wait for it.
 	InterruptGrace = time.Second
 	// logTailLines is how much of the HBase log a start-up error shows.
 	logTailLines = 30

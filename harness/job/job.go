@@ -465,7 +465,7 @@ func Kept(err error, stored int, store string) error {
 	if err == nil {
 		return nil
 	}
-	note := fmt.Sprintf("this run stored %d trials before it stopped; they are kept in %s and count in a later compare", stored, store)
+	note := fmt.Sprintf("this run stored %d trials before it stopped; they are kept in %s", stored, store)
 	if stored == 0 {
 		note = "this run stored no trial before it stopped; the store " + store + " is as it was"
 	}
