@@ -522,6 +522,10 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	return costs, nil
 }
 
+// stoppedDrop bounds the drop of a trial table on a cluster regress did not
+// start once the run is stopped, so a signal still ends it within 2 s.
+const stoppedDrop = time.Second
+
 // startLead is how far ahead of now a trial's schedule is anchored, so its
 // window edges are known before it starts and a duet's two runs can both be
 // ready for the same instant.
@@ -535,7 +539,19 @@ func (r *Runner) cloneFor(ctx context.Context, s *side) (table string, drop func
 		return "", nil, fmt.Errorf("%s: %w", s.t.Name, err)
 	}
 	drop = func() error {
-		if derr := s.mgr.Drop(ctx, table); derr != nil {
+		var derr error
+		switch {
+		case ctx.Err() == nil:
+			derr = s.mgr.Drop(ctx, table)
+		case s.t.Provider != "external":
+			// Stopped (a signal, a dead server): the cluster regress started
+			// goes with its tables, and a drop would wait on a dying cluster
+			// (90 s of retries after a killed region server, measured).
+			return nil
+		default:
+			derr = s.mgr.DropWithin(ctx, table, stoppedDrop)
+		}
+		if derr != nil {
 			return fmt.Errorf("%s: drop trial table: %w", s.t.Name, derr)
 		}
 		return nil

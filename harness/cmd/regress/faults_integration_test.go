@@ -245,7 +245,13 @@ func TestFaultRegionServerKilled(t *testing.T) {
 		t.Fatalf("kill region server 2 (pid %d): %v", pid, err)
 	}
 	code := lr.wait(2 * time.Minute)
-	t.Logf("exit %d %v after the kill", code, lr.ended.Sub(killed).Round(time.Millisecond))
+	took := lr.ended.Sub(killed)
+	t.Logf("exit %d %v after the kill", code, took.Round(time.Millisecond))
+	// The death is reported once the cluster's other JVMs are reaped, the
+	// trial stops at once, and nothing waits on the dead cluster.
+	if took > 10*time.Second {
+		t.Errorf("regress exited %v after the region server's death, want within 10s", took.Round(time.Millisecond))
+	}
 	out := lr.out.String()
 	for _, want := range []string{"region server 2 JVM (pid " + strconv.Itoa(pid) + ") was killed by signal 9", "The run stopped because that cluster died",
 		fmt.Sprintf("this run stored %d trials before it stopped", stored)} {
