@@ -443,7 +443,7 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 		return 0, err
 	}
 	defer func() {
-		if derr := drop(); derr != nil && err == nil {
+		if derr := drop(err); derr != nil && err == nil {
 			err = derr
 		}
 	}()
@@ -470,7 +470,7 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int) (costs []float64, err error) {
 	sides := []*side{bs, cs}
 	tables := make([]string, 2)
-	drops := make([]func() error, 2)
+	drops := make([]func(failed error) error, 2)
 	cerrs := make([]error, 2)
 	var cwg sync.WaitGroup
 	for i, s := range sides {
@@ -485,7 +485,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 			continue
 		}
 		defer func() {
-			if derr := drop(); derr != nil && err == nil {
+			if derr := drop(err); derr != nil && err == nil {
 				err = derr
 			}
 		}()
@@ -522,6 +522,32 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	return costs, nil
 }
 
+// dropTable drops a trial's (or a step's) table. A run that was stopped
+// (ctx done: a signal, a dead server) or whose trial failed (failed != nil,
+// which ends the run) leaves the table of a cluster it started to go with
+// the cluster: a drop would wait on a dying or stalled cluster (measured: a
+// run took 90 s to exit after a killed region server, 2 minutes after a
+// 10 s SIGSTOP). On a cluster it did not start it drops it, within stoppedDrop
+// once stopped; a table left there, the next run's CleanupStale drops.
+func (r *Runner) dropTable(ctx context.Context, s *side, table string, failed error) error {
+	var err error
+	switch {
+	case ctx.Err() == nil && failed == nil:
+		err = s.mgr.Drop(ctx, table)
+	case s.t.Provider != "external":
+		r.logger().Debug("trial table left to go with its cluster", "target", s.t.Name, "table", table)
+		return nil
+	case ctx.Err() != nil:
+		err = s.mgr.DropWithin(ctx, table, stoppedDrop)
+	default:
+		err = s.mgr.Drop(ctx, table)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: drop trial table %s: %w", s.t.Name, table, err)
+	}
+	return nil
+}
+
 // stoppedDrop bounds the drop of a trial table on a cluster regress did not
 // start once the run is stopped, so a signal still ends it within 2 s.
 const stoppedDrop = time.Second
@@ -532,35 +558,19 @@ const stoppedDrop = time.Second
 const startLead = 200 * time.Millisecond
 
 // cloneFor clones s's seed for one trial and prewarms it when the suite
-// asks; drop drops the clone.
-func (r *Runner) cloneFor(ctx context.Context, s *side) (table string, drop func() error, err error) {
+// asks; drop(the trial's error) drops the clone (see dropTable).
+func (r *Runner) cloneFor(ctx context.Context, s *side) (table string, drop func(failed error) error, err error) {
 	table, err = s.mgr.Clone(ctx, s.seed)
 	if err != nil {
 		return "", nil, fmt.Errorf("%s: %w", s.t.Name, err)
 	}
-	drop = func() error {
-		var derr error
-		switch {
-		case ctx.Err() == nil:
-			derr = s.mgr.Drop(ctx, table)
-		case s.t.Provider != "external":
-			// Stopped (a signal, a dead server): the cluster regress started
-			// goes with its tables, and a drop would wait on a dying cluster
-			// (90 s of retries after a killed region server, measured).
-			return nil
-		default:
-			derr = s.mgr.DropWithin(ctx, table, stoppedDrop)
-		}
-		if derr != nil {
-			return fmt.Errorf("%s: drop trial table: %w", s.t.Name, derr)
-		}
-		return nil
-	}
+	drop = func(failed error) error { return r.dropTable(ctx, s, table, failed) }
 	if r.Suite.Run.Prewarm {
 		rows, err := lifecycle.Prewarm(ctx, s.t.Client, table)
 		if err != nil {
-			_ = drop()
-			return "", nil, fmt.Errorf("%s: %w", s.t.Name, err)
+			err = fmt.Errorf("%s: %w", s.t.Name, err)
+			_ = drop(err)
+			return "", nil, err
 		}
 		r.logger().Debug("prewarmed the trial table", "target", s.t.Name, "table", table, "rows", rows)
 	}

@@ -73,6 +73,9 @@ func startFaultRun(t *testing.T, store string, args ...string) *liveRun {
 		}
 		if t.Failed() {
 			t.Logf("regress output:\n%s", out.String())
+		} else {
+			lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+			t.Logf("regress output's last lines:\n%s", strings.Join(lines[max(0, len(lines)-12):], "\n"))
 		}
 	})
 	return lr
