@@ -24,6 +24,11 @@ const (
 	DefaultStartTimeout = 3 * time.Minute
 	// DefaultStopGrace is how long Stop waits after SIGTERM before SIGKILL.
 	DefaultStopGrace = 30 * time.Second
+	// InterruptGrace is the SIGTERM-to-SIGKILL wait when the context a
+	// cluster was started with ends (a signal, or another JVM of it died):
+	// the trials are stored and the cluster's data is thrown away, so a
+	// graceful HBase shutdown buys nothing and a user would wait for it.
+	InterruptGrace = time.Second
 	// logTailLines is how much of the HBase log a start-up error shows.
 	logTailLines = 30
 )
@@ -113,7 +118,8 @@ func (l *Local) maven() (*maven, error) {
 // s.Repo first when set), picks a JDK that runs the version, writes the
 // configuration into a work dir, starts HMaster in standalone mode and returns
 // once every readiness check passes. The cluster runs until Stop or until ctx
-// is done, whichever comes first (like exec.CommandContext); on a failed or
+// is done, whichever comes first (like exec.CommandContext: when ctx ends the
+// JVMs get SIGTERM and, InterruptGrace later, SIGKILL); on a failed or
 // cancelled start no process is left behind.
 func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 	if err := ValidateVersion(s.Version); err != nil {
@@ -176,6 +182,7 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 		cleanup:   cleanup,
 		done:      make(chan struct{}),
 		firstExit: make(chan struct{}),
+		hurried:   make(chan struct{}),
 		grace:     l.StopGrace,
 		log:       log,
 		startedAt: time.Now(),
@@ -230,7 +237,8 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 	go func() {
 		select {
 		case <-ctx.Done():
-			log.Info("context done; stopping HBase", "cause", context.Cause(ctx))
+			log.Info("context done; stopping HBase at once", "cause", context.Cause(ctx), "grace", InterruptGrace)
+			c.hurry()
 			_ = c.Stop(context.Background())
 		case <-c.done:
 		}
@@ -333,6 +341,15 @@ type localCluster struct {
 	startedAt                                       time.Time
 	stopOnce                                        sync.Once
 	stopErr                                         error
+	// hurried closes InterruptGrace after the start context ended: a
+	// graceful stop in progress (or one to come) SIGKILLs then.
+	hurried   chan struct{}
+	hurryOnce sync.Once
+}
+
+// hurry cuts any graceful stop, running or to come, to InterruptGrace from now.
+func (c *localCluster) hurry() {
+	c.hurryOnce.Do(func() { time.AfterFunc(InterruptGrace, func() { close(c.hurried) }) })
 }
 
 func (c *localCluster) ZKAddr() string      { return c.zkAddr }
@@ -600,6 +617,8 @@ func (c *localCluster) term(ctx context.Context, grace <-chan time.Time, jvms []
 		case <-ctx.Done():
 			return false
 		case <-grace:
+			return false
+		case <-c.hurried:
 			return false
 		}
 	}

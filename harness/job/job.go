@@ -141,7 +141,7 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		bm, cm, err = r.RunPairs(ctx, targets[0], targets[1], more)
 	}
 	if err != nil {
-		return RunFailure(ctx, err)
+		return Kept(RunFailure(deathReported(ctx), err), r.Stored(), se.store.Root())
 	}
 	se.prog.Close()
 	return Decide(stdout, stderr, store, bm, cm, cfg, j.Report)
@@ -257,7 +257,7 @@ func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	m, err := r.RunSingle(ctx, t)
 	if err != nil {
-		return RunFailure(ctx, err)
+		return Kept(RunFailure(deathReported(ctx), err), r.Stored(), se.store.Root())
 	}
 	se.prog.Close()
 	k := results.KeyOf(m)
@@ -436,9 +436,40 @@ func RunFailure(ctx context.Context, err error) error {
 		return &fault.RunError{Err: fmt.Errorf("%w\nThe run stopped because that cluster died (stored trials are kept; the trial in progress was not stored): %v", died, err)}
 	}
 	if ctx.Err() != nil {
-		return &fault.RunError{Err: fmt.Errorf("interrupted: %w (clusters stopped, trial tables dropped)", err)}
+		return &fault.RunError{Err: fmt.Errorf("interrupted: %w (the trial in progress was not stored; clusters this run started are stopped, their tables with them; a regress_trial_* table left on a cluster it did not start is dropped by the next run)", err)}
 	}
 	return fault.Run(err)
+}
+
+// deathWait is how long a failed run waits for a cluster's death to be
+// reported before it says why it failed: when a region server is killed the
+// trial's error (refused connections, retries given up) can come before the
+// cluster's other JVMs are reaped and the death is known.
+const deathWait = 2 * time.Second
+
+// deathReported returns ctx once it is done (a death or a signal) or
+// deathWait has passed, whichever comes first.
+func deathReported(ctx context.Context) context.Context {
+	t := time.NewTimer(deathWait)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	return ctx
+}
+
+// Kept adds to a failed run's error what it stored and where: a signal, a
+// dead server or a full disk loses only the trial in progress.
+func Kept(err error, stored int, store string) error {
+	if err == nil {
+		return nil
+	}
+	note := fmt.Sprintf("this run stored %d trials before it stopped; they are kept in %s", stored, store)
+	if stored == 0 {
+		note = "this run stored no trial before it stopped; the store " + store + " is as it was"
+	}
+	return fmt.Errorf("%w\n%s", err, note)
 }
 
 func newRunID() string {

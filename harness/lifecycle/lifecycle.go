@@ -179,10 +179,17 @@ func (m *Manager) Clone(ctx context.Context, seed Seed) (string, error) {
 // Drop disables and deletes a trial table. It keeps working after ctx is
 // cancelled (Ctrl-C), bounded by its own timeout, so a run cleans up after itself.
 func (m *Manager) Drop(ctx context.Context, table string) error {
+	return m.DropWithin(ctx, table, 2*time.Minute)
+}
+
+// DropWithin is Drop bounded by limit: a stopped run still drops its trial
+// table on a cluster it did not start, but keeps nobody waiting on a cluster
+// that does not answer; a table it leaves, the next run's CleanupStale drops.
+func (m *Manager) DropWithin(ctx context.Context, table string, limit time.Duration) error {
 	if !strings.HasPrefix(table, Prefix) {
 		return fmt.Errorf("refusing to drop %s: not a table regress created (prefix %s)", table, Prefix)
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), limit)
 	defer cancel()
 	return m.dropTable(ctx, table)
 }

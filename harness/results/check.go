@@ -127,6 +127,7 @@ type Pending struct {
 // already stored (or repeated in ps) are skipped and returned in skipped, so
 // importing the same output again stores nothing twice.
 func (s *Store) AppendSummaries(k Key, ps []Pending) (stored, skipped []Trial, err error) {
+	defer func() { err = s.diskFull(err) }()
 	if err := k.validate(); err != nil {
 		return nil, nil, err
 	}

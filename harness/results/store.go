@@ -208,7 +208,8 @@ func readRegular(path string) ([]byte, error) {
 // Ensure returns the manifest stored under m's key, creating it from m (with
 // no trials) when absent. An existing manifest keeps its own metadata; m only
 // has to agree on the key.
-func (s *Store) Ensure(m *Manifest) (*Manifest, error) {
+func (s *Store) Ensure(m *Manifest) (_ *Manifest, err error) {
+	defer func() { err = s.diskFull(err) }()
 	k := KeyOf(m)
 	if err := k.validate(); err != nil {
 		return nil, err
@@ -267,7 +268,8 @@ func (s *Store) AppendSummary(k Key, t Trial, hlog io.Reader) (Trial, error) {
 	return s.appendTo(k, t, hlog, true)
 }
 
-func (s *Store) appendTo(k Key, t Trial, hlog io.Reader, summary bool) (Trial, error) {
+func (s *Store) appendTo(k Key, t Trial, hlog io.Reader, summary bool) (_ Trial, err error) {
+	defer func() { err = s.diskFull(err) }()
 	if err := k.validate(); err != nil {
 		return Trial{}, err
 	}

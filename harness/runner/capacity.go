@@ -45,8 +45,8 @@ func (r *Runner) Step(ctx context.Context, p *Prepared, spec StepSpec) (res *loa
 		return nil, fmt.Errorf("%s: %w", s.t.Name, err)
 	}
 	defer func() {
-		if derr := s.mgr.Drop(ctx, table); derr != nil && err == nil {
-			err = fmt.Errorf("%s: drop step table: %w", s.t.Name, derr)
+		if derr := r.dropTable(ctx, s, table, err); derr != nil && err == nil {
+			err = derr
 		}
 	}()
 	run := r.Suite.Run

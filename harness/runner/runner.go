@@ -109,6 +109,7 @@ type Runner struct {
 
 	fingerprint string
 	started     int
+	stored      int
 	planned     int
 	prepared    int
 }
@@ -446,7 +447,7 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 		return 0, err
 	}
 	defer func() {
-		if derr := drop(); derr != nil && err == nil {
+		if derr := drop(err); derr != nil && err == nil {
 			err = derr
 		}
 	}()
@@ -473,7 +474,7 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int) (costs []float64, err error) {
 	sides := []*side{bs, cs}
 	tables := make([]string, 2)
-	drops := make([]func() error, 2)
+	drops := make([]func(failed error) error, 2)
 	cerrs := make([]error, 2)
 	var cwg sync.WaitGroup
 	for i, s := range sides {
@@ -488,7 +489,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 			continue
 		}
 		defer func() {
-			if derr := drop(); derr != nil && err == nil {
+			if derr := drop(err); derr != nil && err == nil {
 				err = derr
 			}
 		}()
@@ -533,29 +534,55 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	return costs, nil
 }
 
+// dropTable drops a trial's (or a step's) table. A run that was stopped
+// (ctx done: a signal, a dead server) or whose trial failed (failed != nil,
+// which ends the run) leaves the table of a cluster it started to go with
+// the cluster: a drop would wait on a dying or stalled cluster (measured: a
+// run took 90 s to exit after a killed region server, 2 minutes after a
+// 10 s SIGSTOP). On a cluster it did not start it drops it, within stoppedDrop
+// once stopped; a table left there, the next run's CleanupStale drops.
+func (r *Runner) dropTable(ctx context.Context, s *side, table string, failed error) error {
+	var err error
+	switch {
+	case ctx.Err() == nil && failed == nil:
+		err = s.mgr.Drop(ctx, table)
+	case s.t.Provider != "external":
+		r.logger().Debug("trial table left to go with its cluster", "target", s.t.Name, "table", table)
+		return nil
+	case ctx.Err() != nil:
+		err = s.mgr.DropWithin(ctx, table, stoppedDrop)
+	default:
+		err = s.mgr.Drop(ctx, table)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: drop trial table %s: %w", s.t.Name, table, err)
+	}
+	return nil
+}
+
+// stoppedDrop bounds the drop of a trial table on a cluster regress did not
+// start once the run is stopped, so a signal still ends it within 2 s.
+const stoppedDrop = time.Second
+
 // startLead is how far ahead of now a trial's schedule is anchored, so its
 // window edges are known before it starts and a duet's two runs can both be
 // ready for the same instant.
 const startLead = 200 * time.Millisecond
 
 // cloneFor clones s's seed for one trial and prewarms it when the suite
-// asks; drop drops the clone.
-func (r *Runner) cloneFor(ctx context.Context, s *side) (table string, drop func() error, err error) {
+// asks; drop(the trial's error) drops the clone (see dropTable).
+func (r *Runner) cloneFor(ctx context.Context, s *side) (table string, drop func(failed error) error, err error) {
 	table, err = s.mgr.Clone(ctx, s.seed)
 	if err != nil {
 		return "", nil, fmt.Errorf("%s: %w", s.t.Name, err)
 	}
-	drop = func() error {
-		if derr := s.mgr.Drop(ctx, table); derr != nil {
-			return fmt.Errorf("%s: drop trial table: %w", s.t.Name, derr)
-		}
-		return nil
-	}
+	drop = func(failed error) error { return r.dropTable(ctx, s, table, failed) }
 	if r.Suite.Run.Prewarm {
 		rows, err := lifecycle.Prewarm(ctx, s.t.Client, table)
 		if err != nil {
-			_ = drop()
-			return "", nil, fmt.Errorf("%s: %w", s.t.Name, err)
+			err = fmt.Errorf("%s: %w", s.t.Name, err)
+			_ = drop(err)
+			return "", nil, err
 		}
 		r.logger().Debug("prewarmed the trial table", "target", s.t.Name, "table", table, "rows", rows)
 	}
@@ -592,6 +619,10 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 		from := at.Start.Add(run.Warmup)
 		window = watch(ctx, s.t.Servers, from, from.Add(run.Measure))
 	}
+	// When the load starts, so a stall or a death in the servers' logs can
+	// be placed against the trial's warm-up and measurement window.
+	r.logger().Info("trial running", "target", s.t.Name, "workload", w, "table", table,
+		"start", at.Start.Format(time.RFC3339Nano), "warmup", run.Warmup, "measure", run.Measure)
 	res, hosts, err := r.driveAt(ctx, s, w, table, hlog, run, r.expectedOps(), at)
 	if cerr := hlog.Close(); err == nil {
 		err = cerr
@@ -646,16 +677,21 @@ func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bo
 			ErrRunFailed, s.t.Name, w, failed, total, 100*r.Suite.Run.MaxErrorRate)
 	}
 	if !res.HeldTarget() {
+		stall := stallNote(t, r.Suite.Run.Measure)
 		if requireRate {
+			if stall != "" {
+				return fmt.Errorf("%w: %s workload %s: %s; %s", ErrRunFailed, s.t.Name, w, stall, res.RateMessage())
+			}
 			return fmt.Errorf("%w: %s workload %s: %s; lower run.target in the suite or give the cluster more room",
 				ErrRunFailed, s.t.Name, w, res.RateMessage())
 		}
-		r.logger().Warn("trial did not hold the target rate; kept for the held-rate check", "target", s.t.Name, "workload", w, "pair", pair, "rate", res.RateMessage())
-		r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Message: "target rate not held: " + res.RateMessage()})
+		r.logger().Warn("trial did not hold the target rate; kept for the held-rate check", "target", s.t.Name, "workload", w, "pair", pair, "rate", res.RateMessage(), "stall", stall)
+		r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Message: "target rate not held: " + res.RateMessage() + map[bool]string{true: "; " + stall}[stall != ""]})
 	}
 	if _, err := r.Store.AppendTrialFile(s.key, t, m.hlog); err != nil {
 		return fmt.Errorf("%s: store trial: %w", s.t.Name, err)
 	}
+	r.stored++
 	return nil
 }
 
@@ -665,6 +701,35 @@ func (r *Runner) rng() *rand.Rand {
 		r.Rand = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	}
 	return r.Rand
+}
+
+// Stored is how many trials this Runner has stored so far (warm-up trials
+// are not stored): what an interrupted or failed run kept.
+func (r *Runner) Stored() int { return r.stored }
+
+// stallAfter is the share of the measurement window one operation must take
+// for a trial that missed its rate to be called stalled rather than slow.
+const stallAfter = 0.5
+
+// stallNote names a stall when one operation of t took at least half the
+// measurement window in service time (time behind the schedule is a backlog,
+// not a stall): the servers stopped answering for that long (a stopped or
+// swapping process, a long GC pause, a lost disk), which no rate setting
+// fixes. It is "" when the trial was merely slow.
+func stallNote(t results.Trial, window time.Duration) string {
+	var longest float64
+	var op string
+	for name, o := range t.Ops {
+		if m := o.Service.MaxMicros; m > longest {
+			longest, op = m, name
+		}
+	}
+	d := time.Duration(longest * float64(time.Microsecond))
+	if window <= 0 || d < time.Duration(stallAfter*float64(window)) {
+		return ""
+	}
+	return fmt.Sprintf("the cluster stalled: one %s took %s in a %s window (a stopped or swapping server, a long GC pause, a lost disk; see the servers' logs and GC logs); the trial's tail shows the stall",
+		op, d.Round(10*time.Millisecond), window)
 }
 
 // duet reports whether pairs run as duets: the suite's run.mode or the

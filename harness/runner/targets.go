@@ -182,7 +182,7 @@ func StartTargets(ctx context.Context, opt StartOptions, sides []Side) ([]*Targe
 	}
 	if err := errors.Join(errs...); err != nil {
 		if ctx.Err() != nil {
-			return nil, stop, fmt.Errorf("interrupted while starting clusters: %w", err)
+			return nil, stop, fmt.Errorf("interrupted while starting clusters (nothing was measured or stored; every JVM started is stopped): %w", err)
 		}
 		return nil, stop, err
 	}

@@ -128,7 +128,7 @@ func watchSignals(sigs <-chan os.Signal, cancel context.CancelFunc) {
 	case <-deadline:
 		fmt.Fprintf(os.Stderr, "regress: %v: stopped before the command finished; nothing more was written\n", s)
 	case s = <-sigs:
-		fmt.Fprintf(os.Stderr, "regress: second %v: exiting now without cleaning up: clusters this run started may be left running\n", s)
+		fmt.Fprintf(os.Stderr, "regress: second %v: exiting now without cleaning up: the JVMs of clusters this run started die with it (the kernel kills them with their parent), their work dirs (regress-hbase-* in the temp dir) may be left\n", s)
 	}
 	os.Exit(exitRunFailed)
 }
