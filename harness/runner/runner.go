@@ -105,11 +105,17 @@ type Runner struct {
 	Mode string
 	// WarmUp says how the last run's warm-up went (rounds, time, settled).
 	WarmUp WarmUp
+	// Profile records JFR on every local region server of each side over
+	// the measurement window of each workload's first pair (profile.go).
+	Profile bool
 
 	fingerprint string
 	started     int
 	planned     int
 	prepared    int
+
+	profileMu    sync.Mutex
+	profileNotes []string
 }
 
 // cloneTag names the trial clones of the next side prepared: the run, and
@@ -453,12 +459,16 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 	} else {
 		at.Start = time.Now().Add(startLead)
 	}
+	prof := r.startProfile(ctx, s, w, pair, at)
 	m, err := r.measure(ctx, s, w, table, at)
 	if err != nil {
+		prof.keep(ctx, r, w, "", false)
 		return 0, err
 	}
 	defer os.Remove(m.hlog)
-	return m.cpuPerOp(), r.record(s, w, pair, order, requireRate, false, m)
+	err = r.record(s, w, pair, order, requireRate, false, m)
+	prof.keep(ctx, r, w, r.trialID(w, pair), err == nil)
+	return m.cpuPerOp(), err
 }
 
 // duetTrial runs workload w on both sides at once: each on a fresh clone of
@@ -497,6 +507,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	if len(idle) > 0 {
 		at.Start = idle[0].until.Add(startLead)
 	}
+	profs := []*windowProfile{r.startProfile(ctx, bs, w, pair, at), r.startProfile(ctx, cs, w, pair, at)}
 	ms := make([]*measured, 2)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
@@ -509,6 +520,12 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 			defer os.Remove(m.hlog)
 		}
 	}
+	stored := make([]bool, 2)
+	defer func() {
+		for i, p := range profs {
+			p.keep(ctx, r, w, r.trialID(w, pair), stored[i])
+		}
+	}()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -516,6 +533,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 		if err := r.record(s, w, pair, i, false, true, ms[i]); err != nil {
 			return nil, err
 		}
+		stored[i] = true
 		costs = append(costs, ms[i].cpuPerOp())
 	}
 	return costs, nil
@@ -611,7 +629,7 @@ func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bo
 		return nil
 	}
 	t := results.Trial{
-		ID:       fmt.Sprintf("%s-%s-p%02d", r.RunID, filepath.Base(w), pair),
+		ID:       r.trialID(w, pair),
 		RunID:    r.RunID,
 		Workload: filepath.Base(w),
 		Pair:     pair,
@@ -645,6 +663,11 @@ func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bo
 		return fmt.Errorf("%s: store trial: %w", s.t.Name, err)
 	}
 	return nil
+}
+
+// trialID names the stored trial of workload w's pair in this run.
+func (r *Runner) trialID(w string, pair int) string {
+	return fmt.Sprintf("%s-%s-p%02d", r.RunID, filepath.Base(w), pair)
 }
 
 // duet reports whether pairs run as duets: the suite's run.mode or the
