@@ -1,0 +1,116 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/loadhosts"
+	"github.com/regress-hbase/regress/harness/profile"
+	"github.com/regress-hbase/regress/harness/servercost"
+)
+
+func TestProfiledOnlyTheFirstPairOfARunThatDrivesItsOwnLoad(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    *Runner
+		pair int
+		want bool
+	}{
+		{"first pair", &Runner{Profile: true}, 0, true},
+		{"second pair", &Runner{Profile: true}, 1, false},
+		{"warm-up", &Runner{Profile: true}, -1, false},
+		{"not asked", &Runner{}, 0, false},
+		{"load hosts", &Runner{Profile: true, LoadHosts: &loadhosts.Coordinator{}}, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.r.profiled(tc.pair); got != tc.want {
+				t.Errorf("profiled(%d) = %v, want %v", tc.pair, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestStartProfileNotesServersItCannotRecord: a side whose region servers
+// run elsewhere (no pid) is not recorded, and says so once in the notes.
+func TestStartProfileNotesServersItCannotRecord(t *testing.T) {
+	r := &Runner{Profile: true}
+	s := &side{t: &Target{Name: "2.6.1", Servers: servercost.Servers{{Name: "rs1", JMX: "h:16030"}}}}
+	at := timing{Start: time.Now()}
+	for range 2 {
+		if p := r.startProfile(context.Background(), s, "workloadc", 0, at); p != nil {
+			t.Fatal("started recording a server without a pid")
+		}
+	}
+	if n := r.ProfileNotes(); len(n) != 1 || !strings.Contains(n[0], "2.6.1: no profile") {
+		t.Errorf("notes %q, want one saying 2.6.1 has no profile", n)
+	}
+	if p := r.startProfile(context.Background(), s, "workloadc", 1, at); p != nil {
+		t.Error("recorded the second pair")
+	}
+	var none *windowProfile
+	none.keep(context.Background(), r, "workloadc", "id", true) // a trial not profiled: nothing to do
+}
+
+// TestProfileErrorsAreNotesNotFailures: a JDK without JFR is a note of its
+// own; another failure names the step; each distinct note once.
+func TestProfileErrorsAreNotesNotFailures(t *testing.T) {
+	r := &Runner{}
+	s := &side{t: &Target{Name: "cand"}}
+	unavailable := &profile.UnavailableError{PID: 7, Reason: "the JVM runs with -XX:-FlightRecorder"}
+	r.profileErrs(s, "workloada", "start", []error{nil, unavailable, unavailable})
+	r.profileErrs(s, "workloadb", "stop", []error{errors.New("jcmd timed out")})
+	notes := r.ProfileNotes()
+	if len(notes) != 2 {
+		t.Fatalf("notes %q, want two", notes)
+	}
+	if !strings.Contains(notes[0], "cand: no profile") || !strings.Contains(notes[0], "-XX:-FlightRecorder") {
+		t.Errorf("unavailable note %q", notes[0])
+	}
+	if !strings.Contains(notes[1], "workloadb not recorded (stop): jcmd timed out") {
+		t.Errorf("failure note %q", notes[1])
+	}
+}
+
+// TestKeepDropsTheRecordingsOfATrialNotStored: the JVMs' dumps lie in a
+// temp dir, removed whether or not the trial was stored.
+func TestKeepDropsTheRecordingsOfATrialNotStored(t *testing.T) {
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, "jfr")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	jfr := filepath.Join(tmp, "pid1.jfr")
+	if err := os.WriteFile(jfr, []byte("not a recording"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := &windowProfile{s: &side{t: &Target{Name: "x"}}, done: make(chan struct{}), dir: tmp, jfrs: []string{jfr}}
+	close(p.done)
+	p.keep(context.Background(), &Runner{}, "workloadc", "", false)
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Errorf("the recordings' temp dir is still there: %v", err)
+	}
+}
+
+func TestProfileFileLiesBesideTheTrial(t *testing.T) {
+	got := ProfileFile("/store/2.6.1/quick-abc", "20261202T010000-workloadc-p00", profile.Alloc)
+	if want := "/store/2.6.1/quick-abc/profiles/20261202T010000-workloadc-p00.alloc.folded"; got != want {
+		t.Errorf("ProfileFile = %s, want %s", got, want)
+	}
+}
+
+func TestSleepUntilEndsWithItsContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	if sleepUntil(ctx, time.Now().Add(time.Hour)) || time.Since(start) > time.Second {
+		t.Error("sleepUntil did not end with its context")
+	}
+	if !sleepUntil(context.Background(), time.Now().Add(-time.Second)) {
+		t.Error("sleepUntil of a past instant said the context ended")
+	}
+}
