@@ -1,9 +1,11 @@
 package runner
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,7 +13,9 @@ import (
 
 	"github.com/regress-hbase/regress/harness/loadhosts"
 	"github.com/regress-hbase/regress/harness/profile"
+	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/servercost"
+	"github.com/regress-hbase/regress/harness/suite"
 )
 
 func TestProfiledOnlyTheFirstPairOfARunThatDrivesItsOwnLoad(t *testing.T) {
@@ -112,5 +116,86 @@ func TestSleepUntilEndsWithItsContext(t *testing.T) {
 	}
 	if !sleepUntil(context.Background(), time.Now().Add(-time.Second)) {
 		t.Error("sleepUntil of a past instant said the context ended")
+	}
+}
+
+// spinJava is a program whose one thread runs Spin.spin forever: a JVM to record.
+const spinJava = `public class Spin {
+    static long spin(long n) { long x = 0; for (long i = 0; i < n; i++) { x += i ^ (x >>> 3); } return x; }
+    public static void main(String[] a) throws Exception {
+        long s = 0;
+        System.out.println("ready");
+        while (true) { s += spin(1_000_000); if (s == 42) System.out.println(s); }
+    }
+}
+`
+
+// TestProfileRecordsARunningJVM runs the hooks against a real JVM (no
+// HBase): JFR started before the window, stopped at its end, folded and
+// stored beside the trial, with the JVM's busy method in the CPU stacks.
+// It needs a JDK, not HBase (about 6 s), so it runs under -short too.
+func TestProfileRecordsARunningJVM(t *testing.T) {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "Spin.java")
+	if err := os.WriteFile(src, []byte(spinJava), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(java, "-Xmx64m", "-XX:TieredStopAtLevel=1", src)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("the JVM did not start: %q %v", line, err)
+	}
+	if _, err := profile.FindJDK(cmd.Process.Pid); err != nil {
+		t.Skipf("no jcmd for the JVM: %v", err)
+	}
+
+	store, err := results.Open(filepath.Join(dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Profile: true, Store: store, Suite: &suite.Suite{Run: suite.Run{Warmup: 1500 * time.Millisecond, Measure: 3 * time.Second}}}
+	s := &side{t: &Target{Name: "jvm", Servers: servercost.Servers{{Name: "spin", PID: cmd.Process.Pid}}},
+		key: results.Key{Target: "jvm", Suite: "s", Fingerprint: "0123456789abcdef"}}
+	ctx := context.Background()
+	p := r.startProfile(ctx, s, "workloadc", 0, timing{Start: time.Now()})
+	if p == nil {
+		t.Fatalf("not profiled: notes %q", r.ProfileNotes())
+	}
+	p.keep(ctx, r, "workloadc", "run-workloadc-p00", true)
+	if n := r.ProfileNotes(); len(n) > 0 {
+		t.Fatalf("notes %q", n)
+	}
+	f, err := os.Open(ProfileFile(store.Dir(s.key), "run-workloadc-p00", profile.CPU))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cpu, err := profile.ReadFolded(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spin int64
+	for stack, w := range cpu {
+		if strings.HasSuffix(stack, "Spin.spin") {
+			spin += w
+		}
+	}
+	// 20 ms samples over about 4 s of one busy thread.
+	if spin < 20 || spin*2 < cpu.Total() {
+		t.Errorf("Spin.spin has %d of %d CPU samples, want most of at least 20: %v", spin, cpu.Total(), cpu)
+	}
+	if _, err := os.Stat(p.dir); !os.IsNotExist(err) {
+		t.Errorf("the recordings' temp dir is still there: %v", err)
 	}
 }
