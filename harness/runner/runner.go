@@ -521,10 +521,12 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 		}
 	}
 	stored := make([]bool, 2)
-	defer func() {
+	defer func() { // both sides' recordings are read at once, between trials
+		var kwg sync.WaitGroup
 		for i, p := range profs {
-			p.keep(ctx, r, w, r.trialID(w, pair), stored[i])
+			kwg.Go(func() { p.keep(ctx, r, w, r.trialID(w, pair), stored[i]) })
 		}
+		kwg.Wait()
 	}()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
