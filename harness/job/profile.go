@@ -131,6 +131,7 @@ func Differentials(bm, cm *results.Manifest) ([]report.WorkloadProfile, []string
 			bs := profile.Side{Stacks: profile.Merge(k.base...), Ops: b.ops}
 			cs := profile.Side{Stacks: profile.Merge(k.cand...), Ops: c.ops}
 			if bs.Stacks.Total() == 0 && cs.Stacks.Total() == 0 {
+				notes = append(notes, fmt.Sprintf("%s: no %s differential: neither side's recording holds a %s sample (JFR samples a region server's threads thinly; record a longer window)", w, k.kind, k.kind))
 				continue
 			}
 			d, err := profile.Diff(k.kind, bs, cs, 0)
