@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -44,6 +45,8 @@ type Options struct {
 	RSHeap        string
 	// Trials overrides the suite's run.mode: "duet" or "interleaved" ("" keeps the suite's).
 	Trials string
+	// Profile overrides the suite's run.profile (--profile); nil keeps the suite's.
+	Profile *bool
 }
 
 // Report says where a comparison's reports go and when its verdict fails the job.
@@ -144,12 +147,17 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return Kept(RunFailure(deathReported(ctx), err), r.Stored(), se.store.Root())
 	}
 	se.prog.Close()
-	return Decide(stdout, stderr, store, bm, cm, cfg, j.Report)
+	return decide(stdout, stderr, store, bm, cm, cfg, j.Report, r.ProfileNotes())
 }
 
 // Decide compares, writes every report, prints the chosen one, and returns
 // the verdict as an error when it fails the job.
 func Decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report) error {
+	return decide(stdout, stderr, store, bm, cm, cfg, rp, nil)
+}
+
+// decide is Decide with the run's notes on profiles it could not record.
+func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, profileNotes []string) error {
 	c, err := compare.Compare(bm, cm, cfg)
 	if err != nil {
 		return fault.Usage(err)
@@ -163,7 +171,11 @@ func Decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 	if err != nil {
 		fmt.Fprintln(stderr, "regress: warning:", err)
 	}
-	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch, loadgen.Intended.String()), Generated: time.Now()}
+	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch, loadgen.Intended.String()), Generated: time.Now(),
+		Vote: voteOf(bm, cm, c, "")}
+	var notes []string
+	rep.Profiles, notes = Differentials(bm, cm)
+	rep.ProfileNotes = slices.Concat(profileNotes, notes)
 	if err := writeReports(stdout, stderr, rp, rep, true); err != nil {
 		return err
 	}
@@ -186,6 +198,9 @@ func writeReports(stdout, stderr io.Writer, rp Report, rep report.Report, stepSu
 	out := rp.Out
 	if out == "" {
 		out = report.Timestamped("reports", time.Now())
+	}
+	if rep.Vote.Report == "" {
+		rep.Vote.Report = filepath.Join(out, "report.html")
 	}
 	written, err := report.WriteAll(out, rep)
 	if err != nil {
@@ -321,7 +336,7 @@ func (o *Options) open(ctx context.Context, stderr io.Writer) (*session, error) 
 // runner is the runner of suite s for this session, reporting to onEvent.
 func (se *session) runner(ctx context.Context, o *Options, s *suite.Suite, runID string, onEvent func(runner.Event)) *runner.Runner {
 	return &runner.Runner{Suite: s, Store: se.store, RunID: runID, Reseed: o.Reseed, Log: se.log,
-		OnEvent: onEvent, Env: results.CurrentEnvironment(ctx)}
+		OnEvent: onEvent, Env: results.CurrentEnvironment(ctx), Profile: o.profileOn(s.Run.Profile)}
 }
 
 // start starts (or connects to) every side through runner.StartTargets and

@@ -87,6 +87,9 @@ type jsonReport struct {
 	Generated   string             `json:"generated,omitempty"`
 	// Capacity is the rate sweep of `regress capacity`: every search and step.
 	Capacity *capacity.Sweep `json:"capacity,omitempty"`
+	// Profiles are the differential profiles per workload (--profile).
+	Profiles     []jsonProfile `json:"profiles,omitempty"`
+	ProfileNotes []string      `json:"profile_notes,omitempty"`
 }
 
 // renderJSON writes the verdict object. Descriptive metrics carry null
@@ -96,7 +99,8 @@ func renderJSON(w io.Writer, r Report) error {
 	out := jsonReport{Verdict: c.Verdict, Baseline: c.Baseline, Candidate: c.Candidate, Suite: c.Suite,
 		Paired: c.Paired, Interleaved: c.Interleaved, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
 		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, HeldRate: c.HeldRate,
-		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity}
+		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity,
+		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
 	}

@@ -12,8 +12,20 @@ import (
 )
 
 // renderMarkdown writes the report for a vote thread or a CI step summary.
+// It starts with the vote paragraph, fenced so it reads as the plain text a
+// voter pastes, and adds the regressed workloads' differential profiles.
 func renderMarkdown(w io.Writer, r Report) error {
-	if _, err := w.Write(markdown(r.Comparison, -1)); err != nil {
+	var b bytes.Buffer
+	b.WriteString("```text\n")
+	if err := WriteVote(&b, r.Comparison, r.vote()); err != nil {
+		return err
+	}
+	b.WriteString("```\n\n")
+	b.Write(markdown(r.Comparison, -1))
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return err
+	}
+	if err := writeProfilesMarkdown(w, r); err != nil {
 		return err
 	}
 	return writeCapacityMarkdown(w, r.Capacity)

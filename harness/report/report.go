@@ -38,6 +38,15 @@ type Report struct {
 	// Capacity, if set, is the rate sweep of `regress capacity`: every
 	// format adds its searches, and HTML its latency-throughput curves.
 	Capacity *capacity.Sweep
+	// Profiles are the differential profiles per workload (--profile); the
+	// text, Markdown and HTML reports show those of workloads that
+	// REGRESSED, JSON all, and WriteAll writes each side's folded stacks.
+	Profiles []WorkloadProfile
+	// ProfileNotes say why profiles are missing (a JDK without JFR, a failed jcmd).
+	ProfileNotes []string
+	// Vote is what the vote paragraph says beside the comparison (builds,
+	// machine, where the report is); its frames come from Profiles when empty.
+	Vote Vote
 }
 
 // Distribution holds one workload's operation's latency histograms, one per side (either may be nil).
@@ -55,6 +64,7 @@ const (
 	FormatJSON     = "json"
 	FormatJUnit    = "junit"
 	FormatHTML     = "html"
+	FormatVote     = "vote"
 )
 
 // A Reporter writes a report in one format to w.
@@ -77,6 +87,7 @@ var formats = []format{
 	{FormatJSON, nil, "report.json", renderJSON},
 	{FormatJUnit, []string{"xml"}, "junit.xml", renderJUnit},
 	{FormatHTML, nil, "report.html", renderHTML},
+	{FormatVote, nil, "vote.txt", renderVote},
 }
 
 // Formats lists the formats Render writes to one stream.
@@ -114,7 +125,8 @@ func Render(w io.Writer, name string, r Report) error {
 }
 
 // WriteAll writes every format into dir (created if needed), plus one .hgrm
-// file per side, workload and operation under dir/hgrm, and returns the paths written.
+// file per side, workload and operation under dir/hgrm and each profiled
+// workload's folded stacks per side under dir/profiles, and returns the paths written.
 func WriteAll(dir string, r Report) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("report: create %s: %w", dir, err)
@@ -136,7 +148,11 @@ func WriteAll(dir string, r Report) ([]string, error) {
 	}
 	hg, err := writeHgrms(filepath.Join(dir, "hgrm"), r.Distributions)
 	written = append(written, hg...)
-	return written, err
+	if err != nil {
+		return written, err
+	}
+	folded, err := writeFoldedFiles(dir, r)
+	return append(written, folded...), err
 }
 
 // Timestamped returns base/<UTC timestamp>, the default report directory of one run.

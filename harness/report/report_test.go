@@ -236,7 +236,7 @@ func TestWriteAllWritesEveryFormatAndHgrm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(paths) != 5+4 {
+	if len(paths) != len(formats)+4 {
 		t.Fatalf("wrote %v", paths)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "hgrm", "workloada-READ-candidate.hgrm"))

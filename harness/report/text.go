@@ -60,6 +60,9 @@ func renderText(w io.Writer, r Report) error {
 	if err := writeNotes(w, c, ""); err != nil {
 		return err
 	}
+	if err := writeProfilesText(w, r, "  - "); err != nil {
+		return err
+	}
 	return writeCapacityText(w, r.Capacity)
 }
 

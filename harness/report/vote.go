@@ -63,6 +63,21 @@ func VoteFrames(workload string, d *profile.Differential) []VoteFrame {
 	return out
 }
 
+// renderVote is --format vote: the paragraph with the report's Vote, its
+// frames taken from the regressed workloads' profiles when the Vote has none.
+func renderVote(w io.Writer, r Report) error {
+	return WriteVote(w, r.Comparison, r.vote())
+}
+
+// vote is r.Vote with its frames filled from r.Profiles when empty.
+func (r Report) vote() Vote {
+	v := r.Vote
+	if len(v.Frames) == 0 {
+		v.Frames = voteFrames(r)
+	}
+	return v
+}
+
 // WriteVote writes the vote paragraph of c (VoteParagraph) to w.
 func WriteVote(w io.Writer, c *compare.Comparison, v Vote) error {
 	if c == nil {

@@ -106,12 +106,18 @@ type Runner struct {
 	Mode string
 	// WarmUp says how the last run's warm-up went (rounds, time, settled).
 	WarmUp WarmUp
+	// Profile records JFR on every local region server of each side over
+	// the measurement window of each workload's first pair (profile.go).
+	Profile bool
 
 	fingerprint string
 	started     int
 	stored      int
 	planned     int
 	prepared    int
+
+	profileMu    sync.Mutex
+	profileNotes []string
 }
 
 // cloneTag names the trial clones of the next side prepared: the run, and
@@ -458,12 +464,16 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 	} else {
 		at.Start = time.Now().Add(startLead)
 	}
+	prof := r.startProfile(ctx, s, w, pair, at)
 	m, err := r.measure(ctx, s, w, table, at)
 	if err != nil {
+		prof.keep(ctx, r, w, "", false)
 		return 0, err
 	}
 	defer os.Remove(m.hlog)
-	return m.cpuPerOp(), r.record(s, w, pair, order, requireRate, false, m)
+	err = r.record(s, w, pair, order, requireRate, false, m)
+	prof.keep(ctx, r, w, r.trialID(w, pair), err == nil)
+	return m.cpuPerOp(), err
 }
 
 // duetTrial runs workload w on both sides at once: each on a fresh clone of
@@ -502,6 +512,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	if len(idle) > 0 {
 		at.Start = idle[0].until.Add(startLead)
 	}
+	profs := []*windowProfile{r.startProfile(ctx, bs, w, pair, at), r.startProfile(ctx, cs, w, pair, at)}
 	ms := make([]*measured, 2)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
@@ -522,6 +533,14 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 			defer os.Remove(m.hlog)
 		}
 	}
+	stored := make([]bool, 2)
+	defer func() { // both sides' recordings are read at once, between trials
+		var kwg sync.WaitGroup
+		for i, p := range profs {
+			kwg.Go(func() { p.keep(ctx, r, w, r.trialID(w, pair), stored[i]) })
+		}
+		kwg.Wait()
+	}()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -529,6 +548,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 		if err := r.record(s, w, pair, i, false, true, ms[i]); err != nil {
 			return nil, err
 		}
+		stored[i] = true
 		costs = append(costs, ms[i].cpuPerOp())
 	}
 	return costs, nil
@@ -654,7 +674,7 @@ func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bo
 		return nil
 	}
 	t := results.Trial{
-		ID:       fmt.Sprintf("%s-%s-p%02d", r.RunID, filepath.Base(w), pair),
+		ID:       r.trialID(w, pair),
 		RunID:    r.RunID,
 		Workload: filepath.Base(w),
 		Pair:     pair,
@@ -730,6 +750,11 @@ func stallNote(t results.Trial, window time.Duration) string {
 	}
 	return fmt.Sprintf("the cluster stalled: one %s took %s in a %s window (a stopped or swapping server, a long GC pause, a lost disk; see the servers' logs and GC logs); the trial's tail shows the stall",
 		op, d.Round(10*time.Millisecond), window)
+}
+
+// trialID names the stored trial of workload w's pair in this run.
+func (r *Runner) trialID(w string, pair int) string {
+	return fmt.Sprintf("%s-%s-p%02d", r.RunID, filepath.Base(w), pair)
 }
 
 // duet reports whether pairs run as duets: the suite's run.mode or the

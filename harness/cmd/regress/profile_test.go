@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/regress-hbase/regress/harness/cluster/clustertest"
+)
+
+// slowGetJar returns testdata/coprocessor's jar, building it with Maven
+// (build.sh) when it is not there yet.
+func slowGetJar(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "coprocessor"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jar := filepath.Join(dir, "target", "slow-get-observer.jar")
+	if _, err := os.Stat(jar); err == nil {
+		return jar
+	}
+	if _, err := exec.LookPath("mvn"); err != nil {
+		t.Fatalf("%s is not built and there is no mvn to build it: install Maven or run testdata/coprocessor/build.sh where it is", jar)
+	}
+	cmd := exec.Command(filepath.Join(dir, "build.sh"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if out, err := cmd.Output(); err != nil {
+		t.Fatalf("build.sh: %v: %s%s", err, out, stderr.String())
+	}
+	return jar
+}
+
+// TestProfileNamesTheAddedFrame is issue 19's proof: a candidate that loads
+// SlowGetObserver (CPU burnt in its own method before every Get), run with
+// --profile against the same release without it, puts
+// SlowGetObserver.burn first among the frames whose CPU grew, in the JSON
+// report, with each side's stacks stored beside the trials and written
+// into the report dir.
+func TestProfileNamesTheAddedFrame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two real HBase clusters; skipped under -short")
+	}
+	jar := slowGetJar(t)
+	dir := t.TempDir()
+	v := clustertest.Version()
+	store, out := filepath.Join(dir, "store"), filepath.Join(dir, "reports")
+	stdout, err := runRegress(t, "--baseline", v, "--candidate", v,
+		"--candidate-jar", jar,
+		"--candidate-conf", "hbase.coprocessor.region.classes=org.regress.testdata.SlowGetObserver",
+		"--candidate-conf", "regress.slowget.iterations=100000",
+		"--profile", "--suite", filepath.Join("testdata", "profile.yaml"),
+		"--scenarios", filepath.Join("..", "..", "..", "scenarios"), "--store", store,
+		"--out", out, "--format", "json", "--quiet")
+	if c := code(err); c != exitOK && c != exitRegression {
+		t.Fatalf("exit %d: %v", c, err)
+	}
+	var got struct {
+		Profiles []struct {
+			Workload string `json:"workload"`
+			CPU      *struct {
+				Frames []struct {
+					Frame string `json:"frame"`
+					Self  struct {
+						Base      int64   `json:"base"`
+						Cand      int64   `json:"cand"`
+						CandShare float64 `json:"cand_share"`
+					} `json:"self"`
+				} `json:"frames"`
+			} `json:"cpu"`
+			Files []string `json:"files"`
+		} `json:"profiles"`
+		ProfileNotes []string `json:"profile_notes"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+	}
+	if len(got.Profiles) != 1 || got.Profiles[0].CPU == nil || len(got.Profiles[0].CPU.Frames) == 0 {
+		t.Fatalf("want one workload's CPU differential, got %+v (notes %q)", got.Profiles, got.ProfileNotes)
+	}
+	p := got.Profiles[0]
+	const burn = "org.regress.testdata.SlowGetObserver.burn"
+	if top := p.CPU.Frames[0]; top.Frame != burn || top.Self.Base != 0 || top.Self.Cand == 0 {
+		t.Errorf("top CPU frame %q (baseline %d, candidate %d samples), want %s only on the candidate; frames %+v",
+			top.Frame, top.Self.Base, top.Self.Cand, burn, p.CPU.Frames)
+	}
+	for _, f := range p.Files {
+		if st, err := os.Stat(filepath.Join(out, filepath.FromSlash(f))); err != nil || st.Size() == 0 {
+			t.Errorf("folded file %s not written into the report dir: %v", f, err)
+		}
+	}
+	stored, _ := filepath.Glob(filepath.Join(store, "*", "*", "profiles", "*.cpu.folded"))
+	if len(stored) != 2 {
+		t.Errorf("stored CPU profiles %v, want one per side (the first pair)", stored)
+	}
+	vote, err := os.ReadFile(filepath.Join(out, "vote.txt"))
+	if err != nil || !strings.HasPrefix(string(vote), "regress: HBase ") {
+		t.Errorf("vote.txt: %v %q", err, vote)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil || !strings.HasPrefix(string(md), "```text\n"+string(vote)) {
+		t.Errorf("report.md does not start with the vote paragraph: %v\n%.400s", err, md)
+	}
+}

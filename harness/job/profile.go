@@ -1,0 +1,222 @@
+package job
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/profile"
+	"github.com/regress-hbase/regress/harness/report"
+	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/runner"
+)
+
+// profileOn is whether a run records profiles: --profile when given, else the suite's run.profile.
+func (o *Options) profileOn(suiteProfile bool) bool {
+	if o.Profile != nil {
+		return *o.Profile
+	}
+	return suiteProfile
+}
+
+// sideStacks is one side's stored stacks of one workload, pooled over its profiled trials.
+type sideStacks struct {
+	trials     int
+	ops        int64
+	cpu, alloc []profile.Folded
+}
+
+// storedStacks reads the folded stacks stored beside m's trials
+// (runner.ProfileFile), per workload. A trial without them is skipped; one
+// that cannot be read is a note.
+func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
+	out := map[string]*sideStacks{}
+	var notes []string
+	if m == nil || m.Dir == "" {
+		return out, nil
+	}
+	for _, t := range m.Trials {
+		cpu, cerr := readFolded(runner.ProfileFile(m.Dir, t.ID, profile.CPU))
+		alloc, aerr := readFolded(runner.ProfileFile(m.Dir, t.ID, profile.Alloc))
+		if errors.Is(cerr, fs.ErrNotExist) && errors.Is(aerr, fs.ErrNotExist) {
+			continue
+		}
+		if err := errors.Join(ignoreMissing(cerr), ignoreMissing(aerr)); err != nil {
+			notes = append(notes, fmt.Sprintf("profile of trial %s not used: %v", t.ID, err))
+			continue
+		}
+		var ops int64
+		for _, o := range t.Ops {
+			ops += o.Count
+		}
+		if ops <= 0 {
+			continue
+		}
+		s := out[t.Workload]
+		if s == nil {
+			s = &sideStacks{}
+			out[t.Workload] = s
+		}
+		s.trials++
+		s.ops += ops
+		s.cpu, s.alloc = append(s.cpu, cpu), append(s.alloc, alloc)
+	}
+	return out, notes
+}
+
+func ignoreMissing(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+func readFolded(path string) (profile.Folded, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := profile.ReadFolded(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return st, nil
+}
+
+// Differentials builds each workload's differential profile from the
+// folded stacks stored beside both sides' trials: each side's stacks summed
+// over its profiled trials (and region servers), divided by the operations
+// those trials served. It returns notes for what could not be used; a
+// workload profiled on one side only is a note too.
+func Differentials(bm, cm *results.Manifest) ([]report.WorkloadProfile, []string) {
+	base, bnotes := storedStacks(bm)
+	cand, cnotes := storedStacks(cm)
+	notes := slices.Concat(bnotes, cnotes)
+	var workloads []string
+	for w := range base {
+		workloads = append(workloads, w)
+	}
+	for w := range cand {
+		if _, ok := base[w]; !ok {
+			workloads = append(workloads, w)
+		}
+	}
+	slices.Sort(workloads)
+	var out []report.WorkloadProfile
+	for _, w := range workloads {
+		b, c := base[w], cand[w]
+		if b == nil || c == nil {
+			missing := "baseline"
+			if c == nil {
+				missing = "candidate"
+			}
+			notes = append(notes, fmt.Sprintf("%s: no differential profile: the %s has no stored profile of it (run both sides with --profile)", w, missing))
+			continue
+		}
+		p := report.WorkloadProfile{Workload: w, BaseTrials: b.trials, CandTrials: c.trials}
+		for _, k := range []struct {
+			kind       profile.Kind
+			base, cand []profile.Folded
+			into       *report.KindProfile
+		}{{profile.CPU, b.cpu, c.cpu, &p.CPU}, {profile.Alloc, b.alloc, c.alloc, &p.Alloc}} {
+			bs := profile.Side{Stacks: profile.Merge(k.base...), Ops: b.ops}
+			cs := profile.Side{Stacks: profile.Merge(k.cand...), Ops: c.ops}
+			if bs.Stacks.Total() == 0 && cs.Stacks.Total() == 0 {
+				notes = append(notes, fmt.Sprintf("%s: no %s differential: neither side's recording holds a %s sample (JFR samples a region server's threads thinly; record a longer window)", w, k.kind, k.kind))
+				continue
+			}
+			d, err := profile.Diff(k.kind, bs, cs, 0)
+			if err != nil {
+				notes = append(notes, fmt.Sprintf("%s: %v", w, err))
+				continue
+			}
+			*k.into = report.KindProfile{Base: bs, Cand: cs, Diff: d}
+		}
+		out = append(out, p)
+	}
+	return out, notes
+}
+
+// voteOf fills the vote paragraph's builds, machine and JDK from the two
+// manifests, and where the full report is.
+func voteOf(bm, cm *results.Manifest, c *compare.Comparison, reportPath string) report.Vote {
+	v := report.Vote{Report: reportPath}
+	if c != nil {
+		var gated []compare.MetricResult
+		for _, m := range c.Metrics {
+			if m.Gated && m.Detectable > 0 {
+				gated = append(gated, m)
+			}
+		}
+		slices.SortStableFunc(gated, func(a, b compare.MetricResult) int { return cmp.Compare(a.Detectable, b.Detectable) })
+		for _, m := range gated[:min(3, len(gated))] {
+			v.Detectable = append(v.Detectable, report.Detectable{Metric: strings.Join(strings.Fields(m.Workload+" "+strings.TrimPrefix(m.Op, compare.OpAll)+" "+m.Metric), " "), Fraction: m.Detectable})
+		}
+	}
+	for _, s := range []struct {
+		m    *results.Manifest
+		into *report.VoteSide
+	}{{bm, &v.Baseline}, {cm, &v.Candidate}} {
+		if s.m == nil {
+			continue
+		}
+		s.into.Version = s.m.Version
+		if l := s.m.Label; l != "" && l != s.m.Version {
+			s.into.Version = l + " (" + s.m.Version + ")"
+		}
+		s.into.JarDigest = jarDigest(s.m.JarChecksums)
+	}
+	if cm != nil {
+		e := cm.Environment
+		var parts []string
+		if e.Cores > 0 {
+			parts = append(parts, fmt.Sprintf("%d cores", e.Cores))
+		}
+		if e.MemoryBytes > 0 {
+			parts = append(parts, fmt.Sprintf("%.0f GiB", float64(e.MemoryBytes)/(1<<30)))
+		}
+		if e.CPUModel != "" {
+			parts = append(parts, e.CPUModel)
+		}
+		if e.OS != "" {
+			parts = append(parts, e.OS)
+		}
+		v.Machine = strings.Join(parts, ", ")
+		v.JDK = cmp.Or(cm.Environment.JDK, bmJDK(bm))
+	}
+	return v
+}
+
+func bmJDK(bm *results.Manifest) string {
+	if bm == nil {
+		return ""
+	}
+	return bm.Environment.JDK
+}
+
+// jarDigest is one digest of a side's HBase jars: SHA-256 over "name sum"
+// lines in name order, so the same jars give the same digest; "" when none were recorded.
+func jarDigest(sums map[string]string) string {
+	if len(sums) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(sums))
+	for n := range sums {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%s %s\n", filepath.Base(n), sums[n])
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}

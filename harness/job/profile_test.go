@@ -1,0 +1,115 @@
+package job
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/profile"
+	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/runner"
+)
+
+// profiledManifest is a manifest in a temp entry dir with one trial of
+// workloadc per pair, and folded stacks stored beside the trials given.
+func profiledManifest(t *testing.T, cpu map[string]profile.Folded, bad ...string) *results.Manifest {
+	t.Helper()
+	m := &results.Manifest{Dir: t.TempDir()}
+	for _, id := range []string{"run-workloadc-p00", "run-workloadc-p01"} {
+		m.Trials = append(m.Trials, results.Trial{ID: id, Workload: "workloadc", Ops: map[string]results.OpStats{"READ": {Count: 1000}}})
+	}
+	for id, f := range cpu {
+		if err := profile.WriteFoldedFile(runner.ProfileFile(m.Dir, id, profile.CPU), f); err != nil {
+			t.Fatal(err)
+		}
+		if err := profile.WriteFoldedFile(runner.ProfileFile(m.Dir, id, profile.Alloc), profile.Folded{"a;b": 1 << 20}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range bad {
+		if err := os.WriteFile(runner.ProfileFile(m.Dir, id, profile.CPU), []byte("no weight here\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}
+
+func TestDifferentialsFromStoredStacks(t *testing.T) {
+	const burn = "org.regress.testdata.SlowGetObserver.burn"
+	base := map[string]profile.Folded{"run-workloadc-p00": {"rpc;get": 100}}
+	cand := map[string]profile.Folded{"run-workloadc-p00": {"rpc;get": 100, "rpc;get;" + burn: 80}}
+	for _, tc := range []struct {
+		name      string
+		bm, cm    *results.Manifest
+		profiles  int
+		top, note string
+	}{
+		{"both sides", profiledManifest(t, base), profiledManifest(t, cand), 1, burn, ""},
+		{"pairs pooled", profiledManifest(t, map[string]profile.Folded{"run-workloadc-p00": {"rpc;get": 50}, "run-workloadc-p01": {"rpc;get": 50}}),
+			profiledManifest(t, cand), 1, burn, ""},
+		{"baseline not profiled", profiledManifest(t, nil), profiledManifest(t, cand), 0, "", "the baseline has no stored profile"},
+		{"damaged file", profiledManifest(t, base), profiledManifest(t, cand, "run-workloadc-p01"), 1, burn, "profile of trial run-workloadc-p01 not used"},
+		{"nothing profiled", profiledManifest(t, nil), profiledManifest(t, nil), 0, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps, notes := Differentials(tc.bm, tc.cm)
+			if len(ps) != tc.profiles {
+				t.Fatalf("%d profiles, want %d (notes %q)", len(ps), tc.profiles, notes)
+			}
+			if tc.profiles > 0 {
+				d := ps[0].CPU.Diff
+				if d == nil || len(d.Frames) == 0 || d.Frames[0].Frame != tc.top || ps[0].Alloc.Diff == nil {
+					t.Fatalf("differential %+v, want %s on top and an allocation differential", d, tc.top)
+				}
+				if d.BaseOps != int64(ps[0].BaseTrials)*1000 {
+					t.Errorf("baseline ops %d over %d trials, want 1000 a trial", d.BaseOps, ps[0].BaseTrials)
+				}
+			}
+			joined := strings.Join(notes, "\n")
+			if (tc.note == "") != (joined == "") || !strings.Contains(joined, tc.note) {
+				t.Errorf("notes %q, want one saying %q", notes, tc.note)
+			}
+		})
+	}
+}
+
+func TestVoteOfNamesTheBuildsAndTheMachine(t *testing.T) {
+	bm := &results.Manifest{Version: "2.6.1", JarChecksums: map[string]string{"b.jar": "2", "a.jar": "1"}}
+	cm := &results.Manifest{Version: "2.6.2", Label: "2.6.2RC1", JarChecksums: map[string]string{"a.jar": "1", "b.jar": "2"},
+		Environment: results.Environment{Cores: 2, MemoryBytes: 8 << 30, OS: "linux 6.1", JDK: "JDK 17"}}
+	c := &compare.Comparison{Metrics: []compare.MetricResult{
+		{Workload: "workloadc", Op: "READ", Metric: "p95", Gated: true, Detectable: 0.08},
+		{Workload: "workloadc", Op: compare.OpAll, Metric: "cpu_per_op", Gated: true, Detectable: 0.04},
+		{Workload: "workloadc", Op: "READ", Metric: "p50", Detectable: 0.01},
+	}}
+	v := voteOf(bm, cm, c, "r/report.html")
+	if v.Candidate.Version != "2.6.2RC1 (2.6.2)" || v.Baseline.Version != "2.6.1" {
+		t.Errorf("versions %q, %q", v.Candidate.Version, v.Baseline.Version)
+	}
+	if v.Candidate.JarDigest == "" || v.Candidate.JarDigest != v.Baseline.JarDigest {
+		t.Errorf("the same jars give digests %q and %q", v.Candidate.JarDigest, v.Baseline.JarDigest)
+	}
+	if v.Machine != "2 cores, 8 GiB, linux 6.1" || v.JDK != "JDK 17" || v.Report != "r/report.html" {
+		t.Errorf("machine %q, JDK %q, report %q", v.Machine, v.JDK, v.Report)
+	}
+	if len(v.Detectable) != 2 || v.Detectable[0].Metric != "workloadc cpu_per_op" || v.Detectable[1].Metric != "workloadc READ p95" {
+		t.Errorf("detectable %+v: want the gated metrics, most sensitive first", v.Detectable)
+	}
+	if jarDigest(nil) != "" {
+		t.Error("no jars recorded gave a digest")
+	}
+}
+
+func TestProfileFlagOverridesTheSuite(t *testing.T) {
+	on, off := true, false
+	for _, tc := range []struct {
+		flag  *bool
+		suite bool
+		want  bool
+	}{{nil, true, true}, {nil, false, false}, {&off, true, false}, {&on, false, true}} {
+		if got := (&Options{Profile: tc.flag}).profileOn(tc.suite); got != tc.want {
+			t.Errorf("flag %v, suite %v: profile %v, want %v", tc.flag, tc.suite, got, tc.want)
+		}
+	}
+}

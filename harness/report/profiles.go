@@ -1,0 +1,263 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/profile"
+)
+
+// WorkloadProfile is one workload's differential profile (--profile): each
+// side's stacks summed over its region servers and profiled trials, with
+// the operations those trials served, and what changed per operation.
+type WorkloadProfile struct {
+	Workload string
+	// Trials counts the profiled trials pooled on each side.
+	BaseTrials, CandTrials int
+	// CPU and Alloc are the per-kind sides and differentials; a
+	// differential is nil when neither side recorded that kind.
+	CPU, Alloc KindProfile
+}
+
+// KindProfile is one kind of stacks (CPU samples or allocated bytes) of a workload's differential.
+type KindProfile struct {
+	Base, Cand profile.Side
+	Diff       *profile.Differential
+}
+
+// profileKinds lists a workload's kinds in the order the reports show them.
+func (p WorkloadProfile) profileKinds() []struct {
+	kind profile.Kind
+	k    KindProfile
+} {
+	return []struct {
+		kind profile.Kind
+		k    KindProfile
+	}{{profile.CPU, p.CPU}, {profile.Alloc, p.Alloc}}
+}
+
+// regressedWorkload reports whether a metric or the held-rate check of workload w REGRESSED.
+func regressedWorkload(c *compare.Comparison, w string) bool {
+	for _, m := range c.Metrics {
+		if m.Workload == w && m.Status == compare.Regressed {
+			return true
+		}
+	}
+	for _, h := range c.HeldRate {
+		if h.Workload == w && h.Status == compare.Regressed {
+			return true
+		}
+	}
+	return false
+}
+
+// shownProfiles are the profiles the text, Markdown and HTML reports show:
+// those of workloads where something REGRESSED.
+func shownProfiles(r Report) []WorkloadProfile {
+	var out []WorkloadProfile
+	for _, p := range r.Profiles {
+		if regressedWorkload(r.Comparison, p.Workload) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// profileHeading says whose stacks a workload's differential compares.
+func profileHeading(p WorkloadProfile) string {
+	return fmt.Sprintf("differential profile, %s (JFR on every region server; %d baseline and %d candidate trials; normalised per operation)",
+		p.Workload, p.BaseTrials, p.CandTrials)
+}
+
+// writeProfilesText writes the differential tables of the regressed
+// workloads and the profile notes; bullet prefixes each note.
+func writeProfilesText(w io.Writer, r Report, bullet string) error {
+	var b bytes.Buffer
+	for _, p := range shownProfiles(r) {
+		fmt.Fprintf(&b, "\n%s\n", profileHeading(p))
+		for _, k := range p.profileKinds() {
+			if k.k.Diff == nil {
+				continue
+			}
+			b.WriteString("\n")
+			if err := profile.WriteDiffTable(&b, k.k.Diff); err != nil {
+				return err
+			}
+		}
+	}
+	if len(r.ProfileNotes) > 0 {
+		b.WriteString("\nprofile notes:\n")
+		for _, n := range r.ProfileNotes {
+			fmt.Fprintf(&b, "%s%s\n", bullet, n)
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// writeProfilesMarkdown writes the same tables, each in a fenced block (the columns are aligned text).
+func writeProfilesMarkdown(w io.Writer, r Report) error {
+	var b bytes.Buffer
+	for _, p := range shownProfiles(r) {
+		fmt.Fprintf(&b, "\n#### %s\n", mdEscape(profileHeading(p)))
+		for _, k := range p.profileKinds() {
+			if k.k.Diff == nil {
+				continue
+			}
+			b.WriteString("\n```text\n")
+			if err := profile.WriteDiffTable(&b, k.k.Diff); err != nil {
+				return err
+			}
+			b.WriteString("```\n")
+		}
+	}
+	if len(r.ProfileNotes) > 0 {
+		b.WriteString("\nProfile notes:\n\n")
+		for _, n := range r.ProfileNotes {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(n))
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// jsonProfile is one workload's differential in the JSON report.
+type jsonProfile struct {
+	Workload   string                `json:"workload"`
+	Regressed  bool                  `json:"regressed"`
+	BaseTrials int                   `json:"baseline_trials"`
+	CandTrials int                   `json:"candidate_trials"`
+	CPU        *profile.Differential `json:"cpu,omitempty"`
+	Alloc      *profile.Differential `json:"alloc,omitempty"`
+	// Files are the folded stacks WriteAll puts in the report dir, relative to it.
+	Files []string `json:"files,omitempty"`
+}
+
+// jsonProfiles is every workload's differential, regressed or not: data for scripts.
+func jsonProfiles(r Report) []jsonProfile {
+	var out []jsonProfile
+	for _, p := range r.Profiles {
+		jp := jsonProfile{Workload: p.Workload, Regressed: regressedWorkload(r.Comparison, p.Workload),
+			BaseTrials: p.BaseTrials, CandTrials: p.CandTrials, CPU: p.CPU.Diff, Alloc: p.Alloc.Diff}
+		for _, f := range foldedFiles(p) {
+			jp.Files = append(jp.Files, f.rel)
+		}
+		out = append(out, jp)
+	}
+	return out
+}
+
+// foldedFile is one side's stacks of one kind as WriteAll writes it.
+type foldedFile struct {
+	rel    string // under the report dir, slash-separated
+	side   string // "baseline" or "candidate"
+	kind   profile.Kind
+	stacks profile.Folded
+}
+
+// foldedFiles lists a workload's folded files: profiles/<workload>.<side>.<kind>.folded.
+func foldedFiles(p WorkloadProfile) []foldedFile {
+	var out []foldedFile
+	for _, k := range p.profileKinds() {
+		if k.k.Diff == nil {
+			continue
+		}
+		for _, s := range []struct {
+			name   string
+			stacks profile.Folded
+		}{{"baseline", k.k.Base.Stacks}, {"candidate", k.k.Cand.Stacks}} {
+			out = append(out, foldedFile{rel: "profiles/" + safeFile(p.Workload) + "." + s.name + "." + string(k.kind) + ".folded",
+				side: s.name, kind: k.kind, stacks: s.stacks})
+		}
+	}
+	return out
+}
+
+// writeFoldedFiles writes every workload's folded files under dir and returns their paths.
+func writeFoldedFiles(dir string, r Report) ([]string, error) {
+	var written []string
+	for _, p := range r.Profiles {
+		for _, f := range foldedFiles(p) {
+			path := filepath.Join(dir, filepath.FromSlash(f.rel))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return written, fmt.Errorf("report: create %s: %w", filepath.Dir(path), err)
+			}
+			if err := profile.WriteFoldedFile(path, f.stacks); err != nil {
+				return written, fmt.Errorf("report: %w", err)
+			}
+			written = append(written, path)
+		}
+	}
+	return written, nil
+}
+
+// htmlProfile is one regressed workload's differential on the page.
+type htmlProfile struct {
+	Heading string
+	Graphs  []htmlFlame
+	Links   []htmlLink
+}
+
+type htmlFlame struct {
+	Title string
+	SVG   template.HTML
+}
+
+type htmlLink struct {
+	Href, Text string
+}
+
+// htmlProfiles draws each regressed workload's differential flame graphs
+// (self-contained SVG) and links each side's folded files, which WriteAll
+// writes beside the page.
+func htmlProfiles(r Report) ([]htmlProfile, error) {
+	var out []htmlProfile
+	for _, p := range shownProfiles(r) {
+		hp := htmlProfile{Heading: profileHeading(p)}
+		for _, k := range p.profileKinds() {
+			if k.k.Diff == nil {
+				continue
+			}
+			title := fmt.Sprintf("%s: %s per operation, %s", p.Workload, kindTitle(k.kind), r.Comparison.Candidate.Name+" vs "+r.Comparison.Baseline.Name)
+			var svg strings.Builder
+			if err := profile.WriteFlameGraph(&svg, title, k.kind, k.k.Base, k.k.Cand); err != nil {
+				return nil, fmt.Errorf("report: %w", err)
+			}
+			// WriteFlameGraph escapes every text node it writes.
+			hp.Graphs = append(hp.Graphs, htmlFlame{Title: title, SVG: template.HTML(svg.String())})
+		}
+		for _, f := range foldedFiles(p) {
+			hp.Links = append(hp.Links, htmlLink{Href: f.rel, Text: f.side + " " + kindTitle(f.kind) + " (folded)"})
+		}
+		out = append(out, hp)
+	}
+	return out, nil
+}
+
+func kindTitle(k profile.Kind) string {
+	if k == profile.Alloc {
+		return "allocated bytes"
+	}
+	return "CPU samples"
+}
+
+// voteFrames are the frames that grew in the regressed workloads, CPU first.
+func voteFrames(r Report) []VoteFrame {
+	var out []VoteFrame
+	for _, kind := range []profile.Kind{profile.CPU, profile.Alloc} {
+		for _, p := range shownProfiles(r) {
+			for _, k := range p.profileKinds() {
+				if k.kind == kind && k.k.Diff != nil {
+					out = append(out, VoteFrames(p.Workload, k.k.Diff)...)
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,205 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/profile"
+)
+
+const burnFrame = "org.regress.testdata.SlowGetObserver.burn"
+
+// slowGetProfile is a workload's differential where the candidate burns CPU in SlowGetObserver.burn.
+func slowGetProfile(t *testing.T, workload string) WorkloadProfile {
+	t.Helper()
+	const get = "java.lang.Thread.run;org.apache.hadoop.hbase.regionserver.RSRpcServices.get;org.apache.hadoop.hbase.regionserver.HRegion.get"
+	p := WorkloadProfile{Workload: workload, BaseTrials: 1, CandTrials: 1}
+	for _, k := range []struct {
+		kind       profile.Kind
+		base, cand profile.Folded
+		into       *KindProfile
+	}{
+		{profile.CPU, profile.Folded{get: 400}, profile.Folded{get: 420, get + ";" + burnFrame: 300}, &p.CPU},
+		{profile.Alloc, profile.Folded{get: 4 << 20}, profile.Folded{get: 5 << 20}, &p.Alloc},
+	} {
+		b, c := profile.Side{Stacks: k.base, Ops: 100_000}, profile.Side{Stacks: k.cand, Ops: 90_000}
+		d, err := profile.Diff(k.kind, b, c, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*k.into = KindProfile{Base: b, Cand: c, Diff: d}
+	}
+	return p
+}
+
+// profiledReport is the paired fixture (workloada READ p99 REGRESSED) with
+// a differential for workloada and one for workloadb, which did not regress.
+func profiledReport(t *testing.T) Report {
+	r := Report{Comparison: pairedFixture(), Profiles: []WorkloadProfile{slowGetProfile(t, "workloada"), slowGetProfile(t, "workloadb")},
+		ProfileNotes: []string{"2.6.2: no profile: JFR is off"}}
+	r.Comparison.HeldRate = nil // only workloada regressed
+	return r
+}
+
+func TestProfilesShowWhereAMetricRegressed(t *testing.T) {
+	r := profiledReport(t)
+	for _, tc := range []struct {
+		format      string
+		want, avoid []string
+	}{
+		{FormatText, []string{"differential profile, workloada", "SlowGetObserver.burn", "profile notes:", "JFR is off"}, []string{"differential profile, workloadb"}},
+		{FormatMarkdown, []string{"#### differential profile, workloada", "```text\nCPU samples: baseline 400", "SlowGetObserver.burn"}, []string{"differential profile, workloadb"}},
+		{FormatHTML, []string{"differential profile, workloada", "<svg", `href="profiles/workloada.candidate.cpu.folded"`, `href="profiles/workloada.baseline.alloc.folded"`, "JFR is off"}, []string{"differential profile, workloadb", "<script"}},
+		{FormatVote, []string{"Frames that grew (CPU, workloada, self share): SlowGetObserver.burn 0.0% -> 41.7%"}, []string{"workloadb, self share"}},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Render(&b, tc.format, r); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tc.want {
+				if !strings.Contains(b.String(), s) {
+					t.Errorf("lacks %q:\n%s", s, b.String())
+				}
+			}
+			for _, s := range tc.avoid {
+				if strings.Contains(b.String(), s) {
+					t.Errorf("shows %q, which did not regress", s)
+				}
+			}
+		})
+	}
+}
+
+func TestProfilesLeaveTheReportsAsTheyWereWithoutProfiles(t *testing.T) {
+	for _, f := range []string{FormatText, FormatJSON, FormatHTML} {
+		var with, without bytes.Buffer
+		r := Report{Comparison: pairedFixture()}
+		if err := Render(&without, f, r); err != nil {
+			t.Fatal(err)
+		}
+		r.Profiles, r.ProfileNotes = []WorkloadProfile{}, nil
+		if err := Render(&with, f, r); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(with.Bytes(), without.Bytes()) || strings.Contains(with.String(), "profile") {
+			t.Errorf("%s: an empty profile list changed the report or mentions profiles", f)
+		}
+	}
+}
+
+func TestProfilesJSONCarriesEveryWorkload(t *testing.T) {
+	var b bytes.Buffer
+	if err := Render(&b, FormatJSON, profiledReport(t)); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Profiles []struct {
+			Workload  string `json:"workload"`
+			Regressed bool   `json:"regressed"`
+			CPU       struct {
+				BaseOps int64 `json:"base_ops"`
+				Frames  []struct {
+					Frame string `json:"frame"`
+				} `json:"frames"`
+			} `json:"cpu"`
+			Files []string `json:"files"`
+		} `json:"profiles"`
+		Notes []string `json:"profile_notes"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Profiles) != 2 || !got.Profiles[0].Regressed || got.Profiles[1].Regressed {
+		t.Fatalf("profiles %+v: want workloada regressed and workloadb not", got.Profiles)
+	}
+	p := got.Profiles[0]
+	if p.CPU.BaseOps != 100_000 || len(p.CPU.Frames) == 0 || p.CPU.Frames[0].Frame != burnFrame || len(p.Files) != 4 || len(got.Notes) != 1 {
+		t.Errorf("workloada: %+v, notes %q", p, got.Notes)
+	}
+}
+
+func TestWriteAllWritesEachSidesFoldedStacks(t *testing.T) {
+	dir := t.TempDir()
+	r := profiledReport(t)
+	if _, err := WriteAll(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, "profiles", "workloada.candidate.cpu.folded"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := profile.ReadFolded(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Total() != r.Profiles[0].CPU.Cand.Stacks.Total() {
+		t.Errorf("folded file holds %d samples, want %d", got.Total(), r.Profiles[0].CPU.Cand.Stacks.Total())
+	}
+	for _, name := range []string{"vote.txt", "profiles/workloadb.baseline.alloc.folded"} {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+			t.Errorf("%s not written: %v", name, err)
+		}
+	}
+}
+
+func TestMarkdownStartsWithTheVoteParagraph(t *testing.T) {
+	r := Report{Comparison: pairedFixture(), Vote: Vote{Report: "reports/x/report.html"}}
+	var md, vote bytes.Buffer
+	if err := Render(&md, FormatMarkdown, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := Render(&vote, FormatVote, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(md.String(), "```text\n"+vote.String()+"```\n\n### regress:") {
+		t.Errorf("report.md does not open with the vote paragraph:\n%.600s", md.String())
+	}
+	if n := strings.Count(vote.String(), "\n"); n > VoteMaxLines || !strings.Contains(vote.String(), "Full report: reports/x/report.html") {
+		t.Errorf("vote: %d lines:\n%s", n, vote.String())
+	}
+	if regressedWorkload(r.Comparison, "workloadb") || !regressedWorkload(r.Comparison, "workloadc") {
+		t.Error("regressedWorkload: workloadb did not regress; workloadc missed its held rate")
+	}
+}
+
+// TestFlameGraphRendersInChromium opens a report whose regressed workload
+// has a differential profile in headless Chromium: the frame that grew most
+// (SlowGetObserver.burn) must be drawn in the deepest red.
+func TestFlameGraphRendersInChromium(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	if _, err := WriteAll(dir, profiledReport(t)); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(dir, "shot.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--user-data-dir="+filepath.Join(dir, "chromium"), "--window-size=1600,5000", "--screenshot="+shot, "file://"+filepath.Join(dir, "report.html"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// diffColour's deepest red, rgb(255,45,45): the largest growth.
+	if n := countColour(img, "#ff2d2d"); n < 200 {
+		t.Errorf("the frame that grew most is drawn on %d pixels, want a visible deep red frame", n)
+	}
+}

@@ -1,0 +1,201 @@
+package runner
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/loadhosts"
+	"github.com/regress-hbase/regress/harness/profile"
+	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/servercost"
+	"github.com/regress-hbase/regress/harness/suite"
+)
+
+func TestProfiledOnlyTheFirstPairOfARunThatDrivesItsOwnLoad(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    *Runner
+		pair int
+		want bool
+	}{
+		{"first pair", &Runner{Profile: true}, 0, true},
+		{"second pair", &Runner{Profile: true}, 1, false},
+		{"warm-up", &Runner{Profile: true}, -1, false},
+		{"not asked", &Runner{}, 0, false},
+		{"load hosts", &Runner{Profile: true, LoadHosts: &loadhosts.Coordinator{}}, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.r.profiled(tc.pair); got != tc.want {
+				t.Errorf("profiled(%d) = %v, want %v", tc.pair, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestStartProfileNotesServersItCannotRecord: a side whose region servers
+// run elsewhere (no pid) is not recorded, and says so once in the notes.
+func TestStartProfileNotesServersItCannotRecord(t *testing.T) {
+	r := &Runner{Profile: true}
+	s := &side{t: &Target{Name: "2.6.1", Servers: servercost.Servers{{Name: "rs1", JMX: "h:16030"}}}}
+	at := timing{Start: time.Now()}
+	for range 2 {
+		if p := r.startProfile(context.Background(), s, "workloadc", 0, at); p != nil {
+			t.Fatal("started recording a server without a pid")
+		}
+	}
+	if n := r.ProfileNotes(); len(n) != 1 || !strings.Contains(n[0], "2.6.1: no profile") {
+		t.Errorf("notes %q, want one saying 2.6.1 has no profile", n)
+	}
+	if p := r.startProfile(context.Background(), s, "workloadc", 1, at); p != nil {
+		t.Error("recorded the second pair")
+	}
+	var none *windowProfile
+	none.keep(context.Background(), r, "workloadc", "id", true) // a trial not profiled: nothing to do
+}
+
+// TestProfileErrorsAreNotesNotFailures: a JDK without JFR is a note of its
+// own; another failure names the step; each distinct note once.
+func TestProfileErrorsAreNotesNotFailures(t *testing.T) {
+	r := &Runner{}
+	s := &side{t: &Target{Name: "cand"}}
+	unavailable := &profile.UnavailableError{PID: 7, Reason: "the JVM runs with -XX:-FlightRecorder"}
+	r.profileErrs(s, "workloada", "start", []error{nil, unavailable, unavailable})
+	r.profileErrs(s, "workloadb", "stop", []error{errors.New("jcmd timed out")})
+	notes := r.ProfileNotes()
+	if len(notes) != 2 {
+		t.Fatalf("notes %q, want two", notes)
+	}
+	if !strings.Contains(notes[0], "cand: no profile") || !strings.Contains(notes[0], "-XX:-FlightRecorder") {
+		t.Errorf("unavailable note %q", notes[0])
+	}
+	if !strings.Contains(notes[1], "workloadb not recorded (stop): jcmd timed out") {
+		t.Errorf("failure note %q", notes[1])
+	}
+}
+
+// TestKeepDropsTheRecordingsOfATrialNotStored: the JVMs' dumps lie in a
+// temp dir, removed whether or not the trial was stored.
+func TestKeepDropsTheRecordingsOfATrialNotStored(t *testing.T) {
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, "jfr")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	jfr := filepath.Join(tmp, "pid1.jfr")
+	if err := os.WriteFile(jfr, []byte("not a recording"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := &windowProfile{s: &side{t: &Target{Name: "x"}}, done: make(chan struct{}), dir: tmp, jfrs: []string{jfr}}
+	close(p.done)
+	p.keep(context.Background(), &Runner{}, "workloadc", "", false)
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Errorf("the recordings' temp dir is still there: %v", err)
+	}
+}
+
+func TestProfileFileLiesBesideTheTrial(t *testing.T) {
+	got := ProfileFile("/store/2.6.1/quick-abc", "20261202T010000-workloadc-p00", profile.Alloc)
+	if want := "/store/2.6.1/quick-abc/profiles/20261202T010000-workloadc-p00.alloc.folded"; got != want {
+		t.Errorf("ProfileFile = %s, want %s", got, want)
+	}
+}
+
+func TestSleepUntilEndsWithItsContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	if sleepUntil(ctx, time.Now().Add(time.Hour)) || time.Since(start) > time.Second {
+		t.Error("sleepUntil did not end with its context")
+	}
+	if !sleepUntil(context.Background(), time.Now().Add(-time.Second)) {
+		t.Error("sleepUntil of a past instant said the context ended")
+	}
+}
+
+// spinJava is a program whose one thread runs Spin.spin forever: a JVM to record.
+const spinJava = `public class Spin {
+    static long spin(long n) { long x = 0; for (long i = 0; i < n; i++) { x += i ^ (x >>> 3); } return x; }
+    public static void main(String[] a) throws Exception {
+        long s = 0;
+        System.out.println("ready");
+        while (true) { s += spin(1_000_000); if (s == 42) System.out.println(s); }
+    }
+}
+`
+
+// TestProfileRecordsARunningJVM runs the hooks against a real JVM (no
+// HBase): JFR started before the window, stopped at its end, folded and
+// stored beside the trial, with the JVM's busy method in the CPU stacks.
+// It needs a JDK, not HBase (about 6 s), so it runs under -short too.
+func TestProfileRecordsARunningJVM(t *testing.T) {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "Spin.java")
+	if err := os.WriteFile(src, []byte(spinJava), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(java, "-Xmx64m", "-XX:TieredStopAtLevel=1", src)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("the JVM did not start: %q %v", line, err)
+	}
+	if _, err := profile.FindJDK(cmd.Process.Pid); err != nil {
+		t.Skipf("no jcmd for the JVM: %v", err)
+	}
+
+	store, err := results.Open(filepath.Join(dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Profile: true, Store: store, Suite: &suite.Suite{Run: suite.Run{Warmup: 1500 * time.Millisecond, Measure: 3 * time.Second}}}
+	s := &side{t: &Target{Name: "jvm", Servers: servercost.Servers{{Name: "spin", PID: cmd.Process.Pid}}},
+		key: results.Key{Target: "jvm", Suite: "s", Fingerprint: "0123456789abcdef"}}
+	ctx := context.Background()
+	p := r.startProfile(ctx, s, "workloadc", 0, timing{Start: time.Now()})
+	if p == nil {
+		t.Fatalf("not profiled: notes %q", r.ProfileNotes())
+	}
+	p.keep(ctx, r, "workloadc", "run-workloadc-p00", true)
+	if n := r.ProfileNotes(); len(n) > 0 {
+		t.Fatalf("notes %q", n)
+	}
+	f, err := os.Open(ProfileFile(store.Dir(s.key), "run-workloadc-p00", profile.CPU))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cpu, err := profile.ReadFolded(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spin int64
+	for stack, w := range cpu {
+		if strings.HasSuffix(stack, "Spin.spin") {
+			spin += w
+		}
+	}
+	// 20 ms samples over about 4 s of one busy thread.
+	if spin < 20 || spin*2 < cpu.Total() {
+		t.Errorf("Spin.spin has %d of %d CPU samples, want most of at least 20: %v", spin, cpu.Total(), cpu)
+	}
+	if _, err := os.Stat(p.dir); !os.IsNotExist(err) {
+		t.Errorf("the recordings' temp dir is still there: %v", err)
+	}
+}
