@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 )
 
 // perfMagic opens every hsperfdata file, in big-endian order whatever the
@@ -107,7 +108,7 @@ func (p PerfCounters) HeapUsed() int64 {
 }
 
 // GCs returns the collections (stop-the-world pauses) so far and their time.
-func (p PerfCounters) GCs() (n int64, pause int64Nanos) {
+func (p PerfCounters) GCs() (n int64, pause time.Duration) {
 	freq := p["sun.os.hrt.frequency"]
 	var ticks int64
 	for c := 0; c < 8; c++ {
@@ -119,10 +120,7 @@ func (p PerfCounters) GCs() (n int64, pause int64Nanos) {
 		ticks += p[fmt.Sprintf("sun.gc.collector.%d.time", c)]
 	}
 	if freq > 0 {
-		pause = int64Nanos(float64(ticks) / float64(freq) * 1e9)
+		pause = time.Duration(float64(ticks) / float64(freq) * 1e9)
 	}
 	return n, pause
 }
-
-// int64Nanos is a duration in nanoseconds read from the JVM's tick counters.
-type int64Nanos = int64

@@ -73,8 +73,7 @@ func (s Server) Read() (Reading, error) {
 		if p, err := ReadPerfData(path); err == nil {
 			r.perfOK = true
 			r.HeapUsed = p.HeapUsed()
-			n, pause := p.GCs()
-			r.GCs, r.GCPause = n, time.Duration(pause)
+			r.GCs, r.GCPause = p.GCs()
 		}
 	}
 	r.gcLogAt = fileSize(s.GCLog)

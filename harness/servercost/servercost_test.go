@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -160,10 +161,17 @@ func TestReadAJVMFromOutside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(3 * time.Second)
-	b, err := ss.Read()
-	if err != nil {
-		t.Fatal(err)
+	// At least 3 s and one collection: on a busy machine the program
+	// allocates slower, so the window waits for a collection (at most 60 s).
+	var b []Reading
+	for start := time.Now(); ; {
+		time.Sleep(200 * time.Millisecond)
+		if b, err = ss.Read(); err != nil {
+			t.Fatal(err)
+		}
+		if time.Since(start) >= 3*time.Second && b[0].GCs > a[0].GCs || time.Since(start) > 60*time.Second {
+			break
+		}
 	}
 	c := Total(ss.Since(a, b))
 	if c.CPU <= 0 || c.Window < 3*time.Second {
@@ -173,14 +181,13 @@ func TestReadAJVMFromOutside(t *testing.T) {
 		t.Fatal("allocation not known with a GC log and counters")
 	}
 	// The loop allocates about 1 MB (1000 x 1016 bytes with headers) per
-	// iteration of at least 10 ms: at most ~100 MB/s, at least a tenth of that
-	// on a busy machine.
+	// iteration of at least 10 ms: at most ~100 MB/s, less on a busy machine.
 	perSec := float64(c.Allocated) / c.Window.Seconds()
-	if perSec < 10e6 || perSec > 150e6 {
-		t.Errorf("allocated %.1f MB/s, want 10-150 (the program allocates up to ~100)", perSec/1e6)
+	if perSec < 1e6 || perSec > 150e6 {
+		t.Errorf("allocated %.1f MB/s, want 1-150 (the program allocates up to ~100)", perSec/1e6)
 	}
 	if c.GCs < 1 {
-		t.Errorf("%d collections in 3 s at ~100 MB/s into a 128 MB heap", c.GCs)
+		t.Errorf("%d collections in %v at up to ~100 MB/s into a 128 MB heap", c.GCs, c.Window)
 	}
 	t.Logf("window %v: CPU %v, allocated %.1f MB (%.1f MB/s), %d GCs, %v paused", c.Window, c.CPU, float64(c.Allocated)/1e6, perSec/1e6, c.GCs, c.GCPause)
 	_ = cmd.Process.Kill()
@@ -207,12 +214,20 @@ func TestRequestThreads(t *testing.T) {
 	}
 }
 
-// TestThreadCPUReadsThisProcess: a thread of this process that burned CPU
-// shows nanosecond CPU time through schedstat (or ticks through stat).
+// TestThreadCPUReadsThisProcess: after this process burned 50 ms of CPU
+// (by its own rusage, so a busy machine only makes it take longer), its
+// threads' CPU through schedstat (or stat's ticks) holds at least most of it.
 func TestThreadCPUReadsThisProcess(t *testing.T) {
-	deadline := time.Now().Add(50 * time.Millisecond)
+	self := func() time.Duration {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+			t.Fatal(err)
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	start, deadline := self(), time.Now().Add(20*time.Second)
 	x := 0
-	for time.Now().Before(deadline) {
+	for self()-start < 50*time.Millisecond && time.Now().Before(deadline) {
 		x++
 	}
 	tasks, err := os.ReadDir("/proc/self/task")
@@ -223,8 +238,8 @@ func TestThreadCPUReadsThisProcess(t *testing.T) {
 	for _, tk := range tasks {
 		sum += threadCPU("/proc/self/task/" + tk.Name())
 	}
-	if sum < 20*time.Millisecond {
-		t.Errorf("threads of this process spent %v (spun %d times for 50 ms)", sum, x)
+	if sum < 40*time.Millisecond {
+		t.Errorf("threads of this process spent %v after it burned 50 ms of CPU (%d spins)", sum, x)
 	}
 	if got := threadCPU("/proc/self/task/999999999"); got != 0 {
 		t.Errorf("a thread that does not exist: %v", got)
