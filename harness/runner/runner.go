@@ -555,24 +555,28 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 }
 
 // dropTable drops a trial's (or a step's) table. A run that was stopped
-// (ctx done: a signal, a dead server) or whose trial failed (failed != nil,
-// which ends the run) leaves the table of a cluster it started to go with
-// the cluster: a drop would wait on a dying or stalled cluster (measured: a
-// run took 90 s to exit after a killed region server, 2 minutes after a
-// 10 s SIGSTOP). On a cluster it did not start it drops it, within stoppedDrop
-// once stopped; a table left there, the next run's CleanupStale drops.
+// (ctx done: a signal, a dead server) leaves the table of a cluster it
+// started to go with the cluster: a drop would wait on a dying cluster
+// (measured: a run took 90 s to exit after a killed region server). On a
+// cluster it did not start it drops it within stoppedDrop. A trial that
+// failed while the run goes on (a load host died, the rate was not held)
+// tries for failedDrop, whoever started the cluster: a stalled cluster
+// costs that long, a healthy one is left clean. A table left behind, the
+// next run's CleanupStale drops.
 func (r *Runner) dropTable(ctx context.Context, s *side, table string, failed error) error {
 	var err error
 	switch {
 	case ctx.Err() == nil && failed == nil:
 		err = s.mgr.Drop(ctx, table)
+	case ctx.Err() == nil:
+		// The trial failed but the run is not stopped: the cluster may be
+		// fine (a load host died) or stalled; try, for a bounded time.
+		err = s.mgr.DropWithin(ctx, table, failedDrop)
 	case s.t.Provider != "external":
 		r.logger().Debug("trial table left to go with its cluster", "target", s.t.Name, "table", table)
 		return nil
-	case ctx.Err() != nil:
-		err = s.mgr.DropWithin(ctx, table, stoppedDrop)
 	default:
-		err = s.mgr.Drop(ctx, table)
+		err = s.mgr.DropWithin(ctx, table, stoppedDrop)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: drop trial table %s: %w", s.t.Name, table, err)
@@ -583,6 +587,9 @@ func (r *Runner) dropTable(ctx context.Context, s *side, table string, failed er
 // stoppedDrop bounds the drop of a trial table on a cluster regress did not
 // start once the run is stopped, so a signal still ends it within 2 s.
 const stoppedDrop = time.Second
+
+// failedDrop bounds the drop of a failed trial's table while the run goes on.
+const failedDrop = 5 * time.Second
 
 // startLead is how far ahead of now a trial's schedule is anchored, so its
 // window edges are known before it starts and a duet's two runs can both be
