@@ -56,9 +56,17 @@ func env(tb testing.TB, rows int64) (*hbase.Client, *JMX, func(name string) work
 func TestFidelityPathAgainstHBase(t *testing.T) {
 	client, jmx, props := env(t, 2000)
 	ctx := context.Background()
-	before, err := jmx.Snapshot(ctx)
-	if err != nil {
-		t.Fatal(err)
+	// A fresh server's metrics beans appear with the metrics system's first
+	// snapshot: wait for them, for at most 30 s.
+	var before ServerSnapshot
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		var err error
+		if before, err = jmx.Snapshot(ctx); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
 	}
 	var runs []Figures
 	var calls int64 // client RPCs: a read-modify-write makes two
@@ -80,9 +88,18 @@ func TestFidelityPathAgainstHBase(t *testing.T) {
 		runs = append(runs, f)
 	}
 	time.Sleep(max(0, CacheTTL-time.Since(before.At)))
-	after, err := jmx.Snapshot(ctx)
-	if err != nil {
-		t.Fatal(err)
+	// HBase's /jmx serves the metrics system's last snapshot, taken every
+	// 10 s and cached 10 s more: read until it has caught up, for at most 45 s.
+	var after ServerSnapshot
+	for deadline := time.Now().Add(45 * time.Second); ; {
+		var err error
+		if after, err = jmx.Snapshot(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if after.Since(before).Calls >= calls || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Second)
 	}
 	if got := after.Since(before); got.Calls < calls {
 		t.Errorf("the region server processed %d calls during runs in which the client made %d measured ones", got.Calls, calls)
