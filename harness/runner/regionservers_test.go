@@ -97,16 +97,24 @@ pairs: {initial: 2}
 	if m.RegionServers != 2 || len(m.Trials) != 2 {
 		t.Errorf("manifest records %d region servers and %d trials, want 2 and 2", m.RegionServers, len(m.Trials))
 	}
+	allocRead := false
 	for _, tr := range m.Trials {
 		if tr.TargetOpsPerSec != 120 {
 			t.Errorf("trial %s ran at %.0f ops/s, want 120 (the clamp of 60 per server times 2 live servers)", tr.ID, tr.TargetOpsPerSec)
 		}
-		// The server cost is read from both region server JVMs.
-		if sv := tr.Server; sv == nil || sv.Servers != 2 || sv.GrossCPUPerOpMicros <= 0 || sv.AllocPerOpBytes <= 0 {
-			t.Errorf("trial %s: server cost %+v, want both servers' CPU and allocation read", tr.ID, sv)
+		// The server cost is read from both region server JVMs. Allocation
+		// may be unknown in a window whose collections the GC log does not
+		// give whole (seen on 1.7.2 under JDK 11 with 3 GCs in the window);
+		// at least one trial must have it.
+		if sv := tr.Server; sv == nil || sv.Servers != 2 || sv.GrossCPUPerOpMicros <= 0 {
+			t.Errorf("trial %s: server cost %+v, want both servers' CPU read", tr.ID, sv)
 		} else {
+			allocRead = allocRead || sv.AllocPerOpBytes > 0
 			t.Logf("trial %s: server CPU %.0f us/op (gross %.0f, idle %.1f ms/s), %.0f B/op, %d GCs", tr.ID, sv.CPUPerOpMicros, sv.GrossCPUPerOpMicros, sv.IdleCPUMillisPerSec, sv.AllocPerOpBytes, sv.GCs)
 		}
+	}
+	if !allocRead {
+		t.Error("no trial read the servers' allocation")
 	}
 	mu.Lock()
 	if layoutErr != nil {
