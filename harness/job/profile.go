@@ -2,16 +2,14 @@ package job
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/profile"
 	"github.com/regress-hbase/regress/harness/report"
@@ -203,20 +201,11 @@ func bmJDK(bm *results.Manifest) string {
 	return bm.Environment.JDK
 }
 
-// jarDigest is one digest of a side's HBase jars: SHA-256 over "name sum"
-// lines in name order, so the same jars give the same digest; "" when none were recorded.
+// jarDigest is the digest of a side's HBase jars the store names RC
+// targets by (cluster.JarsDigest), "" when none were recorded.
 func jarDigest(sums map[string]string) string {
-	if len(sums) == 0 {
-		return ""
+	if d := cluster.JarsDigest(sums); d != "" {
+		return "sha256:" + d
 	}
-	names := make([]string, 0, len(sums))
-	for n := range sums {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	h := sha256.New()
-	for _, n := range names {
-		fmt.Fprintf(h, "%s %s\n", filepath.Base(n), sums[n])
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	return ""
 }
