@@ -69,9 +69,9 @@ func (s Spec) name() string {
 // workload, columnfamily and durability. The schedule, seed and name are the
 // caller's.
 func FromProperties(p workload.Properties) (Spec, error) {
-	cfg, err := workload.NewConfig(p)
 	d, derr := ParseDurability(strings.TrimSpace(p.String("durability", "")))
-	if err := errors.Join(err, derr); err != nil {
+	cfg, err := workload.NewConfig(p)
+	if err := errors.Join(derr, err); err != nil {
 		return Spec{}, err
 	}
 	return Spec{Workload: cfg, Family: strings.TrimSpace(p.String("columnfamily", "")), Durability: d}, nil

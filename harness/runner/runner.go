@@ -650,7 +650,12 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 	// be placed against the trial's warm-up and measurement window.
 	r.logger().Info("trial running", "target", s.t.Name, "workload", w, "table", table,
 		"start", at.Start.Format(time.RFC3339Nano), "warmup", run.Warmup, "measure", run.Measure)
-	res, hosts, err := r.driveAt(ctx, s, w, table, hlog, run, r.expectedOps(), at)
+	var res *loadgen.Result
+	var hosts []results.LoadHost
+	load, err := r.trialSpec(s, w, table, at)
+	if err == nil {
+		res, hosts, err = r.drive(ctx, s, load, hlog, at)
+	}
 	if cerr := hlog.Close(); err == nil {
 		err = cerr
 	}
