@@ -51,6 +51,7 @@ func (s Schedule) Paced() float64 {
 
 // Config describes a run phase.
 type Config struct {
+	// Schedule is what the run paces: its rates, workers, windows and count.
 	Schedule
 	// NewWorker makes worker number id (0-based); each runs on its own goroutine.
 	NewWorker func(id int) (Worker, error)
