@@ -106,8 +106,11 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		}
 	}
 	probe := func(ctx context.Context, side int, w string, rate float64, _ string) (capacity.Step, error) {
-		res, err := r.Step(ctx, sides[side], runner.StepSpec{Workload: w, TargetOpsPerSec: rate, Threads: s.Capacity.Threads,
-			Warmup: s.Capacity.Warmup, Measure: s.Capacity.Measure})
+		load, err := s.StepSpec(w, rate)
+		if err != nil {
+			return capacity.Step{}, err
+		}
+		res, err := r.Step(ctx, sides[side], load)
 		if err != nil {
 			return capacity.Step{}, err
 		}

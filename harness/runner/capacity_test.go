@@ -32,7 +32,12 @@ func TestCapacitySweepRunsStepsOnClonesAndCleansUp(t *testing.T) {
 		}
 	}
 	probe := func(ctx context.Context, side int, w string, rate float64, _ string) (capacity.Step, error) {
-		res, err := r.Step(ctx, sides[side], StepSpec{Workload: w, TargetOpsPerSec: rate, Threads: 8, Warmup: 500 * time.Millisecond, Measure: 2 * time.Second})
+		load, err := s.StepSpec(w, rate)
+		if err != nil {
+			return capacity.Step{}, err
+		}
+		load.Workers, load.Warmup, load.Duration = 8, 500*time.Millisecond, 2*time.Second
+		res, err := r.Step(ctx, sides[side], load)
 		if err != nil {
 			return capacity.Step{}, err
 		}
