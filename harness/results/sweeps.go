@@ -2,8 +2,6 @@ package results
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,15 +68,14 @@ func (s *Store) PutSweep(runID string, body []byte) (_ string, err error) {
 	if err != nil {
 		return "", err
 	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, body); err != nil {
+	compact, sum, err := compactSum(body)
+	if err != nil {
 		return "", fmt.Errorf("store sweep %s: the sweep is not JSON: %w", runID, err)
 	}
-	if _, err := sweepHead(compact.Bytes()); err != nil {
+	if _, err := sweepHead(compact); err != nil {
 		return "", fmt.Errorf("store sweep %s: %w", runID, err)
 	}
-	sum := sha256.Sum256(compact.Bytes())
-	out, err := json.MarshalIndent(sweepEnvelope{Format: sweepFormat, SHA256: hex.EncodeToString(sum[:]), Sweep: compact.Bytes()}, "", "  ")
+	out, err := json.MarshalIndent(sweepEnvelope{Format: sweepFormat, SHA256: sum, Sweep: compact}, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("store sweep %s: %w", runID, err)
 	}
@@ -136,15 +133,14 @@ func ReadSweepFile(path string) (SweepEntry, []byte, error) {
 		if env.Format != sweepFormat {
 			return e, nil, fmt.Errorf("%s is not a capacity sweep (format %q, want %q): %w", path, env.Format, sweepFormat, ErrCorrupt)
 		}
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, env.Sweep); err != nil || len(env.Sweep) == 0 {
+		compact, sum, err := compactSum(env.Sweep)
+		if err != nil {
 			return e, nil, fmt.Errorf("%s: the sweep is not JSON: %w", path, ErrCorrupt)
 		}
-		sum := sha256.Sum256(compact.Bytes())
-		if hex.EncodeToString(sum[:]) != strings.ToLower(env.SHA256) {
-			return e, nil, fmt.Errorf("%s: sweep checksum mismatch (the file was edited or damaged): %w; restore it from a copy or remove it", path, ErrCorrupt)
+		if sum != strings.ToLower(env.SHA256) {
+			return e, nil, fmt.Errorf("%s: sweep checksum mismatch (the file was edited or damaged): %w; restore it from a copy or remove it with `regress results remove %s`", path, ErrCorrupt, e.Name)
 		}
-		body = compact.Bytes()
+		body = compact
 	}
 	head, err := sweepHead(body)
 	if err != nil {

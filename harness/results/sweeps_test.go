@@ -115,3 +115,33 @@ func TestCheckListsSweepsBesideEntriesAndRemoveTakesThem(t *testing.T) {
 		t.Errorf("removing it twice: %v, want ErrNotFound", err)
 	}
 }
+
+// FuzzReadSweepFile feeds the sweep reader a stored sweep, the plain sweep
+// the old code wrote, and their mutations: it must return an error or a
+// sweep with both sides named, never panic.
+func FuzzReadSweepFile(f *testing.F) {
+	st, _ := Open(f.TempDir())
+	p, err := st.PutSweep("seed", []byte(sweepBody))
+	if err != nil {
+		f.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	f.Add(b)
+	f.Add([]byte(sweepBody))
+	old, _ := os.ReadFile(filepath.Join("..", "capacity", "testdata", "store", "capacity", "20261201T101500.json"))
+	f.Add(old)
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p := filepath.Join(dir, "x.json")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		e, body, err := ReadSweepFile(p)
+		if err != nil {
+			return
+		}
+		if e.Baseline == "" || e.Candidate == "" || len(body) == 0 {
+			t.Fatalf("read a sweep without sides: %+v", e)
+		}
+	})
+}
