@@ -59,6 +59,9 @@ func stepMark(st Step) string {
 
 // Text lists every search under the text table: its capacity in words and its steps.
 func (sw *Sweep) Text(w io.Writer) error {
+	if sw == nil {
+		return nil
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\ncapacity searches (%s):\n", capacityElapsed(sw))
 	for _, s := range sw.Searches {
@@ -82,6 +85,9 @@ func (sw *Sweep) Text(w io.Writer) error {
 
 // Markdown adds one table of searches per workload.
 func (sw *Sweep) Markdown(w io.Writer) error {
+	if sw == nil {
+		return nil
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n#### Capacity searches\n\n%s; %s.\n\n", report.MarkdownEscape(capacityElapsed(sw)), report.MarkdownEscape(capacityRule(sw)))
 	b.WriteString("| workload | pair | baseline | candidate | steps (baseline / candidate) |\n|---|---|---|---|---|\n")
@@ -176,6 +182,9 @@ func kneeOf(sw *Sweep, w, side string) (v float64, found bool) {
 // HTML is the page's capacity section: one latency-throughput curve per
 // workload and the searches' table.
 func (sw *Sweep) HTML() template.HTML {
+	if sw == nil {
+		return ""
+	}
 	var b strings.Builder
 	b.WriteString(`<h2>Capacity: latency against achieved rate</h2>`)
 	fmt.Fprintf(&b, `<p class="note">x: achieved rate (ops/s, log scale); y: intended latency (log scale), p99 solid, p50 dashed; each point a target rate's steps averaged over the searches (hollow: the step failed). Vertical lines: each side's capacity (the knee); dotted when only a lower bound. The horizontal line is the SLO. %s; %s.</p>`,
