@@ -51,21 +51,25 @@ func newResultsCmd() *cobra.Command {
 			if err != nil {
 				return fault.Usage(err)
 			}
+			sweeps, badSweeps, err := st.Sweeps()
+			if err != nil {
+				return fault.Usage(err)
+			}
 			w := cmd.OutOrStdout()
-			if len(entries) == 0 {
+			switch {
+			case len(entries) == 0 && len(sweeps) == 0:
 				fmt.Fprintf(w, "no results stored in %s\n", st.Root())
-			} else {
+			case len(entries) > 0:
 				fmt.Fprintf(w, "%-28s %-12s %-14s %-11s %6s %9s  %s\n", "TARGET", "SUITE", "FINGERPRINT", "SOURCE", "TRIALS", "SUMMARIES", "UPDATED")
 				for _, e := range entries {
 					fmt.Fprintf(w, "%-28s %-12s %-14s %-11s %6d %9d  %s\n", e.Target, e.Suite, shortFingerprint(e.Fingerprint), e.Source, e.Trials, e.Summaries, e.Updated.UTC().Format("2006-01-02 15:04"))
 				}
 			}
-			sweeps, badSweeps, err := st.Sweeps()
-			if err != nil {
-				return fault.Usage(err)
-			}
 			if len(sweeps) > 0 {
-				fmt.Fprintf(w, "\n%-28s %-12s %-14s %-14s %s\n", "CAPACITY SWEEP", "SUITE", "BASELINE", "CANDIDATE", "UPDATED")
+				if len(entries) > 0 {
+					fmt.Fprintln(w)
+				}
+				fmt.Fprintf(w, "%-28s %-12s %-14s %-14s %s\n", "CAPACITY SWEEP", "SUITE", "BASELINE", "CANDIDATE", "UPDATED")
 				for _, e := range sweeps {
 					fmt.Fprintf(w, "%-28s %-12s %-14s %-14s %s\n", e.Name, e.Suite, e.Baseline, e.Candidate, e.Updated.UTC().Format("2006-01-02 15:04"))
 				}
