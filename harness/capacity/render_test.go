@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"flag"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -120,6 +121,9 @@ func TestCapacityJUnitFailsTheRegressedWorkloadAndSkipsAtLeast(t *testing.T) {
 	}
 }
 
+// update rewrites the golden files (after a deliberate change of a report format).
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
 // TestAStoredSweepFromBeforeTheSliceLoadsAndReportsTheSame loads the sweep
 // testdata/store holds, written by capacity.Save before sweeps went through
 // the results store (plain JSON, no checksum), by run id and by path, and
@@ -156,9 +160,16 @@ func TestAStoredSweepFromBeforeTheSliceLoadsAndReportsTheSame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := os.ReadFile(filepath.Join("testdata", "golden", name))
+		golden := filepath.Join("testdata", "golden", name)
+		if *update {
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%v (run go test ./harness/capacity -update to create it)", err)
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s differs from testdata/golden/%s (what the code before the slice wrote):\n%s", name, name, firstDiff(got, want))
