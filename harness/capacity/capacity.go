@@ -12,7 +12,7 @@
 //   - steps: a StepRunner the runner fills (runner.Runner.Step on a fresh
 //     clone), measured by StepOf and judged here (Probe, Config.Judge);
 //   - verdict: Gate.Compare, one search a observation, tested with
-//     compare.TestPairedRatios; VerdictError maps it to the exit code;
+//     compare.ComparePaired; VerdictError maps it to the exit code;
 //   - reports: *Sweep is a report.Section (text, Markdown, HTML), and the
 //     JSON report carries it as it is;
 //   - store: Save and Load go through the results store

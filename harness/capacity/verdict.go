@@ -104,7 +104,7 @@ func (v Gate) Compare(sw *Sweep) (*compare.Comparison, error) {
 		out.Warnings = append(out.Warnings, "no workload's knee was bracketed on both sides in two or more pairs: capacities are described, not tested")
 		return out, nil
 	}
-	out.Metrics, out.Verdict = compare.TestPairedRatios(rows, v.Alpha)
+	out.Metrics, out.Verdict = compare.ComparePaired(rows, v.Alpha)
 	return out, nil
 }
 

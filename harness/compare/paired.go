@@ -27,13 +27,13 @@ type PairedRatios struct {
 	MinVar float64
 }
 
-// TestPairedRatios tests the gated rows with the paired t on their log
+// ComparePaired tests the gated rows with the paired t on their log
 // ratios, Holm over them at family-wise rate alpha, each against its
 // tolerance band in the direction HigherIsBetter gives its metric, and
 // returns every row (P, interval, bounds and status set on the gated ones)
 // and the verdict over the gated rows. The caller says what a family
 // without a gated row means.
-func TestPairedRatios(rows []PairedRatios, alpha float64) ([]MetricResult, Verdict) {
+func ComparePaired(rows []PairedRatios, alpha float64) ([]MetricResult, Verdict) {
 	out := make([]MetricResult, len(rows))
 	ests := make([]estimate, len(rows))
 	var gated []int

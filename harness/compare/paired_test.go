@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// TestPairedRatiosReadsTheDirectionOfEachMetric: the same log ratios are a
+// TestComparePairedReadsTheDirectionOfEachMetric: the same log ratios are a
 // regression for a latency (higher is worse) and an improvement for a
 // capacity (higher is better), and a row not gated is passed through untested.
-func TestPairedRatiosReadsTheDirectionOfEachMetric(t *testing.T) {
+func TestComparePairedReadsTheDirectionOfEachMetric(t *testing.T) {
 	up := []float64{math.Log(1.5), math.Log(1.45), math.Log(1.55), math.Log(1.5)}
 	for _, tc := range []struct {
 		metric  string
@@ -24,7 +24,7 @@ func TestPairedRatiosReadsTheDirectionOfEachMetric(t *testing.T) {
 				{Row: MetricResult{Workload: "a", Metric: tc.metric, Tolerance: 0.1, Gated: true}, LogRatios: up},
 				{Row: MetricResult{Workload: "b", Metric: tc.metric, Status: Descriptive, P: math.NaN()}},
 			}
-			ms, v := TestPairedRatios(rows, 0.05)
+			ms, v := ComparePaired(rows, 0.05)
 			if ms[0].Status != tc.status || v != tc.verdict || !(ms[0].CILow > 1.3 && ms[0].CIHigh < 1.7) {
 				t.Errorf("row %+v, verdict %s; want %s and %s", ms[0], v, tc.status, tc.verdict)
 			}
@@ -35,13 +35,13 @@ func TestPairedRatiosReadsTheDirectionOfEachMetric(t *testing.T) {
 	}
 }
 
-// TestPairedRatiosFloorsTheVarianceAtTheGrid: identical ratios (zero spread)
+// TestComparePairedFloorsTheVarianceAtTheGrid: identical ratios (zero spread)
 // are certain without a floor and not with one.
-func TestPairedRatiosFloorsTheVarianceAtTheGrid(t *testing.T) {
+func TestComparePairedFloorsTheVarianceAtTheGrid(t *testing.T) {
 	same := []float64{math.Log(0.85), math.Log(0.85)}
 	row := MetricResult{Metric: MetricCapacity, Tolerance: 0.1, Gated: true}
-	bare, _ := TestPairedRatios([]PairedRatios{{Row: row, LogRatios: same}}, 0.05)
-	floored, _ := TestPairedRatios([]PairedRatios{{Row: row, LogRatios: same, MinVar: 0.01}}, 0.05)
+	bare, _ := ComparePaired([]PairedRatios{{Row: row, LogRatios: same}}, 0.05)
+	floored, _ := ComparePaired([]PairedRatios{{Row: row, LogRatios: same, MinVar: 0.01}}, 0.05)
 	if bare[0].Status != Regressed || bare[0].CILow != bare[0].CIHigh {
 		t.Errorf("no floor: %+v, want a zero-width REGRESSED", bare[0])
 	}
