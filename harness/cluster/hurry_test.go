@@ -75,7 +75,7 @@ func TestStopKeepsTheLogOfAClusterThatDied(t *testing.T) {
 		script   string
 		keepsLog bool
 	}{
-		{"died unasked", "exit 1", true},
+		{"died unasked", "sleep 0.5; exit 1", true},
 		{"stopped alive", "exec sleep 60", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

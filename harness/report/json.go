@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 
-	"github.com/regress-hbase/regress/harness/capacity"
 	"github.com/regress-hbase/regress/harness/compare"
 )
 
@@ -85,8 +84,9 @@ type jsonReport struct {
 	Metrics     []jsonMetric       `json:"metrics"`
 	Warnings    []string           `json:"warnings"`
 	Generated   string             `json:"generated,omitempty"`
-	// Capacity is the rate sweep of `regress capacity`: every search and step.
-	Capacity *capacity.Sweep `json:"capacity,omitempty"`
+	// Capacity is the rate sweep of `regress capacity`: every search and step,
+	// as the capacity package marshals it.
+	Capacity Section `json:"capacity,omitempty"`
 	// Profiles are the differential profiles per workload (--profile).
 	Profiles     []jsonProfile `json:"profiles,omitempty"`
 	ProfileNotes []string      `json:"profile_notes,omitempty"`

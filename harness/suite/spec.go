@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/regress-hbase/regress/harness/capacity/section"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/loadspec"
 	"github.com/regress-hbase/regress/harness/workload"
@@ -96,7 +97,7 @@ func (s *Suite) TrialSpec(w string, servers int) (loadspec.Spec, error) {
 func (s *Suite) StepSpec(w string, rate float64) (loadspec.Spec, error) {
 	c := s.Capacity
 	if c == nil {
-		d := CapacityDefaults()
+		d := section.Defaults()
 		d.Threads = s.Run.Threads
 		c = &d
 	}

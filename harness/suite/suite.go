@@ -21,6 +21,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/regress-hbase/regress/harness/capacity/section"
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/policy"
 )
@@ -40,7 +41,7 @@ type Suite struct {
 	// Cluster shapes the clusters regress starts for this suite.
 	Cluster Cluster `yaml:"cluster"`
 	// Capacity configures `regress capacity` (defaults when absent).
-	Capacity *Capacity `yaml:"-"` // as written: file.Capacity
+	Capacity *section.Capacity `yaml:"-"` // as written: file.Capacity
 	// Properties are extra YCSB properties applied to every workload (-p style).
 	Properties map[string]string `yaml:"properties"`
 
