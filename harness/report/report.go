@@ -386,7 +386,10 @@ func headline(c *compare.Comparison) string {
 		fmt.Fprintf(&b, "; %d vs %d imported summaries (%s)", c.Candidate.Trials, c.Baseline.Trials, DescriptiveNote)
 	case c.Paired:
 		fmt.Fprintf(&b, "; paired, %d vs %d trials", c.Candidate.Trials, c.Baseline.Trials)
-		if c.Interleaved {
+		switch {
+		case c.Duet:
+			b.WriteString(", duet (each pair's two trials at the same time)")
+		case c.Interleaved:
 			b.WriteString(", interleaved")
 		}
 	default:
