@@ -3,6 +3,7 @@ package target
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 
@@ -42,6 +43,10 @@ func (s Spec) check() error {
 		if s.Version == "" && s.Home == "" {
 			return fault.Usage(errors.New("give --version V, e.g. --version 2.6.1 (see `regress cluster versions`), or --home DIR (an unpacked release or its tarball)"))
 		}
+	case Baseline, Candidate:
+	default:
+		// A caller's mistake, not the user's: the role names every flag.
+		return fmt.Errorf("target: role %q is none of %q, %q, %q, %q", s.Role, Baseline, Candidate, Run, Up)
 	}
 	switch {
 	case s.Repo != "" && s.Version == "" && s.Home == "":

@@ -64,6 +64,9 @@ func TestGoodSidesPassAndTheirConfIsParsed(t *testing.T) {
 			t.Errorf("%+v: %v, want it accepted", s, err)
 		}
 	}
+	if err := (Spec{Version: "2.6.1"}).Check(); err == nil || fault.Classified(err) {
+		t.Errorf("a spec without a role: %v, want an unclassified error (the caller's mistake)", err)
+	}
 	got, err := Spec{Role: Up, Conf: []string{"a.b=1", " c = x=y ", "empty="}}.settings()
 	if err != nil || got["a.b"] != "1" || got["c"] != " x=y " || got["empty"] != "" || len(got) != 3 {
 		t.Fatalf("settings = %v, %v; want the key trimmed and the value as written", got, err)
