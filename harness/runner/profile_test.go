@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"github.com/regress-hbase/regress/harness/target"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,7 +44,7 @@ func TestProfiledOnlyTheFirstPairOfARunThatDrivesItsOwnLoad(t *testing.T) {
 // run elsewhere (no pid) is not recorded, and says so once in the notes.
 func TestStartProfileNotesServersItCannotRecord(t *testing.T) {
 	r := &Runner{Profile: true}
-	s := &side{t: &Target{Name: "2.6.1", Servers: servercost.Servers{{Name: "rs1", JMX: "h:16030"}}}}
+	s := &side{t: &target.Target{Name: "2.6.1", Servers: servercost.Servers{{Name: "rs1", JMX: "h:16030"}}}}
 	at := timing{Start: time.Now()}
 	for range 2 {
 		if p := r.startProfile(context.Background(), s, "workloadc", 0, at); p != nil {
@@ -64,7 +65,7 @@ func TestStartProfileNotesServersItCannotRecord(t *testing.T) {
 // own; another failure names the step; each distinct note once.
 func TestProfileErrorsAreNotesNotFailures(t *testing.T) {
 	r := &Runner{}
-	s := &side{t: &Target{Name: "cand"}}
+	s := &side{t: &target.Target{Name: "cand"}}
 	unavailable := &profile.UnavailableError{PID: 7, Reason: "the JVM runs with -XX:-FlightRecorder"}
 	r.profileErrs(s, "workloada", "start", []error{nil, unavailable, unavailable})
 	r.profileErrs(s, "workloadb", "stop", []error{errors.New("jcmd timed out")})
@@ -92,7 +93,7 @@ func TestKeepDropsTheRecordingsOfATrialNotStored(t *testing.T) {
 	if err := os.WriteFile(jfr, []byte("not a recording"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := &windowProfile{s: &side{t: &Target{Name: "x"}}, done: make(chan struct{}), dir: tmp, jfrs: []string{jfr}}
+	p := &windowProfile{s: &side{t: &target.Target{Name: "x"}}, done: make(chan struct{}), dir: tmp, jfrs: []string{jfr}}
 	close(p.done)
 	p.keep(context.Background(), &Runner{}, "workloadc", "", false)
 	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
@@ -165,7 +166,7 @@ func TestProfileRecordsARunningJVM(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &Runner{Profile: true, Store: store, Suite: &suite.Suite{Run: suite.Run{Warmup: 1500 * time.Millisecond, Measure: 3 * time.Second}}}
-	s := &side{t: &Target{Name: "jvm", Servers: servercost.Servers{{Name: "spin", PID: cmd.Process.Pid}}},
+	s := &side{t: &target.Target{Name: "jvm", Servers: servercost.Servers{{Name: "spin", PID: cmd.Process.Pid}}},
 		key: results.Key{Target: "jvm", Suite: "s", Fingerprint: "0123456789abcdef"}}
 	ctx := context.Background()
 	p := r.startProfile(ctx, s, "workloadc", 0, timing{Start: time.Now()})

@@ -1,7 +1,8 @@
 // Package runner runs a suite's trials against one target or an interleaved
-// pair of targets: it seeds each target's cluster, runs every trial on a fresh
-// clone of the seed snapshot, and stores every result. It decides nothing: a
-// caller-supplied function says whether more pairs are needed.
+// pair of targets it is handed (package target starts them): it seeds each
+// target's cluster, runs every trial on a fresh clone of the seed snapshot,
+// and stores every result. It decides nothing: a caller-supplied function
+// says whether more pairs are needed.
 package runner
 
 import (
@@ -18,46 +19,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/lifecycle"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/loadhosts"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/servercost"
 	"github.com/regress-hbase/regress/harness/suite"
+	"github.com/regress-hbase/regress/harness/target"
 )
-
-// Target is one side of a run: a cluster and how it was made.
-type Target struct {
-	// Name is the store target: the HBase version, or a label for a cluster someone else runs.
-	Name string
-	// Version is the HBase version the cluster reports.
-	Version  string
-	Label    string
-	Provider string
-	ZK       string
-	// ZNode is the cluster's znode parent (load hosts connect with it).
-	ZNode    string
-	Settings map[string]string
-	JVMOpts  []string
-	// Jars are extra jars on the cluster's class path (--candidate-jar).
-	Jars   []string
-	Client *hbase.Client
-	// JDK names the JDK the cluster runs on, when regress started it.
-	JDK string
-	// Repository and Home say where the HBase jars came from; Checksums are their SHA-256s.
-	Repository, Home string
-	Checksums        map[string]string
-	// RegionServers is how many region servers regress started (0 for a
-	// cluster someone else runs); RSHeap their heap as asked.
-	RegionServers int
-	RSHeap        string
-	// Servers are the region server JVMs this machine can read each trial's
-	// server cost from (local clusters); empty means not available.
-	Servers servercost.Servers
-	// ServersNote says why Servers is empty, for the reports.
-	ServersNote string
-}
 
 // Event is a progress report for the terminal or the log.
 type Event struct {
@@ -133,7 +102,7 @@ func (r *Runner) cloneTag() string {
 
 // side is a target made ready for trials.
 type side struct {
-	t       *Target
+	t       *target.Target
 	mgr     *lifecycle.Manager
 	seed    lifecycle.Seed
 	key     results.Key
@@ -148,7 +117,7 @@ type More func(look int, base, cand *results.Manifest) (extra map[string]int, er
 
 // RunSingle runs Pairs.Initial trials of every workload on one target and
 // returns this run's trials as a manifest.
-func (r *Runner) RunSingle(ctx context.Context, t *Target) (*results.Manifest, error) {
+func (r *Runner) RunSingle(ctx context.Context, t *target.Target) (*results.Manifest, error) {
 	s, err := r.prepare(ctx, t)
 	if err != nil {
 		return nil, err
@@ -171,7 +140,7 @@ func (r *Runner) RunSingle(ctx context.Context, t *Target) (*results.Manifest, e
 // RunPairs runs interleaved pairs: for every pair index and workload, the
 // baseline and candidate trials back to back in random order. After each
 // look, more decides whether to add pairs (nil: never), up to Pairs.Max.
-func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*results.Manifest, *results.Manifest, error) {
+func (r *Runner) RunPairs(ctx context.Context, base, cand *target.Target, more More) (*results.Manifest, *results.Manifest, error) {
 	if base.Name == cand.Name && base.Client == cand.Client {
 		return nil, nil, errors.New("baseline and candidate are the same cluster")
 	}
@@ -281,7 +250,7 @@ func (r *Runner) thisRun(s *side) (*results.Manifest, error) {
 }
 
 // prepare makes the store entry, cleans up what earlier runs left, and seeds.
-func (r *Runner) prepare(ctx context.Context, t *Target) (*side, error) {
+func (r *Runner) prepare(ctx context.Context, t *target.Target) (*side, error) {
 	if r.fingerprint == "" {
 		fp, err := r.Suite.Fingerprint()
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/regress-hbase/regress/harness/job"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/target"
 )
 
 func init() {
@@ -78,10 +79,10 @@ func addReport(f *pflag.FlagSet, r *job.Report, failHelp string) {
 
 // addSides adds the baseline's and candidate's flags (version, cluster,
 // settings, jars, JDK, label), shared by the main job and regress capacity.
-func addSides(f *pflag.FlagSet, base, cand *job.Side) {
+func addSides(f *pflag.FlagSet, base, cand *target.Spec) {
 	for _, s := range []struct {
 		role string
-		side *job.Side
+		side *target.Spec
 	}{{"baseline", base}, {"candidate", cand}} {
 		role, side := s.role, s.side
 		f.StringVar(&side.Version, role, "", role+" HBase version (started by the provider)")
