@@ -107,7 +107,8 @@ type Runner struct {
 	// WarmUp says how the last run's warm-up went (rounds, time, settled).
 	WarmUp WarmUp
 	// Profile records JFR on every local region server of each side over
-	// the measurement window of each workload's first pair (profile.go).
+	// the measurement window of one extra pair of each workload, run after
+	// the counted pairs and stored nowhere but its profiles (profile.go).
 	Profile bool
 
 	fingerprint string
@@ -164,8 +165,13 @@ func (r *Runner) RunSingle(ctx context.Context, t *Target) (*results.Manifest, e
 			}
 		}
 	}
+	m, err := r.thisRun(s)
+	if err != nil {
+		return nil, err
+	}
+	r.profilePairs(ctx, s)
 	r.emit(Event{Phase: "done", Target: t.Name, Trial: r.started, Trials: r.started})
-	return r.thisRun(s)
+	return m, nil
 }
 
 // RunPairs runs interleaved pairs: for every pair index and workload, the
@@ -239,6 +245,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*
 			return nil, nil, err
 		}
 		if more == nil || look >= r.Suite.Pairs.Looks {
+			r.profilePairs(ctx, bs, cs)
 			r.emit(Event{Phase: "done", Trial: r.started, Trials: r.started})
 			return bm, cm, nil
 		}
@@ -257,6 +264,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*
 			}
 		}
 		if !grew {
+			r.profilePairs(ctx, bs, cs)
 			r.emit(Event{Phase: "done", Trial: r.started, Trials: r.started})
 			return bm, cm, nil
 		}
@@ -439,7 +447,8 @@ type WarmUp struct {
 }
 
 // trial runs workload w once on a fresh clone of s's seed and stores it; a
-// pair of -1 is a warm-up trial, run the same way and not stored.
+// pair of -1 is a warm-up trial, run the same way and not stored, and
+// profilePair the profiled trial after the counted ones (profile.go).
 // requireRate fails the run when the trial did not hold its target rate;
 // paired runs store such a trial instead, because a candidate that cannot
 // hold a rate its baseline holds is a regression compare judges (and a rate
@@ -467,12 +476,12 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 	prof := r.startProfile(ctx, s, w, pair, at)
 	m, err := r.measure(ctx, s, w, table, at)
 	if err != nil {
-		prof.keep(ctx, r, w, "", false)
+		prof.keep(ctx, r, w, "", nil, false)
 		return 0, err
 	}
 	defer os.Remove(m.hlog)
 	err = r.record(s, w, pair, order, requireRate, false, m)
-	prof.keep(ctx, r, w, r.trialID(w, pair), err == nil)
+	prof.keep(ctx, r, w, r.profileID(w, pair), m.profileMeta(r, w), err == nil)
 	return m.cpuPerOp(), err
 }
 
@@ -537,7 +546,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	defer func() { // both sides' recordings are read at once, between trials
 		var kwg sync.WaitGroup
 		for i, p := range profs {
-			kwg.Go(func() { p.keep(ctx, r, w, r.trialID(w, pair), stored[i]) })
+			kwg.Go(func() { p.keep(ctx, r, w, r.profileID(w, pair), ms[i].profileMeta(r, w), stored[i]) })
 		}
 		kwg.Wait()
 	}()
@@ -677,6 +686,10 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 // only logged.
 func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bool, m *measured) error {
 	res := m.res
+	if pair == profilePair {
+		r.logger().Info("profile trial done (not counted)", "target", s.t.Name, "workload", w, "rate", res.RateMessage(), "server_cpu_per_op_us", m.cpuPerOp())
+		return nil
+	}
 	if pair < 0 {
 		r.logger().Info("warm-up trial done", "target", s.t.Name, "workload", w, "rate", res.RateMessage(), "server_cpu_per_op_us", m.cpuPerOp())
 		return nil
