@@ -73,6 +73,11 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 <div class="plots">
 {{range .Plots}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
 {{end}}</div>{{end}}
+{{if .Timelines}}<h2>Latency over a trial's window, and what the servers did</h2>
+<p class="note">Per workload and side, the trial with the highest one-interval p99: its intended latency by interval of its log (p99 dark, maximum grey, log scale) and, on the same time axis below, its region servers' GC pauses (as wide as they lasted), flushes, compactions, splits and regions opened, from the servers' GC logs and logs. Hover a mark for its time, length and log line.</p>
+<div class="plots">
+{{range .Timelines}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}{{if .Note}}<p class="note">{{.Note}}</p>{{end}}</figure>
+{{end}}</div>{{end}}
 </body>
 </html>
 `))
@@ -115,12 +120,13 @@ func renderHTML(w io.Writer, r Report) error {
 		Capacity                                                                     template.HTML
 		Profiles                                                                     []htmlProfile
 		ProfileNotes                                                                 []string
+		Timelines                                                                    []htmlTimeline
 	}{
 		Title:    fmt.Sprintf("%s vs %s", c.Candidate.Name, c.Baseline.Name),
 		Headline: headline(c), VerdictLine: verdictLine(c), Verdict: c.Verdict, Descriptive: c.Descriptive,
 		DescriptiveNote: DescriptiveNote, Warnings: c.Warnings, BaseName: c.Baseline.Name, CandName: c.Candidate.Name,
 		GateNotes: gateNotes(c), Detect: detectLine(c), Paired: c.Paired,
-		Capacity: capacityHTML(r.Capacity), ProfileNotes: r.ProfileNotes,
+		Capacity: capacityHTML(r.Capacity), ProfileNotes: r.ProfileNotes, Timelines: htmlTimelines(r.Timelines),
 	}
 	var err error
 	if data.Profiles, err = htmlProfiles(r); err != nil {
