@@ -60,6 +60,7 @@ func (r *Runner) profilePairs(ctx context.Context, sides ...*side) {
 	}
 	began := time.Now()
 	r.planned = r.started + len(sides)*len(r.Suite.Workloads)
+	r.emit(Event{Phase: "trial", Message: "profiling: one more pair per workload, recorded with JFR and not counted"})
 	for _, w := range r.Suite.Workloads {
 		var err error
 		if r.duet() && len(sides) == 2 {

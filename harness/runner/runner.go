@@ -481,7 +481,9 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 	}
 	defer os.Remove(m.hlog)
 	err = r.record(s, w, pair, order, requireRate, false, m)
-	prof.keep(ctx, r, w, r.profileID(w, pair), m.profileMeta(r, w), err == nil)
+	if prof != nil {
+		prof.keep(ctx, r, w, r.profileID(w, pair), m.profileMeta(r, w), err == nil)
+	}
 	return m.cpuPerOp(), err
 }
 
@@ -546,7 +548,9 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	defer func() { // both sides' recordings are read at once, between trials
 		var kwg sync.WaitGroup
 		for i, p := range profs {
-			kwg.Go(func() { p.keep(ctx, r, w, r.profileID(w, pair), ms[i].profileMeta(r, w), stored[i]) })
+			if p != nil {
+				kwg.Go(func() { p.keep(ctx, r, w, r.profileID(w, pair), ms[i].profileMeta(r, w), stored[i]) })
+			}
 		}
 		kwg.Wait()
 	}()
