@@ -230,3 +230,33 @@ func TestProfileMetasSkipWhatIsNotOne(t *testing.T) {
 		t.Errorf("error %v, want b.json and c.json named", err)
 	}
 }
+
+// TestProfilePairsRunOnlyWhenAsked: without --profile, with load hosts or
+// after the run was stopped, no extra trial starts.
+func TestProfilePairsRunOnlyWhenAsked(t *testing.T) {
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	s := &suite.Suite{Workloads: []string{"workloadc"}}
+	for _, tc := range []struct {
+		name string
+		r    *Runner
+		ctx  context.Context
+	}{
+		{"not asked", &Runner{Suite: s}, context.Background()},
+		{"load hosts", &Runner{Suite: s, Profile: true, LoadHosts: &loadhosts.Coordinator{}}, context.Background()},
+		{"stopped", &Runner{Suite: s, Profile: true}, stopped},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.r.profilePairs(tc.ctx, &side{t: &Target{Name: "a"}}, &side{t: &Target{Name: "b"}})
+			if tc.r.started != 0 {
+				t.Errorf("%d trials started", tc.r.started)
+			}
+		})
+	}
+	if id := (&Runner{RunID: "r1"}).profileID("scenarios/workloads/workloadc", profilePair); id != "r1-workloadc-profile" {
+		t.Errorf("profile id %q", id)
+	}
+	if id := (&Runner{RunID: "r1"}).profileID("workloadc", 3); id != "r1-workloadc-p03" {
+		t.Errorf("a counted trial's profile id %q, want its trial id", id)
+	}
+}
