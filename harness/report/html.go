@@ -112,6 +112,7 @@ func renderHTML(w io.Writer, r Report) error {
 		Rows                                                                         []htmlRow
 		Warnings                                                                     []string
 		Plots                                                                        []htmlPlot
+		Timelines                                                                    []htmlTimeline
 		Evidence                                                                     []htmlEvidence
 		HeldRate                                                                     []htmlHeld
 		GateNotes                                                                    []string
@@ -120,13 +121,12 @@ func renderHTML(w io.Writer, r Report) error {
 		Capacity                                                                     template.HTML
 		Profiles                                                                     []htmlProfile
 		ProfileNotes                                                                 []string
-		Timelines                                                                    []htmlTimeline
 	}{
 		Title:    fmt.Sprintf("%s vs %s", c.Candidate.Name, c.Baseline.Name),
 		Headline: headline(c), VerdictLine: verdictLine(c), Verdict: c.Verdict, Descriptive: c.Descriptive,
 		DescriptiveNote: DescriptiveNote, Warnings: c.Warnings, BaseName: c.Baseline.Name, CandName: c.Candidate.Name,
 		GateNotes: gateNotes(c), Detect: detectLine(c), Paired: c.Paired,
-		Capacity: capacityHTML(r.Capacity), ProfileNotes: r.ProfileNotes, Timelines: htmlTimelines(r.Timelines),
+		Capacity: capacityHTML(r.Capacity), ProfileNotes: r.ProfileNotes,
 	}
 	var err error
 	if data.Profiles, err = htmlProfiles(r); err != nil {
@@ -168,6 +168,7 @@ func renderHTML(w io.Writer, r Report) error {
 		// svg is built by percentileSVG with every text node escaped.
 		data.Plots = append(data.Plots, htmlPlot{Title: title, SVG: template.HTML(svg)})
 	}
+	data.Timelines = htmlTimelines(r.Timelines)
 	if err := pageTmpl.Execute(w, data); err != nil {
 		return fmt.Errorf("report: html: %w", err)
 	}
