@@ -61,7 +61,7 @@ func Timelines(store *results.Store, bm, cm *results.Manifest) []report.TrialTim
 				tl := report.TrialTimeline{Workload: t.Workload, Side: side.name, Name: results.KeyOf(side.m).Target, TrialID: t.ID, Pair: t.Pair,
 					WindowMillis: float64(t.DurationMillis), Intervals: ivs}
 				if t.Server != nil {
-					tl.Server = t.Server.Timeline
+					tl.Server = serverEvents(t.Server.Timeline)
 				}
 				p.t, p.worst = tl, worst
 			}
@@ -109,4 +109,17 @@ func latencyIntervals(hlog []byte, startMs int64) ([]report.LatencyInterval, err
 			P99Micros: float64(h.ValueAtQuantile(99)), MaxMicros: float64(h.Max()), Count: h.TotalCount()})
 	}
 	return out, nil
+}
+
+// serverEvents is a stored timeline as the report draws it; nil stays nil
+// (the report then says the timeline is not available).
+func serverEvents(tl *results.ServerTimeline) *report.ServerEvents {
+	if tl == nil {
+		return nil
+	}
+	out := &report.ServerEvents{Events: make([]report.ServerEvent, 0, len(tl.Events)), OmittedGCs: tl.OmittedGCs}
+	for _, e := range tl.Events {
+		out.Events = append(out.Events, report.ServerEvent{Kind: e.Kind, AtMillis: e.AtMillis, DurationMillis: e.DurationMillis, Server: e.Server, Detail: e.Detail})
+	}
+	return out
 }

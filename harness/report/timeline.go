@@ -6,8 +6,6 @@ import (
 	"html/template"
 	"math"
 	"strings"
-
-	"github.com/regress-hbase/regress/harness/results"
 )
 
 // TrialTimeline is one trial's latency over its measurement window and
@@ -26,9 +24,27 @@ type TrialTimeline struct {
 	Intervals []LatencyInterval
 	// Server is the servers' timeline; nil when not available (servers
 	// read through /jmx only, results stored before timelines).
-	Server *results.ServerTimeline
+	Server *ServerEvents
 	// Why says why the trial was chosen ("the highest interval p99 of 5 trials").
 	Why string
+}
+
+// ServerEvents are what a trial's region servers did in its window, in time
+// order (the stored results.ServerTimeline, as the report draws it).
+type ServerEvents struct {
+	Events []ServerEvent
+	// OmittedGCs counts the short GC pauses the stored timeline left out.
+	OmittedGCs int
+}
+
+// ServerEvent is one GC pause, flush, compaction, split or region opened.
+type ServerEvent struct {
+	// Kind is "gc", "flush", "compaction", "split" or "move".
+	Kind string
+	// AtMillis is when it began, from the window's start; DurationMillis its length (0 unknown).
+	AtMillis, DurationMillis float64
+	// Server names the region server; Detail is its log line's words.
+	Server, Detail string
 }
 
 // LatencyInterval is one interval of a trial's latency log.

@@ -10,13 +10,11 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/regress-hbase/regress/harness/results"
 )
 
 // spikeTimeline is a 10 s trial whose p99 spikes in its sixth second, when
 // a 180 ms GC pause began, with a flush and a region opened elsewhere.
-func spikeTimeline(server *results.ServerTimeline) TrialTimeline {
+func spikeTimeline(server *ServerEvents) TrialTimeline {
 	t := TrialTimeline{Workload: "workloada", Side: "candidate", Name: "2.6.2", TrialID: "r-workloada-p02", Pair: 2, WindowMillis: 10000, Server: server}
 	for i := range 10 {
 		p99 := 900.0
@@ -28,7 +26,7 @@ func spikeTimeline(server *results.ServerTimeline) TrialTimeline {
 	return t
 }
 
-var spikeEvents = &results.ServerTimeline{Events: []results.ServerEvent{
+var spikeEvents = &ServerEvents{Events: []ServerEvent{
 	{Kind: "flush", AtMillis: 1200, DurationMillis: 60, Server: "rs1", Detail: "Finished flush of dataSize ~3.69 MB"},
 	{Kind: "gc", AtMillis: 5100, DurationMillis: 180, Server: "rs1", Detail: "Pause Young (Normal) (G1 Evacuation Pause)"},
 	{Kind: "move", AtMillis: 8000, Server: "rs2", Detail: "Opened t,,1.abc. <script>"},
@@ -44,7 +42,7 @@ func TestTimelineSVG(t *testing.T) {
 			[]string{`fill="#8250df"><title>GC pause at 5.100 s, 180 ms on rs1: Pause Young`, "GC (1+3)", "flush (1)", "region opened (1)", "compaction (0)",
 				"p99 by interval", "&lt;script&gt;", "10 s</text>"},
 			[]string{"<script>", "not available"}},
-		{"a quiet window draws empty lanes", spikeTimeline(&results.ServerTimeline{Events: []results.ServerEvent{}}),
+		{"a quiet window draws empty lanes", spikeTimeline(&ServerEvents{Events: []ServerEvent{}}),
 			[]string{"GC pause (0)", "split (0)"}, []string{"#8250df\"><title>"}},
 		{"no timeline: no lanes", spikeTimeline(nil), []string{"p99 by interval"}, []string{"GC pause", "flush ("}},
 		{"no interval log", TrialTimeline{Workload: "w", WindowMillis: 8000, Server: spikeEvents}, []string{"no interval log for this trial", "GC (1+3)"}, nil},
@@ -110,7 +108,7 @@ func TestTimelineRendersInChromium(t *testing.T) {
 	page := filepath.Join(dir, "report.html")
 	r := Report{Comparison: pairedFixture(), Timelines: []TrialTimeline{spikeTimeline(spikeEvents), spikeTimeline(nil)}}
 	// A pause long enough to be seen as a bar, not a hairline.
-	r.Timelines[0].Server = &results.ServerTimeline{Events: append([]results.ServerEvent{{Kind: "gc", AtMillis: 3000, DurationMillis: 900}}, spikeEvents.Events...)}
+	r.Timelines[0].Server = &ServerEvents{Events: append([]ServerEvent{{Kind: "gc", AtMillis: 3000, DurationMillis: 900}}, spikeEvents.Events...)}
 	f, err := os.Create(page)
 	if err != nil {
 		t.Fatal(err)
