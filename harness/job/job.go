@@ -171,6 +171,7 @@ func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 		Vote: voteOf(bm, cm, c, "")}
 	var notes []string
 	rep.Profiles, notes = Differentials(bm, cm)
+	rep.Timelines = Timelines(store, bm, cm)
 	rep.ProfileNotes = slices.Concat(profileNotes, notes)
 	if err := writeReports(stdout, stderr, rp, rep, true); err != nil {
 		return err

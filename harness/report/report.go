@@ -47,6 +47,9 @@ type Report struct {
 	// Vote is what the vote paragraph says beside the comparison (builds,
 	// machine, where the report is); its frames come from Profiles when empty.
 	Vote Vote
+	// Timelines are trials' latency over their window with their servers'
+	// events (GC pauses, flushes...), drawn in the HTML report (timeline.go).
+	Timelines []TrialTimeline
 }
 
 // Distribution holds one workload's operation's latency histograms, one per side (either may be nil).

@@ -76,7 +76,8 @@ type Runner struct {
 	// WarmUp says how the last run's warm-up went (rounds, time, settled).
 	WarmUp WarmUp
 	// Profile records JFR on every local region server of each side over
-	// the measurement window of each workload's first pair (profile.go).
+	// the measurement window of one extra pair of each workload, run after
+	// the counted pairs and stored nowhere but its profiles (profile.go).
 	Profile bool
 
 	fingerprint string
@@ -133,8 +134,13 @@ func (r *Runner) RunSingle(ctx context.Context, t *target.Target) (*results.Mani
 			}
 		}
 	}
+	m, err := r.thisRun(s)
+	if err != nil {
+		return nil, err
+	}
+	r.profilePairs(ctx, s)
 	r.emit(Event{Phase: "done", Target: t.Name, Trial: r.started, Trials: r.started})
-	return r.thisRun(s)
+	return m, nil
 }
 
 // RunPairs runs interleaved pairs: for every pair index and workload, the
@@ -208,6 +214,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *target.Target, more M
 			return nil, nil, err
 		}
 		if more == nil || look >= r.Suite.Pairs.Looks {
+			r.profilePairs(ctx, bs, cs)
 			r.emit(Event{Phase: "done", Trial: r.started, Trials: r.started})
 			return bm, cm, nil
 		}
@@ -226,6 +233,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *target.Target, more M
 			}
 		}
 		if !grew {
+			r.profilePairs(ctx, bs, cs)
 			r.emit(Event{Phase: "done", Trial: r.started, Trials: r.started})
 			return bm, cm, nil
 		}
@@ -408,7 +416,8 @@ type WarmUp struct {
 }
 
 // trial runs workload w once on a fresh clone of s's seed and stores it; a
-// pair of -1 is a warm-up trial, run the same way and not stored.
+// pair of -1 is a warm-up trial, run the same way and not stored, and
+// profilePair the profiled trial after the counted ones (profile.go).
 // requireRate fails the run when the trial did not hold its target rate;
 // paired runs store such a trial instead, because a candidate that cannot
 // hold a rate its baseline holds is a regression compare judges (and a rate
@@ -436,12 +445,14 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 	prof := r.startProfile(ctx, s, w, pair, at)
 	m, err := r.measure(ctx, s, w, table, at)
 	if err != nil {
-		prof.keep(ctx, r, w, "", false)
+		prof.keep(ctx, r, w, "", nil, false)
 		return 0, err
 	}
 	defer os.Remove(m.hlog)
 	err = r.record(s, w, pair, order, requireRate, false, m)
-	prof.keep(ctx, r, w, r.trialID(w, pair), err == nil)
+	if prof != nil {
+		prof.keep(ctx, r, w, r.profileID(w, pair), m.profileMeta(r, w), err == nil)
+	}
 	return m.cpuPerOp(), err
 }
 
@@ -506,7 +517,9 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	defer func() { // both sides' recordings are read at once, between trials
 		var kwg sync.WaitGroup
 		for i, p := range profs {
-			kwg.Go(func() { p.keep(ctx, r, w, r.trialID(w, pair), stored[i]) })
+			if p != nil {
+				kwg.Go(func() { p.keep(ctx, r, w, r.profileID(w, pair), ms[i].profileMeta(r, w), stored[i]) })
+			}
 		}
 		kwg.Wait()
 	}()
@@ -640,6 +653,7 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 		r.logger().Warn("server cost not read", "target", s.t.Name, "workload", w, "err", werr)
 	} else if costs != nil {
 		m.server = serverStats(servercost.Total(costs), &s.idle, res.Ops, len(costs))
+		m.server.Timeline = timelineOf(costs, res.Start)
 	}
 	return m, nil
 }
@@ -648,6 +662,10 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 // only logged.
 func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bool, m *measured) error {
 	res := m.res
+	if pair == profilePair {
+		r.logger().Info("profile trial done (not counted)", "target", s.t.Name, "workload", w, "rate", res.RateMessage(), "server_cpu_per_op_us", m.cpuPerOp())
+		return nil
+	}
 	if pair < 0 {
 		r.logger().Info("warm-up trial done", "target", s.t.Name, "workload", w, "rate", res.RateMessage(), "server_cpu_per_op_us", m.cpuPerOp())
 		return nil

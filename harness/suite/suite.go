@@ -109,9 +109,10 @@ type Run struct {
 	// Mode is how a pair's two trials run: ModeInterleaved (back to back, in
 	// random order) or ModeDuet (at the same time, same start and schedule).
 	Mode string `yaml:"mode"`
-	// Profile records JFR on both sides' region servers over each
-	// workload's first pair (--profile overrides it). Left out of the
-	// fingerprint: it runs on both sides alike and adds about 1% of CPU.
+	// Profile records JFR on both sides' region servers over one extra
+	// pair of each workload, run after the counted pairs and not counted
+	// (--profile overrides it). Left out of the fingerprint: no counted
+	// trial runs beside a recorder.
 	Profile bool `yaml:"profile"`
 	// Idle is how long each trial's servers are watched with no load just
 	// before it, to subtract their background from the server cost; 0 subtracts nothing.
