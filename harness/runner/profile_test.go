@@ -250,7 +250,7 @@ func TestProfilePairsRunOnlyWhenAsked(t *testing.T) {
 		{"stopped", &Runner{Suite: s, Profile: true}, stopped},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.r.profilePairs(tc.ctx, &side{t: &Target{Name: "a"}}, &side{t: &Target{Name: "b"}})
+			tc.r.profilePairs(tc.ctx, &side{t: &target.Target{Name: "a"}}, &side{t: &target.Target{Name: "b"}})
 			if tc.r.started != 0 {
 				t.Errorf("%d trials started", tc.r.started)
 			}
