@@ -211,13 +211,28 @@ func (lr *liveRun) checkAfter(want int) {
 	if len(dirs) == 0 {
 		t.Errorf("found no cluster work dir in the output")
 	}
+	// A cluster whose JVM died keeps the logs its error names (and its
+	// config), never its data; any other is removed whole.
+	died := strings.Contains(lr.out.String(), "HBase JVM died")
 	for _, d := range dirs {
 		if ps := processesIn(d); len(ps) > 0 {
 			t.Errorf("processes %v of cluster %s are left running", ps, d)
 		}
-		if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("work dir %s is left behind (%v)", d, err)
+		if !died {
+			if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("work dir %s is left behind (%v)", d, err)
+			}
+			continue
 		}
+		if _, err := os.Stat(filepath.Join(d, "logs")); err != nil {
+			t.Errorf("the dead cluster's logs, which its error names, are gone: %v", err)
+		}
+		for _, sub := range []string{"hbase", "zk", "tmp"} {
+			if _, err := os.Stat(filepath.Join(d, sub)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the dead cluster's %s is left behind (%v)", sub, err)
+			}
+		}
+		os.RemoveAll(d)
 	}
 }
 
