@@ -165,7 +165,7 @@ func (a *Args) columnFamily(phase string) (string, error) {
 	return cf, nil
 }
 
-// CreateTable is `regress ycsb create`: the table (-p table, default usertable) with its column
+// CreateTable is `regress ycsb create-table`: the table (-p table, default usertable) with its column
 // family, pre-split into -p regions, as YCSB's HBase docs have users do in the shell.
 func CreateTable(ctx context.Context, out io.Writer, a *Args) error {
 	fail := func(err error) error { return usageErr(fmt.Errorf("ycsb %s: %w", Create, err)) }
