@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
 	"github.com/regress-hbase/regress/harness/results"
 )
@@ -424,8 +425,8 @@ func TestFaultBusyCore(t *testing.T) {
 
 // TestSignalStopsARunWithClusters sends SIGINT or SIGTERM to runs that
 // started clusters, while a cluster starts and during a trial of a
-// comparison of two clusters: each exits 3 within 2 s saying what it kept,
-// and leaves no JVM and no work dir.
+// comparison of two clusters: each exits 3 within a few seconds (not the
+// graceful stop's 30 s) saying what it kept, and leaves no JVM and no work dir.
 func TestSignalStopsARunWithClusters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real HBase; skipped under -short")
@@ -475,8 +476,12 @@ func TestSignalStopsARunWithClusters(t *testing.T) {
 			code := lr.wait(time.Minute)
 			took := lr.ended.Sub(sent)
 			t.Logf("exit %d %v after %v", code, took.Round(time.Millisecond), tc.sig)
-			if took > 2*time.Second {
-				t.Errorf("exited %v after %v, want within 2s", took.Round(time.Millisecond), tc.sig)
+			// SIGKILL follows the signal by cluster.InterruptGrace; the
+			// kernel then frees the killed JVMs' heaps, which took up to
+			// 1.6 s on a busy 2-core VM (CI, 2026-12-02: 2.6 s in all).
+			// What this guards against is a wait for the graceful stop (30 s).
+			if limit := cluster.InterruptGrace + 5*time.Second; took > limit {
+				t.Errorf("exited %v after %v, want within %v", took.Round(time.Millisecond), tc.sig, limit)
 			}
 			if code != exitRunFailed || !strings.Contains(lr.out.String(), tc.want) {
 				t.Errorf("exit %d, want %d saying %q", code, exitRunFailed, tc.want)
