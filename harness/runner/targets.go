@@ -100,7 +100,8 @@ func StartTargets(ctx context.Context, opt StartOptions, sides []Side) ([]*Targe
 				}
 				opt.message(fmt.Sprintf("%s: starting HBase %s (%s provider)", s.Role, what, p.Name()))
 				cl, err := p.Start(ctx, cluster.Spec{Version: s.Version, Conf: s.Conf, JVMOpts: s.JVMOpts, Keep: opt.Keep, CacheDir: opt.CacheDir,
-					Name: s.Role, JavaHome: s.JavaHome, Repo: s.Repo, RegionServers: opt.RegionServers, RSHeap: opt.RSHeap, ExtraJars: s.Jars})
+					Name: s.Role, JavaHome: s.JavaHome, Repo: s.Repo, RegionServers: opt.RegionServers, RSHeap: opt.RSHeap, ExtraJars: s.Jars,
+					InfoServer: true}) // its /prometheus holds the block cache counts (counts.go)
 				if err != nil {
 					errs[i] = (fmt.Errorf("%s: start HBase %s: %w", s.Role, what, err))
 					return
