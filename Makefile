@@ -98,7 +98,8 @@ FUZZ_TARGETS := \
 	./harness/ycsbfmt:FuzzParseText ./harness/ycsbfmt:FuzzParseHdrLog ./harness/ycsbfmt:FuzzSplitter \
 	./harness/results:FuzzDecodeManifest ./harness/results:FuzzMergeHlog \
 	./harness/suite:FuzzParse ./harness/loadgen:FuzzReadHlog ./harness/workload:FuzzParseProperties \
-	./harness/hbase:FuzzParseZNode ./harness/hbase:FuzzParseResponse ./harness/hbase:FuzzRawGetDecoder ./harness/hbase:FuzzRawScanDecoder
+	./harness/hbase:FuzzParseZNode ./harness/hbase:FuzzParseResponse ./harness/hbase:FuzzRawGetDecoder ./harness/hbase:FuzzRawScanDecoder \
+	./harness/servercost:FuzzParseBlockCache
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn ($$pkg)"; \
