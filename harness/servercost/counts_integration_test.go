@@ -1,0 +1,131 @@
+package servercost_test
+
+import (
+	"context"
+	"io"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/cluster"
+	"github.com/regress-hbase/regress/harness/cluster/clustertest"
+	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/runner"
+	"github.com/regress-hbase/regress/harness/servercost"
+	"github.com/regress-hbase/regress/harness/suite"
+)
+
+// TestTrialCountsMatchTheClient runs a workload C trial on a local cluster
+// regress starts (its info server on) and checks the window's counts: the
+// reads the trial table's regions counted are the client's reads, within
+// the few operations in flight at the window's edges, and the block cache
+// saw lookups. It also measures what the counts cost an idle server: one
+// /prometheus read (which samples every metrics source).
+func TestTrialCountsMatchTheClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real HBase; skipped under -short")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	targets, stop, err := runner.StartTargets(ctx, runner.StartOptions{Provider: cluster.NewLocal(""), ZNode: "/hbase"},
+		[]runner.Side{{Role: "baseline", Version: clustertest.Version()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	tgt := targets[0]
+	infos, err := tgt.Client.InfoServers(ctx)
+	if err != nil || len(infos) != 1 || infos[0].Info == "" {
+		t.Fatalf("info servers %+v (%v): want the one region server's", infos, err)
+	}
+	scen, _ := filepath.Abs(filepath.Join("..", "..", "scenarios"))
+	s, err := suite.Parse([]byte(`
+name: counts
+workloads: [workloadc]
+data: {recordcount: 2000, regions: 2}
+run: {threads: 16, target: 300, warmup: 2s, measure: 8s}
+pairs: {initial: 1, max: 1, looks: 1}
+`), scen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := results.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner.Runner{Suite: s, Store: store, RunID: "counts"}
+	m, err := r.RunSingle(ctx, tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Trials) != 1 {
+		t.Fatalf("%d trials, want 1", len(m.Trials))
+	}
+	tr := m.Trials[0]
+	if tr.Server == nil || tr.Server.Counts == nil {
+		t.Fatalf("trial %s: no server counts (server %+v)", tr.ID, tr.Server)
+	}
+	c := tr.Server.Counts
+	reads, writes := results.ExpectedServerRequests(tr.Ops)
+	t.Logf("trial %s over %d ms: client %d reads, %d writes; servers counted %d reads, %d writes, %d filtered; block cache %d hits, %d misses (ratio %.3f); note %q",
+		tr.ID, tr.Server.WindowMillis, reads, writes, c.ServerReadRequests, c.ServerWriteRequests, c.ServerFilteredReads,
+		c.BlockCacheHits, c.BlockCacheMisses, c.BlockCacheHitRatio, c.CountsNote)
+	if !c.RequestsKnown || !c.BlockCacheKnown {
+		t.Fatalf("counts not known: %+v", c)
+	}
+	// A read in flight at an edge may fall on either side of it: at 300
+	// ops/s and a few ms each, a handful at most.
+	slack := max(10, reads/100)
+	if d := c.ServerReadRequests - reads; d < -slack || d > slack || reads < 2000 {
+		t.Errorf("servers counted %d reads for the client's %d (slack %d)", c.ServerReadRequests, reads, slack)
+	}
+	if c.ServerWriteRequests != 0 || c.BlockCacheHits+c.BlockCacheMisses <= 0 {
+		t.Errorf("want no writes and some block cache lookups: %+v", c)
+	}
+
+	// What the counts cost the idle server: its CPU over 5 s alone, then
+	// over 20 /prometheus reads.
+	pid := tgt.Servers[0].PID
+	idleA := cpuOf(t, pid)
+	time.Sleep(5 * time.Second)
+	idleB := cpuOf(t, pid)
+	const n = 20
+	start := time.Now()
+	for range n {
+		if _, err := servercost.ReadBlockCache(ctx, http.DefaultClient, infos[0].Info); err != nil {
+			t.Fatal(err)
+		}
+	}
+	took := time.Since(start)
+	readsCPU := cpuOf(t, pid) - idleB
+	idleRate := float64(idleB-idleA) / 5 / 1e6
+	perRead := (float64(readsCPU)/1e6 - idleRate*took.Seconds()) / n
+	t.Logf("idle server (info server on): %.1f ms CPU/s; one /prometheus read: %.1f ms CPU net of idle, %v wall", idleRate, perRead, took/n)
+	resp, err := http.Get("http://" + infos[0].Info + "/prometheus?qry=server_block_cache_")
+	if err == nil {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		resp.Body.Close()
+		t.Logf("/prometheus?qry=server_block_cache_:\n%s", b)
+	}
+	if math.IsNaN(perRead) {
+		t.Errorf("no CPU figure")
+	}
+}
+
+// cpuOf is a process's user+system CPU time from /proc.
+func cpuOf(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b)[strings.LastIndexByte(string(b), ')')+1:])
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+s) * 10 * time.Millisecond
+}
