@@ -97,9 +97,11 @@ func (cs *countServers) read(ctx context.Context, c *hbase.Client, table string)
 // reading and returns the window's counts (never nil).
 func (r *Runner) watchCounts(ctx context.Context, s *side, table string, from, to time.Time) func() *results.Counts {
 	cs := &s.counts
-	cs.find(ctx, s.t.Client)
 	ch := make(chan *results.Counts, 1)
 	go func() {
+		// Found here, not before the load starts: the first trial's
+		// look-up (a master call and ZooKeeper) must not delay its schedule.
+		cs.find(ctx, s.t.Client)
 		var a, b countReading
 		for i, at := range []time.Time{from, to} {
 			if d := time.Until(at); d > 0 {
