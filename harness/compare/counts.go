@@ -30,6 +30,31 @@ type ServerCounts struct {
 	HitRatio         float64 `json:"block_cache_hit_ratio"`
 }
 
+// serverCountNotes are the distinct notes of trials whose counts were not
+// all read ("baseline: block cache counts not available: ..."), sorted.
+func serverCountNotes(bt, ct []results.Trial) []string {
+	seen := map[string]bool{}
+	var out []string
+	for si, side := range [][]results.Trial{bt, ct} {
+		who := [2]string{"baseline", "candidate"}[si]
+		for i := range side {
+			sv := side[i].Server
+			if sv == nil || sv.Counts == nil || sv.Counts.CountsNote == "" {
+				continue
+			}
+			for _, n := range strings.Split(sv.Counts.CountsNote, "; ") {
+				line := who + ": " + n
+				if !seen[line] {
+					seen[line] = true
+					out = append(out, line)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // A server may count a little more or less than the client at the window's
 // edges (an operation in flight when a reading is taken); beyond this
 // slack, fewer server-counted requests mean operations that never reached

@@ -75,3 +75,19 @@ func TestServerCountsSumPerWorkloadAndSide(t *testing.T) {
 		t.Errorf("no counts: got %+v, want nil", got)
 	}
 }
+
+func TestServerCountNotesDistinctPerSide(t *testing.T) {
+	note := func(n string) results.Trial {
+		return results.Trial{Workload: "workloadc", Server: &results.ServerStats{Counts: &results.Counts{CountsNote: n}}}
+	}
+	bt := []results.Trial{note("server-counted requests not available: HBase 1.x; block cache counts not available: no /prometheus"), note("block cache counts not available: no /prometheus"), {Workload: "workloadc"}}
+	ct := []results.Trial{note(""), countedTrial("workloadc", 0, 1, 0, 1, 0, 0, 0)}
+	got := serverCountNotes(bt, ct)
+	want := []string{"baseline: block cache counts not available: no /prometheus", "baseline: server-counted requests not available: HBase 1.x"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := serverCountNotes(nil, ct); got != nil {
+		t.Errorf("no notes: got %q", got)
+	}
+}

@@ -32,7 +32,8 @@ type samples struct {
 	throttled map[string]bool
 	held      []heldSample
 	// counts are each side's server counts per workload (counts.go).
-	counts []ServerCounts
+	counts     []ServerCounts
+	countNotes []string
 }
 
 // metricSample is one metric's values. Log values keep each side's stored
@@ -78,7 +79,7 @@ func extract(bt, ct []results.Trial, unpaired bool) samples {
 	if w := shortCounts(bt, ct); w != "" {
 		s.warnings = append(s.warnings, w)
 	}
-	s.counts = serverCounts(bt, ct)
+	s.counts, s.countNotes = serverCounts(bt, ct), serverCountNotes(bt, ct)
 	s.runs = countRuns(ct)
 	keys, missing := commonKeys(bt, ct)
 	s.missing = missing

@@ -26,5 +26,5 @@ func serverCountLines(c *compare.Comparison) []string {
 		}
 		out = append(out, fmt.Sprintf("%s %s: %s", s.Workload, s.Side, strings.Join(parts, "; ")))
 	}
-	return out
+	return append(out, c.ServerCountNotes...)
 }

@@ -86,7 +86,8 @@ type jsonReport struct {
 	Warnings    []string           `json:"warnings"`
 	Generated   string             `json:"generated,omitempty"`
 	// ServerCounts are each side's server-counted requests and block cache lookups per workload.
-	ServerCounts []compare.ServerCounts `json:"server_counts,omitempty"`
+	ServerCounts     []compare.ServerCounts `json:"server_counts,omitempty"`
+	ServerCountNotes []string               `json:"server_count_notes,omitempty"`
 	// Capacity is the rate sweep of `regress capacity`: every search and step.
 	Capacity *capacity.Sweep `json:"capacity,omitempty"`
 	// Profiles are the differential profiles per workload (--profile).
@@ -102,7 +103,7 @@ func renderJSON(w io.Writer, r Report) error {
 		Paired: c.Paired, Interleaved: c.Interleaved, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
 		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, HeldRate: c.HeldRate,
 		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity,
-		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes, ServerCounts: c.ServerCounts}
+		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes, ServerCounts: c.ServerCounts, ServerCountNotes: c.ServerCountNotes}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
 	}
