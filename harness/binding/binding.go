@@ -65,24 +65,6 @@ func (d *DB) Worker() *DB {
 	return &DB{c: d.c, family: d.family, durability: d.durability, log: d.log, errOnce: d.errOnce}
 }
 
-// ParseDurability reads YCSB's durability property (USE_DEFAULT, SKIP_WAL,
-// ASYNC_WAL, SYNC_WAL, FSYNC_WAL; empty means USE_DEFAULT).
-func ParseDurability(s string) (hbase.Durability, error) {
-	switch s {
-	case "", "USE_DEFAULT":
-		return hbase.UseDefault, nil
-	case "SKIP_WAL":
-		return hbase.SkipWAL, nil
-	case "ASYNC_WAL":
-		return hbase.AsyncWAL, nil
-	case "SYNC_WAL":
-		return hbase.SyncWAL, nil
-	case "FSYNC_WAL":
-		return hbase.FsyncWAL, nil
-	}
-	return 0, errors.New("durability=" + s + ": use USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL or FSYNC_WAL")
-}
-
 // Read gets one row: the whole family when fields is nil, else the named columns.
 func (d *DB) Read(ctx context.Context, table, key string, fields []string) workload.Status {
 	d.key = append(d.key[:0], key...)

@@ -27,18 +27,6 @@ func TestMain(m *testing.M) {
 	})
 }
 
-func TestParseDurability(t *testing.T) {
-	for in, want := range map[string]hbase.Durability{"": hbase.UseDefault, "USE_DEFAULT": hbase.UseDefault,
-		"SKIP_WAL": hbase.SkipWAL, "ASYNC_WAL": hbase.AsyncWAL, "SYNC_WAL": hbase.SyncWAL, "FSYNC_WAL": hbase.FsyncWAL} {
-		if got, err := ParseDurability(in); err != nil || got != want {
-			t.Errorf("ParseDurability(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	if _, err := ParseDurability("sync"); err == nil {
-		t.Error("ParseDurability(sync) accepted a value HBase does not know")
-	}
-}
-
 // table creates a fresh table with family "family" for one test.
 func table(t testing.TB, ctx context.Context, name string) {
 	t.Helper()

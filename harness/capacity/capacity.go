@@ -1,10 +1,23 @@
-// Package capacity finds how much load an HBase version sustains: for each
-// workload it steps an open-loop target rate up (geometric steps or a list)
-// until a step's intended p99 exceeds the SLO or the achieved rate falls
-// below the held-rate threshold, bisects between the last good and the first
-// bad rate, and repeats that search for several interleaved
-// baseline/candidate pairs within a rate ceiling and a time budget. It runs
-// steps through a caller's Prober and decides nothing about regressions.
+// Package capacity is `regress capacity`, one slice: it finds how much load
+// an HBase version sustains and whether the candidate sustains less.
+//
+// For each workload it steps an open-loop target rate up (geometric steps or
+// a list) until a step's intended median (or p99) exceeds the SLO or the
+// achieved rate falls below the held-rate threshold, bisects between the last
+// good and the first bad rate, and repeats that search for several
+// interleaved baseline/candidate pairs within a rate ceiling and a time
+// budget (Run). Its seams to the rest:
+//
+//   - settings: the suite's capacity: section (package section; ConfigOf);
+//   - steps: a StepRunner the runner fills (runner.Runner.Step on a fresh
+//     clone), measured by StepOf and judged here (Probe, Config.Judge);
+//   - verdict: Gate.Compare, one search a observation, tested with
+//     compare.ComparePaired; VerdictError maps it to the exit code;
+//   - reports: *Sweep is a report.Section (text, Markdown, HTML), and the
+//     JSON report carries it as it is;
+//   - store: Save and Load go through the results store
+//     (<store>/capacity/<run id>.json), which lists and checks sweeps
+//     beside the trials.
 package capacity
 
 import (

@@ -14,6 +14,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/workload"
 )
 
@@ -236,11 +237,19 @@ func TestSaveAndLoadRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(t.TempDir(), "sub", "capacity.json")
-	if err := Save(p, sw); err != nil {
+	sw.Baseline, sw.Candidate, sw.RunID = "2.6.1", "2.6.2", "20261202T040000"
+	st, err := results.Open(filepath.Join(t.TempDir(), "store"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Load(p)
+	p, err := Save(st, sw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(st.Root(), "capacity", sw.RunID+".json"); p != want {
+		t.Errorf("stored at %s, want %s", p, want)
+	}
+	got, err := Load(st, sw.RunID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,14 @@
 package capacity
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
-	"os"
 	"path/filepath"
+	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/regress-hbase/regress/harness/atomicfile"
+	"github.com/regress-hbase/regress/harness/capacity/section"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/workload"
 )
@@ -46,31 +46,37 @@ func StepOf(res *loadgen.Result) Step {
 	return st
 }
 
-// Save writes sw as indented JSON to path atomically (atomicfile), so a
-// crash never leaves half a file.
-func Save(path string, sw *Sweep) error {
-	b, err := json.MarshalIndent(sw, "", "  ")
-	if err != nil {
-		return fmt.Errorf("capacity: encode sweep: %w", err)
+// StepRunner runs one step: workload w at rate ops/s, open loop, on a fresh
+// clone of side's seed (0 baseline, 1 candidate), and returns what the load
+// generator measured. It is the seam to the runner (runner.Runner.Step);
+// the sweep decides the rates and judges the steps.
+type StepRunner func(ctx context.Context, side int, workload string, rate float64) (*loadgen.Result, error)
+
+// Probe is the Prober that runs each step with run and measures it (StepOf).
+func Probe(run StepRunner) Prober {
+	return func(ctx context.Context, side int, w string, rate float64, _ string) (Step, error) {
+		res, err := run(ctx, side, w, rate)
+		if err != nil {
+			return Step{}, err
+		}
+		return StepOf(res), nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("capacity: %w", err)
-	}
-	if err := atomicfile.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("capacity: %w", err)
-	}
-	return nil
 }
 
-// Load reads a sweep Save wrote.
-func Load(path string) (*Sweep, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("capacity: %w", err)
+// ConfigOf is the sweep a suite's capacity section drives; maxErrorRate is
+// the suite's run.max_error_rate, the error budget of a good step too.
+func ConfigOf(c section.Capacity, maxErrorRate float64) Config {
+	return Config{Workloads: c.Workloads, StartOpsPerSec: c.StartOpsPerSec, Factor: c.Factor, Rates: c.Rates,
+		MaxOpsPerSec: c.MaxOpsPerSec, SLOP99: c.SLOP99, SLOP50: c.SLOP50, Hold: loadgen.HoldThreshold, MaxErrorRate: maxErrorRate,
+		Resolution: c.Resolution, StepTime: c.Warmup + c.Measure, Pairs: c.Pairs, Budget: c.Budget}
+}
+
+// String is the step's progress line: "capacity workloada pair 1 baseline sweep 2000 ops/s: achieved 1998, p99 3ms (ok) [41s elapsed]".
+func (e Event) String() string {
+	verdict := "ok"
+	if !e.Step.Good {
+		verdict = "FAILED: " + e.Step.Why
 	}
-	var sw Sweep
-	if err := json.Unmarshal(b, &sw); err != nil {
-		return nil, fmt.Errorf("capacity: %s is not a capacity sweep (written by regress capacity): %w", path, err)
-	}
-	return &sw, nil
+	return fmt.Sprintf("capacity %s pair %d %s %s %.0f ops/s: achieved %.0f, p99 %s (%s) [%s elapsed]", filepath.Base(e.Workload), e.Pair+1, e.Side,
+		e.Step.Phase, e.Step.TargetOpsPerSec, e.Step.AchievedOpsPerSec, time.Duration(e.Step.WorstP99Micros)*time.Microsecond, verdict, e.Elapsed.Round(time.Second))
 }

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,6 +61,68 @@ func TestStopCutShortWhenTheStartContextEnds(t *testing.T) {
 			}
 			if _, err := os.Stat(wd); err != nil {
 				t.Errorf("work dir: %v", err)
+			}
+		})
+	}
+}
+
+// TestStopKeepsTheLogOfAClusterThatDied: the error that reports a JVM's
+// death names its log, so Stop of a dead cluster keeps the logs and config
+// and drops only the data; a cluster stopped alive is removed whole.
+func TestStopKeepsTheLogOfAClusterThatDied(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		script   string
+		keepsLog bool
+	}{
+		{"died unasked", "sleep 0.5; exit 1", true},
+		{"stopped alive", "exec sleep 60", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wd := t.TempDir()
+			for _, sub := range []string{"logs", "conf", "hbase", "zk", "tmp"} {
+				if err := os.MkdirAll(filepath.Join(wd, sub), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cleaned := false
+			c := &localCluster{version: "test", workDir: wd, done: make(chan struct{}), firstExit: make(chan struct{}),
+				hurried: make(chan struct{}), grace: 2 * time.Second, log: discardLogger(), cleanup: func() { cleaned = true }}
+			j, err := c.startJVM("sh", []string{"-c", tc.script}, "region server 1", filepath.Join(wd, "logs", "rs.log"), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.main = j
+			c.seal()
+			c.ready.Store(true)
+			if tc.keepsLog {
+				select {
+				case <-c.done:
+				case <-time.After(10 * time.Second):
+					t.Fatal("the JVM's exit was not noticed in 10 s")
+				}
+			}
+			if err := c.Stop(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if (c.Died() != nil) != tc.keepsLog {
+				t.Fatalf("Died() = %v", c.Died())
+			}
+			if cleaned == tc.keepsLog {
+				t.Errorf("whole work dir removed = %v, want %v", cleaned, !tc.keepsLog)
+			}
+			if !tc.keepsLog {
+				return
+			}
+			for _, sub := range []string{"logs", "conf"} {
+				if _, err := os.Stat(filepath.Join(wd, sub)); err != nil {
+					t.Errorf("%s of a dead cluster not kept: %v", sub, err)
+				}
+			}
+			for _, sub := range []string{"hbase", "zk", "tmp"} {
+				if _, err := os.Stat(filepath.Join(wd, sub)); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("%s of a dead cluster kept (stat: %v)", sub, err)
+				}
 			}
 		})
 	}

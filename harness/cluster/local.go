@@ -231,9 +231,7 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 			cleanup()
 		default:
 			// Keep the log (and config) the error names; drop the data.
-			for _, sub := range []string{"hbase", "zk", "tmp"} {
-				os.RemoveAll(filepath.Join(wd, sub))
-			}
+			c.dropData()
 			log.Info("HBase start failed; its log and config are kept", "workdir", wd)
 		}
 		return nil, err
@@ -577,10 +575,17 @@ func (c *localCluster) stop(ctx context.Context) error {
 	case <-c.done:
 		// Nothing to stop gracefully: say so instead of "graceful=true".
 		err := c.kill()
-		if d := c.Died(); d != nil {
+		d := c.Died()
+		if d != nil {
 			c.log.Warn("HBase was already dead when stopped", "role", d.Role, "pid", d.PID, "exit", d.Exit)
 		}
-		if err == nil && !c.keep {
+		switch {
+		case err != nil || c.keep:
+		case d != nil:
+			// The error that reported the death names this log: keep it.
+			c.dropData()
+			c.log.Info("HBase died; its log and config are kept", "workdir", c.workDir)
+		default:
 			c.cleanup()
 		}
 		return err
@@ -608,6 +613,15 @@ func (c *localCluster) stop(ctx context.Context) error {
 		c.log.Info("work dir kept", "workdir", c.workDir)
 	}
 	return nil
+}
+
+// dropData removes the cluster's data (HBase's root dir, ZooKeeper's, tmp)
+// and keeps its logs and config, for a cluster whose failure an error names
+// its log for.
+func (c *localCluster) dropData() {
+	for _, sub := range []string{"hbase", "zk", "tmp"} {
+		os.RemoveAll(filepath.Join(c.workDir, sub))
+	}
 }
 
 // term SIGTERMs the JVMs and says whether all exited before ctx or grace ended.

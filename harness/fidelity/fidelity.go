@@ -14,6 +14,7 @@ import (
 	"github.com/regress-hbase/regress/harness/binding"
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/loadspec"
 	"github.com/regress-hbase/regress/harness/workload"
 )
 
@@ -68,28 +69,23 @@ type Figures struct {
 // server, if not nil, is read before and after the run (see ServerFigures),
 // the second read no sooner than CacheTTL after the first.
 func Run(ctx context.Context, client *hbase.Client, c Case, server *JMX) (Figures, error) {
-	wl, err := workload.New(c.Props)
+	load, err := loadOf(c.Props)
 	if err != nil {
 		return Figures{}, fmt.Errorf("fidelity %s: %w", c.Name, err)
 	}
-	d, err := binding.ParseDurability(c.Props.String("durability", ""))
+	load.Name, load.Seed = c.Name, time.Now().UnixNano()
+	load.Schedule = loadgen.Schedule{TargetRate: c.Rate, Workers: c.Workers, Warmup: c.Warmup, Duration: c.Duration}
+	cfg, err := binding.NewRun(client, load, workload.Share{}, nil)
 	if err != nil {
-		return Figures{}, err
+		return Figures{}, fmt.Errorf("fidelity %s: %w", c.Name, err)
 	}
-	db := binding.New(client, c.Props.String("columnfamily", "family"), d, nil)
 	var before ServerSnapshot
 	if server != nil {
 		if before, err = server.Snapshot(ctx); err != nil {
 			return Figures{}, err
 		}
 	}
-	res, err := loadgen.Run(ctx, loadgen.Config{
-		TargetRate: c.Rate,
-		Workers:    c.Workers,
-		Warmup:     c.Warmup,
-		Duration:   c.Duration,
-		NewWorker:  loadgen.Transactions(wl, func(int) (workload.DB, error) { return db.Worker(), nil }, time.Now().UnixNano()),
-	})
+	res, err := loadgen.Run(ctx, cfg)
 	if err != nil {
 		return Figures{}, fmt.Errorf("fidelity %s: %w", c.Name, err)
 	}
@@ -123,31 +119,41 @@ func Run(ctx context.Context, client *hbase.Client, c Case, server *JMX) (Figure
 	return f, nil
 }
 
+// loadOf reads the load of a case's properties; the column family
+// defaults to "family".
+func loadOf(props workload.Properties) (loadspec.Spec, error) {
+	load, err := loadspec.FromProperties(props)
+	if load.Family == "" {
+		load.Family = "family"
+	}
+	return load, err
+}
+
 // Prepare creates table pre-split into regions (at the workload's key
 // quantiles) and loads its recordcount rows with batched puts, through the
-// same load path as a seed preload.
+// same load path as a seed preload, at the table's default durability.
 func Prepare(ctx context.Context, client *hbase.Client, props workload.Properties, regions int) error {
-	wl, err := workload.New(props)
+	load, err := loadOf(props)
 	if err != nil {
 		return fmt.Errorf("fidelity: %w", err)
 	}
-	cfg := wl.Config()
-	family := props.String("columnfamily", "family")
-	splits, err := wl.SplitKeys(regions)
+	cfg := load.Workload
+	splits, err := cfg.SplitKeys(regions)
 	if err != nil {
 		return err
 	}
-	if err := client.CreateTable(ctx, hbase.TableSpec{Name: cfg.Table, Families: []hbase.FamilySpec{{Name: family}}, SplitKeys: splits}); err != nil {
+	if err := client.CreateTable(ctx, hbase.TableSpec{Name: cfg.Table, Families: []hbase.FamilySpec{{Name: load.Family}}, SplitKeys: splits}); err != nil {
 		return fmt.Errorf("fidelity: %w", err)
 	}
-	db := binding.New(client, family, hbase.UseDefault, nil)
 	const batch = 100
-	_, err = loadgen.Run(ctx, loadgen.Config{
-		Workers:   4,
-		MaxOps:    loadgen.LoadSlots(cfg.RecordCount, batch),
-		NewWorker: loadgen.InsertRows(wl, func(int) (workload.DB, error) { return db.Worker(), nil }, 1, loadgen.Inserts{Batch: batch, StopOnFailure: true}),
-	})
+	load.Name, load.Seed, load.Durability = "fidelity preload", 1, loadspec.UseDefault
+	load.Schedule = loadgen.Schedule{Workers: 4, MaxOps: loadgen.LoadSlots(cfg.RecordCount, batch)}
+	load.Insert = &loadgen.Inserts{Batch: batch, StopOnFailure: true}
+	run, err := binding.NewRun(client, load, workload.Share{}, nil)
 	if err != nil {
+		return fmt.Errorf("fidelity: %w", err)
+	}
+	if _, err := loadgen.Run(ctx, run); err != nil {
 		return fmt.Errorf("fidelity: load %s: %w", cfg.Table, err)
 	}
 	if err := client.FlushTable(ctx, cfg.Table); err != nil {

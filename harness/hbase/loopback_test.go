@@ -149,7 +149,7 @@ func BenchmarkLoopback(b *testing.B) {
 				var mu sync.Mutex
 				var failed error
 				cpu0 := processCPU(b)
-				res, err := loadgen.Run(context.Background(), loadgen.Config{TargetRate: rate, Workers: 32, Duration: 10 * time.Second,
+				res, err := loadgen.Run(context.Background(), loadgen.Config{Schedule: loadgen.Schedule{TargetRate: rate, Workers: 32, Duration: 10 * time.Second},
 					NewWorker: func(int) (loadgen.Worker, error) {
 						row := []byte("user6284781860667377211")
 						return loadgen.WorkerFunc(func(ctx context.Context, rec workload.Recorder) error {

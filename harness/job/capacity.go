@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/regress-hbase/regress/harness/capacity"
-	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/report"
+	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/suite"
 )
@@ -46,9 +45,7 @@ func (j *Capacity) config(s *suite.Suite) (capacity.Config, error) {
 	if j.Pairs != 0 {
 		c.Pairs = j.Pairs
 	}
-	cfg := capacity.Config{Workloads: c.Workloads, StartOpsPerSec: c.StartOpsPerSec, Factor: c.Factor, Rates: c.Rates,
-		MaxOpsPerSec: c.MaxOpsPerSec, SLOP99: c.SLOP99, SLOP50: c.SLOP50, Hold: loadgen.HoldThreshold, MaxErrorRate: s.Run.MaxErrorRate,
-		Resolution: c.Resolution, StepTime: c.Warmup + c.Measure, Pairs: c.Pairs, Budget: c.Budget}
+	cfg := capacity.ConfigOf(c, s.Run.MaxErrorRate)
 	if err := cfg.Validate(); err != nil {
 		return cfg, fault.Usagef("suite %s: %w (or fix the flags --budget, --max-rate, --pairs)", s.Name, err)
 	}
@@ -105,27 +102,18 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 			return RunFailure(ctx, err)
 		}
 	}
-	probe := func(ctx context.Context, side int, w string, rate float64, _ string) (capacity.Step, error) {
-		res, err := r.Step(ctx, sides[side], runner.StepSpec{Workload: w, TargetOpsPerSec: rate, Threads: s.Capacity.Threads,
-			Warmup: s.Capacity.Warmup, Measure: s.Capacity.Measure})
+	step := func(ctx context.Context, side int, w string, rate float64) (*loadgen.Result, error) {
+		load, err := s.StepSpec(w, rate)
 		if err != nil {
-			return capacity.Step{}, err
+			return nil, err
 		}
-		return capacity.StepOf(res), nil
+		return r.Step(ctx, sides[side], load)
 	}
-	onStep := func(e capacity.Event) {
-		verdict := "ok"
-		if !e.Step.Good {
-			verdict = "FAILED: " + e.Step.Why
-		}
-		prog.Message(fmt.Sprintf("capacity %s pair %d %s %s %.0f ops/s: achieved %.0f, p99 %s (%s) [%s elapsed]", filepath.Base(e.Workload), e.Pair+1, e.Side,
-			e.Step.Phase, e.Step.TargetOpsPerSec, e.Step.AchievedOpsPerSec, time.Duration(e.Step.WorstP99Micros)*time.Microsecond, verdict, e.Elapsed.Round(time.Second)))
-	}
-	sw, runErr := capacity.Run(ctx, cfg, probe, nil, onStep)
+	onStep := func(e capacity.Event) { prog.Message(e.String()) }
+	sw, runErr := capacity.Run(ctx, cfg, capacity.Probe(step), nil, onStep)
 	if sw != nil {
 		sw.Baseline, sw.Candidate, sw.Suite, sw.RunID = targets[0].Name, targets[1].Name, s.Name, runID
-		p := filepath.Join(store.Root(), "capacity", runID+".json")
-		if err := capacity.Save(p, sw); err != nil {
+		if p, err := capacity.Save(store, sw); err != nil {
 			fmt.Fprintln(stderr, "regress: warning:", err)
 		} else {
 			log.Info("capacity sweep stored", "path", p)
@@ -135,33 +123,30 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return RunFailure(ctx, runErr)
 	}
 	prog.Close()
-	return DecideCapacity(stdout, stderr, sw, compare.CapacityConfig{Alpha: s.Compare.Alpha, Tolerance: s.Capacity.Tolerance}, j.Report)
+	return DecideCapacity(stdout, stderr, sw, capacity.Gate{Alpha: s.Compare.Alpha, Tolerance: s.Capacity.Tolerance}, j.Report)
 }
 
 // DecideCapacity compares the capacities, writes every report, prints the
 // chosen one, and returns the verdict as an error when it fails the job.
-func DecideCapacity(stdout, stderr io.Writer, sw *capacity.Sweep, cfg compare.CapacityConfig, rp Report) error {
-	c, err := compare.CompareCapacity(sw, cfg)
+func DecideCapacity(stdout, stderr io.Writer, sw *capacity.Sweep, gate capacity.Gate, rp Report) error {
+	c, err := gate.Compare(sw)
 	if err != nil {
 		return fault.Run(err)
 	}
 	if err := writeReports(stdout, stderr, rp, report.Report{Comparison: c, Capacity: sw, Generated: time.Now()}, false); err != nil {
 		return err
 	}
-	switch c.Verdict {
-	case compare.Regression:
-		return &fault.VerdictError{Verdict: fault.Regression, Err: fmt.Errorf("verdict REGRESSION: %s sustains less load than %s beyond tolerance", c.Candidate.Name, c.Baseline.Name)}
-	case compare.VerdictInconclusive, compare.VerdictDescriptive:
-		if rp.FailOnInconclusive {
-			return &fault.VerdictError{Verdict: fault.Inconclusive, Err: errors.New("verdict " + string(c.Verdict) + " (--fail-on-inconclusive): raise capacity.pairs or capacity.budget, or capacity.max_rate when a knee was not found")}
-		}
-	}
-	return nil
+	return capacity.VerdictError(c, rp.FailOnInconclusive)
 }
 
-// fromStored compares a sweep stored by an earlier run, with the suite's alpha and capacity tolerance.
+// fromStored compares a sweep stored by an earlier run (a file, or its run
+// id in the store), with the suite's alpha and capacity tolerance.
 func (j *Capacity) fromStored(stdout, stderr io.Writer) error {
-	sw, err := capacity.Load(j.From)
+	st, err := results.OpenReadOnly(j.Store)
+	if err != nil {
+		return fault.Usage(err)
+	}
+	sw, err := capacity.Load(st, j.From)
 	if err != nil {
 		return fault.Usage(err)
 	}
@@ -173,5 +158,5 @@ func (j *Capacity) fromStored(stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return DecideCapacity(stdout, stderr, sw, compare.CapacityConfig{Alpha: s.Compare.Alpha, Tolerance: s.Capacity.Tolerance}, j.Report)
+	return DecideCapacity(stdout, stderr, sw, capacity.Gate{Alpha: s.Compare.Alpha, Tolerance: s.Capacity.Tolerance}, j.Report)
 }

@@ -76,7 +76,7 @@ func TestRealWorkloadsAgainstMapStore(t *testing.T) {
 			db := &memDB{rows: map[string]int{}}
 			newDB := func(int) (workload.DB, error) { return db, nil }
 			_, rows := wl.LoadRange()
-			lres, err := Run(context.Background(), Config{Workers: 3, MaxOps: LoadSlots(rows, 50), NewWorker: InsertRows(wl, newDB, 1, Inserts{Batch: 50})})
+			lres, err := Run(context.Background(), Config{Schedule: Schedule{Workers: 3, MaxOps: LoadSlots(rows, 50)}, NewWorker: InsertRows(wl, newDB, 1, Inserts{Batch: 50})})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestRealWorkloadsAgainstMapStore(t *testing.T) {
 				t.Fatalf("load: %d batches reported (want 40), %d rows stored, %d OK inserts; want 2000", lres.Ops, len(db.rows), lres.PerOp[workload.Insert].Status(workload.OK))
 			}
 
-			res, err := Run(context.Background(), Config{Workers: 4, MaxOps: wl.Config().OperationCount, Tick: 50 * time.Millisecond, NewWorker: Transactions(wl, newDB, 100)})
+			res, err := Run(context.Background(), Config{Schedule: Schedule{Workers: 4, MaxOps: wl.Config().OperationCount}, Tick: 50 * time.Millisecond, NewWorker: Transactions(wl, newDB, 100)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +166,7 @@ func TestInsertRowsThrottledLoad(t *testing.T) {
 	}
 	db := &memDB{rows: map[string]int{}}
 	_, rows := wl.LoadRange()
-	res, err := Run(context.Background(), Config{TargetRate: 1000, Workers: 3, MaxOps: rows,
+	res, err := Run(context.Background(), Config{Schedule: Schedule{TargetRate: 1000, Workers: 3, MaxOps: rows},
 		NewWorker: InsertRows(wl, func(int) (workload.DB, error) { return db, nil }, 7, Inserts{Batch: 1})})
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +211,7 @@ func TestInsertRowsStopOnFailure(t *testing.T) {
 			t.Fatal(err)
 		}
 		db := failingDB{&memDB{rows: map[string]int{}}, map[string]bool{wl.KeyForNumber(420): true}}
-		res, err := Run(context.Background(), Config{Workers: 2, MaxOps: LoadSlots(1000, 10),
+		res, err := Run(context.Background(), Config{Schedule: Schedule{Workers: 2, MaxOps: LoadSlots(1000, 10)},
 			NewWorker: InsertRows(wl, func(int) (workload.DB, error) { return db, nil }, 1, Inserts{Batch: 10, StopOnFailure: stop})})
 		if stop {
 			if err == nil || !strings.Contains(err.Error(), "insert rows 420..429") {

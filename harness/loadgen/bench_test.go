@@ -46,7 +46,7 @@ func BenchmarkPacer(b *testing.B) {
 func benchPacer(b *testing.B, rate float64) {
 	for range b.N {
 		cpu0 := processCPU()
-		res, err := Run(context.Background(), Config{TargetRate: rate, Workers: 32, Duration: 10 * time.Second, NewWorker: noop(workload.Read)})
+		res, err := Run(context.Background(), Config{Schedule: Schedule{TargetRate: rate, Workers: 32, Duration: 10 * time.Second}, NewWorker: noop(workload.Read)})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -54,7 +54,7 @@ func TestScheduleOnFakeClock(t *testing.T) {
 	var mu sync.Mutex
 	var dues []time.Duration
 	res := mustRun(t, Config{
-		TargetRate: 1000, Workers: 1, Warmup: 100 * time.Millisecond, Duration: time.Second, newClock: clk.factory(),
+		Schedule: Schedule{TargetRate: 1000, Workers: 1, Warmup: 100 * time.Millisecond, Duration: time.Second}, newClock: clk.factory(),
 		NewWorker: func(int) (Worker, error) {
 			return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 				r := rec.(*workerRecorder)
@@ -90,7 +90,7 @@ func TestQueueingBehindAStallOnFakeClock(t *testing.T) {
 	clk := &fakeClock{now: time.Unix(5000, 0)}
 	n := 0
 	res := mustRun(t, Config{
-		TargetRate: 1000, Workers: 1, MaxOps: 10, newClock: clk.factory(),
+		Schedule: Schedule{TargetRate: 1000, Workers: 1, MaxOps: 10}, newClock: clk.factory(),
 		NewWorker: func(int) (Worker, error) {
 			return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 				start := clk.Now()
@@ -148,7 +148,7 @@ func TestReadModifyWriteLatenciesOnFakeClock(t *testing.T) {
 	}
 	clk := &fakeClock{now: time.Unix(5000, 0), late: 2 * time.Millisecond}
 	res := mustRun(t, Config{
-		TargetRate: 100, Workers: 1, MaxOps: 50, newClock: clk.factory(),
+		Schedule: Schedule{TargetRate: 100, Workers: 1, MaxOps: 50}, newClock: clk.factory(),
 		NewWorker: func(id int) (Worker, error) {
 			k := wl.NewWorker(int64(id))
 			k.SetClock(clk.Now)
@@ -189,7 +189,7 @@ func TestFailedOperationsInTheirOwnHistograms(t *testing.T) {
 	clk := &fakeClock{now: time.Unix(5000, 0)}
 	n := 0
 	res := mustRun(t, Config{
-		TargetRate: 1000, Workers: 1, MaxOps: 30, newClock: clk.factory(),
+		Schedule: Schedule{TargetRate: 1000, Workers: 1, MaxOps: 30}, newClock: clk.factory(),
 		NewWorker: func(int) (Worker, error) {
 			return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 				start := clk.Now()
@@ -231,7 +231,7 @@ func TestStartAnchorsTheSchedule(t *testing.T) {
 		var first time.Time
 		var once sync.Once
 		cfg := Config{
-			Workers: 1, Warmup: 100 * time.Millisecond, Duration: time.Second, newClock: clk.factory(), Start: start,
+			Schedule: Schedule{Workers: 1, Warmup: 100 * time.Millisecond, Duration: time.Second}, newClock: clk.factory(), Start: start,
 			NewWorker: func(int) (Worker, error) {
 				return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 					now := clk.Now()

@@ -1,7 +1,6 @@
 package loadgen
 
 import (
-	"fmt"
 	"math"
 	"time"
 
@@ -48,29 +47,6 @@ func (p ConstantPacer) Pace(elapsed time.Duration, hits uint64) (time.Duration, 
 		wait = 0
 	}
 	return wait, false
-}
-
-// ClampRate returns the rate a run should use: min(target, perServer × servers).
-// A target of zero means unthrottled (infinite), so a clamp still applies to it;
-// a perServer of zero means no clamp. The result zero means unthrottled.
-func ClampRate(target, perServer float64, servers int) (float64, error) {
-	if target < 0 || math.IsNaN(target) || math.IsInf(target, 0) {
-		return 0, fmt.Errorf("target rate %v ops/s is invalid: use 0 (unthrottled) or a positive rate", target)
-	}
-	if perServer < 0 || math.IsNaN(perServer) || math.IsInf(perServer, 0) {
-		return 0, fmt.Errorf("per-server rate clamp %v ops/s is invalid: use 0 (no clamp) or a positive rate", perServer)
-	}
-	if perServer == 0 {
-		return target, nil
-	}
-	if servers <= 0 {
-		return 0, fmt.Errorf("per-server rate clamp %v ops/s needs the number of live region servers, got %d: pass the live count or drop the clamp", perServer, servers)
-	}
-	limit := perServer * float64(servers)
-	if target == 0 || target > limit {
-		return limit, nil
-	}
-	return target, nil
 }
 
 // sharePacer is one load host's part of a schedule: its slot k is the

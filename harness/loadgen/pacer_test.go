@@ -3,7 +3,6 @@ package loadgen
 import (
 	"github.com/regress-hbase/regress/harness/workload"
 	"math"
-	"strings"
 	"testing"
 	"time"
 )
@@ -108,40 +107,6 @@ func TestConstantPacerCatchUp(t *testing.T) {
 	}
 }
 
-func TestClampRate(t *testing.T) {
-	tests := []struct {
-		name              string
-		target, perServer float64
-		servers           int
-		want              float64
-		wantErr           string
-	}{
-		{"no clamp keeps target", 50_000, 0, 0, 50_000, ""},
-		{"clamp below target wins", 50_000, 10_000, 3, 30_000, ""},
-		{"target below clamp wins", 5_000, 10_000, 3, 5_000, ""},
-		{"unthrottled is clamped", 0, 10_000, 2, 20_000, ""},
-		{"unthrottled without clamp stays unthrottled", 0, 0, 0, 0, ""},
-		{"clamp needs servers", 1000, 10_000, 0, 0, "live region servers"},
-		{"negative target", -1, 0, 0, 0, "target rate"},
-		{"NaN target", math.NaN(), 0, 0, 0, "target rate"},
-		{"negative clamp", 1, -3, 1, 0, "per-server rate clamp"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := ClampRate(tt.target, tt.perServer, tt.servers)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("ClampRate(%v, %v, %d) error = %v, want one mentioning %q", tt.target, tt.perServer, tt.servers, err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil || got != tt.want {
-				t.Errorf("ClampRate(%v, %v, %d) = %v, %v; want %v", tt.target, tt.perServer, tt.servers, got, err, tt.want)
-			}
-		})
-	}
-}
-
 // stopAfter is a pacer that ends the schedule after n ops, to check Run honours stop.
 type stopAfter struct {
 	ConstantPacer
@@ -154,7 +119,7 @@ func (p stopAfter) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool
 }
 
 func TestRunHonoursPacerStop(t *testing.T) {
-	res := mustRun(t, Config{Workers: 3, Duration: time.Minute, Pacer: stopAfter{ConstantPacer{Rate: 2000}, 77}, NewWorker: noop(workload.Read)})
+	res := mustRun(t, Config{Schedule: Schedule{Workers: 3, Duration: time.Minute}, Pacer: stopAfter{ConstantPacer{Rate: 2000}, 77}, NewWorker: noop(workload.Read)})
 	if res.Ops != 77 || res.StoppedBy != "pacer" {
 		t.Errorf("ran %d ops, stopped by %q; want 77 and pacer", res.Ops, res.StoppedBy)
 	}

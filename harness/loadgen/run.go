@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -17,38 +18,56 @@ import (
 // gets a line per op and kind, and progress is reported.
 const DefaultTick = time.Second
 
-// Config describes a run phase.
-type Config struct {
-	// TargetRate is the global rate in ops/s over all workers; 0 means unthrottled (closed loop).
-	TargetRate float64
-	// PerServerClamp caps the rate at PerServerClamp × LiveServers ops/s; 0 means no clamp.
-	PerServerClamp float64
-	// LiveServers is the number of live region servers, needed with PerServerClamp.
-	LiveServers int
+// Schedule is what a run paces: its rate, workers, windows and operation
+// count. It is the part of a trial's spec (package loadspec) that loadgen
+// reads; its JSON is that of a load host's task.
+type Schedule struct {
+	// TargetRate is the global rate asked for in ops/s over all workers; 0
+	// means unthrottled (closed loop). The Result reports it as asked.
+	TargetRate float64 `json:"target_rate"`
+	// Rate is the rate the run paces to when a limit the caller resolved
+	// (the per-server clamp) lowered TargetRate, or capped an unthrottled
+	// run; 0 means TargetRate. It may not exceed a positive TargetRate.
+	Rate float64 `json:"rate,omitempty"`
 	// Workers is the number of concurrent workers (YCSB's -threads).
-	Workers int
-	// NewWorker makes worker number id (0-based); each runs on its own goroutine.
-	NewWorker func(id int) (Worker, error)
+	Workers int `json:"threads"`
 	// Warmup is run before the measurement window and excluded from it.
-	Warmup time.Duration
+	Warmup time.Duration `json:"warmup"`
 	// Duration is the measurement window's length; 0 means no time limit.
-	Duration time.Duration
+	Duration time.Duration `json:"measure"`
 	// MaxOps stops the run after this many measured operations; 0 means no limit.
 	// At least one of Duration and MaxOps must be set; the first reached stops the run.
-	MaxOps int64
+	MaxOps int64 `json:"operationcount"`
+}
+
+// Paced returns the rate the run paces to: Rate, or TargetRate when no
+// limit lowered it; 0 means unthrottled.
+func (s Schedule) Paced() float64 {
+	if s.Rate > 0 {
+		return s.Rate
+	}
+	return s.TargetRate
+}
+
+// Config describes a run phase.
+type Config struct {
+	// Schedule is what the run paces: its rates, workers, windows and count.
+	Schedule
+	// NewWorker makes worker number id (0-based); each runs on its own goroutine.
+	NewWorker func(id int) (Worker, error)
 	// Tick is the merge, log and progress interval; 0 means DefaultTick.
 	Tick time.Duration
 	// Progress, if set, is called on every tick (and once at the end) on the goroutine that called Run or Load.
 	Progress func(Progress)
 	// Hlog, if set, receives the HdrHistogram interval log of the measurement window.
 	Hlog io.Writer
-	// Pacer overrides the constant-rate schedule; nil means ConstantPacer at the clamped rate.
+	// Pacer overrides the constant-rate schedule; nil means ConstantPacer at the paced rate.
 	Pacer Pacer
 	// Share makes this run one load host's part of a fleet's run (see
 	// workload.Share): it takes every Of-th slot of the one global schedule
 	// from slot Index, and its share of MaxOps, so the union of the hosts'
-	// slots is exactly the schedule one host would run. The rate, clamp and
-	// MaxOps stay the fleet's totals; the Result's rates are this host's share.
+	// slots is exactly the schedule one host would run. The rates and MaxOps
+	// stay the fleet's totals; the Result's rates are this host's share.
 	Share workload.Share
 	// Start anchors the schedule at this instant (slot 0 is due then, the
 	// measurement window opens at Start+Warmup); zero means when Run starts.
@@ -86,12 +105,18 @@ func (c *Config) validate() error {
 		return fmt.Errorf("loadgen: negative warm-up %v, duration %v, op count %d or tick %v", c.Warmup, c.Duration, c.MaxOps, c.Tick)
 	case c.Duration == 0 && c.MaxOps == 0:
 		return errors.New("loadgen: neither a duration nor an operation count is set: the run would never stop")
+	case !validRate(c.TargetRate):
+		return fmt.Errorf("loadgen: target rate %v ops/s is invalid: use 0 (unthrottled) or a positive rate", c.TargetRate)
+	case !validRate(c.Rate) || c.TargetRate > 0 && c.Rate > c.TargetRate:
+		return fmt.Errorf("loadgen: paced rate %v ops/s with target %v ops/s is invalid: a limit may lower the target, never raise it", c.Rate, c.TargetRate)
 	}
 	if err := c.Share.Validate(); err != nil {
 		return fmt.Errorf("loadgen: %w", err)
 	}
 	return nil
 }
+
+func validRate(r float64) bool { return r >= 0 && !math.IsInf(r, 0) }
 
 // Run runs the run phase: every free worker claims the next slot of the one
 // global schedule and waits for its due time on its own clock, parked
@@ -104,12 +129,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	rate, err := ClampRate(cfg.TargetRate, cfg.PerServerClamp, cfg.LiveServers)
-	if err != nil {
-		return nil, fmt.Errorf("loadgen: %w", err)
-	}
+	rate := cfg.Paced()
 	workers := make([]Worker, cfg.Workers)
 	for i := range workers {
+		var err error
 		if workers[i], err = cfg.NewWorker(i); err != nil {
 			return nil, fmt.Errorf("loadgen: make worker %d of %d: %w", i, cfg.Workers, err)
 		}

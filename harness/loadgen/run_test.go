@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -77,7 +78,7 @@ func TestRecorderIntendedNeverBelowService(t *testing.T) {
 func TestRunIntendedDominatesService(t *testing.T) {
 	var n atomic.Int64
 	res := mustRun(t, Config{
-		TargetRate: 400, Workers: 2, Duration: 700 * time.Millisecond, Tick: 100 * time.Millisecond,
+		Schedule: Schedule{TargetRate: 400, Workers: 2, Duration: 700 * time.Millisecond}, Tick: 100 * time.Millisecond,
 		NewWorker: func(int) (Worker, error) {
 			return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 				s := time.Now()
@@ -106,7 +107,7 @@ func TestRunIntendedDominatesService(t *testing.T) {
 func TestCoordinatedOmissionCorrection(t *testing.T) {
 	var n atomic.Int64
 	res := mustRun(t, Config{
-		TargetRate: 100, Workers: 1, Duration: 3 * time.Second, Tick: 200 * time.Millisecond,
+		Schedule: Schedule{TargetRate: 100, Workers: 1, Duration: 3 * time.Second}, Tick: 200 * time.Millisecond,
 		NewWorker: func(int) (Worker, error) {
 			return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 				s := time.Now()
@@ -141,7 +142,7 @@ func TestCoordinatedOmissionCorrection(t *testing.T) {
 func TestWarmupExcluded(t *testing.T) {
 	start := time.Now()
 	res := mustRun(t, Config{
-		TargetRate: 200, Workers: 8, Warmup: 300 * time.Millisecond, Duration: 500 * time.Millisecond, Tick: 50 * time.Millisecond,
+		Schedule: Schedule{TargetRate: 200, Workers: 8, Warmup: 300 * time.Millisecond, Duration: 500 * time.Millisecond}, Tick: 50 * time.Millisecond,
 		NewWorker: func(int) (Worker, error) {
 			return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 				s := time.Now()
@@ -173,7 +174,7 @@ func TestWarmupExcluded(t *testing.T) {
 
 func TestStopByCount(t *testing.T) {
 	for _, rate := range []float64{0, 5000} {
-		res := mustRun(t, Config{TargetRate: rate, Workers: 4, MaxOps: 137, Duration: time.Minute, NewWorker: noop(workload.Scan)})
+		res := mustRun(t, Config{Schedule: Schedule{TargetRate: rate, Workers: 4, MaxOps: 137, Duration: time.Minute}, NewWorker: noop(workload.Scan)})
 		if res.Ops != 137 || res.PerOp[workload.Scan].Count() != 137 || res.StoppedBy != "count" {
 			t.Errorf("rate %v: ops %d, SCAN count %d, stopped by %q; want 137, 137, count", rate, res.Ops, res.PerOp[workload.Scan].Count(), res.StoppedBy)
 		}
@@ -185,7 +186,7 @@ func TestStopByCount(t *testing.T) {
 
 func TestStopByDuration(t *testing.T) {
 	for _, coarse := range []bool{false, true} {
-		res := mustRun(t, Config{TargetRate: 200, Workers: 2, MaxOps: 1_000_000, Duration: 500 * time.Millisecond, NewWorker: noop(workload.Read)})
+		res := mustRun(t, Config{Schedule: Schedule{TargetRate: 200, Workers: 2, MaxOps: 1_000_000, Duration: 500 * time.Millisecond}, NewWorker: noop(workload.Read)})
 		// At most the 100 slots the window schedules; fewer when a busy
 		// machine wakes the workers late (a backlog is dropped at the deadline).
 		if res.StoppedBy != "duration" || res.Ops > 100 || res.Ops < 20 {
@@ -199,7 +200,7 @@ func TestStopByDuration(t *testing.T) {
 
 func TestStatusesCountedNeverDropped(t *testing.T) {
 	var n atomic.Int64
-	res := mustRun(t, Config{Workers: 3, MaxOps: 400, NewWorker: func(int) (Worker, error) {
+	res := mustRun(t, Config{Schedule: Schedule{Workers: 3, MaxOps: 400}, NewWorker: func(int) (Worker, error) {
 		return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 			s := time.Now()
 			st := []workload.Status{workload.OK, workload.NotFound, workload.Error, workload.Status(9)}[n.Add(1)%4]
@@ -214,7 +215,7 @@ func TestStatusesCountedNeverDropped(t *testing.T) {
 }
 
 func TestReadModifyWriteRecordsThree(t *testing.T) {
-	res := mustRun(t, Config{Workers: 2, MaxOps: 50, NewWorker: func(int) (Worker, error) {
+	res := mustRun(t, Config{Schedule: Schedule{Workers: 2, MaxOps: 50}, NewWorker: func(int) (Worker, error) {
 		return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 			s := time.Now()
 			m := time.Now()
@@ -237,7 +238,7 @@ func TestReadModifyWriteRecordsThree(t *testing.T) {
 
 func TestInvalidAndEmptySlotsCounted(t *testing.T) {
 	var n atomic.Int64
-	res := mustRun(t, Config{Workers: 1, MaxOps: 30, NewWorker: func(int) (Worker, error) {
+	res := mustRun(t, Config{Schedule: Schedule{Workers: 1, MaxOps: 30}, NewWorker: func(int) (Worker, error) {
 		return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 			switch n.Add(1) % 3 {
 			case 0:
@@ -304,8 +305,8 @@ func TestCollectorMergeMatchesDirect(t *testing.T) {
 func TestHlogRoundTrip(t *testing.T) {
 	var buf bytes.Buffer
 	res := mustRun(t, Config{
-		TargetRate: 2000, Workers: 2, Warmup: 100 * time.Millisecond, Duration: 600 * time.Millisecond,
-		Tick: 100 * time.Millisecond, Hlog: &buf, NewWorker: func(id int) (Worker, error) {
+		Schedule: Schedule{TargetRate: 2000, Workers: 2, Warmup: 100 * time.Millisecond, Duration: 600 * time.Millisecond},
+		Tick:     100 * time.Millisecond, Hlog: &buf, NewWorker: func(id int) (Worker, error) {
 			return WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 				s := time.Now()
 				op := workload.Read
@@ -364,7 +365,7 @@ func TestProgressReported(t *testing.T) {
 	var mu sync.Mutex
 	var ps []Progress
 	res := mustRun(t, Config{
-		TargetRate: 500, Workers: 2, Warmup: 200 * time.Millisecond, Duration: 400 * time.Millisecond, Tick: 100 * time.Millisecond,
+		Schedule: Schedule{TargetRate: 500, Workers: 2, Warmup: 200 * time.Millisecond, Duration: 400 * time.Millisecond}, Tick: 100 * time.Millisecond,
 		NewWorker: noop(workload.Read),
 		Progress:  func(p Progress) { mu.Lock(); ps = append(ps, p); mu.Unlock() },
 	})
@@ -391,7 +392,7 @@ func TestProgressReported(t *testing.T) {
 }
 
 func TestRateClampedAndReported(t *testing.T) {
-	res := mustRun(t, Config{TargetRate: 50_000, PerServerClamp: 100, LiveServers: 2, Workers: 2, Duration: time.Second, NewWorker: noop(workload.Read)})
+	res := mustRun(t, Config{Schedule: Schedule{TargetRate: 50_000, Rate: 200, Workers: 2, Duration: time.Second}, NewWorker: noop(workload.Read)})
 	if res.Rate != 200 || res.TargetRate != 50_000 {
 		t.Fatalf("rate %v (target %v), want clamped to 200", res.Rate, res.TargetRate)
 	}
@@ -430,12 +431,15 @@ func TestRunConfigErrors(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{"no workers", Config{MaxOps: 1, NewWorker: noop(workload.Read)}, "workers"},
-		{"no factory", Config{Workers: 1, MaxOps: 1}, "NewWorker"},
-		{"never stops", Config{Workers: 1, NewWorker: noop(workload.Read)}, "never stop"},
-		{"negative duration", Config{Workers: 1, Duration: -time.Second, NewWorker: noop(workload.Read)}, "negative"},
-		{"bad clamp", Config{Workers: 1, MaxOps: 1, PerServerClamp: 10, NewWorker: noop(workload.Read)}, "live region servers"},
-		{"worker fails", Config{Workers: 2, MaxOps: 1, NewWorker: func(id int) (Worker, error) { return nil, errWorker }}, "make worker 0 of 2"},
+		{"no workers", Config{Schedule: Schedule{MaxOps: 1}, NewWorker: noop(workload.Read)}, "workers"},
+		{"no factory", Config{Schedule: Schedule{Workers: 1, MaxOps: 1}}, "NewWorker"},
+		{"never stops", Config{Schedule: Schedule{Workers: 1}, NewWorker: noop(workload.Read)}, "never stop"},
+		{"negative duration", Config{Schedule: Schedule{Workers: 1, Duration: -time.Second}, NewWorker: noop(workload.Read)}, "negative"},
+		{"negative target", Config{Schedule: Schedule{TargetRate: -1, Workers: 1, MaxOps: 1}, NewWorker: noop(workload.Read)}, "target rate"},
+		{"NaN target", Config{Schedule: Schedule{TargetRate: math.NaN(), Workers: 1, MaxOps: 1}, NewWorker: noop(workload.Read)}, "target rate"},
+		{"a limit above the target", Config{Schedule: Schedule{TargetRate: 100, Rate: 200, Workers: 1, MaxOps: 1}, NewWorker: noop(workload.Read)}, "never raise"},
+		{"infinite limit", Config{Schedule: Schedule{Rate: math.Inf(1), Workers: 1, MaxOps: 1}, NewWorker: noop(workload.Read)}, "paced rate"},
+		{"worker fails", Config{Schedule: Schedule{Workers: 2, MaxOps: 1}, NewWorker: func(id int) (Worker, error) { return nil, errWorker }}, "make worker 0 of 2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -450,7 +454,7 @@ func TestRunConfigErrors(t *testing.T) {
 func TestRunCanceled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	res, err := Run(ctx, Config{TargetRate: 100, Workers: 2, Duration: time.Hour, NewWorker: noop(workload.Read)})
+	res, err := Run(ctx, Config{Schedule: Schedule{TargetRate: 100, Workers: 2, Duration: time.Hour}, NewWorker: noop(workload.Read)})
 	if !errors.Is(err, context.DeadlineExceeded) || res == nil || res.StoppedBy != "canceled" || res.Ops == 0 {
 		t.Fatalf("Run after cancel: result %+v, error %v; want the ops so far and the context's error", res, err)
 	}
@@ -461,7 +465,7 @@ func TestRunCanceled(t *testing.T) {
 
 func FuzzReadHlog(f *testing.F) {
 	var buf bytes.Buffer
-	res, err := Run(context.Background(), Config{Workers: 1, MaxOps: 50, Tick: time.Millisecond, Hlog: &buf, NewWorker: noop(workload.Read)})
+	res, err := Run(context.Background(), Config{Schedule: Schedule{Workers: 1, MaxOps: 50}, Tick: time.Millisecond, Hlog: &buf, NewWorker: noop(workload.Read)})
 	if err != nil || res.Ops != 50 {
 		f.Fatalf("seed run: %v", err)
 	}
@@ -482,5 +486,21 @@ func TestReadHlogRejectsV1Plainly(t *testing.T) {
 	_, err := ReadHlog(strings.NewReader(v1))
 	if err == nil || !strings.Contains(err.Error(), "V1-encoded") {
 		t.Fatalf("ReadHlog error = %v, want one saying V1 logs cannot be decoded", err)
+	}
+}
+
+func TestSchedulePaced(t *testing.T) {
+	for _, tc := range []struct {
+		s    Schedule
+		want float64
+	}{
+		{Schedule{TargetRate: 500}, 500},
+		{Schedule{TargetRate: 500, Rate: 200}, 200},
+		{Schedule{Rate: 300}, 300},
+		{Schedule{}, 0},
+	} {
+		if got := tc.s.Paced(); got != tc.want {
+			t.Errorf("%+v.Paced() = %v, want %v", tc.s, got, tc.want)
+		}
 	}
 }

@@ -40,7 +40,7 @@ func runShare(t *testing.T, share workload.Share, cfg Config) (*Result, []time.D
 // union of their slots is exactly the one-host schedule, and the merged
 // result counts what one host counts, at the one host's rate.
 func TestSharesUnionIsTheSchedule(t *testing.T) {
-	cfg := Config{Warmup: 30 * time.Millisecond, Duration: 300 * time.Millisecond}
+	cfg := Config{Schedule: Schedule{Warmup: 30 * time.Millisecond, Duration: 300 * time.Millisecond}}
 	whole, wholeDues := runShare(t, workload.Share{}, cfg)
 	var parts []*Result
 	var union []time.Duration
@@ -84,7 +84,7 @@ func TestSharesUnionIsTheSchedule(t *testing.T) {
 // TestShareOfOperationCount splits a 10-operation run over three hosts:
 // 4, 3 and 3 slots, and a host beyond the count runs none.
 func TestShareOfOperationCount(t *testing.T) {
-	cfg := Config{MaxOps: 10}
+	cfg := Config{Schedule: Schedule{MaxOps: 10}}
 	var total int64
 	for i, want := range []int64{4, 3, 3} {
 		res, _ := runShare(t, workload.Share{Index: i, Of: 3}, cfg)
@@ -96,10 +96,10 @@ func TestShareOfOperationCount(t *testing.T) {
 	if total != 10 {
 		t.Errorf("hosts ran %d operations, want 10", total)
 	}
-	if res, _ := runShare(t, workload.Share{Index: 3, Of: 4}, Config{MaxOps: 3}); res.Ops != 0 {
+	if res, _ := runShare(t, workload.Share{Index: 3, Of: 4}, Config{Schedule: Schedule{MaxOps: 3}}); res.Ops != 0 {
 		t.Errorf("host 3 of 4 ran %d of 3 operations, want 0", res.Ops)
 	}
-	if _, err := Run(context.Background(), Config{Workers: 1, MaxOps: 1, Share: workload.Share{Index: 3, Of: 3},
+	if _, err := Run(context.Background(), Config{Schedule: Schedule{Workers: 1, MaxOps: 1}, Share: workload.Share{Index: 3, Of: 3},
 		NewWorker: func(int) (Worker, error) { return nil, nil }}); err == nil {
 		t.Error("host 3 of 3 accepted, want an error")
 	}

@@ -196,11 +196,11 @@ func (c *Coordinator) Run(ctx context.Context, t Task) (_ *TrialResult, err erro
 	if _, err := c.conn.Create(dir+"/go", nil, 0, acl); err != nil {
 		return nil, fmt.Errorf("open the barrier %s/go: %w", dir, err)
 	}
-	length := t.Warmup + t.Measure
+	length := t.Warmup + t.Duration
 	switch {
-	case t.Measure > 0:
-	case t.TargetRate > 0 && t.OperationCount > 0:
-		length = t.Warmup + time.Duration(float64(t.OperationCount)/t.TargetRate*float64(time.Second))
+	case t.Duration > 0:
+	case t.Paced() > 0 && t.MaxOps > 0:
+		length = t.Warmup + time.Duration(float64(t.MaxOps)/t.Paced()*float64(time.Second))
 	default:
 		length = t.Warmup + unboundedTrial // an unthrottled count: no schedule end to go by
 	}

@@ -34,14 +34,17 @@ import (
 	"time"
 
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/loadspec"
 	"github.com/regress-hbase/regress/harness/workload"
 )
 
 // DefaultRoot is the znode under which load hosts register and trials are handed out.
 const DefaultRoot = "/regress-load"
 
-// protocol is the version of the task and report formats; hosts of another refuse.
-const protocol = 1
+// protocol is the version of the task and report formats; hosts of another
+// refuse. 2: the task carries the trial's loadspec.Spec (typed workload,
+// fleet's threads) instead of YCSB properties and per-host threads.
+const protocol = 2
 
 // Host is a registered load host, as its znode says.
 type Host struct {
@@ -71,23 +74,11 @@ type Task struct {
 	// ZK and ZNode locate the HBase cluster to drive.
 	ZK    string `json:"zk"`
 	ZNode string `json:"znode"`
-	// Properties are the workload's YCSB properties (table included), Sources where each came from.
-	Properties map[string]string `json:"properties"`
-	Sources    map[string]string `json:"sources"`
-	// ColumnFamily is the family the binding reads and writes.
-	ColumnFamily string `json:"columnfamily"`
-	// Threads is the number of workers on each host.
-	Threads int `json:"threads"`
-	// TargetRate and PerServerClamp are the fleet's totals (ops/s); LiveServers the cluster's.
-	TargetRate     float64 `json:"target_rate"`
-	PerServerClamp float64 `json:"per_server_clamp"`
-	LiveServers    int     `json:"live_servers"`
-	// Warmup and Measure are the windows; OperationCount the fleet's total (0: none).
-	Warmup         time.Duration `json:"warmup"`
-	Measure        time.Duration `json:"measure"`
-	OperationCount int64         `json:"operationcount"`
-	// Seed fixes the draws; host i uses its own seeds derived from it.
-	Seed int64 `json:"seed"`
+	// Spec is the trial's load as the coordinator made it, the fleet's
+	// totals (rate, threads, operation count) included: each host runs
+	// its share (PerHost threads, every len(Hosts)-th slot). Its fields
+	// are the task's own in the JSON.
+	loadspec.Spec
 	// Hosts are the host IDs in share order: Hosts[i] runs share i of len(Hosts).
 	Hosts []string `json:"hosts"`
 }
@@ -102,27 +93,17 @@ func (t *Task) share(id string) (workload.Share, bool) {
 	return workload.Share{}, false
 }
 
-// SetProperties makes p, with each value's source, the task's workload properties.
-func (t *Task) SetProperties(p workload.Properties) {
-	t.Properties, t.Sources = map[string]string{}, map[string]string{}
-	for _, k := range p.Keys() {
-		t.Properties[k], _ = p.Get(k)
-		t.Sources[k] = p.Source(k)
-	}
+// hostSpec is the load one host of t's fleet runs: the fleet's spec with
+// the host's part of the threads.
+func (t *Task) hostSpec() loadspec.Spec {
+	s := t.Spec
+	s.Workers = PerHost(s.Workers, len(t.Hosts))
+	return s
 }
 
 // PerHost is each of hosts load hosts' share of a client's threads, so the
 // fleet has at least the client's concurrency.
 func PerHost(threads, hosts int) int { return max(1, (threads+hosts-1)/max(hosts, 1)) }
-
-// properties rebuilds the task's workload properties with their sources.
-func (t *Task) properties() workload.Properties {
-	p := workload.NewProperties()
-	for k, v := range t.Properties {
-		p.Set(k, v, t.Sources[k])
-	}
-	return p
-}
 
 // HostResult is what one host ran in a trial, kept in the trial's manifest.
 type HostResult struct {

@@ -177,19 +177,10 @@ func (w *Worker) runShare(ctx context.Context, conn *zk.Conn, dir string, h Host
 	if err != nil {
 		return nil, nil, err
 	}
-	p := t.properties()
-	wl, err := workload.New(p)
+	cfg, err := binding.NewRun(client, t.hostSpec(), share, w.log())
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := wl.ShareInserts(share); err != nil {
-		return nil, nil, err
-	}
-	d, err := binding.ParseDurability(p.String("durability", ""))
-	if err != nil {
-		return nil, nil, err
-	}
-	db := binding.New(client, t.ColumnFamily, d, w.log())
 	if _, err := conn.Create(dir+"/ready/"+h.ID, nil, zk.FlagEphemeral, acl); err != nil {
 		return nil, nil, fmt.Errorf("say ready: %w", err)
 	}
@@ -200,18 +191,8 @@ func (w *Worker) runShare(ctx context.Context, conn *zk.Conn, dir string, h Host
 	defer cancel(nil)
 	go watchGone(rctx, conn, dir, cancel)
 	var hlog bytes.Buffer
-	res, err := loadgen.Run(rctx, loadgen.Config{
-		TargetRate:     t.TargetRate,
-		PerServerClamp: t.PerServerClamp,
-		LiveServers:    t.LiveServers,
-		Workers:        t.Threads,
-		Warmup:         t.Warmup,
-		Duration:       t.Measure,
-		MaxOps:         t.OperationCount,
-		Hlog:           &hlog,
-		Share:          share,
-		NewWorker:      loadgen.Transactions(wl, func(int) (workload.DB, error) { return db.Worker(), nil }, t.Seed+int64(share.Index)<<32),
-	})
+	cfg.Hlog = &hlog
+	res, err := loadgen.Run(rctx, cfg)
 	if err != nil {
 		if c := context.Cause(rctx); c != nil && !errors.Is(c, context.Canceled) {
 			err = c

@@ -123,7 +123,7 @@ func renderHTML(w io.Writer, r Report) error {
 		Headline: headline(c), VerdictLine: verdictLine(c), Verdict: c.Verdict, Descriptive: c.Descriptive,
 		DescriptiveNote: DescriptiveNote, Warnings: c.Warnings, BaseName: c.Baseline.Name, CandName: c.Candidate.Name,
 		GateNotes: gateNotes(c), Detect: detectLine(c), Paired: c.Paired,
-		Capacity: capacityHTML(r.Capacity), ProfileNotes: r.ProfileNotes,
+		Capacity: sectionHTML(r.Capacity), ProfileNotes: r.ProfileNotes,
 		ServerCounts: serverCountLines(c), ServerCountsHeading: serverCountsHeading,
 	}
 	var err error

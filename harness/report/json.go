@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 
-	"github.com/regress-hbase/regress/harness/capacity"
 	"github.com/regress-hbase/regress/harness/compare"
 )
 
@@ -88,8 +87,9 @@ type jsonReport struct {
 	// ServerCounts are each side's server-counted requests and block cache lookups per workload.
 	ServerCounts     []compare.ServerCounts `json:"server_counts,omitempty"`
 	ServerCountNotes []string               `json:"server_count_notes,omitempty"`
-	// Capacity is the rate sweep of `regress capacity`: every search and step.
-	Capacity *capacity.Sweep `json:"capacity,omitempty"`
+	// Capacity is the rate sweep of `regress capacity`: every search and step,
+	// as the capacity package marshals it.
+	Capacity Section `json:"capacity,omitempty"`
 	// Profiles are the differential profiles per workload (--profile).
 	Profiles     []jsonProfile `json:"profiles,omitempty"`
 	ProfileNotes []string      `json:"profile_notes,omitempty"`

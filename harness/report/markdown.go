@@ -28,7 +28,10 @@ func renderMarkdown(w io.Writer, r Report) error {
 	if err := writeProfilesMarkdown(w, r); err != nil {
 		return err
 	}
-	return writeCapacityMarkdown(w, r.Capacity)
+	if r.Capacity == nil {
+		return nil
+	}
+	return r.Capacity.Markdown(w)
 }
 
 // markdown renders the vote-thread report: the verdict, the gated metrics

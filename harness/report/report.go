@@ -20,7 +20,6 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/regress-hbase/regress/harness/atomicfile"
-	"github.com/regress-hbase/regress/harness/capacity"
 	"github.com/regress-hbase/regress/harness/compare"
 )
 
@@ -35,9 +34,10 @@ type Report struct {
 	Distributions []Distribution
 	// Generated stamps the report; zero leaves the stamp out (golden files).
 	Generated time.Time
-	// Capacity, if set, is the rate sweep of `regress capacity`: every
-	// format adds its searches, and HTML its latency-throughput curves.
-	Capacity *capacity.Sweep
+	// Capacity, if set, is the rate sweep of `regress capacity` (a
+	// *capacity.Sweep): text, Markdown and HTML add the section it renders,
+	// JSON carries the sweep.
+	Capacity Section
 	// Profiles are the differential profiles per workload (--profile); the
 	// text, Markdown and HTML reports show those of workloads that
 	// REGRESSED, JSON all, and WriteAll writes each side's folded stacks.

@@ -63,7 +63,10 @@ func renderText(w io.Writer, r Report) error {
 	if err := writeProfilesText(w, r, "  - "); err != nil {
 		return err
 	}
-	return writeCapacityText(w, r.Capacity)
+	if r.Capacity == nil {
+		return nil
+	}
+	return r.Capacity.Text(w)
 }
 
 // writeNotes prints the held-rate checks, the gate's notes, the reading key

@@ -12,26 +12,35 @@ import (
 	"time"
 )
 
-// Status is one entry as `regress results check` sees it: usable, or damaged and why.
+// Status is one entry or stored sweep as `regress results check` sees it:
+// usable, or damaged and why.
 type Status struct {
-	// Name is the entry as `regress results remove` takes it: TARGET/SUITE-FINGERPRINT.
+	// Name is the entry as `regress results remove` takes it:
+	// TARGET/SUITE-FINGERPRINT, or capacity/<run id> for a sweep.
 	Name string
 	Dir  string
-	// Entry is set for a usable entry.
+	// Entry is set for a usable entry; Sweep for a usable sweep.
 	Entry *Entry
+	Sweep *SweepEntry
 	// Err says why the entry is damaged (nil when it is usable).
 	Err error
 }
 
 // Check verifies every entry of the store: its manifest (checksum, schema,
 // the directory it lies in) and every .hlog it names (present, regular,
-// checksum). Damaged entries are reported, never skipped; err is set only
-// when the store itself cannot be read.
+// checksum), then every stored sweep (checksum, or a readable plain sweep
+// from before the checksum). Damaged entries are reported, never skipped;
+// err is set only when the store itself cannot be read.
 func (s *Store) Check() ([]Status, error) {
 	good, bad, err := s.Scan()
 	if err != nil {
 		return nil, err
 	}
+	sweeps, badSweeps, err := s.Sweeps()
+	if err != nil {
+		return nil, err
+	}
+	bad = append(bad, badSweeps...)
 	var out []Status
 	for _, e := range good {
 		st := Status{Name: e.Key.Target + "/" + filepath.Base(e.Dir), Dir: e.Dir}
@@ -45,6 +54,9 @@ func (s *Store) Check() ([]Status, error) {
 			st.Entry = &e
 		}
 		out = append(out, st)
+	}
+	for _, e := range sweeps {
+		out = append(out, Status{Name: e.Name, Dir: e.Path, Sweep: &e})
 	}
 	for _, d := range bad {
 		out = append(out, Status{Name: d.String(), Dir: d.Dir, Err: d.Err})
@@ -67,7 +79,8 @@ func checkLogs(dir string, k Key, m *Manifest) error {
 }
 
 // Remove deletes one entry, named TARGET/SUITE-FINGERPRINT as `regress
-// results list` and `check` print it, damaged or not. It holds the store
+// results list` and `check` print it, damaged or not, or one stored sweep
+// named capacity/<run id>. It holds the store
 // lock, refuses anything that is not an entry directory of this store (a
 // symbolic link included), and first renames the entry out of the way, so an
 // interrupted removal never leaves a half entry that looks whole. It returns
@@ -88,6 +101,9 @@ func (s *Store) Remove(name string) (string, error) {
 	}
 	dir := filepath.Join(s.root, target, entry)
 	fi, err := os.Lstat(dir)
+	if target == sweepsDir && (errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode().IsRegular()) {
+		return s.removeSweep(name, entry)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("remove %q: no such entry in %s (see `regress results list`): %w", name, s.root, ErrNotFound)
 	}

@@ -15,7 +15,7 @@ import (
 func statusRun(t *testing.T) *loadgen.Result {
 	t.Helper()
 	n := 0
-	res, err := loadgen.Run(context.Background(), loadgen.Config{TargetRate: 1000, Workers: 1, MaxOps: 40,
+	res, err := loadgen.Run(context.Background(), loadgen.Config{Schedule: loadgen.Schedule{TargetRate: 1000, Workers: 1, MaxOps: 40},
 		NewWorker: func(int) (loadgen.Worker, error) {
 			return loadgen.WorkerFunc(func(_ context.Context, rec workload.Recorder) error {
 				st := []workload.Status{workload.OK, workload.NotFound, workload.Error, workload.Status(9)}[n%4]

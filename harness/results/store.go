@@ -660,28 +660,42 @@ func DecodeManifest(b []byte) (*Manifest, error) {
 	if env.Format != envelopeFormat {
 		return nil, fmt.Errorf("not a regress manifest (format %q, want %q): %w", env.Format, envelopeFormat, ErrCorrupt)
 	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, env.Manifest); err != nil || len(env.Manifest) == 0 {
+	compact, sum, err := compactSum(env.Manifest)
+	if err != nil {
 		return nil, fmt.Errorf("manifest body is not JSON: %w", ErrCorrupt)
 	}
-	sum := sha256.Sum256(compact.Bytes())
-	if hex.EncodeToString(sum[:]) != strings.ToLower(env.SHA256) {
+	if sum != strings.ToLower(env.SHA256) {
 		return nil, fmt.Errorf("manifest checksum mismatch (the file was edited or damaged): %w; restore it from a copy or delete its directory and re-run", ErrCorrupt)
 	}
 	var head struct {
 		Schema *int `json:"schema"`
 	}
-	if err := json.Unmarshal(compact.Bytes(), &head); err != nil || head.Schema == nil {
+	if err := json.Unmarshal(compact, &head); err != nil || head.Schema == nil {
 		return nil, fmt.Errorf("manifest has no schema version: %w", ErrCorrupt)
 	}
 	if *head.Schema != SchemaVersion {
 		return nil, fmt.Errorf("manifest schema %d, this build reads schema %d: %w; use a regress build that matches the store", *head.Schema, SchemaVersion, ErrSchema)
 	}
 	var m Manifest
-	if err := json.Unmarshal(compact.Bytes(), &m); err != nil {
+	if err := json.Unmarshal(compact, &m); err != nil {
 		return nil, fmt.Errorf("manifest fields do not parse (%v): %w", err, ErrCorrupt)
 	}
 	return &m, nil
+}
+
+// compactSum is an envelope's body as its checksum covers it, compact JSON
+// (whitespace aside, so re-indenting a file keeps it valid), and the hex
+// SHA-256 of that.
+func compactSum(body []byte) ([]byte, string, error) {
+	var compact bytes.Buffer
+	if len(body) == 0 {
+		return nil, "", errors.New("empty body")
+	}
+	if err := json.Compact(&compact, body); err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(compact.Bytes())
+	return compact.Bytes(), hex.EncodeToString(sum[:]), nil
 }
 
 func (s *Store) writeManifest(k Key, m *Manifest) error {

@@ -3,10 +3,9 @@ package runner
 import (
 	"context"
 	"fmt"
-	"math"
-	"time"
 
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/loadspec"
 )
 
 // Prepared is a target seeded and ready for capacity steps.
@@ -27,18 +26,10 @@ func (r *Runner) Prepare(ctx context.Context, t *Target) (*Prepared, error) {
 	return &Prepared{s: s}, nil
 }
 
-// StepSpec is one capacity step: a rate, workers and windows.
-type StepSpec struct {
-	Workload        string
-	TargetOpsPerSec float64
-	Threads         int
-	Warmup, Measure time.Duration
-}
-
-// Step clones p's seed, runs one open-loop step on the clone and drops it.
-// Nothing is stored: a step at a rate the suite does not run is no trial of
-// the suite. The per-server clamp does not apply: the sweep sets the rate.
-func (r *Runner) Step(ctx context.Context, p *Prepared, spec StepSpec) (res *loadgen.Result, err error) {
+// Step clones p's seed, runs one open-loop step of load (suite.StepSpec)
+// on the clone and drops it. Nothing is stored: a step at a rate the suite
+// does not run is no trial of the suite.
+func (r *Runner) Step(ctx context.Context, p *Prepared, load loadspec.Spec) (res *loadgen.Result, err error) {
 	s := p.s
 	table, err := s.mgr.Clone(ctx, s.seed)
 	if err != nil {
@@ -49,13 +40,10 @@ func (r *Runner) Step(ctx context.Context, p *Prepared, spec StepSpec) (res *loa
 			err = derr
 		}
 	}()
-	run := r.Suite.Run
-	run.TargetOpsPerSec, run.PerServerClampOpsPerSec = spec.TargetOpsPerSec, 0
-	run.Threads, run.Warmup, run.Measure, run.OperationCount = spec.Threads, spec.Warmup, spec.Measure, 0
-	ops := int64(math.Ceil(spec.TargetOpsPerSec * (spec.Warmup + spec.Measure).Seconds()))
-	res, _, err = r.drive(ctx, s, spec.Workload, table, nil, run, ops)
+	load.Workload.Table, load.Seed = table, seedOf(timing{})
+	res, _, err = r.drive(ctx, s, load, nil, timing{})
 	if err != nil {
-		return nil, fmt.Errorf("%s: workload %s at %.0f ops/s on %s: %w", s.t.Name, spec.Workload, spec.TargetOpsPerSec, table, err)
+		return nil, fmt.Errorf("%s: workload %s at %.0f ops/s on %s: %w", s.t.Name, load.Name, load.TargetRate, table, err)
 	}
 	return res, nil
 }

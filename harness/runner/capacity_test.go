@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/regress-hbase/regress/harness/capacity"
+	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -31,16 +32,19 @@ func TestCapacitySweepRunsStepsOnClonesAndCleansUp(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	probe := func(ctx context.Context, side int, w string, rate float64, _ string) (capacity.Step, error) {
-		res, err := r.Step(ctx, sides[side], StepSpec{Workload: w, TargetOpsPerSec: rate, Threads: 8, Warmup: 500 * time.Millisecond, Measure: 2 * time.Second})
+	step := func(ctx context.Context, side int, w string, rate float64) (*loadgen.Result, error) {
+		load, err := s.StepSpec(w, rate)
 		if err != nil {
-			return capacity.Step{}, err
+			return nil, err
 		}
-		if res.Rate != rate {
+		load.Workers, load.Warmup, load.Duration = 8, 500*time.Millisecond, 2*time.Second
+		res, err := r.Step(ctx, sides[side], load)
+		if err == nil && res.Rate != rate {
 			t.Errorf("step paced at %.0f ops/s, asked %.0f", res.Rate, rate)
 		}
-		return capacity.StepOf(res), nil
+		return res, err
 	}
+	probe := capacity.Probe(step)
 	cfg := capacity.Config{Workloads: []string{"workloadb"}, Rates: []float64{50, 100}, MaxOpsPerSec: 100,
 		SLOP99: 5 * time.Second, Hold: 0.5, MaxErrorRate: 0.01, Resolution: 0.1, StepTime: 3 * time.Second, Pairs: 1, Budget: 5 * time.Minute}
 	sw, err := capacity.Run(ctx, cfg, probe, rand.New(rand.NewPCG(1, 1)), nil)
@@ -59,6 +63,13 @@ func TestCapacitySweepRunsStepsOnClonesAndCleansUp(t *testing.T) {
 				t.Errorf("%s step at %.0f ops/s measured nothing usable: %+v", sr.Side, st.TargetOpsPerSec, st)
 			}
 		}
+	}
+	sw.Baseline, sw.Candidate, sw.RunID = base.Name, cand.Name, r.RunID
+	if _, err := capacity.Save(store, sw); err != nil {
+		t.Fatal(err)
+	}
+	if sweeps, bad, err := store.Sweeps(); err != nil || len(bad) > 0 || len(sweeps) != 1 || sweeps[0].RunID != r.RunID {
+		t.Errorf("stored sweeps %+v, damaged %v, %v: want the one sweep", sweeps, bad, err)
 	}
 	entries, err := store.Find("base", s.Name)
 	if err != nil {

@@ -191,9 +191,11 @@ func TestProfileRecordsARunningJVM(t *testing.T) {
 			spin += w
 		}
 	}
-	// 20 ms samples over about 4 s of one busy thread.
-	if spin < 20 || spin*2 < cpu.Total() {
-		t.Errorf("Spin.spin has %d of %d CPU samples, want most of at least 20: %v", spin, cpu.Total(), cpu)
+	// 20 ms samples over about 4 s of one busy thread: about 200 on an idle
+	// machine, but JFR samples a thread only while it is on a CPU, and a
+	// loaded 2-core machine gave it 12; the stacks must still be its.
+	if spin < 5 || spin*2 < cpu.Total() {
+		t.Errorf("Spin.spin has %d of %d CPU samples, want most of at least 5: %v", spin, cpu.Total(), cpu)
 	}
 	if _, err := os.Stat(p.dir); !os.IsNotExist(err) {
 		t.Errorf("the recordings' temp dir is still there: %v", err)

@@ -637,23 +637,26 @@ func (m *measured) cpuPerOp() float64 {
 // measure runs workload w on table, its schedule pinned by at, and reads
 // s's servers at the edges of the measurement window.
 func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timing) (*measured, error) {
+	load, err := r.trialSpec(s, w, table, at)
+	if err != nil {
+		return nil, err
+	}
 	hlog, err := os.CreateTemp("", "regress-trial-*.hlog")
 	if err != nil {
 		return nil, err
 	}
 	m := &measured{hlog: hlog.Name()}
-	run := r.Suite.Run
 	var window func() ([]servercost.Cost, error)
 	if len(s.t.Servers) > 0 && r.LoadHosts == nil && !at.Start.IsZero() {
-		from := at.Start.Add(run.Warmup)
-		window = watch(ctx, s.t.Servers, from, from.Add(run.Measure))
+		from := at.Start.Add(load.Warmup)
+		window = watch(ctx, s.t.Servers, from, from.Add(load.Duration))
 	}
 	counted := r.countsAt(ctx, s, table, at)
 	// When the load starts, so a stall or a death in the servers' logs can
 	// be placed against the trial's warm-up and measurement window.
 	r.logger().Info("trial running", "target", s.t.Name, "workload", w, "table", table,
-		"start", at.Start.Format(time.RFC3339Nano), "warmup", run.Warmup, "measure", run.Measure)
-	res, hosts, err := r.driveAt(ctx, s, w, table, hlog, run, r.expectedOps(), at)
+		"start", at.Start.Format(time.RFC3339Nano), "warmup", load.Warmup, "measure", load.Duration)
+	res, hosts, err := r.drive(ctx, s, load, hlog, at)
 	if cerr := hlog.Close(); err == nil {
 		err = cerr
 	}

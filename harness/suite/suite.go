@@ -21,9 +21,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/regress-hbase/regress/harness/capacity/section"
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/policy"
-	"github.com/regress-hbase/regress/harness/workload"
 )
 
 // Suite is one validated suite definition.
@@ -41,12 +41,15 @@ type Suite struct {
 	// Cluster shapes the clusters regress starts for this suite.
 	Cluster Cluster `yaml:"cluster"`
 	// Capacity configures `regress capacity` (defaults when absent).
-	Capacity *Capacity `yaml:"-"` // as written: file.Capacity
+	Capacity *section.Capacity `yaml:"-"` // as written: file.Capacity
 	// Properties are extra YCSB properties applied to every workload (-p style).
 	Properties map[string]string `yaml:"properties"`
 
 	// Dir is the scenarios directory the workload files were resolved against.
 	Dir string `yaml:"-"`
+
+	// loads is each workload's load as read when the suite loaded (spec.go).
+	loads loads
 }
 
 // Data is the seed table's data spec; a stored seed snapshot is reused while it is unchanged.
@@ -441,36 +444,8 @@ func (s *Suite) normalise(f *file) error {
 		errs = append(errs, err)
 	}
 	if len(errs) == 0 {
-		if err := s.checkProperties(); err != nil {
+		if err := s.readLoads(); err != nil {
 			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// checkProperties builds each workload's YCSB properties as a trial does
-// (the workload file, then the suite's properties, then its data spec) and
-// the workload from them, so a bad value in properties: is refused when the
-// suite loads, before any cluster starts, not when data loads.
-func (s *Suite) checkProperties() error {
-	var errs []error
-	for _, w := range s.Workloads {
-		p, err := workload.LoadPropertiesFile(s.WorkloadPath(w))
-		if err != nil {
-			errs = append(errs, fmt.Errorf("workloads: %w", err))
-			continue
-		}
-		for k, v := range s.Properties {
-			p.Set(k, v, "suite properties")
-		}
-		src := "suite data"
-		p.Set("recordcount", strconv.FormatInt(s.Data.RecordCount, 10), src)
-		p.Set("fieldcount", strconv.Itoa(s.Data.FieldCount), src)
-		p.Set("fieldlength", strconv.Itoa(s.Data.FieldLength), src)
-		p.Set("columnfamily", s.Data.ColumnFamily, src)
-		p.Set("operationcount", "1", src)
-		if _, err := workload.New(p); err != nil {
-			errs = append(errs, fmt.Errorf("workload %s with the suite's properties: %w", w, err))
 		}
 	}
 	return errors.Join(errs...)

@@ -78,9 +78,13 @@ type Config struct {
 	MinFieldLength          int64
 	FieldLengthDistribution string
 	FieldLengthHistogram    string // file, for fieldlengthdistribution=histogram
-	ReadAllFields           bool
-	WriteAllFields          bool
-	FieldNamePrefix         string
+	// HistogramBuckets and HistogramBlock are that file's weights and block
+	// size, read once by NewConfig: a load host needs no copy of the file.
+	HistogramBuckets []int64
+	HistogramBlock   int64
+	ReadAllFields    bool
+	WriteAllFields   bool
+	FieldNamePrefix  string
 	// Proportions are the operation weights normalised to sum 1, indexed by Op.
 	Proportions            [NumOps]float64
 	RequestDistribution    string
@@ -95,8 +99,11 @@ type Config struct {
 	ZeroPadding            int
 	InsertStart            int64
 	InsertCount            int64
+	// InsertProportion is insertproportion as written, before the weights
+	// are normalised: with OperationCount it sizes ExpectedNewKeys.
+	InsertProportion float64
 	// ExpectedNewKeys widens the zipfian key space for run-phase inserts:
-	// operationcount * insertproportion * 2.
+	// operationcount * insertproportion * 2 (see SetOperations).
 	ExpectedNewKeys int64
 }
 
@@ -134,10 +141,20 @@ const maxFieldLength = 64 << 20
 
 // New builds a core workload from properties, applying YCSB's defaults, and
 // fails with an error naming the property, its value and its file when a value
-// is unusable.
+// is unusable. It is NewConfig then FromConfig.
 func New(p Properties) (*Workload, error) {
-	cfg, err := parseConfig(p)
+	cfg, err := NewConfig(p)
 	if err != nil {
+		return nil, err
+	}
+	return FromConfig(cfg)
+}
+
+// FromConfig builds the workload cfg describes (a Config from NewConfig,
+// perhaps changed since, or decoded from a load host's task). It reads no
+// file: everything the workload needs is in cfg.
+func FromConfig(cfg Config) (*Workload, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	w := &Workload{cfg: cfg, log: slog.Default()}
@@ -156,16 +173,8 @@ func New(p Properties) (*Workload, error) {
 	w.maxLen = cfg.FieldLength
 	switch cfg.FieldLengthDistribution {
 	case "histogram":
-		if w.histogram, w.histBlock, err = readHistogram(cfg.FieldLengthHistogram, p.Source("fieldlengthhistogram")); err != nil {
-			return nil, err
-		}
-		if _, err := NewHistogram(nil, w.histogram, w.histBlock); err != nil {
-			return nil, fmt.Errorf("fieldlengthhistogram %s: %w", cfg.FieldLengthHistogram, err)
-		}
+		w.histogram, w.histBlock = cfg.HistogramBuckets, cfg.HistogramBlock
 		w.maxLen = int64(len(w.histogram)) * w.histBlock
-		if w.maxLen > maxFieldLength {
-			return nil, fmt.Errorf("fieldlengthhistogram %s: largest size %d is over the %d-byte limit", cfg.FieldLengthHistogram, w.maxLen, maxFieldLength)
-		}
 	case "zipfian":
 		w.fieldLenZeta = Zeta(cfg.FieldLength-cfg.MinFieldLength+1, ZipfianConstant)
 	}
@@ -180,17 +189,45 @@ func New(p Properties) (*Workload, error) {
 		w.latestZeta = Zeta(w.ack.Last(), ZipfianConstant)
 	case "sequential":
 		w.seq = NewSequential(cfg.InsertStart, cfg.InsertStart+cfg.InsertCount-1)
-	case "hotspot":
-		// Validate the fractions against the key range once, not per worker.
-		if _, err := NewHotspot(nil, cfg.InsertStart, cfg.InsertStart+cfg.InsertCount-1, cfg.HotspotDataFraction, cfg.HotspotOpnFraction); err != nil {
-			return nil, fmt.Errorf("requestdistribution=hotspot: %w", err)
-		}
-	case "exponential":
-		if _, err := NewExponential(nil, cfg.ExponentialPercentile, float64(cfg.RecordCount)*cfg.ExponentialFrac); err != nil {
-			return nil, fmt.Errorf("requestdistribution=exponential (exponential.percentile, exponential.frac): %w", err)
-		}
 	}
 	return w, nil
+}
+
+// NewConfig reads a core workload's settings from properties, applying
+// YCSB's defaults, and reads the field length histogram file when one is
+// asked for; it fails with an error naming the property, its value and its
+// file when a value is unusable.
+func NewConfig(p Properties) (Config, error) {
+	c, err := parseConfig(p)
+	if err != nil {
+		return Config{}, err
+	}
+	if c.FieldLengthDistribution == "histogram" {
+		if c.HistogramBuckets, c.HistogramBlock, err = readHistogram(c.FieldLengthHistogram, p.Source("fieldlengthhistogram")); err != nil {
+			return Config{}, err
+		}
+		if err := c.checkHistogram(); err != nil {
+			return Config{}, err
+		}
+	}
+	return c, nil
+}
+
+// SetOperations sets the operation count, and the run-phase insert key space
+// it sizes (ExpectedNewKeys). Validate checks the result.
+func (c *Config) SetOperations(n int64) {
+	c.OperationCount = n
+	en := float64(n) * c.InsertProportion * 2
+	if en > math.MaxInt64/2 {
+		en = math.MaxInt64 / 2
+	}
+	c.ExpectedNewKeys = int64(en)
+}
+
+// SplitKeys returns regions-1 split points at equal-count quantiles of the
+// sorted row keys of key numbers 0..RecordCount-1 (see the package function).
+func (c Config) SplitKeys(regions int) ([][]byte, error) {
+	return SplitKeys(c.RecordCount, regions, c.ZeroPadding, c.Ordered)
 }
 
 func parseConfig(p Properties) (Config, error) {
@@ -284,8 +321,76 @@ func parseConfig(p Properties) (Config, error) {
 	c.ZeroPadding = int(i64("zeropadding", 1, 0, 40))
 	c.InsertStart = i64("insertstart", 0, 0, math.MaxInt64)
 	c.InsertCount = i64("insertcount", c.RecordCount-c.InsertStart, 0, math.MaxInt64)
+	c.InsertProportion = rawInsert
 	if len(errs) > 0 {
 		return c, errors.Join(errs...)
+	}
+	c.SetOperations(c.OperationCount)
+	return c, c.check()
+}
+
+// Validate says whether c describes a workload FromConfig can build: every
+// value in the range its property allows, and the values consistent with
+// each other, as NewConfig checks them.
+func (c Config) Validate() error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	if c.FieldLengthDistribution == "histogram" {
+		return c.checkHistogram()
+	}
+	return nil
+}
+
+// check is Validate without the histogram's contents, which NewConfig reads
+// only once the rest is known to be good.
+func (c Config) check() error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	within := func(name string, v, lo, hi int64) {
+		if v < lo || v > hi {
+			bad("%s=%d: must be between %d and %d", name, v, lo, hi)
+		}
+	}
+	oneOf := func(name, v string, allowed ...string) {
+		if !slices.Contains(allowed, v) {
+			bad("%s=%q: use one of %s", name, v, strings.Join(allowed, ", "))
+		}
+	}
+	if strings.TrimSpace(c.Table) == "" {
+		bad("table: must not be empty")
+	}
+	within("recordcount", c.RecordCount, 1, math.MaxInt64)
+	within("operationcount", c.OperationCount, 0, math.MaxInt64)
+	within("fieldcount", c.FieldCount, 1, 1<<20)
+	within(PropMinFieldCount, c.MinFieldCount, 1, 1<<20)
+	oneOf(PropFieldCountDistribution, c.FieldCountDistribution, "constant", "uniform", "zipfian")
+	within("fieldlength", c.FieldLength, 0, maxFieldLength)
+	within("minfieldlength", c.MinFieldLength, 0, maxFieldLength)
+	oneOf("fieldlengthdistribution", c.FieldLengthDistribution, "constant", "uniform", "zipfian", "histogram")
+	var sum float64
+	for op, v := range c.Proportions {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			bad("the %s proportion %v: must be a non-negative number", Op(op), v)
+		}
+		sum += v
+	}
+	if !(sum > 0) {
+		bad("the operation proportions sum to %v: at least one must be positive", sum)
+	}
+	if !(c.InsertProportion >= 0) || math.IsInf(c.InsertProportion, 0) {
+		bad("insertproportion=%v: must be a non-negative number", c.InsertProportion)
+	}
+	oneOf("requestdistribution", c.RequestDistribution, "uniform", "zipfian", "latest", "hotspot", "sequential", "exponential")
+	within("minscanlength", c.MinScanLength, 0, math.MaxInt32)
+	within("maxscanlength", c.MaxScanLength, 0, math.MaxInt32)
+	oneOf("scanlengthdistribution", c.ScanLengthDistribution, "uniform", "zipfian")
+	within("zeropadding", int64(c.ZeroPadding), 0, 40)
+	within("insertstart", c.InsertStart, 0, math.MaxInt64)
+	within("insertcount", c.InsertCount, 0, math.MaxInt64)
+	within("expected new keys", c.ExpectedNewKeys, 0, math.MaxInt64)
+	if len(errs) > 0 {
+		return errors.Join(errs...)
 	}
 	if c.InsertStart+c.InsertCount > c.RecordCount || c.InsertStart+c.InsertCount < 0 {
 		errs = append(errs, fmt.Errorf("insertstart=%d + insertcount=%d is beyond recordcount=%d: recordcount is the size of the whole table and must cover this client's range", c.InsertStart, c.InsertCount, c.RecordCount))
@@ -305,11 +410,6 @@ func parseConfig(p Properties) (Config, error) {
 	if c.Proportions[Scan] > 0 && c.MaxScanLength < 1 {
 		errs = append(errs, fmt.Errorf("maxscanlength=%d with scans in the mix: a scan needs at least one row", c.MaxScanLength))
 	}
-	en := float64(c.OperationCount) * rawInsert * 2
-	if en > math.MaxInt64/2 {
-		en = math.MaxInt64 / 2
-	}
-	c.ExpectedNewKeys = int64(en)
 	keyed := c.Proportions[Read] + c.Proportions[Update] + c.Proportions[Scan] + c.Proportions[ReadModifyWrite]
 	if c.RequestDistribution == "zipfian" && keyed > 0 && c.InsertCount > 0 && c.ExpectedNewKeys/100 > c.InsertCount {
 		// Draws beyond the acknowledged inserts are redrawn; with a key space
@@ -317,7 +417,30 @@ func parseConfig(p Properties) (Config, error) {
 		// would spin instead of operating.
 		errs = append(errs, fmt.Errorf("operationcount=%d * insertproportion * 2 = %d expected new keys, over 100 times insertcount=%d: zipfian key choice would almost never land on an existing row; lower operationcount or raise recordcount", c.OperationCount, c.ExpectedNewKeys, c.InsertCount))
 	}
-	return c, errors.Join(errs...)
+	switch c.RequestDistribution {
+	case "hotspot":
+		// Validated against the key range once, not per worker.
+		if _, err := NewHotspot(nil, c.InsertStart, c.InsertStart+c.InsertCount-1, c.HotspotDataFraction, c.HotspotOpnFraction); err != nil {
+			errs = append(errs, fmt.Errorf("requestdistribution=hotspot: %w", err))
+		}
+	case "exponential":
+		if _, err := NewExponential(nil, c.ExponentialPercentile, float64(c.RecordCount)*c.ExponentialFrac); err != nil {
+			errs = append(errs, fmt.Errorf("requestdistribution=exponential (exponential.percentile, exponential.frac): %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkHistogram checks the field length histogram's weights and its
+// largest size.
+func (c Config) checkHistogram() error {
+	if _, err := NewHistogram(nil, c.HistogramBuckets, c.HistogramBlock); err != nil {
+		return fmt.Errorf("fieldlengthhistogram %s: %w", c.FieldLengthHistogram, err)
+	}
+	if maxLen := int64(len(c.HistogramBuckets)) * c.HistogramBlock; maxLen > maxFieldLength {
+		return fmt.Errorf("fieldlengthhistogram %s: largest size %d is over the %d-byte limit", c.FieldLengthHistogram, maxLen, maxFieldLength)
+	}
+	return nil
 }
 
 // readHistogram reads YCSB's field length histogram file: a "BlockSize<TAB>n"
@@ -415,9 +538,7 @@ func (w *Workload) KeyForNumber(n int64) string {
 
 // SplitKeys returns regions-1 split points at equal-count quantiles of the
 // sorted row keys of key numbers 0..recordcount-1 (see the package function).
-func (w *Workload) SplitKeys(regions int) ([][]byte, error) {
-	return SplitKeys(w.cfg.RecordCount, regions, w.cfg.ZeroPadding, w.cfg.Ordered)
-}
+func (w *Workload) SplitKeys(regions int) ([][]byte, error) { return w.cfg.SplitKeys(regions) }
 
 // Share is one load host's part of a run that several hosts drive as one
 // client: host Index of Of (0-based). The zero value is the whole run.

@@ -22,7 +22,7 @@ func runNoop(t *testing.T, s *Splitter) *loadgen.Result {
 	t.Helper()
 	var flushErr error
 	res, err := loadgen.Run(context.Background(), loadgen.Config{
-		TargetRate: 2000, Workers: 2, MaxOps: 600, Tick: 50 * time.Millisecond, Hlog: s,
+		Schedule: loadgen.Schedule{TargetRate: 2000, Workers: 2, MaxOps: 600}, Tick: 50 * time.Millisecond, Hlog: s,
 		NewWorker: func(id int) (loadgen.Worker, error) {
 			n := 0
 			return loadgen.WorkerFunc(func(_ context.Context, rec workload.Recorder) error {

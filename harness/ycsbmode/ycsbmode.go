@@ -24,6 +24,7 @@ import (
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/loadhosts"
+	"github.com/regress-hbase/regress/harness/loadspec"
 	"github.com/regress-hbase/regress/harness/workload"
 	"github.com/regress-hbase/regress/harness/ycsbfmt"
 )
@@ -226,15 +227,11 @@ func CreateTable(ctx context.Context, out io.Writer, a *Args) error {
 
 // settings is a load or run phase's settings, read from the properties.
 type settings struct {
-	name        string
-	wl          *workload.Workload
-	family      string
-	durability  hbase.Durability
-	threads     int
-	target      float64
-	maxTime     time.Duration
-	ops         int64 // operations to do; 0 means until maxTime
-	seed        int64
+	name string
+	// load is the phase's load: -threads, -target, maxexecutiontime, the
+	// operations to do (MaxOps; 0 means until maxexecutiontime) and the
+	// seed on top of the properties' workload, family and durability.
+	load        loadspec.Spec
 	interval    ycsbfmt.Interval
 	percentiles []float64
 	hdrPrefix   string // hdrhistogram.output.path when hdrhistogram.fileoutput=true
@@ -247,8 +244,8 @@ func readPhase(phase string, a *Args) (*settings, error) {
 	p := a.props
 	fail := func(err error) error { return usageErr(fmt.Errorf("ycsb %s: %w", phase, err)) }
 	ph := &settings{name: phase}
-	var err error
-	if ph.family, err = a.columnFamily(phase); err != nil {
+	family, err := a.columnFamily(phase)
+	if err != nil {
 		return nil, err
 	}
 	if mt := p.String("measurementtype", "hdrhistogram"); mt != "hdrhistogram" {
@@ -268,16 +265,15 @@ func readPhase(phase string, a *Args) (*settings, error) {
 	}
 	threads, err := p.Int("threadcount", 1, 1, 1<<16)
 	collect(err)
-	ph.threads = int(threads)
-	ph.target, err = p.Float64("target", 0)
+	target, err := p.Float64("target", 0)
 	collect(err)
-	if ph.target < 0 {
-		collect(fmt.Errorf("target=%v: must be 0 (as fast as possible) or a rate in ops/s", ph.target))
+	if target < 0 {
+		collect(fmt.Errorf("target=%v: must be 0 (as fast as possible) or a rate in ops/s", target))
 	}
 	secs, err := p.Int("maxexecutiontime", 0, 0, 1<<31)
 	collect(err)
-	ph.maxTime = time.Duration(secs) * time.Second
-	ph.seed, err = p.Int64("seed", time.Now().UnixNano())
+	maxTime := time.Duration(secs) * time.Second
+	seed, err := p.Int64("seed", time.Now().UnixNano())
 	collect(err)
 	ph.interval, err = ycsbfmt.ParseInterval(p.String("measurement.interval", "op"))
 	collect(err)
@@ -290,9 +286,7 @@ func readPhase(phase string, a *Args) (*settings, error) {
 	collect(err)
 	ph.statusEvery = time.Duration(every) * time.Second
 	ph.exportFile = p.String("exportfile", "")
-	ph.durability, err = binding.ParseDurability(strings.TrimSpace(p.String("durability", "")))
-	collect(err)
-	ph.wl, err = workload.New(p)
+	ph.load, err = loadspec.FromProperties(p)
 	collect(err)
 	if len(errs) > 0 {
 		return nil, fail(errors.Join(errs...))
@@ -304,20 +298,24 @@ func readPhase(phase string, a *Args) (*settings, error) {
 			}
 		}
 	}
+	var ops int64
 	if phase == Load {
-		_, ph.ops = ph.wl.LoadRange()
-		if ph.ops == 0 {
+		ops = ph.load.Workload.InsertCount
+		if ops == 0 {
 			return nil, fail(errors.New("insertcount=0: there is nothing to load (set recordcount, or insertcount)"))
 		}
+		ph.load.Insert = &loadgen.Inserts{Batch: 1}
 	} else {
-		ph.ops = ph.wl.Config().OperationCount
-		if ph.ops == 0 && ph.maxTime == 0 {
+		ops = ph.load.Workload.OperationCount
+		if ops == 0 && maxTime == 0 {
 			return nil, fail(errors.New("operationcount=0 and no maxexecutiontime: the run would never end; set one of them"))
 		}
 	}
-	if ph.ops > 0 && int64(ph.threads) > ph.ops {
-		ph.threads = int(ph.ops) // as YCSB: no thread without an operation
+	if ops > 0 && threads > ops {
+		threads = ops // as YCSB: no thread without an operation
 	}
+	ph.load.Name, ph.load.Family, ph.load.Seed = "ycsb "+phase, family, seed
+	ph.load.Schedule = loadgen.Schedule{TargetRate: target, Workers: int(threads), Duration: maxTime, MaxOps: ops}
 	return ph, nil
 }
 
@@ -330,7 +328,7 @@ func RunPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a *Ar
 	if err != nil {
 		return err
 	}
-	table := ph.wl.Config().Table
+	table, ld := ph.load.Workload.Table, &ph.load
 	c, err := a.connect(ctx, phase)
 	if err != nil {
 		return err
@@ -341,20 +339,16 @@ func RunPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a *Ar
 		return runErr(fmt.Errorf("ycsb %s: check whether table %s exists: %w", phase, table, err))
 	}
 	if !exists {
-		return usageErr(fmt.Errorf("ycsb %s: table %s does not exist: create it first with `regress ycsb create-table --zk %s -p table=%s -p columnfamily=%s`", phase, table, a.zk, table, ph.family))
+		return usageErr(fmt.Errorf("ycsb %s: table %s does not exist: create it first with `regress ycsb create-table --zk %s -p table=%s -p columnfamily=%s`", phase, table, a.zk, table, ld.Family))
 	}
 	if a.loadHosts > 0 {
 		return runOnLoadHosts(ctx, stdout, stderr, a, ph)
 	}
-	db := binding.New(c, ph.family, ph.durability, slog.Default())
-	slog.Info("ycsb "+phase, "table", table, "columnfamily", ph.family, "threads", ph.threads, "target", ph.target, "operations", ph.ops, "maxexecutiontime", ph.maxTime, "seed", ph.seed)
-
-	cfg := loadgen.Config{TargetRate: ph.target, Workers: ph.threads, Duration: ph.maxTime, MaxOps: ph.ops}
-	if phase == Load {
-		cfg.NewWorker = loadgen.InsertRows(ph.wl, func(int) (workload.DB, error) { return db.Worker(), nil }, ph.seed, loadgen.Inserts{Batch: 1})
-	} else {
-		cfg.NewWorker = loadgen.Transactions(ph.wl, func(int) (workload.DB, error) { return db.Worker(), nil }, ph.seed)
+	cfg, err := binding.NewRun(c, ph.load, workload.Share{}, slog.Default())
+	if err != nil {
+		return usageErr(fmt.Errorf("ycsb %s: %w", phase, err))
 	}
+	slog.Info("ycsb "+phase, "table", table, "columnfamily", ld.Family, "threads", ld.Workers, "target", ld.TargetRate, "operations", ld.MaxOps, "maxexecutiontime", ld.Duration, "seed", ld.Seed)
 
 	// The interval log is only read when status lines or .hdr files need it.
 	start := time.Now()
@@ -365,7 +359,7 @@ func RunPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a *Ar
 		sideErr  error // status or .hdr trouble: reported, never aborting the run
 	)
 	if a.status {
-		status = ycsbfmt.NewStatus(stderr, a.label, start, ph.ops)
+		status = ycsbfmt.NewStatus(stderr, a.label, start, ld.MaxOps)
 	}
 	if ph.hdrOut {
 		files = ycsbfmt.NewHdrFiles(ph.hdrPrefix, start)
@@ -426,7 +420,7 @@ func RunPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a *Ar
 		return runErr(fmt.Errorf("ycsb %s: %w", phase, err))
 	}
 
-	if ph.target > 0 && !res.HeldTarget() {
+	if ld.TargetRate > 0 && !res.HeldTarget() {
 		fmt.Fprintln(stderr, "regress ycsb "+phase+": WARNING: "+res.RateMessage())
 	}
 	var failed int64
@@ -444,7 +438,7 @@ func RunPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a *Ar
 	case sideErr != nil:
 		return runErr(fmt.Errorf("ycsb %s: %w", phase, sideErr))
 	case phase == Load && failed > 0:
-		return runErr(fmt.Errorf("ycsb load: %d of %d rows were not written: the table is incomplete", failed, ph.ops))
+		return runErr(fmt.Errorf("ycsb load: %d of %d rows were not written: the table is incomplete", failed, ld.MaxOps))
 	}
 	return nil
 }
@@ -480,20 +474,18 @@ func runOnLoadHosts(ctx context.Context, stdout, stderr io.Writer, a *Args, ph *
 	if _, err := co.WaitHosts(ctx, a.loadHosts, 0); err != nil {
 		return runErr(fmt.Errorf("ycsb run: %w", err))
 	}
+	ld := &ph.load
 	task := loadhosts.Task{
-		Trial: fmt.Sprintf("ycsb-%s-%d", ph.wl.Config().Table, time.Now().UnixNano()), ZK: a.zk,
-		ZNode: a.props.String("zookeeper.znode.parent", "/hbase"), ColumnFamily: ph.family,
-		Threads:    loadhosts.PerHost(ph.threads, a.loadHosts),
-		TargetRate: ph.target, Measure: ph.maxTime, OperationCount: ph.ops, Seed: ph.seed,
+		Trial: fmt.Sprintf("ycsb-%s-%d", ld.Workload.Table, time.Now().UnixNano()), ZK: a.zk,
+		ZNode: a.props.String("zookeeper.znode.parent", "/hbase"), Spec: *ld,
 	}
-	task.SetProperties(a.props)
 	var status *ycsbfmt.Status
 	start := time.Now()
 	if a.status {
-		status = ycsbfmt.NewStatus(stderr, a.label, start, ph.ops)
+		status = ycsbfmt.NewStatus(stderr, a.label, start, ld.MaxOps)
 		status.Print(start, 0)
 	}
-	slog.Info("ycsb run on load hosts", "hosts", a.loadHosts, "table", ph.wl.Config().Table, "threads per host", task.Threads, "target", ph.target, "operations", ph.ops)
+	slog.Info("ycsb run on load hosts", "hosts", a.loadHosts, "table", ld.Workload.Table, "threads per host", loadhosts.PerHost(ld.Workers, a.loadHosts), "target", ld.TargetRate, "operations", ld.MaxOps)
 	tr, err := co.Run(ctx, task)
 	if err != nil {
 		return runErr(fmt.Errorf("ycsb run: %w", err))
@@ -507,7 +499,7 @@ func runOnLoadHosts(ctx context.Context, stdout, stderr io.Writer, a *Args, ph *
 	if err := writeReport(stdout, ph, tr.Merged); err != nil {
 		return runErr(fmt.Errorf("ycsb run: %w", err))
 	}
-	if ph.target > 0 && !tr.Merged.HeldTarget() {
+	if ld.TargetRate > 0 && !tr.Merged.HeldTarget() {
 		fmt.Fprintln(stderr, "regress ycsb run: WARNING: "+tr.Merged.RateMessage())
 	}
 	return nil

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/regress-hbase/regress/harness/capacity"
-	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/job"
+	"github.com/regress-hbase/regress/harness/results"
 )
 
 func TestCapacityBadInputExits2WithAHint(t *testing.T) {
@@ -53,7 +53,7 @@ func sweepWith(base, cand []float64) *capacity.Sweep {
 }
 
 func TestCapacityVerdictMapsToTheExitCode(t *testing.T) {
-	cfg := compare.CapacityConfig{Alpha: 0.05, Tolerance: 0.1}
+	cfg := capacity.Gate{Alpha: 0.05, Tolerance: 0.1}
 	for _, c := range []struct {
 		name       string
 		sw         *capacity.Sweep
@@ -87,18 +87,32 @@ func TestCapacityVerdictMapsToTheExitCode(t *testing.T) {
 
 func TestCapacityFromAStoredSweepReportsItAgain(t *testing.T) {
 	dir := t.TempDir()
-	p := filepath.Join(dir, "sweep.json")
+	store, err := results.Open(filepath.Join(dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	sw := sweepWith([]float64{3000, 3100, 2950}, []float64{2000, 2050, 1980})
-	sw.Suite = "capacity"
-	if err := capacity.Save(p, sw); err != nil {
+	sw.Suite, sw.RunID = "capacity", "20261202T040000"
+	p, err := capacity.Save(store, sw)
+	if err != nil {
 		t.Fatal(err)
 	}
 	scen := filepath.Join("..", "..", "..", "scenarios")
-	out, err := runRegress(t, "capacity", "--from", p, "--scenarios", scen, "--out", filepath.Join(dir, "rep"), "--format", "json")
-	if code(err) != exitRegression || !strings.Contains(out, `"metric": "capacity"`) {
-		t.Fatalf("exit %d (%v), want 1 and the JSON report:\n%s", code(err), err, out)
+	for _, from := range []string{p, sw.RunID} {
+		out, err := runRegress(t, "capacity", "--from", from, "--store", store.Root(), "--scenarios", scen, "--out", filepath.Join(dir, "rep"), "--format", "json")
+		if code(err) != exitRegression || !strings.Contains(out, `"metric": "capacity"`) {
+			t.Fatalf("--from %s: exit %d (%v), want 1 and the JSON report:\n%s", from, code(err), err, out)
+		}
 	}
 	if _, err := runRegress(t, "capacity", "--from", filepath.Join(dir, "nosuch.json")); code(err) != exitUsage {
 		t.Errorf("a missing sweep file: exit %d (%v), want 2", code(err), err)
+	}
+	out, err := runRegress(t, "results", "check", "--store", store.Root())
+	if err != nil || !strings.Contains(out, "good     capacity/20261202T040000: capacity sweep of 2.6.2 against 2.6.1, suite capacity") {
+		t.Errorf("results check: %v\n%s", err, out)
+	}
+	out, err = runRegress(t, "results", "list", "--store", store.Root())
+	if err != nil || !strings.Contains(out, "capacity/20261202T040000") {
+		t.Errorf("results list: %v\n%s", err, out)
 	}
 }

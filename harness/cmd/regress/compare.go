@@ -38,8 +38,8 @@ func newResultsCmd() *cobra.Command {
 	var store string
 	list := &cobra.Command{
 		Use:   "list",
-		Short: "List stored results: target, suite, fingerprint, trials, last update",
-		Long: "list prints every usable entry of the store. A damaged entry does not hide the others: " +
+		Short: "List stored results: target, suite, fingerprint, trials, last update; then capacity sweeps",
+		Long: "list prints every usable entry of the store, then every stored capacity sweep. A damaged entry does not hide the others: " +
 			"it is left out of the table and named on stderr (see `regress results check`).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -51,16 +51,30 @@ func newResultsCmd() *cobra.Command {
 			if err != nil {
 				return fault.Usage(err)
 			}
+			sweeps, badSweeps, err := st.Sweeps()
+			if err != nil {
+				return fault.Usage(err)
+			}
 			w := cmd.OutOrStdout()
-			if len(entries) == 0 {
+			switch {
+			case len(entries) == 0 && len(sweeps) == 0:
 				fmt.Fprintf(w, "no results stored in %s\n", st.Root())
-			} else {
+			case len(entries) > 0:
 				fmt.Fprintf(w, "%-28s %-12s %-14s %-11s %6s %9s  %s\n", "TARGET", "SUITE", "FINGERPRINT", "SOURCE", "TRIALS", "SUMMARIES", "UPDATED")
 				for _, e := range entries {
 					fmt.Fprintf(w, "%-28s %-12s %-14s %-11s %6d %9d  %s\n", e.Target, e.Suite, shortFingerprint(e.Fingerprint), e.Source, e.Trials, e.Summaries, e.Updated.UTC().Format("2006-01-02 15:04"))
 				}
 			}
-			if len(damaged) > 0 {
+			if len(sweeps) > 0 {
+				if len(entries) > 0 {
+					fmt.Fprintln(w)
+				}
+				fmt.Fprintf(w, "%-28s %-12s %-14s %-14s %s\n", "CAPACITY SWEEP", "SUITE", "BASELINE", "CANDIDATE", "UPDATED")
+				for _, e := range sweeps {
+					fmt.Fprintf(w, "%-28s %-12s %-14s %-14s %s\n", e.Name, e.Suite, e.Baseline, e.Candidate, e.Updated.UTC().Format("2006-01-02 15:04"))
+				}
+			}
+			if damaged = append(damaged, badSweeps...); len(damaged) > 0 {
 				fmt.Fprintln(cmd.ErrOrStderr(), "regress: warning:", &results.DamagedError{Entries: damaged})
 			}
 			return nil
@@ -71,7 +85,7 @@ func newResultsCmd() *cobra.Command {
 		Use:   "check",
 		Short: "Verify every stored entry (manifest and .hlog checksums) and say which are damaged and why",
 		Long: "check reads every entry of the store: its manifest's checksum and schema, the directory it lies in, and " +
-			"every .hlog it names. It prints one line per entry, good or DAMAGED with the reason, and exits 2 when " +
+			"every .hlog it names; then every capacity sweep (its checksum). It prints one line per entry, good or DAMAGED with the reason, and exits 2 when " +
 			"any is damaged. Remove a damaged entry with `regress results remove NAME`, or restore it from a copy.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -94,6 +108,10 @@ func newResultsCmd() *cobra.Command {
 					fmt.Fprintf(w, "DAMAGED  %s: %s\n", s.Name, strings.ReplaceAll(s.Err.Error(), "\n", "; "))
 					continue
 				}
+				if s.Sweep != nil {
+					fmt.Fprintf(w, "good     %s: capacity sweep of %s against %s, suite %s%s\n", s.Name, s.Sweep.Candidate, s.Sweep.Baseline, s.Sweep.Suite, legacyNote(s.Sweep))
+					continue
+				}
 				fmt.Fprintf(w, "good     %s: %d trials, %d summaries\n", s.Name, s.Entry.Trials, s.Entry.Summaries)
 			}
 			if len(sts) == 0 {
@@ -110,8 +128,8 @@ func newResultsCmd() *cobra.Command {
 		Use:   "remove TARGET/SUITE-FINGERPRINT",
 		Short: "Remove one stored entry (damaged or not), named as list or check prints it",
 		Long: "remove deletes one entry of the store and everything in it, under the store's lock. It takes the name " +
-			"`regress results check` prints (TARGET/SUITE-FINGERPRINT) and refuses anything that is not an entry " +
-			"directory of this store.",
+			"`regress results check` prints (TARGET/SUITE-FINGERPRINT, or capacity/RUN-ID for a capacity sweep) and " +
+			"refuses anything that is not an entry directory or a sweep of this store.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := results.OpenReadOnly(store)
@@ -132,6 +150,14 @@ func newResultsCmd() *cobra.Command {
 	addStore(remove.Flags(), &store)
 	cmd.AddCommand(list, check, remove)
 	return markStopsAtOnce(cmd)
+}
+
+// legacyNote marks a sweep stored before sweeps had a checksum: readable, not verifiable.
+func legacyNote(e *results.SweepEntry) string {
+	if e.Legacy {
+		return " (stored before sweeps had a checksum: read, not verified)"
+	}
+	return ""
 }
 
 func shortFingerprint(fp string) string {

@@ -1,4 +1,8 @@
-package report
+package capacity
+
+// The sweep's own part of every report format (report.Section): the
+// searches under the text and Markdown tables, and in HTML a
+// latency-throughput curve per workload; JSON carries the Sweep itself.
 
 import (
 	"fmt"
@@ -10,25 +14,25 @@ import (
 	"strings"
 	"time"
 
-	"github.com/regress-hbase/regress/harness/capacity"
+	"github.com/regress-hbase/regress/harness/report"
 )
 
 // capacityRule says what a good step is, for every format.
-func capacityRule(sw *capacity.Sweep) string {
+func capacityRule(sw *Sweep) string {
 	var bounds []string
 	if sw.SLOP50Micros > 0 {
-		bounds = append(bounds, "median is within "+value(sw.SLOP50Micros, "us"))
+		bounds = append(bounds, "median is within "+report.Value(sw.SLOP50Micros, "us"))
 	}
 	if sw.SLOP99Micros > 0 {
-		bounds = append(bounds, "p99 is within "+value(sw.SLOP99Micros, "us"))
+		bounds = append(bounds, "p99 is within "+report.Value(sw.SLOP99Micros, "us"))
 	}
 	return fmt.Sprintf("a step is good when the intended %s for every operation type, it achieved at least %.0f%% of its target rate and at most the allowed share of operations failed; "+
 		"the capacity is the highest good rate, bisected to within %.0f%% of the first bad one; ceiling %s",
-		strings.Join(bounds, " and "), 100*sw.Hold, 100*sw.Resolution, value(sw.MaxOpsPerSec, "ops/s"))
+		strings.Join(bounds, " and "), 100*sw.Hold, 100*sw.Resolution, report.Value(sw.MaxOpsPerSec, "ops/s"))
 }
 
 // capacityElapsed says how long the sweep took and whether the budget ended it.
-func capacityElapsed(sw *capacity.Sweep) string {
+func capacityElapsed(sw *Sweep) string {
 	s := fmt.Sprintf("sweep took %s of a %s budget", sw.Elapsed.Round(time.Second), sw.Budget.Round(time.Second))
 	if sw.BudgetHit {
 		pairs := 0
@@ -41,7 +45,7 @@ func capacityElapsed(sw *capacity.Sweep) string {
 }
 
 // stepMark is a step in a few characters: "2000✓" or "4000✗"; confirmations are marked.
-func stepMark(st capacity.Step) string {
+func stepMark(st Step) string {
 	m := "✗"
 	if st.Good {
 		m = "✓"
@@ -53,8 +57,8 @@ func stepMark(st capacity.Step) string {
 	return s
 }
 
-// writeCapacityText lists every search under the text table: its capacity in words and its steps.
-func writeCapacityText(w io.Writer, sw *capacity.Sweep) error {
+// Text lists every search under the text table: its capacity in words and its steps.
+func (sw *Sweep) Text(w io.Writer) error {
 	if sw == nil {
 		return nil
 	}
@@ -79,25 +83,25 @@ func writeCapacityText(w io.Writer, sw *capacity.Sweep) error {
 	return err
 }
 
-// writeCapacityMarkdown adds one table of searches per workload.
-func writeCapacityMarkdown(w io.Writer, sw *capacity.Sweep) error {
+// Markdown adds one table of searches per workload.
+func (sw *Sweep) Markdown(w io.Writer) error {
 	if sw == nil {
 		return nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n#### Capacity searches\n\n%s; %s.\n\n", mdEscape(capacityElapsed(sw)), mdEscape(capacityRule(sw)))
+	fmt.Fprintf(&b, "\n#### Capacity searches\n\n%s; %s.\n\n", report.MarkdownEscape(capacityElapsed(sw)), report.MarkdownEscape(capacityRule(sw)))
 	b.WriteString("| workload | pair | baseline | candidate | steps (baseline / candidate) |\n|---|---|---|---|---|\n")
 	for _, w := range sw.Workloads() {
 		for _, p := range sw.Capacities(w) {
-			steps := func(s *capacity.Search) string {
+			steps := func(s *Search) string {
 				var marks []string
 				for _, st := range s.Steps {
 					marks = append(marks, stepMark(st))
 				}
 				return strings.Join(marks, " ")
 			}
-			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s / %s |\n", mdEscape(w), p[0].Pair+1, mdEscape(p[0].Describe()), mdEscape(p[1].Describe()),
-				mdEscape(steps(p[0])), mdEscape(steps(p[1])))
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s / %s |\n", report.MarkdownEscape(w), p[0].Pair+1, report.MarkdownEscape(p[0].Describe()), report.MarkdownEscape(p[1].Describe()),
+				report.MarkdownEscape(steps(p[0])), report.MarkdownEscape(steps(p[1])))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -112,7 +116,7 @@ type curvePoint struct {
 
 // curve groups a side's steps of workload w by target rate: geometric means
 // of achieved rate and intended latency over the searches that ran it.
-func curve(sw *capacity.Sweep, w, side string) []curvePoint {
+func curve(sw *Sweep, w, side string) []curvePoint {
 	type acc struct {
 		n, good      int
 		la, l50, l99 float64
@@ -149,9 +153,9 @@ func curve(sw *capacity.Sweep, w, side string) []curvePoint {
 	return out
 }
 
-// knee is a side's capacity for w: the geometric mean over searches that
+// kneeOf is a side's capacity for w: the geometric mean over searches that
 // found the knee, or the lowest "at least" figure when none did.
-func knee(sw *capacity.Sweep, w, side string) (v float64, found bool) {
+func kneeOf(sw *Sweep, w, side string) (v float64, found bool) {
 	var l float64
 	var n int
 	atLeast := math.Inf(1)
@@ -175,9 +179,9 @@ func knee(sw *capacity.Sweep, w, side string) (v float64, found bool) {
 	return atLeast, false
 }
 
-// capacityHTML is the page's capacity section: one latency-throughput
-// curve per workload and the searches' table.
-func capacityHTML(sw *capacity.Sweep) template.HTML {
+// HTML is the page's capacity section: one latency-throughput curve per
+// workload and the searches' table.
+func (sw *Sweep) HTML() template.HTML {
 	if sw == nil {
 		return ""
 	}
@@ -208,9 +212,9 @@ func capacityHTML(sw *capacity.Sweep) template.HTML {
 }
 
 // curveSVG draws both sides' p50 and p99 against the achieved rate, the knees marked.
-func curveSVG(sw *capacity.Sweep, w string) string {
+func curveSVG(sw *Sweep, w string) string {
 	const W, H, left, right, top, bottom = 580.0, 320.0, 70.0, 36.0, 28.0, 44.0
-	sides := [2][]curvePoint{curve(sw, w, capacity.Sides[0]), curve(sw, w, capacity.Sides[1])}
+	sides := [2][]curvePoint{curve(sw, w, Sides[0]), curve(sw, w, Sides[1])}
 	xmin, xmax, ymin, ymax := math.Inf(1), 0.0, math.Inf(1), math.Max(sw.SLOP99Micros, sw.SLOP50Micros)
 	for _, c := range sides {
 		for _, p := range c {
@@ -218,16 +222,16 @@ func curveSVG(sw *capacity.Sweep, w string) string {
 			ymin, ymax = math.Min(ymin, p.p50), math.Max(ymax, p.p99)
 		}
 	}
-	for _, side := range capacity.Sides {
-		if k, _ := knee(sw, w, side); k > 0 {
+	for _, side := range Sides {
+		if k, _ := kneeOf(sw, w, side); k > 0 {
 			xmin, xmax = math.Min(xmin, k), math.Max(xmax, k)
 		}
 	}
 	if xmax <= 0 {
 		return `<p class="note">no step measured</p>`
 	}
-	xlo, xhi := decades(xmin, xmax)
-	ylo, yhi := decades(ymin, ymax)
+	xlo, xhi := report.Decades(xmin, xmax)
+	ylo, yhi := report.Decades(ymin, ymax)
 	pw, ph := W-left-right, H-top-bottom
 	sx := func(x float64) float64 {
 		return left + (math.Log10(math.Max(x, xlo))-math.Log10(xlo))/(math.Log10(xhi)-math.Log10(xlo))*pw
@@ -239,11 +243,11 @@ func curveSVG(sw *capacity.Sweep, w string) string {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
 		W, H, W, H, html.EscapeString(w+" latency against achieved rate"))
 	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#fff" stroke="#d0d7de"/>`, left, top, pw, ph)
-	for _, y := range logTicks(ylo, yhi) {
+	for _, y := range report.LogTicks(ylo, yhi) {
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eaeef2"/>`, left, sy(y), left+pw, sy(y))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, sy(y)+4, html.EscapeString(value(y, "us")))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, sy(y)+4, html.EscapeString(report.Value(y, "us")))
 	}
-	for _, x := range logTicks(xlo, xhi) {
+	for _, x := range report.LogTicks(xlo, xhi) {
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eaeef2"/>`, sx(x), top, sx(x), top+ph)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%.0f</text>`, sx(x), top+ph+16, x)
 	}
@@ -258,9 +262,9 @@ func curveSVG(sw *capacity.Sweep, w string) string {
 			continue
 		}
 		fmt.Fprintf(&b, `<line class="slo" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#cf222e" stroke-dasharray="2 3"/>`, left, sy(slo.micros), left+pw, sy(slo.micros))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end" fill="#cf222e">SLO %s %s</text>`, left+pw-4, sy(slo.micros)-4, slo.name, html.EscapeString(value(slo.micros, "us")))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end" fill="#cf222e">SLO %s %s</text>`, left+pw-4, sy(slo.micros)-4, slo.name, html.EscapeString(report.Value(slo.micros, "us")))
 	}
-	colours := [2]string{colBase, colCand}
+	colours := [2]string{report.ColourBaseline, report.ColourCandidate}
 	for i, c := range sides {
 		for _, pct := range []struct {
 			dash string
@@ -283,10 +287,10 @@ func curveSVG(sw *capacity.Sweep, w string) string {
 					fill = "#fff"
 				}
 				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s" stroke="%s"><title>%s</title></circle>`, sx(p.achieved), sy(pct.y(p)), fill, colours[i],
-					html.EscapeString(fmt.Sprintf("target %.0f ops/s: achieved %.0f, p50 %s, p99 %s", p.target, p.achieved, value(p.p50, "us"), value(p.p99, "us"))))
+					html.EscapeString(fmt.Sprintf("target %.0f ops/s: achieved %.0f, p50 %s, p99 %s", p.target, p.achieved, report.Value(p.p50, "us"), report.Value(p.p99, "us"))))
 			}
 		}
-		if k, found := knee(sw, w, capacity.Sides[i]); k > 0 {
+		if k, found := kneeOf(sw, w, Sides[i]); k > 0 {
 			dash := ` stroke-dasharray="6 3"`
 			label := fmt.Sprintf("knee %.0f", k)
 			if !found {
@@ -296,8 +300,8 @@ func curveSVG(sw *capacity.Sweep, w string) string {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end" fill="%s">%s</text>`, sx(k)-4, top+14+14*float64(i), colours[i], html.EscapeString(label))
 		}
 	}
-	fmt.Fprintf(&b, `<rect x="%.1f" y="8" width="14" height="4" fill="%s"/><text x="%.1f" y="14">baseline %s</text>`, left, colBase, left+18, html.EscapeString(sw.Baseline))
-	fmt.Fprintf(&b, `<rect x="%.1f" y="8" width="14" height="4" fill="%s"/><text x="%.1f" y="14">candidate %s</text>`, left+pw/2, colCand, left+pw/2+18, html.EscapeString(sw.Candidate))
+	fmt.Fprintf(&b, `<rect x="%.1f" y="8" width="14" height="4" fill="%s"/><text x="%.1f" y="14">baseline %s</text>`, left, report.ColourBaseline, left+18, html.EscapeString(sw.Baseline))
+	fmt.Fprintf(&b, `<rect x="%.1f" y="8" width="14" height="4" fill="%s"/><text x="%.1f" y="14">candidate %s</text>`, left+pw/2, report.ColourCandidate, left+pw/2+18, html.EscapeString(sw.Candidate))
 	b.WriteString(`</svg>`)
 	return b.String()
 }

@@ -1,4 +1,4 @@
-package compare
+package capacity
 
 import (
 	"context"
@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/regress-hbase/regress/harness/capacity"
+	"github.com/regress-hbase/regress/harness/compare"
 )
 
-func capConfig(pairs int) capacity.Config {
-	return capacity.Config{Workloads: []string{"workloada", "workloadc"}, StartOpsPerSec: 500, Factor: 2, MaxOpsPerSec: 40000,
+func capConfig(pairs int) Config {
+	return Config{Workloads: []string{"workloada", "workloadc"}, StartOpsPerSec: 500, Factor: 2, MaxOpsPerSec: 40000,
 		SLOP99: 10 * time.Millisecond, Hold: 0.95, MaxErrorRate: 0.01, Resolution: 0.05,
 		StepTime: time.Millisecond, Pairs: pairs, Budget: time.Hour}
 }
@@ -20,17 +20,17 @@ func capConfig(pairs int) capacity.Config {
 // noisyKnees returns a prober whose knee is drawn afresh for every search
 // (lognormal with sd noise around knee[side]·scale[workload]) and is also
 // crossed by a rare stray bad step, as a GC pause makes one.
-func noisyKnees(rng *rand.Rand, knee [2]float64, noise float64) capacity.Prober {
+func noisyKnees(rng *rand.Rand, knee [2]float64, noise float64) Prober {
 	cur := map[[2]int]float64{}
 	steps := map[[2]int]int{}
-	return func(_ context.Context, side int, w string, rate float64, phase string) (capacity.Step, error) {
+	return func(_ context.Context, side int, w string, rate float64, phase string) (Step, error) {
 		key := [2]int{side, len(w)}
 		if phase == "sweep" && rate == 500 && steps[key] >= 0 { // a new search starts at the bottom of the ladder
 			cur[key] = knee[side] * math.Exp(noise*rng.NormFloat64())
 			steps[key] = 0
 		}
 		steps[key]++
-		st := capacity.Step{Ops: int64(rate * 5), AchievedOpsPerSec: rate, WorstP99Micros: 2000, WorstOp: "READ"}
+		st := Step{Ops: int64(rate * 5), AchievedOpsPerSec: rate, WorstP99Micros: 2000, WorstOp: "READ"}
 		if rate > cur[key] || rng.Float64() < 0.01 {
 			st.WorstP99Micros = 80000
 		}
@@ -38,9 +38,9 @@ func noisyKnees(rng *rand.Rand, knee [2]float64, noise float64) capacity.Prober 
 	}
 }
 
-func sweepOf(t *testing.T, rng *rand.Rand, cfg capacity.Config, knee [2]float64, noise float64) *capacity.Sweep {
+func sweepOf(t *testing.T, rng *rand.Rand, cfg Config, knee [2]float64, noise float64) *Sweep {
 	t.Helper()
-	sw, err := capacity.Run(context.Background(), cfg, noisyKnees(rng, knee, noise), rng, nil)
+	sw, err := Run(context.Background(), cfg, noisyKnees(rng, knee, noise), rng, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,14 +51,14 @@ func sweepOf(t *testing.T, rng *rand.Rand, cfg capacity.Config, knee [2]float64,
 func TestCapacityAAFalseRegressionsStayWithinAlpha(t *testing.T) {
 	const R = 1000
 	rng := rand.New(rand.NewPCG(12, 1))
-	cfg := CapacityConfig{Alpha: 0.05, Tolerance: 0.10}
+	cfg := Gate{Alpha: 0.05, Tolerance: 0.10}
 	regressed := 0
 	for i := 0; i < R; i++ {
-		c, err := CompareCapacity(sweepOf(t, rng, capConfig(4), [2]float64{3000, 3000}, 0.05), cfg)
+		c, err := cfg.Compare(sweepOf(t, rng, capConfig(4), [2]float64{3000, 3000}, 0.05))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Verdict == Regression {
+		if c.Verdict == compare.Regression {
 			regressed++
 		}
 	}
@@ -71,21 +71,21 @@ func TestCapacityAAFalseRegressionsStayWithinAlpha(t *testing.T) {
 func TestCapacityDropBeyondToleranceIsARegression(t *testing.T) {
 	const R = 300
 	rng := rand.New(rand.NewPCG(12, 2))
-	cfg := CapacityConfig{Alpha: 0.05, Tolerance: 0.10}
+	cfg := Gate{Alpha: 0.05, Tolerance: 0.10}
 	hits, improved := 0, 0
 	for i := 0; i < R; i++ {
-		c, err := CompareCapacity(sweepOf(t, rng, capConfig(4), [2]float64{3000, 2000}, 0.05), cfg)
+		c, err := cfg.Compare(sweepOf(t, rng, capConfig(4), [2]float64{3000, 2000}, 0.05))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Verdict == Regression {
+		if c.Verdict == compare.Regression {
 			hits++
 		}
 		for _, m := range c.Metrics {
-			if m.Metric != MetricCapacity || m.Unit != "ops/s" || !m.Gated {
+			if m.Metric != compare.MetricCapacity || m.Unit != "ops/s" || !m.Gated {
 				t.Fatalf("row %+v: want a gated capacity metric in ops/s", m)
 			}
-			if m.Status == Improved {
+			if m.Status == compare.Improved {
 				improved++
 			}
 		}
@@ -102,15 +102,15 @@ func TestCapacityWithoutAKneeIsDescriptiveAtLeast(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 3))
 	// The candidate holds every rate up to max_rate: "at least", never a test.
 	sw := sweepOf(t, rng, capConfig(3), [2]float64{3000, 1e9}, 0.02)
-	c, err := CompareCapacity(sw, CapacityConfig{Alpha: 0.05, Tolerance: 0.10})
+	c, err := Gate{Alpha: 0.05, Tolerance: 0.10}.Compare(sw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Verdict != VerdictDescriptive {
+	if c.Verdict != compare.VerdictDescriptive {
 		t.Errorf("verdict %s, want DESCRIPTIVE", c.Verdict)
 	}
 	for _, m := range c.Metrics {
-		if m.Status != Descriptive || m.Gated || !strings.Contains(m.Note, "candidate at least 40000 ops/s in 3 of 3 searches") {
+		if m.Status != compare.Descriptive || m.Gated || !strings.Contains(m.Note, "candidate at least 40000 ops/s in 3 of 3 searches") {
 			t.Errorf("row %s: status %s gated %v note %q", m.Workload, m.Status, m.Gated, m.Note)
 		}
 	}
@@ -121,10 +121,10 @@ func TestCapacityLeavesOutPairsCutByTheBudget(t *testing.T) {
 	sw := sweepOf(t, rng, capConfig(3), [2]float64{3000, 3000}, 0.02)
 	for i := range sw.Searches {
 		if sw.Searches[i].Pair == 2 {
-			sw.Searches[i].Found, sw.Searches[i].Stopped = false, capacity.StopBudget
+			sw.Searches[i].Found, sw.Searches[i].Stopped = false, StopBudget
 		}
 	}
-	c, err := CompareCapacity(sw, CapacityConfig{Alpha: 0.05, Tolerance: 0.10})
+	c, err := Gate{Alpha: 0.05, Tolerance: 0.10}.Compare(sw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,12 +138,12 @@ func TestCapacityLeavesOutPairsCutByTheBudget(t *testing.T) {
 	}
 }
 
-func TestCompareCapacityRejectsEmptyAndBadSettings(t *testing.T) {
-	if _, err := CompareCapacity(&capacity.Sweep{}, CapacityConfig{Alpha: 0.05, Tolerance: 0.1}); err == nil {
+func TestCompareRejectsEmptyAndBadSettings(t *testing.T) {
+	if _, err := (Gate{Alpha: 0.05, Tolerance: 0.1}).Compare(&Sweep{}); err == nil {
 		t.Error("an empty sweep compared without error")
 	}
 	sw := sweepOf(t, rand.New(rand.NewPCG(1, 5)), capConfig(2), [2]float64{3000, 3000}, 0.02)
-	if _, err := CompareCapacity(sw, CapacityConfig{Alpha: 0, Tolerance: 0.1}); err == nil {
+	if _, err := (Gate{Alpha: 0, Tolerance: 0.1}).Compare(sw); err == nil {
 		t.Error("alpha 0 accepted")
 	}
 }
@@ -151,19 +151,19 @@ func TestCompareCapacityRejectsEmptyAndBadSettings(t *testing.T) {
 func TestCapacityOnTheSameGridPointsIsNotCertainty(t *testing.T) {
 	// Two pairs where the candidate landed two bisection points lower both
 	// times: d identical, so a plain paired t has zero spread and p = 0.
-	var sw capacity.Sweep
+	var sw Sweep
 	for pair := 0; pair < 2; pair++ {
 		for side, v := range []float64{5657, 4000} {
-			sw.Searches = append(sw.Searches, capacity.Search{Workload: "workloada", Side: capacity.Sides[side], Pair: pair,
-				CapacityOpsPerSec: v, KneeOpsPerSec: v * 1.19, Found: true, Stopped: capacity.StopKnee})
+			sw.Searches = append(sw.Searches, Search{Workload: "workloada", Side: Sides[side], Pair: pair,
+				CapacityOpsPerSec: v, KneeOpsPerSec: v * 1.19, Found: true, Stopped: StopKnee})
 		}
 	}
-	c, err := CompareCapacity(&sw, CapacityConfig{Alpha: 0.05, Tolerance: 0.2})
+	c, err := Gate{Alpha: 0.05, Tolerance: 0.2}.Compare(&sw)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := c.Metrics[0]
-	if m.Status == Regressed || m.P < 0.01 || m.CILow == m.CIHigh {
+	if m.Status == compare.Regressed || m.P < 0.01 || m.CILow == m.CIHigh {
 		t.Errorf("status %s p %.3g CI [%.3f, %.3f]: two pairs on a 19%% grid cannot be certain", m.Status, m.P, m.CILow, m.CIHigh)
 	}
 }
