@@ -21,7 +21,7 @@ func TestParseBlockCache(t *testing.T) {
 		hits, misses int64
 		wantErr      bool
 	}{
-		{name: "region server's answer", text: string(fixture), hits: 18234, misses: 412},
+		{name: "region server's answer", text: string(fixture), hits: 18132, misses: 101},
 		{name: "master record ignored", text: "server_block_cache_hit_count{context=\"master\"} 9\nserver_block_cache_hit_count{context=\"regionserver\"} 3\nserver_block_cache_miss_count{context=\"regionserver\"} 1\n", hits: 3, misses: 1},
 		{name: "float value", text: "server_block_cache_hit_count 1.0E3\nserver_block_cache_miss_count 2\n", hits: 1000, misses: 2},
 		{name: "misses missing", text: "server_block_cache_hit_count{context=\"regionserver\"} 3\n", wantErr: true},
@@ -60,9 +60,20 @@ func TestReadBlockCache(t *testing.T) {
 				return
 			}
 			w.Write(fixture)
-		}, hits: 18234},
+		}, hits: 18132},
 		{name: "no /prometheus (2.4)", handler: http.NotFound, noLive: true, wantErr: true},
 		{name: "server error", handler: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) }, wantErr: true},
+		{name: "an answer without the record is taken again", handler: func() http.HandlerFunc {
+			n := 0
+			return func(w http.ResponseWriter, r *http.Request) {
+				if n++; n == 1 {
+					w.Write([]byte("# TYPE server_block_cache_size gauge\n"))
+					return
+				}
+				w.Write(fixture)
+			}
+		}(), hits: 18132},
+		{name: "never the record", handler: func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("x 1\n")) }, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
