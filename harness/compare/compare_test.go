@@ -270,6 +270,24 @@ func TestScheduleChecks(t *testing.T) {
 			t.Errorf("warnings %q, want none", cmp.Warnings)
 		}
 	})
+	t.Run("duet pairs are said to be duets, interleaved ones not", func(t *testing.T) {
+		for _, duet := range []bool{true, false} {
+			bt, ct := handPairs("A", b, c, 1)
+			if duet {
+				for i := range bt {
+					bt[i].Duet, ct[i].Duet = true, true
+					ct[i].Start = bt[i].Start
+				}
+			}
+			cmp, err := Compare(simManifest("b", bt), simManifest("c", ct), Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !cmp.Paired || !cmp.Interleaved || cmp.Duet != duet || len(cmp.Warnings) != 0 {
+				t.Errorf("duet trials %v: paired %v interleaved %v duet %v warnings %q", duet, cmp.Paired, cmp.Interleaved, cmp.Duet, cmp.Warnings)
+			}
+		}
+	})
 	t.Run("missing start times are warned about", func(t *testing.T) {
 		bt, ct := handPairs("A", b, c, 1)
 		for i := range bt {

@@ -23,6 +23,7 @@ type samples struct {
 	baseTrials, candTrials int // trials kept on each side (only shared runs when paired)
 	paired                 bool
 	interleaved            bool     // pairs verified back to back by start time
+	duet                   bool     // every pair's two trials ran at the same time
 	warnings               []string // from keeping shared runs, the schedule check and flagged trials, in that order
 	runs                   int      // distinct runs among the candidate's trials (at least 1)
 	metrics                []metricSample
@@ -71,7 +72,7 @@ func extract(bt, ct []results.Trial, unpaired bool) samples {
 	}
 	s.baseTrials, s.candTrials = len(bt), len(ct)
 	sched := checkSchedule(bt, ct, unpaired)
-	s.paired, s.interleaved = sched.paired, sched.interleaved
+	s.paired, s.interleaved, s.duet = sched.paired, sched.interleaved, sched.duet
 	s.warnings = append(s.warnings, sched.warnings...)
 	if w := flaggedTrials(bt, ct); w != "" {
 		s.warnings = append(s.warnings, w)

@@ -95,7 +95,7 @@ func decide(s samples, r resolved, out *Comparison) ([]detail, error) {
 // --reuse-baseline) had one look per run.
 func spendAlpha(s samples, r resolved, out *Comparison) {
 	out.Baseline.Trials, out.Candidate.Trials = s.baseTrials, s.candTrials
-	out.Paired, out.Interleaved = s.paired, s.interleaved
+	out.Paired, out.Interleaved, out.Duet = s.paired, s.interleaved, s.duet
 	out.Warnings = append(out.Warnings, s.warnings...)
 	out.ServerCounts, out.ServerCountNotes = s.counts, s.countNotes
 	out.Runs = s.runs

@@ -18,6 +18,7 @@ const minPairsForOrderCheck = 6
 type schedule struct {
 	paired      bool
 	interleaved bool // pairs verified back to back by start time
+	duet        bool // every pair's two trials ran at the same time
 	// pairs maps a workload to its pairs, sorted by pair index:
 	// [0] is the baseline trial, [1] the candidate trial.
 	pairs    map[string][][2]*results.Trial
@@ -73,7 +74,7 @@ func checkSchedule(bt, ct []results.Trial, forceUnpaired bool) schedule {
 	var notAdjacent []string
 	timed := true
 	orderDisagrees := 0
-	baseFirst, total := 0, 0
+	baseFirst, total, duets, pairCount := 0, 0, 0, 0
 	for _, w := range sortedKeys(s.pairs) {
 		ps := s.pairs[w]
 		var all []*results.Trial
@@ -82,7 +83,9 @@ func checkSchedule(bt, ct []results.Trial, forceUnpaired bool) schedule {
 			if p[0].Start.IsZero() || p[1].Start.IsZero() {
 				timed = false
 			}
+			pairCount++
 			if p[0].Duet && p[1].Duet {
+				duets++
 				continue // ran at the same time: no order to randomise or check
 			}
 			total++
@@ -125,6 +128,7 @@ func checkSchedule(bt, ct []results.Trial, forceUnpaired bool) schedule {
 		return s
 	default:
 		s.interleaved = true
+		s.duet = duets > 0 && duets == pairCount
 		if orderDisagrees > 0 {
 			s.warnings = append(s.warnings, fmt.Sprintf("the order recorded for %d pair(s) disagrees with their start times; the order field is not trustworthy", orderDisagrees))
 		}

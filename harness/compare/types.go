@@ -133,6 +133,9 @@ type Comparison struct {
 	// Interleaved is true when the pairs were verified to have run back to back
 	// (start times), so pairing cancels drift; false when unpaired or unverified.
 	Interleaved bool `json:"interleaved"`
+	// Duet is true when every pair's two trials ran at the same time (then
+	// Interleaved is true too: the pairs were verified by start time).
+	Duet bool `json:"duet,omitempty"`
 	// Looks is the number of planned looks alpha was split over (adaptive pairs).
 	Looks int `json:"looks"`
 	// LookAlpha is the family-wise error rate each look spends: Alpha/Looks.

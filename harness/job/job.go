@@ -7,7 +7,6 @@
 package job
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,6 +29,7 @@ import (
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/suite"
+	"github.com/regress-hbase/regress/harness/target"
 )
 
 // Options are what every job that runs a suite shares: the suite, the store,
@@ -60,7 +60,7 @@ type Report struct {
 type Compare struct {
 	Options
 	Report
-	Baseline, Candidate Side
+	Baseline, Candidate target.Spec
 	ReuseBaseline       bool
 }
 
@@ -105,9 +105,9 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	r := se.runner(ctx, &j.Options, s, newRunID(), se.prog.Event)
 
-	sides := []runner.Side{base, cand}
+	sides := []target.Spec{base, cand}
 	if stored != nil {
-		sides = []runner.Side{cand}
+		sides = []target.Spec{cand}
 	}
 	ctx, targets, stop, err := se.start(ctx, &j.Options, s, sides)
 	defer stop()
@@ -122,15 +122,11 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 
 	var bm, cm *results.Manifest
 	if stored != nil {
-		if t := targets[0]; t.Name == results.KeyOf(stored).Target {
-			// The same version re-measured must not land among the stored baseline trials.
-			t.Name += "+candidate"
-			t.Label = t.Name
-		}
+		target.ApartFrom(targets[0], results.KeyOf(stored).Target)
 		cm, err = r.RunSingle(ctx, targets[0])
 		bm = stored
 	} else {
-		runner.DistinctNames(targets[0], targets[1])
+		target.DistinctNames(targets[0], targets[1])
 		more := func(look int, b, c *results.Manifest) (map[string]int, error) {
 			plan, err := compare.NeedMorePairs(b, c, cfg, look)
 			if err != nil {
@@ -175,6 +171,7 @@ func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 		Vote: voteOf(bm, cm, c, "")}
 	var notes []string
 	rep.Profiles, notes = Differentials(bm, cm)
+	rep.Timelines = Timelines(store, bm, cm)
 	rep.ProfileNotes = slices.Concat(profileNotes, notes)
 	if err := writeReports(stdout, stderr, rp, rep, true); err != nil {
 		return err
@@ -221,26 +218,15 @@ func writeReports(stdout, stderr io.Writer, rp Report, rep report.Report, stepSu
 // Single is `regress run`: one target measured with a suite, its trials stored.
 type Single struct {
 	Options
-	Side Side
-	// Label names the stored results (required with Side.ZK).
-	Label string
+	// Side is the target; its Label (required with ZK) names the stored results.
+	Side target.Spec
 }
 
 // Run measures the target and prints where its trials are stored.
 func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
-	if (j.Side.Version == "" && j.Side.Home == "") == (j.Side.ZK == "") {
-		return fault.Usage(errors.New("give exactly one of --version V (started by the provider), --home DIR (an unpacked release or its tarball) or --zk HOST:PORT (a running cluster)"))
-	}
-	if j.Side.ZK != "" && j.Label == "" {
-		return fault.Usage(errors.New("--zk needs --label NAME: the name the results are stored under (e.g. prod-2.6.1)"))
-	}
-	if j.Label != "" {
-		if err := results.ValidateTarget(j.Label); err != nil {
-			return fault.Usagef("--label: %w", err)
-		}
-	}
-	side, err := j.Side.Check("run")
-	if err != nil {
+	side := j.Side
+	side.Role = target.Run
+	if err := side.Check(); err != nil {
 		return err
 	}
 	s, err := LoadSuite(j.Scenarios, j.Suite)
@@ -255,15 +241,12 @@ func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer se.prog.Close()
-	ctx, targets, stop, err := se.start(ctx, &j.Options, s, []runner.Side{side})
+	ctx, targets, stop, err := se.start(ctx, &j.Options, s, []target.Spec{side})
 	defer stop()
 	if err != nil {
 		return err
 	}
 	t := targets[0]
-	if j.Label != "" {
-		t.Label, t.Name = j.Label, j.Label
-	}
 	r := se.runner(ctx, &j.Options, s, newRunID(), se.prog.Event)
 	closeHosts, err := se.useLoadHosts(ctx, &j.Options, s, r, t.ZK)
 	defer closeHosts()
@@ -280,12 +263,15 @@ func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// checkPair checks both sides' flags and loads the suite.
-func (o *Options) checkPair(b, c Side) (base, cand runner.Side, s *suite.Suite, err error) {
-	if base, err = b.Check("baseline"); err != nil {
+// checkPair checks both sides' flags and loads the suite; the sides it
+// returns carry their roles.
+func (o *Options) checkPair(b, c target.Spec) (base, cand target.Spec, s *suite.Suite, err error) {
+	base, cand = b, c
+	base.Role, cand.Role = target.Baseline, target.Candidate
+	if err = base.Check(); err != nil {
 		return
 	}
-	if cand, err = c.Check("candidate"); err != nil {
+	if err = cand.Check(); err != nil {
 		return
 	}
 	if s, err = LoadSuite(o.Scenarios, o.Suite); err != nil {
@@ -339,28 +325,23 @@ func (se *session) runner(ctx context.Context, o *Options, s *suite.Suite, runID
 		OnEvent: onEvent, Env: results.CurrentEnvironment(ctx), Profile: o.profileOn(s.Run.Profile)}
 }
 
-// start starts (or connects to) every side through runner.StartTargets and
+// topology is the shape of every cluster this run starts: the flags over the suite's.
+func (o *Options) topology(s *suite.Suite) target.Topology {
+	return target.Shape(target.Topology{RegionServers: o.RegionServers, RSHeap: o.RSHeap}, s)
+}
+
+// start starts (or connects to) every checked side through target.Start and
 // says whether a failure was the user's input or the run's. The context it
 // returns is cancelled when a started cluster dies; stop tears all down.
-func (se *session) start(ctx context.Context, o *Options, s *suite.Suite, sides []runner.Side) (context.Context, []*runner.Target, func(), error) {
-	rs, heap := cmp.Or(o.RegionServers, s.Cluster.RegionServers), cmp.Or(o.RSHeap, s.Cluster.RSHeap)
-	if err := cluster.ValidateTopology(rs, heap); err != nil {
-		return ctx, nil, func() {}, fault.Usage(fmt.Errorf("--region-servers/--rs-heap: %w", err))
+func (se *session) start(ctx context.Context, o *Options, s *suite.Suite, sides []target.Spec) (context.Context, []*target.Target, func(), error) {
+	topo := o.topology(s)
+	if err := topo.Check(); err != nil {
+		return ctx, nil, func() {}, err
 	}
 	ctx, died := context.WithCancelCause(ctx)
-	opt := runner.StartOptions{CacheDir: o.CacheDir, Keep: o.Keep, ZNode: o.ZNode, Log: se.log, Message: se.prog.Message, Died: died,
-		RegionServers: rs, RSHeap: heap}
-	for _, s := range sides {
-		if s.ZK == "" && s.Home == "" {
-			p, err := newProvider(o)
-			if err != nil {
-				return ctx, nil, func() { died(nil) }, err
-			}
-			opt.Provider = p
-			break
-		}
-	}
-	targets, stopTargets, err := runner.StartTargets(ctx, opt, sides)
+	opt := target.Options{Provider: o.Provider, CacheDir: o.CacheDir, Keep: o.Keep, Topology: topo, ZNode: o.ZNode,
+		Log: se.log, Message: se.prog.Message, Died: died}
+	targets, stopTargets, err := target.Start(ctx, opt, sides...)
 	stop := func() { stopTargets(); died(nil) }
 	switch {
 	case err == nil:
@@ -382,9 +363,18 @@ func LoadSuite(scenarios, name string) (*suite.Suite, error) {
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
+	return loadSuiteFile(p, scenarios)
+}
+
+// loadSuiteFile loads and validates the suite file at p, its cluster section
+// as the targets it shapes would refuse it.
+func loadSuiteFile(p, scenarios string) (*suite.Suite, error) {
 	s, err := suite.Load(p, scenarios)
 	if err != nil {
 		return nil, fault.Usage(err)
+	}
+	if err := target.CheckSuite(s); err != nil {
+		return nil, fault.Usagef("suite %s: %w", p, err)
 	}
 	return s, nil
 }
@@ -498,13 +488,4 @@ func NewLogger(stderr io.Writer, quiet bool) *slog.Logger {
 		level = slog.LevelWarn
 	}
 	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-}
-
-// newProvider returns the provider --provider names.
-func newProvider(o *Options) (cluster.Provider, error) {
-	switch o.Provider {
-	case "local", "":
-		return cluster.NewLocal(o.CacheDir), nil
-	}
-	return nil, fault.Usagef("--provider %q: this build has the local provider (HBase jars from Maven Central); for a cluster you run, use --baseline-zk/--candidate-zk or `regress run --zk`", o.Provider)
 }

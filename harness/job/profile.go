@@ -32,40 +32,56 @@ type sideStacks struct {
 	cpu, alloc []profile.Folded
 }
 
-// storedStacks reads the folded stacks stored beside m's trials
-// (runner.ProfileFile), per workload. A trial without them is skipped; one
-// that cannot be read is a note.
+// storedStacks reads the folded stacks of m's runs, per workload: those of
+// each run's profiled pair (runner.ProfileMeta beside them says what they
+// stand for; only runs m's trials belong to), and those stored beside a
+// trial by runs before the profiled pair was kept out of the count. A
+// trial without them is skipped; one that cannot be read is a note.
 func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 	out := map[string]*sideStacks{}
 	var notes []string
 	if m == nil || m.Dir == "" {
 		return out, nil
 	}
-	for _, t := range m.Trials {
-		cpu, cerr := readFolded(runner.ProfileFile(m.Dir, t.ID, profile.CPU))
-		alloc, aerr := readFolded(runner.ProfileFile(m.Dir, t.ID, profile.Alloc))
+	add := func(id, workload string, ops int64) {
+		cpu, cerr := readFolded(runner.ProfileFile(m.Dir, id, profile.CPU))
+		alloc, aerr := readFolded(runner.ProfileFile(m.Dir, id, profile.Alloc))
 		if errors.Is(cerr, fs.ErrNotExist) && errors.Is(aerr, fs.ErrNotExist) {
-			continue
+			return
 		}
 		if err := errors.Join(ignoreMissing(cerr), ignoreMissing(aerr)); err != nil {
-			notes = append(notes, fmt.Sprintf("profile of trial %s not used: %v", t.ID, err))
-			continue
-		}
-		var ops int64
-		for _, o := range t.Ops {
-			ops += o.Count
+			notes = append(notes, fmt.Sprintf("profile of trial %s not used: %v", id, err))
+			return
 		}
 		if ops <= 0 {
-			continue
+			return
 		}
-		s := out[t.Workload]
+		s := out[workload]
 		if s == nil {
 			s = &sideStacks{}
-			out[t.Workload] = s
+			out[workload] = s
 		}
 		s.trials++
 		s.ops += ops
 		s.cpu, s.alloc = append(s.cpu, cpu), append(s.alloc, alloc)
+	}
+	runs := map[string]bool{}
+	for _, t := range m.Trials {
+		runs[t.RunID] = true
+		var ops int64
+		for _, o := range t.Ops {
+			ops += o.Count
+		}
+		add(t.ID, t.Workload, ops)
+	}
+	metas, err := runner.ReadProfileMetas(m.Dir)
+	if err != nil {
+		notes = append(notes, fmt.Sprintf("some profiles not used: %v", err))
+	}
+	for _, pm := range metas {
+		if runs[pm.RunID] {
+			add(pm.ID, pm.Workload, pm.Ops)
+		}
 	}
 	return out, notes
 }

@@ -1,7 +1,9 @@
 package job
 
 import (
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,14 +14,25 @@ import (
 )
 
 // profiledManifest is a manifest in a temp entry dir with one trial of
-// workloadc per pair, and folded stacks stored beside the trials given.
+// workloadc per pair of run "run", and folded stacks stored beside the
+// trials given; an id "<run>-workloadc-profile" is a run's profiled pair,
+// stored with its runner.ProfileMeta (1000 operations).
 func profiledManifest(t *testing.T, cpu map[string]profile.Folded, bad ...string) *results.Manifest {
 	t.Helper()
 	m := &results.Manifest{Dir: t.TempDir()}
 	for _, id := range []string{"run-workloadc-p00", "run-workloadc-p01"} {
-		m.Trials = append(m.Trials, results.Trial{ID: id, Workload: "workloadc", Ops: map[string]results.OpStats{"READ": {Count: 1000}}})
+		m.Trials = append(m.Trials, results.Trial{ID: id, RunID: "run", Workload: "workloadc", Ops: map[string]results.OpStats{"READ": {Count: 1000}}})
 	}
 	for id, f := range cpu {
+		if run, ok := strings.CutSuffix(id, "-workloadc-profile"); ok {
+			b, _ := json.Marshal(runner.ProfileMeta{ID: id, RunID: run, Workload: "workloadc", Ops: 1000})
+			if err := os.MkdirAll(filepath.Dir(runner.ProfileMetaFile(m.Dir, id)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(runner.ProfileMetaFile(m.Dir, id), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if err := profile.WriteFoldedFile(runner.ProfileFile(m.Dir, id, profile.CPU), f); err != nil {
 			t.Fatal(err)
 		}
@@ -51,6 +64,10 @@ func TestDifferentialsFromStoredStacks(t *testing.T) {
 		{"baseline not profiled", profiledManifest(t, nil), profiledManifest(t, cand), 0, "", "the baseline has no stored profile"},
 		{"damaged file", profiledManifest(t, base), profiledManifest(t, cand, "run-workloadc-p01"), 1, burn, "profile of trial run-workloadc-p01 not used"},
 		{"nothing profiled", profiledManifest(t, nil), profiledManifest(t, nil), 0, "", ""},
+		{"the uncounted profiled pair", profiledManifest(t, map[string]profile.Folded{"run-workloadc-profile": {"rpc;get": 100}}),
+			profiledManifest(t, map[string]profile.Folded{"run-workloadc-profile": cand["run-workloadc-p00"]}), 1, burn, ""},
+		{"another run's profiled pair left out", profiledManifest(t, map[string]profile.Folded{"run-workloadc-profile": {"rpc;get": 100}}),
+			profiledManifest(t, map[string]profile.Folded{"other-workloadc-profile": cand["run-workloadc-p00"]}), 0, "", "the candidate has no stored profile"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ps, notes := Differentials(tc.bm, tc.cm)

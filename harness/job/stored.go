@@ -50,7 +50,7 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 	if p, err := suite.Resolve(j.Scenarios, bm.Suite.Name); err == nil {
 		// A suite file that is there but invalid is refused, as plan
 		// refuses it: defaults would move the gate without a word.
-		s, err := suite.Load(p, j.Scenarios)
+		s, err := loadSuiteFile(p, j.Scenarios)
 		if err != nil {
 			return fault.Usagef("%w (fix the suite file, or compare from a --scenarios directory without it to use the default tolerances)", err)
 		}

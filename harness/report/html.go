@@ -74,6 +74,11 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 <div class="plots">
 {{range .Plots}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
 {{end}}</div>{{end}}
+{{if .Timelines}}<h2>Latency over a trial's window, and what the servers did</h2>
+<p class="note">Per workload and side, the trial with the highest one-interval p99: its intended latency by interval of its log (p99 dark, maximum grey, log scale) and, on the same time axis below, its region servers' GC pauses (as wide as they lasted), flushes, compactions, splits and regions opened, from the servers' GC logs and logs. Hover a mark for its time, length and log line.</p>
+<div class="plots">
+{{range .Timelines}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}{{if .Note}}<p class="note">{{.Note}}</p>{{end}}</figure>
+{{end}}</div>{{end}}
 </body>
 </html>
 `))
@@ -108,6 +113,7 @@ func renderHTML(w io.Writer, r Report) error {
 		Rows                                                                         []htmlRow
 		Warnings                                                                     []string
 		Plots                                                                        []htmlPlot
+		Timelines                                                                    []htmlTimeline
 		Evidence                                                                     []htmlEvidence
 		HeldRate                                                                     []htmlHeld
 		GateNotes                                                                    []string
@@ -166,6 +172,7 @@ func renderHTML(w io.Writer, r Report) error {
 		// svg is built by percentileSVG with every text node escaped.
 		data.Plots = append(data.Plots, htmlPlot{Title: title, SVG: template.HTML(svg)})
 	}
+	data.Timelines = htmlTimelines(r.Timelines)
 	if err := pageTmpl.Execute(w, data); err != nil {
 		return fmt.Errorf("report: html: %w", err)
 	}

@@ -74,6 +74,7 @@ type jsonReport struct {
 	Suite       string             `json:"suite"`
 	Paired      bool               `json:"paired"`
 	Interleaved bool               `json:"interleaved"`
+	Duet        bool               `json:"duet,omitempty"`
 	Descriptive bool               `json:"descriptive"`
 	Alpha       jsonNumber         `json:"alpha"`
 	Looks       int                `json:"looks"`
@@ -100,7 +101,7 @@ type jsonReport struct {
 func renderJSON(w io.Writer, r Report) error {
 	c := r.Comparison
 	out := jsonReport{Verdict: c.Verdict, Baseline: c.Baseline, Candidate: c.Candidate, Suite: c.Suite,
-		Paired: c.Paired, Interleaved: c.Interleaved, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
+		Paired: c.Paired, Interleaved: c.Interleaved, Duet: c.Duet, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
 		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, HeldRate: c.HeldRate,
 		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity,
 		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes, ServerCounts: c.ServerCounts, ServerCountNotes: c.ServerCountNotes}

@@ -47,6 +47,9 @@ type Report struct {
 	// Vote is what the vote paragraph says beside the comparison (builds,
 	// machine, where the report is); its frames come from Profiles when empty.
 	Vote Vote
+	// Timelines are trials' latency over their window with their servers'
+	// events (GC pauses, flushes...), drawn in the HTML report (timeline.go).
+	Timelines []TrialTimeline
 }
 
 // Distribution holds one workload's operation's latency histograms, one per side (either may be nil).
@@ -386,7 +389,10 @@ func headline(c *compare.Comparison) string {
 		fmt.Fprintf(&b, "; %d vs %d imported summaries (%s)", c.Candidate.Trials, c.Baseline.Trials, DescriptiveNote)
 	case c.Paired:
 		fmt.Fprintf(&b, "; paired, %d vs %d trials", c.Candidate.Trials, c.Baseline.Trials)
-		if c.Interleaved {
+		switch {
+		case c.Duet:
+			b.WriteString(", duet (each pair's two trials at the same time)")
+		case c.Interleaved:
 			b.WriteString(", interleaved")
 		}
 	default:

@@ -173,6 +173,8 @@ func voteSuite(c *compare.Comparison) string {
 	switch {
 	case c.Descriptive:
 		return s + fmt.Sprintf(", %d vs %d imported summaries", c.Candidate.Trials, c.Baseline.Trials)
+	case c.Paired && c.Duet:
+		return s + fmt.Sprintf(", %d duet pairs", min(c.Candidate.Trials, c.Baseline.Trials))
 	case c.Paired && c.Interleaved:
 		return s + fmt.Sprintf(", %d interleaved pairs", min(c.Candidate.Trials, c.Baseline.Trials))
 	case c.Paired:

@@ -130,6 +130,9 @@ type ServerStats struct {
 	// GCs counts the servers' stop-the-world collections in the window; GCPauseMicros is their time.
 	GCs           int64   `json:"gcs"`
 	GCPauseMicros float64 `json:"gc_pause_us"`
+	// Timeline places the window's GC pauses, flushes, compactions, splits
+	// and region moves in time (timeline.go); nil where it is not available.
+	Timeline *ServerTimeline `json:"timeline,omitempty"`
 	// Flushes, Compactions and Splits the servers logged in the window: a
 	// trial with any is flagged, its figures include that work.
 	Flushes     int `json:"flushes,omitempty"`

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"github.com/regress-hbase/regress/harness/target"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -24,10 +25,10 @@ func TestCapacitySweepRunsStepsOnClonesAndCleansUp(t *testing.T) {
 	}
 	s := tinySuite(t)
 	r := &Runner{Suite: s, Store: store, RunID: "cap1"}
-	base := &Target{Name: "base", Label: "base", Version: shared.Version(), Provider: "local", Client: c}
-	cand := &Target{Name: "cand", Label: "cand", Version: shared.Version(), Provider: "local", Client: c}
+	base := &target.Target{Name: "base", Label: "base", Version: shared.Version(), Provider: "local", Client: c}
+	cand := &target.Target{Name: "cand", Label: "cand", Version: shared.Version(), Provider: "local", Client: c}
 	var sides [2]*Prepared
-	for i, tg := range []*Target{base, cand} {
+	for i, tg := range []*target.Target{base, cand} {
 		if sides[i], err = r.Prepare(ctx, tg); err != nil {
 			t.Fatal(err)
 		}
@@ -88,25 +89,5 @@ func TestCapacitySweepRunsStepsOnClonesAndCleansUp(t *testing.T) {
 		if strings.Contains(tb, "regress_trial_") {
 			t.Errorf("step table %s left behind", tb)
 		}
-	}
-}
-
-func TestTargetNameKeepsRegionServerCountsApart(t *testing.T) {
-	for _, tc := range []struct {
-		t    Target
-		want string
-	}{
-		{Target{Version: "2.6.1"}, "2.6.1"},
-		{Target{Version: "2.6.1", RegionServers: 1}, "2.6.1"},
-		{Target{Version: "2.6.1", RegionServers: 2}, "2.6.1+rs2"},
-		{Target{Version: "2.6.1", RegionServers: 3}, "2.6.1+rs3"},
-	} {
-		if got := TargetName(&tc.t); got != tc.want {
-			t.Errorf("TargetName(%+v) = %q, want %q", tc.t, got, tc.want)
-		}
-	}
-	heap := TargetName(&Target{Version: "2.6.1", RegionServers: 2, RSHeap: "2g"})
-	if !strings.HasPrefix(heap, "2.6.1+rs2+conf-") || heap == TargetName(&Target{Version: "2.6.1", RegionServers: 2, RSHeap: "4g"}) {
-		t.Errorf("--rs-heap 2g names %q: want its own +conf- hash", heap)
 	}
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/atomicfile"
 	"github.com/regress-hbase/regress/harness/profile"
+	"github.com/regress-hbase/regress/harness/results"
 )
 
 // ProfilesDir is the folder of a store entry that holds its trials' profiles.
@@ -31,12 +33,129 @@ func ProfileFile(entryDir, trialID string, kind profile.Kind) string {
 // window opens.
 const jfrStartLead = time.Second
 
+// profilePair is the pair index of the profiled pair: one extra pair of
+// each workload, run after the last counted pair and stored only as its
+// profiles, so no trial the verdict counts ever runs beside a recorder.
+// Starting JFR on a JVM that never ran it stalled the handlers for seconds
+// on this machine (5.5 times the CPU per operation, p95 in seconds) and the
+// next pair still paid (docs/profiles.md); after the last counted pair
+// nothing is left to pay.
+const profilePair = -2
+
 // profiled reports whether this trial is recorded: --profile (or the
-// suite's run.profile) asks for it, it is the first pair of its workload,
-// and the run's own process drives the load (the window's edges are then
-// this process's clock).
+// suite's run.profile) asks for it, it is the profiled pair, and the run's
+// own process drives the load (the window's edges are then this process's
+// clock).
 func (r *Runner) profiled(pair int) bool {
-	return r.Profile && pair == 0 && r.LoadHosts == nil
+	return r.Profile && pair == profilePair && r.LoadHosts == nil
+}
+
+// profilePairs runs the profiled pair of every workload after the counted
+// ones, the same way a counted pair runs (a duet or back to back in random
+// order), when the run profiles. Its trials are stored nowhere; a failed
+// one is a note, never the run's failure: the verdict's trials are stored.
+func (r *Runner) profilePairs(ctx context.Context, sides ...*side) {
+	if !r.Profile || r.LoadHosts != nil || ctx.Err() != nil {
+		return
+	}
+	began := time.Now()
+	r.planned = r.started + len(sides)*len(r.Suite.Workloads)
+	r.emit(Event{Phase: "trial", Message: "profiling: one more pair per workload, recorded with JFR and not counted"})
+	for _, w := range r.Suite.Workloads {
+		var err error
+		if r.duet() && len(sides) == 2 {
+			_, err = r.duetTrial(ctx, sides[0], sides[1], w, profilePair)
+		} else {
+			order := slices.Clone(sides)
+			if len(order) == 2 && r.rng().IntN(2) == 1 {
+				order[0], order[1] = order[1], order[0]
+			}
+			for i, s := range order {
+				if _, err = r.trial(ctx, s, w, profilePair, i, false); err != nil {
+					break
+				}
+			}
+		}
+		if err != nil {
+			r.logger().Warn("profiled pair failed; the counted trials stand", "workload", w, "err", err)
+			r.profileNote(fmt.Sprintf("%s: profiled pair failed: %v", w, err))
+			if ctx.Err() != nil {
+				return
+			}
+		}
+	}
+	r.logger().Info("profiled pairs done (not counted)", "workloads", len(r.Suite.Workloads), "took", time.Since(began).Round(time.Second))
+}
+
+// profileID names the stored profiles of workload w's trial of pair.
+func (r *Runner) profileID(w string, pair int) string {
+	if pair == profilePair {
+		return fmt.Sprintf("%s-%s-profile", r.RunID, filepath.Base(w))
+	}
+	return r.trialID(w, pair)
+}
+
+// ProfileMeta says what one side's stored profiles of a profiled trial
+// stand for, beside them in profiles/<id>.json: the operations the trial
+// served while recording divide the stacks (the trial itself is not stored).
+type ProfileMeta struct {
+	ID       string `json:"id"`
+	RunID    string `json:"run_id"`
+	Workload string `json:"workload"`
+	// Ops counts the operations the trial served in its measurement window.
+	Ops int64 `json:"ops"`
+	// Start is the measurement window's start; DurationMillis its length.
+	Start          time.Time `json:"start"`
+	DurationMillis int64     `json:"duration_ms"`
+	// CPUPerOpMicros is the trial's server CPU per operation with the
+	// recorder on, for reference (0 when not read): what profiling costs a trial.
+	CPUPerOpMicros float64 `json:"cpu_per_op_us,omitempty"`
+}
+
+// profileMeta is what a measured profiled trial's profiles stand for; nil when m is.
+func (m *measured) profileMeta(r *Runner, w string) *ProfileMeta {
+	if m == nil || m.res == nil {
+		return nil
+	}
+	var t results.Trial
+	results.FillTrial(&t, m.res)
+	var ops int64
+	for _, o := range t.Ops {
+		ops += o.Count
+	}
+	return &ProfileMeta{RunID: r.RunID, Workload: filepath.Base(w), Ops: ops, Start: t.Start,
+		DurationMillis: t.DurationMillis, CPUPerOpMicros: m.cpuPerOp()}
+}
+
+// ProfileMetaFile is where a profiled trial's ProfileMeta lies in a store entry dir.
+func ProfileMetaFile(entryDir, id string) string {
+	return filepath.Join(entryDir, ProfilesDir, id+".json")
+}
+
+// ReadProfileMetas reads every ProfileMeta in a store entry dir; none when
+// it holds no profiles. A file that is not one is named in the error, and
+// the others are still returned.
+func ReadProfileMetas(entryDir string) ([]ProfileMeta, error) {
+	paths, err := filepath.Glob(filepath.Join(entryDir, ProfilesDir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	var out []ProfileMeta
+	var errs []error
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		var pm ProfileMeta
+		if err := json.Unmarshal(b, &pm); err != nil || pm.ID == "" {
+			errs = append(errs, fmt.Errorf("%s: not a profile's description (%v)", p, err))
+			continue
+		}
+		out = append(out, pm)
+	}
+	return out, errors.Join(errs...)
 }
 
 // windowProfile is one side's JFR recordings over one trial's measurement window.
@@ -111,18 +230,18 @@ func (r *Runner) startProfile(ctx context.Context, s *side, w string, pair int, 
 	return p
 }
 
-// keep waits for the recordings to stop, then, when the trial was stored
+// keep waits for the recordings to stop, then, when the trial went well
 // (stored), folds them and stores the side's summed CPU and allocation
-// stacks beside the trial (ProfileFile); it always removes the recordings.
-// Folding runs the JDK's jfr tool for a few seconds a recording, between
-// trials, never inside a measurement window.
-func (p *windowProfile) keep(ctx context.Context, r *Runner, w, trialID string, stored bool) {
+// stacks as id (ProfileFile) with meta beside them (ProfileMetaFile); it
+// always removes the recordings. Folding runs the JDK's jfr tool for a few
+// seconds a recording, between trials, never inside a measurement window.
+func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta *ProfileMeta, stored bool) {
 	if p == nil {
 		return
 	}
 	<-p.done
 	defer os.RemoveAll(p.dir)
-	if !stored || len(p.jfrs) == 0 {
+	if !stored || len(p.jfrs) == 0 || meta == nil || meta.Ops <= 0 {
 		return
 	}
 	var cpu, alloc []profile.Folded
@@ -146,13 +265,22 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, trialID string, 
 		kind  profile.Kind
 		stack profile.Folded
 	}{{profile.CPU, profile.Merge(cpu...)}, {profile.Alloc, profile.Merge(alloc...)}} {
-		path := ProfileFile(dir, trialID, f.kind)
+		path := ProfileFile(dir, id, f.kind)
 		if err := atomicfile.Write(path, 0o644, func(wr io.Writer) error { _, err := f.stack.WriteTo(wr); return err }); err != nil {
 			r.profileErrs(p.s, w, "store", []error{err})
 			return
 		}
 	}
-	r.logger().Info("profile stored", "target", p.s.t.Name, "workload", w, "trial", trialID, "recordings", len(cpu))
+	meta.ID = id
+	b, err := json.MarshalIndent(meta, "", "  ")
+	if err == nil {
+		err = atomicfile.Write(ProfileMetaFile(dir, id), 0o644, func(wr io.Writer) error { _, err := wr.Write(append(b, '\n')); return err })
+	}
+	if err != nil {
+		r.profileErrs(p.s, w, "store", []error{err})
+		return
+	}
+	r.logger().Info("profile stored", "target", p.s.t.Name, "workload", w, "profile", id, "recordings", len(cpu), "ops", meta.Ops)
 }
 
 // profileErrs logs what went wrong recording a side and keeps each distinct

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"github.com/regress-hbase/regress/harness/target"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,18 +19,19 @@ import (
 	"github.com/regress-hbase/regress/harness/suite"
 )
 
-func TestProfiledOnlyTheFirstPairOfARunThatDrivesItsOwnLoad(t *testing.T) {
+func TestProfiledOnlyTheUncountedPairOfARunThatDrivesItsOwnLoad(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		r    *Runner
 		pair int
 		want bool
 	}{
-		{"first pair", &Runner{Profile: true}, 0, true},
-		{"second pair", &Runner{Profile: true}, 1, false},
+		{"the profiled pair", &Runner{Profile: true}, profilePair, true},
+		{"first counted pair", &Runner{Profile: true}, 0, false},
+		{"second counted pair", &Runner{Profile: true}, 1, false},
 		{"warm-up", &Runner{Profile: true}, -1, false},
-		{"not asked", &Runner{}, 0, false},
-		{"load hosts", &Runner{Profile: true, LoadHosts: &loadhosts.Coordinator{}}, 0, false},
+		{"not asked", &Runner{}, profilePair, false},
+		{"load hosts", &Runner{Profile: true, LoadHosts: &loadhosts.Coordinator{}}, profilePair, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.r.profiled(tc.pair); got != tc.want {
@@ -43,28 +45,28 @@ func TestProfiledOnlyTheFirstPairOfARunThatDrivesItsOwnLoad(t *testing.T) {
 // run elsewhere (no pid) is not recorded, and says so once in the notes.
 func TestStartProfileNotesServersItCannotRecord(t *testing.T) {
 	r := &Runner{Profile: true}
-	s := &side{t: &Target{Name: "2.6.1", Servers: servercost.Servers{{Name: "rs1", JMX: "h:16030"}}}}
+	s := &side{t: &target.Target{Name: "2.6.1", Servers: servercost.Servers{{Name: "rs1", JMX: "h:16030"}}}}
 	at := timing{Start: time.Now()}
 	for range 2 {
-		if p := r.startProfile(context.Background(), s, "workloadc", 0, at); p != nil {
+		if p := r.startProfile(context.Background(), s, "workloadc", profilePair, at); p != nil {
 			t.Fatal("started recording a server without a pid")
 		}
 	}
 	if n := r.ProfileNotes(); len(n) != 1 || !strings.Contains(n[0], "2.6.1: no profile") {
 		t.Errorf("notes %q, want one saying 2.6.1 has no profile", n)
 	}
-	if p := r.startProfile(context.Background(), s, "workloadc", 1, at); p != nil {
-		t.Error("recorded the second pair")
+	if p := r.startProfile(context.Background(), s, "workloadc", 0, at); p != nil {
+		t.Error("recorded a counted pair")
 	}
 	var none *windowProfile
-	none.keep(context.Background(), r, "workloadc", "id", true) // a trial not profiled: nothing to do
+	none.keep(context.Background(), r, "workloadc", "id", &ProfileMeta{Ops: 1}, true) // a trial not profiled: nothing to do
 }
 
 // TestProfileErrorsAreNotesNotFailures: a JDK without JFR is a note of its
 // own; another failure names the step; each distinct note once.
 func TestProfileErrorsAreNotesNotFailures(t *testing.T) {
 	r := &Runner{}
-	s := &side{t: &Target{Name: "cand"}}
+	s := &side{t: &target.Target{Name: "cand"}}
 	unavailable := &profile.UnavailableError{PID: 7, Reason: "the JVM runs with -XX:-FlightRecorder"}
 	r.profileErrs(s, "workloada", "start", []error{nil, unavailable, unavailable})
 	r.profileErrs(s, "workloadb", "stop", []error{errors.New("jcmd timed out")})
@@ -92,9 +94,9 @@ func TestKeepDropsTheRecordingsOfATrialNotStored(t *testing.T) {
 	if err := os.WriteFile(jfr, []byte("not a recording"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := &windowProfile{s: &side{t: &Target{Name: "x"}}, done: make(chan struct{}), dir: tmp, jfrs: []string{jfr}}
+	p := &windowProfile{s: &side{t: &target.Target{Name: "x"}}, done: make(chan struct{}), dir: tmp, jfrs: []string{jfr}}
 	close(p.done)
-	p.keep(context.Background(), &Runner{}, "workloadc", "", false)
+	p.keep(context.Background(), &Runner{}, "workloadc", "", nil, false)
 	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
 		t.Errorf("the recordings' temp dir is still there: %v", err)
 	}
@@ -165,18 +167,24 @@ func TestProfileRecordsARunningJVM(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &Runner{Profile: true, Store: store, Suite: &suite.Suite{Run: suite.Run{Warmup: 1500 * time.Millisecond, Measure: 3 * time.Second}}}
-	s := &side{t: &Target{Name: "jvm", Servers: servercost.Servers{{Name: "spin", PID: cmd.Process.Pid}}},
+	s := &side{t: &target.Target{Name: "jvm", Servers: servercost.Servers{{Name: "spin", PID: cmd.Process.Pid}}},
 		key: results.Key{Target: "jvm", Suite: "s", Fingerprint: "0123456789abcdef"}}
 	ctx := context.Background()
-	p := r.startProfile(ctx, s, "workloadc", 0, timing{Start: time.Now()})
+	p := r.startProfile(ctx, s, "workloadc", profilePair, timing{Start: time.Now()})
 	if p == nil {
 		t.Fatalf("not profiled: notes %q", r.ProfileNotes())
 	}
-	p.keep(ctx, r, "workloadc", "run-workloadc-p00", true)
+	r.RunID = "run"
+	id := r.profileID("workloadc", profilePair)
+	p.keep(ctx, r, "workloadc", id, &ProfileMeta{RunID: "run", Workload: "workloadc", Ops: 1234}, true)
 	if n := r.ProfileNotes(); len(n) > 0 {
 		t.Fatalf("notes %q", n)
 	}
-	f, err := os.Open(ProfileFile(store.Dir(s.key), "run-workloadc-p00", profile.CPU))
+	metas, err := ReadProfileMetas(store.Dir(s.key))
+	if err != nil || len(metas) != 1 || metas[0].ID != "run-workloadc-profile" || metas[0].Ops != 1234 || metas[0].RunID != "run" {
+		t.Fatalf("profile descriptions %+v (%v), want one of run-workloadc-profile with 1234 ops", metas, err)
+	}
+	f, err := os.Open(ProfileFile(store.Dir(s.key), id, profile.CPU))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,5 +207,59 @@ func TestProfileRecordsARunningJVM(t *testing.T) {
 	}
 	if _, err := os.Stat(p.dir); !os.IsNotExist(err) {
 		t.Errorf("the recordings' temp dir is still there: %v", err)
+	}
+}
+
+// TestProfileMetasSkipWhatIsNotOne: a damaged description is named, the
+// others still read, and a dir without profiles gives none.
+func TestProfileMetasSkipWhatIsNotOne(t *testing.T) {
+	dir := t.TempDir()
+	if m, err := ReadProfileMetas(dir); err != nil || len(m) != 0 {
+		t.Fatalf("no profiles: %v %v", m, err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ProfilesDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"a.json": `{"id":"a","run_id":"r","workload":"workloadc","ops":10}`, "b.json": `{not json`, "c.json": `{}`} {
+		if err := os.WriteFile(filepath.Join(dir, ProfilesDir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := ReadProfileMetas(dir)
+	if len(m) != 1 || m[0].ID != "a" || m[0].Ops != 10 {
+		t.Errorf("descriptions %+v, want a's", m)
+	}
+	if err == nil || !strings.Contains(err.Error(), "b.json") || !strings.Contains(err.Error(), "c.json") {
+		t.Errorf("error %v, want b.json and c.json named", err)
+	}
+}
+
+// TestProfilePairsRunOnlyWhenAsked: without --profile, with load hosts or
+// after the run was stopped, no extra trial starts.
+func TestProfilePairsRunOnlyWhenAsked(t *testing.T) {
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	s := &suite.Suite{Workloads: []string{"workloadc"}}
+	for _, tc := range []struct {
+		name string
+		r    *Runner
+		ctx  context.Context
+	}{
+		{"not asked", &Runner{Suite: s}, context.Background()},
+		{"load hosts", &Runner{Suite: s, Profile: true, LoadHosts: &loadhosts.Coordinator{}}, context.Background()},
+		{"stopped", &Runner{Suite: s, Profile: true}, stopped},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.r.profilePairs(tc.ctx, &side{t: &target.Target{Name: "a"}}, &side{t: &target.Target{Name: "b"}})
+			if tc.r.started != 0 {
+				t.Errorf("%d trials started", tc.r.started)
+			}
+		})
+	}
+	if id := (&Runner{RunID: "r1"}).profileID("scenarios/workloads/workloadc", profilePair); id != "r1-workloadc-profile" {
+		t.Errorf("profile id %q", id)
+	}
+	if id := (&Runner{RunID: "r1"}).profileID("workloadc", 3); id != "r1-workloadc-p03" {
+		t.Errorf("a counted trial's profile id %q, want its trial id", id)
 	}
 }

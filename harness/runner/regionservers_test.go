@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"github.com/regress-hbase/regress/harness/target"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/lifecycle"
@@ -18,7 +18,7 @@ import (
 )
 
 // TestTwoRegionServersRunTheSmokeLifecycleOnBothServers starts a local
-// cluster of two region servers the way the job does (StartTargets), runs the
+// cluster of two region servers the way the job does (target.Start), runs the
 // lifecycle (seed, snapshot, clone, a short workload, drop) and checks that
 // every trial's clone had regions on both servers, that the per-server clamp
 // counted both, that the manifest and the store target say 2, and that
@@ -29,8 +29,8 @@ func TestTwoRegionServersRunTheSmokeLifecycleOnBothServers(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	targets, stop, err := StartTargets(ctx, StartOptions{Provider: cluster.NewLocal(""), ZNode: "/hbase", RegionServers: 2, RSHeap: "512m"},
-		[]Side{{Role: "run", Version: clustertest.Version()}})
+	targets, stop, err := target.Start(ctx, target.Options{ZNode: "/hbase", Topology: target.Topology{RegionServers: 2, RSHeap: "512m"}},
+		target.Spec{Role: target.Run, Version: clustertest.Version()})
 	stopped := false
 	defer func() {
 		if !stopped {

@@ -1,7 +1,8 @@
 // Package runner runs a suite's trials against one target or an interleaved
-// pair of targets: it seeds each target's cluster, runs every trial on a fresh
-// clone of the seed snapshot, and stores every result. It decides nothing: a
-// caller-supplied function says whether more pairs are needed.
+// pair of targets it is handed (package target starts them): it seeds each
+// target's cluster, runs every trial on a fresh clone of the seed snapshot,
+// and stores every result. It decides nothing: a caller-supplied function
+// says whether more pairs are needed.
 package runner
 
 import (
@@ -18,46 +19,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/lifecycle"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/loadhosts"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/servercost"
 	"github.com/regress-hbase/regress/harness/suite"
+	"github.com/regress-hbase/regress/harness/target"
 )
-
-// Target is one side of a run: a cluster and how it was made.
-type Target struct {
-	// Name is the store target: the HBase version, or a label for a cluster someone else runs.
-	Name string
-	// Version is the HBase version the cluster reports.
-	Version  string
-	Label    string
-	Provider string
-	ZK       string
-	// ZNode is the cluster's znode parent (load hosts connect with it).
-	ZNode    string
-	Settings map[string]string
-	JVMOpts  []string
-	// Jars are extra jars on the cluster's class path (--candidate-jar).
-	Jars   []string
-	Client *hbase.Client
-	// JDK names the JDK the cluster runs on, when regress started it.
-	JDK string
-	// Repository and Home say where the HBase jars came from; Checksums are their SHA-256s.
-	Repository, Home string
-	Checksums        map[string]string
-	// RegionServers is how many region servers regress started (0 for a
-	// cluster someone else runs); RSHeap their heap as asked.
-	RegionServers int
-	RSHeap        string
-	// Servers are the region server JVMs this machine can read each trial's
-	// server cost from (local clusters); empty means not available.
-	Servers servercost.Servers
-	// ServersNote says why Servers is empty, for the reports.
-	ServersNote string
-}
 
 // Event is a progress report for the terminal or the log.
 type Event struct {
@@ -107,7 +76,8 @@ type Runner struct {
 	// WarmUp says how the last run's warm-up went (rounds, time, settled).
 	WarmUp WarmUp
 	// Profile records JFR on every local region server of each side over
-	// the measurement window of each workload's first pair (profile.go).
+	// the measurement window of one extra pair of each workload, run after
+	// the counted pairs and stored nowhere but its profiles (profile.go).
 	Profile bool
 
 	fingerprint string
@@ -133,7 +103,7 @@ func (r *Runner) cloneTag() string {
 
 // side is a target made ready for trials.
 type side struct {
-	t       *Target
+	t       *target.Target
 	mgr     *lifecycle.Manager
 	seed    lifecycle.Seed
 	key     results.Key
@@ -150,7 +120,7 @@ type More func(look int, base, cand *results.Manifest) (extra map[string]int, er
 
 // RunSingle runs Pairs.Initial trials of every workload on one target and
 // returns this run's trials as a manifest.
-func (r *Runner) RunSingle(ctx context.Context, t *Target) (*results.Manifest, error) {
+func (r *Runner) RunSingle(ctx context.Context, t *target.Target) (*results.Manifest, error) {
 	s, err := r.prepare(ctx, t)
 	if err != nil {
 		return nil, err
@@ -166,14 +136,19 @@ func (r *Runner) RunSingle(ctx context.Context, t *Target) (*results.Manifest, e
 			}
 		}
 	}
+	m, err := r.thisRun(s)
+	if err != nil {
+		return nil, err
+	}
+	r.profilePairs(ctx, s)
 	r.emit(Event{Phase: "done", Target: t.Name, Trial: r.started, Trials: r.started})
-	return r.thisRun(s)
+	return m, nil
 }
 
 // RunPairs runs interleaved pairs: for every pair index and workload, the
 // baseline and candidate trials back to back in random order. After each
 // look, more decides whether to add pairs (nil: never), up to Pairs.Max.
-func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*results.Manifest, *results.Manifest, error) {
+func (r *Runner) RunPairs(ctx context.Context, base, cand *target.Target, more More) (*results.Manifest, *results.Manifest, error) {
 	if base.Name == cand.Name && base.Client == cand.Client {
 		return nil, nil, errors.New("baseline and candidate are the same cluster")
 	}
@@ -241,6 +216,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*
 			return nil, nil, err
 		}
 		if more == nil || look >= r.Suite.Pairs.Looks {
+			r.profilePairs(ctx, bs, cs)
 			r.emit(Event{Phase: "done", Trial: r.started, Trials: r.started})
 			return bm, cm, nil
 		}
@@ -259,6 +235,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *Target, more More) (*
 			}
 		}
 		if !grew {
+			r.profilePairs(ctx, bs, cs)
 			r.emit(Event{Phase: "done", Trial: r.started, Trials: r.started})
 			return bm, cm, nil
 		}
@@ -283,7 +260,7 @@ func (r *Runner) thisRun(s *side) (*results.Manifest, error) {
 }
 
 // prepare makes the store entry, cleans up what earlier runs left, and seeds.
-func (r *Runner) prepare(ctx context.Context, t *Target) (*side, error) {
+func (r *Runner) prepare(ctx context.Context, t *target.Target) (*side, error) {
 	if r.fingerprint == "" {
 		fp, err := r.Suite.Fingerprint()
 		if err != nil {
@@ -441,7 +418,8 @@ type WarmUp struct {
 }
 
 // trial runs workload w once on a fresh clone of s's seed and stores it; a
-// pair of -1 is a warm-up trial, run the same way and not stored.
+// pair of -1 is a warm-up trial, run the same way and not stored, and
+// profilePair the profiled trial after the counted ones (profile.go).
 // requireRate fails the run when the trial did not hold its target rate;
 // paired runs store such a trial instead, because a candidate that cannot
 // hold a rate its baseline holds is a regression compare judges (and a rate
@@ -469,12 +447,14 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 	prof := r.startProfile(ctx, s, w, pair, at)
 	m, err := r.measure(ctx, s, w, table, at)
 	if err != nil {
-		prof.keep(ctx, r, w, "", false)
+		prof.keep(ctx, r, w, "", nil, false)
 		return 0, err
 	}
 	defer os.Remove(m.hlog)
 	err = r.record(s, w, pair, order, requireRate, false, m)
-	prof.keep(ctx, r, w, r.trialID(w, pair), err == nil)
+	if prof != nil {
+		prof.keep(ctx, r, w, r.profileID(w, pair), m.profileMeta(r, w), err == nil)
+	}
 	return m.cpuPerOp(), err
 }
 
@@ -539,7 +519,9 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	defer func() { // both sides' recordings are read at once, between trials
 		var kwg sync.WaitGroup
 		for i, p := range profs {
-			kwg.Go(func() { p.keep(ctx, r, w, r.trialID(w, pair), stored[i]) })
+			if p != nil {
+				kwg.Go(func() { p.keep(ctx, r, w, r.profileID(w, pair), ms[i].profileMeta(r, w), stored[i]) })
+			}
 		}
 		kwg.Wait()
 	}()
@@ -674,6 +656,7 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 		r.logger().Warn("server cost not read", "target", s.t.Name, "workload", w, "err", werr)
 	} else if costs != nil {
 		m.server = serverStats(servercost.Total(costs), &s.idle, res.Ops, len(costs))
+		m.server.Timeline = timelineOf(costs, res.Start)
 	}
 	if counted != nil && m.server != nil {
 		m.server.Counts = counted()
@@ -685,6 +668,10 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 // only logged.
 func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bool, m *measured) error {
 	res := m.res
+	if pair == profilePair {
+		r.logger().Info("profile trial done (not counted)", "target", s.t.Name, "workload", w, "rate", res.RateMessage(), "server_cpu_per_op_us", m.cpuPerOp())
+		return nil
+	}
 	if pair < 0 {
 		r.logger().Info("warm-up trial done", "target", s.t.Name, "workload", w, "rate", res.RateMessage(), "server_cpu_per_op_us", m.cpuPerOp())
 		return nil

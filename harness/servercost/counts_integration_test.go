@@ -19,6 +19,7 @@ import (
 	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/servercost"
 	"github.com/regress-hbase/regress/harness/suite"
+	"github.com/regress-hbase/regress/harness/target"
 )
 
 // TestTrialCountsMatchTheClient runs a workload C trial on a local cluster
@@ -33,8 +34,7 @@ func TestTrialCountsMatchTheClient(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	targets, stop, err := runner.StartTargets(ctx, runner.StartOptions{Provider: cluster.NewLocal(""), ZNode: "/hbase"},
-		[]runner.Side{{Role: "baseline", Version: clustertest.Version()}})
+	targets, stop, err := target.Start(ctx, target.Options{ZNode: "/hbase"}, target.Spec{Role: target.Baseline, Version: clustertest.Version()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,6 +84,11 @@ func (s Server) Read() (Reading, error) {
 // Cost is what one server spent between two readings.
 type Cost struct {
 	Server string
+	// Timeline is what the server did in the window, in log order (GC
+	// pauses, flushes, compactions, splits, regions opened); TimelineRead
+	// is false where its logs are not on this machine.
+	Timeline     []Event
+	TimelineRead bool
 	// Window is the time between the readings.
 	Window time.Duration
 	// CPU is the process's user+system time in the window.
@@ -126,6 +131,7 @@ func (s Server) Since(a, b Reading) Cost {
 			c.Events = scanEvents(log)
 		}
 	}
+	c.Timeline, c.TimelineRead = s.timeline(a, b)
 	return c
 }
 

@@ -22,7 +22,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/regress-hbase/regress/harness/capacity/section"
-	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/policy"
 )
 
@@ -110,9 +109,10 @@ type Run struct {
 	// Mode is how a pair's two trials run: ModeInterleaved (back to back, in
 	// random order) or ModeDuet (at the same time, same start and schedule).
 	Mode string `yaml:"mode"`
-	// Profile records JFR on both sides' region servers over each
-	// workload's first pair (--profile overrides it). Left out of the
-	// fingerprint: it runs on both sides alike and adds about 1% of CPU.
+	// Profile records JFR on both sides' region servers over one extra
+	// pair of each workload, run after the counted pairs and not counted
+	// (--profile overrides it). Left out of the fingerprint: no counted
+	// trial runs beside a recorder.
 	Profile bool `yaml:"profile"`
 	// Idle is how long each trial's servers are watched with no load just
 	// before it, to subtract their background from the server cost; 0 subtracts nothing.
@@ -323,11 +323,8 @@ func (s *Suite) normalise(f *file) error {
 	default:
 		bad("data.compression: %q is not an HBase codec (NONE, GZ, SNAPPY, LZ4, ZSTD)", d.Compression)
 	}
-	if err := cluster.ValidateTopology(s.Cluster.RegionServers, s.Cluster.RSHeap); err != nil {
-		bad("cluster: %v", err)
-	} else if n := s.Cluster.RegionServers; n > 1 && d.Regions < n {
-		bad("cluster.region_servers: %d servers need at least as many seed regions, but data.regions is %d: raise data.regions (a multiple of %d spreads evenly)", n, d.Regions, n)
-	}
+	// The cluster section is checked by package target, which starts the
+	// clusters it shapes (target.CheckSuite): one place for the topology rules.
 	setDefault(&s.Load.Threads, 4)
 	setDefault(&s.Load.BatchSize, 500)
 	if s.Load.Threads < 0 || s.Load.BatchSize < 0 {

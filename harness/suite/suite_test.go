@@ -143,6 +143,8 @@ func TestGateSelectorsAsCompareReadsThem(t *testing.T) {
 	}
 }
 
+// TestClusterSectionValidates checks the section's keys; its values are
+// checked by target.CheckSuite (harness/target), where clusters are started.
 func TestClusterSectionValidates(t *testing.T) {
 	scen, _ := filepath.Abs(filepath.Join("..", "..", "scenarios"))
 	parse := func(section string) (*Suite, error) {
@@ -155,11 +157,6 @@ func TestClusterSectionValidates(t *testing.T) {
 		{"", "", 0},
 		{"cluster: {region_servers: 2, rs_heap: 2g}", "", 2},
 		{"cluster: {region_servers: 4}", "", 4},
-		{"cluster: {region_servers: 5}", "data.regions is 4", 0},
-		{"cluster: {region_servers: -1}", "out of range", 0},
-		{"cluster: {region_servers: 99}", "out of range", 0},
-		{"cluster: {rs_heap: 2gb}", "512m or 2g", 0},
-		{"cluster: {rs_heap: 100m}", "below 256m", 0},
 		{"cluster: {regionservers: 2}", "field regionservers not found", 0},
 	} {
 		s, err := parse(tc.section)

@@ -1,16 +1,11 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"strings"
-	"time"
-
 	"github.com/spf13/cobra"
 
 	"github.com/regress-hbase/regress/harness/cluster"
-	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/job"
+	"github.com/regress-hbase/regress/harness/target"
 )
 
 func init() { register(newClusterCmd) }
@@ -26,18 +21,8 @@ func newClusterCmd() *cobra.Command {
 
 func newClusterUpCmd() *cobra.Command {
 	var (
-		version  string
-		confKVs  []string
-		jvmOpts  []string
-		workDir  string
-		keep     bool
-		cacheDir string
-		timeout  time.Duration
-		repo     string
-		home     string
-		javaHome string
-		rs       int
-		rsHeap   string
+		spec target.Spec
+		opt  target.Options
 	)
 	cmd := &cobra.Command{
 		Use:   "up",
@@ -49,60 +34,23 @@ func newClusterUpCmd() *cobra.Command {
 			"SIGINT or SIGTERM, then stops HBase and exits 0.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if version == "" && home == "" {
-				return fault.Usage(errors.New("cluster up: give --version V, e.g. --version 2.6.1 (see `regress cluster versions`), or --home DIR (an unpacked release or its tarball)"))
-			}
-			if home != "" && repo != "" {
-				return fault.Usage(errors.New("cluster up: --home and --repo exclude each other: a home brings its own jars"))
-			}
-			if repo != "" {
-				if err := cluster.CheckRepo(repo); err != nil {
-					return fault.Usage(fmt.Errorf("cluster up: --repo: %w", err))
-				}
-			}
-			if err := cluster.ValidateTopology(rs, rsHeap); err != nil {
-				return fault.Usage(fmt.Errorf("cluster up: --region-servers/--rs-heap: %w", err))
-			}
-			conf, err := parseConfKVs(confKVs)
-			if err != nil {
-				return fault.Usage(fmt.Errorf("cluster up: %w", err))
-			}
-			spec := cluster.Spec{Version: version, Conf: conf, JVMOpts: jvmOpts, WorkDir: workDir,
-				Keep: keep, CacheDir: cacheDir, StartTimeout: timeout, Repo: repo, JavaHome: javaHome, RegionServers: rs, RSHeap: rsHeap}
-			var p cluster.Provider = cluster.NewLocal("")
-			if home != "" {
-				p = cluster.NewHome(home, cacheDir)
-			}
-			return job.ClusterUp(cmd.Context(), cmd.OutOrStdout(), p, spec)
+			return job.ClusterUp(cmd.Context(), cmd.OutOrStdout(), spec, opt)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&version, "version", "", "HBase version, e.g. 2.6.1 (the -hadoop3 build is used when published) or 2.6.1-hadoop3")
-	f.StringArrayVar(&confKVs, "conf", nil, "hbase-site.xml override key=value (repeatable)")
-	f.StringArrayVar(&jvmOpts, "jvm-opt", nil, "extra JVM option, e.g. -Xmx4g (repeatable; default heap is -Xmx1g)")
-	f.StringVar(&workDir, "workdir", "", "work dir for config, data and log (default: a new temporary dir)")
-	f.BoolVar(&keep, "keep", false, "keep the work dir (data, config, log) after stopping")
-	f.StringVar(&cacheDir, "cache-dir", "", "artifact cache root (default $"+cluster.CacheDirEnv+" or <user cache dir>/regress/hbase)")
-	f.DurationVar(&timeout, "start-timeout", cluster.DefaultStartTimeout, "give up when HBase is not ready this long after its JVM started")
-	f.StringVar(&repo, "repo", "", "Maven repository to resolve the HBase jars from first (an RC's staging repository, or file:///...)")
-	f.StringVar(&home, "home", "", "start this HBase home instead: an unpacked binary release or its .tar.gz (version read from its jars)")
-	f.IntVar(&rs, "region-servers", 0, "region servers (default 1): 1 is standalone HBase (one JVM); 2 or more start a ZooKeeper, a master and N region server JVMs on 127.0.0.1 (pseudo-distributed)")
-	f.StringVar(&rsHeap, "rs-heap", "", "heap (-Xmx) of each region server, e.g. 2g (default 1g)")
-	f.StringVar(&javaHome, "java-home", "", "JDK to run HBase on (default: one that runs the version, from JAVA_HOME, REGRESS_JDK<N>_HOME, /usr/lib/jvm)")
+	f.StringVar(&spec.Version, "version", "", "HBase version, e.g. 2.6.1 (the -hadoop3 build is used when published) or 2.6.1-hadoop3")
+	f.StringArrayVar(&spec.Conf, "conf", nil, "hbase-site.xml override key=value (repeatable)")
+	f.StringArrayVar(&spec.JVMOpts, "jvm-opt", nil, "extra JVM option, e.g. -Xmx4g (repeatable; default heap is -Xmx1g)")
+	f.StringVar(&opt.WorkDir, "workdir", "", "work dir for config, data and log (default: a new temporary dir)")
+	f.BoolVar(&opt.Keep, "keep", false, "keep the work dir (data, config, log) after stopping")
+	f.StringVar(&opt.CacheDir, "cache-dir", "", "artifact cache root (default $"+cluster.CacheDirEnv+" or <user cache dir>/regress/hbase)")
+	f.DurationVar(&opt.StartTimeout, "start-timeout", cluster.DefaultStartTimeout, "give up when HBase is not ready this long after its JVM started")
+	f.StringVar(&spec.Repo, "repo", "", "Maven repository to resolve the HBase jars from first (an RC's staging repository, or file:///...)")
+	f.StringVar(&spec.Home, "home", "", "start this HBase home instead: an unpacked binary release or its .tar.gz (version read from its jars)")
+	f.IntVar(&opt.Topology.RegionServers, "region-servers", 0, "region servers (default 1): 1 is standalone HBase (one JVM); 2 or more start a ZooKeeper, a master and N region server JVMs on 127.0.0.1 (pseudo-distributed)")
+	f.StringVar(&opt.Topology.RSHeap, "rs-heap", "", "heap (-Xmx) of each region server, e.g. 2g (default 1g)")
+	f.StringVar(&spec.JavaHome, "java-home", "", "JDK to run HBase on (default: one that runs the version, from JAVA_HOME, REGRESS_JDK<N>_HOME, /usr/lib/jvm)")
 	return cmd
-}
-
-// parseConfKVs turns repeated key=value flags into a map, refusing malformed ones.
-func parseConfKVs(kvs []string) (map[string]string, error) {
-	conf := map[string]string{}
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf("--conf %q: want key=value, e.g. --conf hbase.regionserver.handler.count=60", kv)
-		}
-		conf[strings.TrimSpace(k)] = v
-	}
-	return conf, nil
 }
 
 func newClusterVersionsCmd() *cobra.Command {

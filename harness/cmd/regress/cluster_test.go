@@ -15,6 +15,7 @@ import (
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
 	"github.com/regress-hbase/regress/harness/job"
+	"github.com/regress-hbase/regress/harness/target"
 )
 
 func TestClusterUpBadInputExits2(t *testing.T) {
@@ -36,13 +37,6 @@ func TestClusterUpBadInputExits2(t *testing.T) {
 	}
 }
 
-func TestParseConfKVs(t *testing.T) {
-	got, err := parseConfKVs([]string{"a.b=1", "c= x=y ", "empty="})
-	if err != nil || got["a.b"] != "1" || got["c"] != " x=y " || got["empty"] != "" || len(got) != 3 {
-		t.Fatalf("parseConfKVs = %v, %v", got, err)
-	}
-}
-
 // upLine is the one line `cluster up` prints when HBase is ready.
 var upLine = regexp.MustCompile(`^zookeeper=127\.0\.0\.1:(\d+) version=(\S+) log=(\S+)\n$`)
 
@@ -56,7 +50,7 @@ func TestClusterUpPrintsOneLineAndStopsOnSignal(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		// main cancels this context on SIGINT/SIGTERM.
-		done <- job.ClusterUp(ctx, pw, cluster.NewLocal(""), cluster.Spec{Version: clustertest.Version(), Conf: map[string]string{"hbase.regionserver.handler.count": "5"}})
+		done <- job.ClusterUp(ctx, pw, target.Spec{Version: clustertest.Version(), Conf: []string{"hbase.regionserver.handler.count=5"}}, target.Options{})
 		pw.Close()
 	}()
 	var out strings.Builder

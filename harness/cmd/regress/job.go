@@ -10,6 +10,7 @@ import (
 	"github.com/regress-hbase/regress/harness/job"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/target"
 )
 
 func init() {
@@ -27,7 +28,7 @@ func init() {
 		f.BoolVar(&j.ReuseBaseline, "reuse-baseline", false, "compare with stored baseline trials of the same suite instead of running the baseline (unpaired)")
 		addReport(f, &j.Report, "exit 4 when the verdict is INCONCLUSIVE")
 		addCommon(f, &j.Options)
-		profile := f.Bool("profile", false, "record JFR on both sides' region servers over each workload's first pair and report the frames that grew (default: the suite's run.profile, on in quick and rc; --profile=false turns it off)")
+		profile := f.Bool("profile", false, "record JFR on both sides' region servers over one extra, uncounted pair per workload run after the counted ones, and report the frames that grew (default: the suite's run.profile, on in quick and rc; --profile=false turns it off)")
 		root.RunE = func(cmd *cobra.Command, _ []string) error {
 			if !j.Asked() {
 				return cmd.Help()
@@ -78,10 +79,10 @@ func addReport(f *pflag.FlagSet, r *job.Report, failHelp string) {
 
 // addSides adds the baseline's and candidate's flags (version, cluster,
 // settings, jars, JDK, label), shared by the main job and regress capacity.
-func addSides(f *pflag.FlagSet, base, cand *job.Side) {
+func addSides(f *pflag.FlagSet, base, cand *target.Spec) {
 	for _, s := range []struct {
 		role string
-		side *job.Side
+		side *target.Spec
 	}{{"baseline", base}, {"candidate", cand}} {
 		role, side := s.role, s.side
 		f.StringVar(&side.Version, role, "", role+" HBase version (started by the provider)")

@@ -95,7 +95,12 @@ func TestProfileNamesTheAddedFrame(t *testing.T) {
 	}
 	stored, _ := filepath.Glob(filepath.Join(store, "*", "*", "profiles", "*.cpu.folded"))
 	if len(stored) != 2 {
-		t.Errorf("stored CPU profiles %v, want one per side (the first pair)", stored)
+		t.Errorf("stored CPU profiles %v, want one per side (the profiled pair)", stored)
+	}
+	for _, p := range stored {
+		if !strings.HasSuffix(p, "-workloadc-profile.cpu.folded") {
+			t.Errorf("stored profile %s is not the uncounted profiled pair's", p)
+		}
 	}
 	vote, err := os.ReadFile(filepath.Join(out, "vote.txt"))
 	if err != nil || !strings.HasPrefix(string(vote), "regress: HBase ") {

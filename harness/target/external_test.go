@@ -1,4 +1,4 @@
-package runner
+package target
 
 import (
 	"context"
@@ -33,7 +33,7 @@ func TestExternalClusterServerCostThroughJMX(t *testing.T) {
 		defer scancel()
 		_ = cl.Stop(sctx)
 	}()
-	targets, stop, err := StartTargets(ctx, StartOptions{ZNode: "/hbase"}, []Side{{Role: "baseline", ZK: cl.ZKAddr()}})
+	targets, stop, err := Start(ctx, Options{ZNode: "/hbase"}, Spec{Role: Baseline, ZK: cl.ZKAddr()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,125 @@
+package job
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/report"
+	"github.com/regress-hbase/regress/harness/results"
+)
+
+// Timelines picks, per workload and side, the trial whose worst interval
+// p99 was highest (the tail spike a reader wants explained) and gives its
+// latency by interval with its servers' timeline, for the HTML report.
+// A trial whose log cannot be read is passed over; one without a server
+// timeline is kept, and the report says the timeline is not available.
+func Timelines(store *results.Store, bm, cm *results.Manifest) []report.TrialTimeline {
+	type pick struct {
+		t     report.TrialTimeline
+		worst float64
+		n     int
+	}
+	var out []report.TrialTimeline
+	for _, side := range []struct {
+		name string
+		m    *results.Manifest
+	}{{"baseline", bm}, {"candidate", cm}} {
+		if side.m == nil || store == nil {
+			continue
+		}
+		picks := map[string]*pick{}
+		for _, t := range side.m.Trials {
+			if t.HlogFile == "" {
+				continue
+			}
+			b, err := store.TrialHlog(side.m, t)
+			if err != nil {
+				continue
+			}
+			ivs, err := latencyIntervals(b, t.Start.UnixMilli())
+			if err != nil || len(ivs) == 0 {
+				continue
+			}
+			worst := 0.0
+			for _, iv := range ivs {
+				worst = max(worst, iv.P99Micros)
+			}
+			p := picks[t.Workload]
+			if p == nil {
+				p = &pick{worst: -1}
+				picks[t.Workload] = p
+			}
+			p.n++
+			if worst > p.worst {
+				tl := report.TrialTimeline{Workload: t.Workload, Side: side.name, Name: results.KeyOf(side.m).Target, TrialID: t.ID, Pair: t.Pair,
+					WindowMillis: float64(t.DurationMillis), Intervals: ivs}
+				if t.Server != nil {
+					tl.Server = serverEvents(t.Server.Timeline)
+				}
+				p.t, p.worst = tl, worst
+			}
+		}
+		for _, w := range slices.Sorted(maps.Keys(picks)) {
+			p := picks[w]
+			p.t.Why = fmt.Sprintf("the highest interval p99 of its %d trials", p.n)
+			if p.n == 1 {
+				p.t.Why = "its only trial"
+			}
+			out = append(out, p.t)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b report.TrialTimeline) int { return strings.Compare(a.Workload, b.Workload) })
+	return out
+}
+
+// latencyIntervals reads a trial's interval log: per interval, the
+// intended latency of every operation merged, its times from startMs.
+func latencyIntervals(hlog []byte, startMs int64) ([]report.LatencyInterval, error) {
+	hs, err := loadgen.ReadHlog(bytes.NewReader(hlog))
+	if err != nil {
+		return nil, err
+	}
+	type key struct{ start, end int64 }
+	merged := map[key]*hdr.Histogram{}
+	var order []key
+	for _, h := range hs {
+		if !strings.HasSuffix(h.Tag(), "."+loadgen.Intended.String()) {
+			continue
+		}
+		k := key{h.StartTimeMs(), h.EndTimeMs()}
+		if m, ok := merged[k]; ok {
+			m.Merge(h)
+			continue
+		}
+		merged[k] = h
+		order = append(order, k)
+	}
+	slices.SortFunc(order, func(a, b key) int { return cmp.Compare(a.start, b.start) })
+	out := make([]report.LatencyInterval, 0, len(order))
+	for _, k := range order {
+		h := merged[k]
+		out = append(out, report.LatencyInterval{StartMillis: float64(k.start - startMs), EndMillis: float64(k.end - startMs),
+			P99Micros: float64(h.ValueAtQuantile(99)), MaxMicros: float64(h.Max()), Count: h.TotalCount()})
+	}
+	return out, nil
+}
+
+// serverEvents is a stored timeline as the report draws it; nil stays nil
+// (the report then says the timeline is not available).
+func serverEvents(tl *results.ServerTimeline) *report.ServerEvents {
+	if tl == nil {
+		return nil
+	}
+	out := &report.ServerEvents{Events: make([]report.ServerEvent, 0, len(tl.Events)), OmittedGCs: tl.OmittedGCs}
+	for _, e := range tl.Events {
+		out.Events = append(out.Events, report.ServerEvent{Kind: e.Kind, AtMillis: e.AtMillis, DurationMillis: e.DurationMillis, Server: e.Server, Detail: e.Detail})
+	}
+	return out
+}

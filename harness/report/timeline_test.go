@@ -1,0 +1,152 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// spikeTimeline is a 10 s trial whose p99 spikes in its sixth second, when
+// a 180 ms GC pause began, with a flush and a region opened elsewhere.
+func spikeTimeline(server *ServerEvents) TrialTimeline {
+	t := TrialTimeline{Workload: "workloada", Side: "candidate", Name: "2.6.2", TrialID: "r-workloada-p02", Pair: 2, WindowMillis: 10000, Server: server}
+	for i := range 10 {
+		p99 := 900.0
+		if i == 5 {
+			p99 = 190000
+		}
+		t.Intervals = append(t.Intervals, LatencyInterval{StartMillis: float64(i * 1000), EndMillis: float64(i*1000 + 1000), P99Micros: p99, MaxMicros: p99 * 1.5, Count: 1000})
+	}
+	return t
+}
+
+var spikeEvents = &ServerEvents{Events: []ServerEvent{
+	{Kind: "flush", AtMillis: 1200, DurationMillis: 60, Server: "rs1", Detail: "Finished flush of dataSize ~3.69 MB"},
+	{Kind: "gc", AtMillis: 5100, DurationMillis: 180, Server: "rs1", Detail: "Pause Young (Normal) (G1 Evacuation Pause)"},
+	{Kind: "move", AtMillis: 8000, Server: "rs2", Detail: "Opened t,,1.abc. <script>"},
+}, OmittedGCs: 3}
+
+func TestTimelineSVG(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		tl        TrialTimeline
+		want, not []string
+	}{
+		{"events under the spike", spikeTimeline(spikeEvents),
+			[]string{`fill="#8250df"><title>GC pause at 5.100 s, 180 ms on rs1: Pause Young`, "GC (1+3)", "flush (1)", "region opened (1)", "compaction (0)",
+				"p99 by interval", "&lt;script&gt;", "10 s</text>"},
+			[]string{"<script>", "not available"}},
+		{"a quiet window draws empty lanes", spikeTimeline(&ServerEvents{Events: []ServerEvent{}}),
+			[]string{"GC pause (0)", "split (0)"}, []string{"#8250df\"><title>"}},
+		{"no timeline: no lanes", spikeTimeline(nil), []string{"p99 by interval"}, []string{"GC pause", "flush ("}},
+		{"no interval log", TrialTimeline{Workload: "w", WindowMillis: 8000, Server: spikeEvents}, []string{"no interval log for this trial", "GC (1+3)"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			svg := timelineSVG(tc.tl)
+			for _, w := range tc.want {
+				if !strings.Contains(svg, w) {
+					t.Errorf("SVG lacks %q", w)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(svg, n) {
+					t.Errorf("SVG has %q", n)
+				}
+			}
+		})
+	}
+}
+
+// TestHTMLTimelineSection: the section is drawn only with timelines, and a
+// trial without a server timeline says it is not available.
+func TestHTMLTimelineSection(t *testing.T) {
+	r := fullReport()
+	var none bytes.Buffer
+	if err := Render(&none, FormatHTML, r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(none.String(), "what the servers did") {
+		t.Error("a report without timelines has a timeline section")
+	}
+	r.Timelines = []TrialTimeline{spikeTimeline(spikeEvents), spikeTimeline(nil)}
+	var page bytes.Buffer
+	if err := Render(&page, FormatHTML, r); err != nil {
+		t.Fatal(err)
+	}
+	s := page.String()
+	if !strings.Contains(s, "Latency over a trial&#39;s window, and what the servers did") && !strings.Contains(s, "Latency over a trial's window, and what the servers did") {
+		t.Error("no timeline section")
+	}
+	if n := strings.Count(s, "server timeline not available"); n != 1 {
+		t.Errorf("%d 'not available' notes, want 1 (the trial without a server timeline)", n)
+	}
+	if n := strings.Count(s, "workloada · candidate 2.6.2 · pair 3"); n != 2 {
+		t.Errorf("%d captions naming the trial, want 2", n)
+	}
+}
+
+func TestNiceStep(t *testing.T) {
+	for _, tc := range []struct{ span, want float64 }{{8, 1}, {20, 2}, {600, 100}, {0.5, 0.1}, {0, 1}} {
+		if got := niceStep(tc.span); got != tc.want {
+			t.Errorf("niceStep(%v) = %v, want %v", tc.span, got, tc.want)
+		}
+	}
+}
+
+// TestTimelineRendersInChromium opens a report with timelines in headless
+// Chromium: the GC pause under the spike, the flush and the region opened
+// must really be drawn in their lanes' colours, and the p99 line.
+func TestTimelineRendersInChromium(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	r := Report{Comparison: pairedFixture(), Timelines: []TrialTimeline{spikeTimeline(spikeEvents), spikeTimeline(nil)}}
+	// A pause long enough to be seen as a bar, not a hairline.
+	r.Timelines[0].Server = &ServerEvents{Events: append([]ServerEvent{{Kind: "gc", AtMillis: 3000, DurationMillis: 900}}, spikeEvents.Events...)}
+	f, err := os.Create(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Render(f, FormatHTML, r); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	shot := filepath.Join(dir, "shot.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1600,5000", "--screenshot="+shot, "file://"+page)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, out)
+	}
+	rd, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer rd.Close()
+	img, err := png.Decode(rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what string
+		hex  string
+		min  int
+	}{
+		{"GC pauses (purple)", "#8250df", 100},
+		{"flush (blue)", "#0969da", 10},
+		{"region opened (teal)", "#1b7c83", 10},
+		{"p99 line", colP99, 100},
+		{"max line", colMax, 100},
+	} {
+		if n := countColour(img, c.hex); n < c.min {
+			t.Errorf("%s (%s): %d pixels in the screenshot, want at least %d", c.what, c.hex, n, c.min)
+		}
+	}
+}

@@ -1,0 +1,44 @@
+package results
+
+// MaxTimelineEvents bounds a trial's stored timeline: a 10-minute window
+// holds hundreds of young collections a server, which would grow every
+// manifest by tens of kB a trial. Past it the shortest GC pauses are left
+// out (and counted); flushes, compactions, splits and moves are all kept.
+const MaxTimelineEvents = 400
+
+// ServerTimeline is what a side's region servers did during a trial's
+// measurement window, in time order: GC pauses from their GC logs,
+// flushes, compactions, splits and regions opened from their own logs.
+// Absent (nil) where the servers' logs are not on this machine (a cluster
+// given by --*-zk, read through /jmx) and in results stored before it.
+type ServerTimeline struct {
+	Events []ServerEvent `json:"events"`
+	// OmittedGCs counts the GC pauses left out past MaxTimelineEvents (the shortest).
+	OmittedGCs int `json:"omitted_gcs,omitempty"`
+}
+
+// ServerEvent is one thing a region server did in a trial's window.
+type ServerEvent struct {
+	// Kind is "gc", "flush", "compaction", "split" or "move" (a region opened on the server).
+	Kind string `json:"kind"`
+	// AtMillis is when it began, in ms from the measurement window's start
+	// (Trial.Start, the start of the trial's interval log); a GC pause that
+	// began just before the window is negative.
+	AtMillis float64 `json:"at_ms"`
+	// DurationMillis is a GC pause's length (or a flush's, as logged); 0 when not known.
+	DurationMillis float64 `json:"duration_ms,omitempty"`
+	// Server names the region server; Detail is the log line's words, shortened.
+	Server string `json:"server,omitempty"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// TrialHlog reads trial t's stored interval log beside m (its Dir, else its
+// place in the store), its checksum verified.
+func (s *Store) TrialHlog(m *Manifest, t Trial) ([]byte, error) {
+	k := KeyOf(m)
+	dir := m.Dir
+	if dir == "" {
+		dir = s.Dir(k)
+	}
+	return readHlogAt(dir, k, t)
+}

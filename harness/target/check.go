@@ -1,0 +1,150 @@
+package target
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/regress-hbase/regress/harness/cluster"
+	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/suite"
+)
+
+// Check refuses, as a usage error naming the side's own flags, a spec no
+// provider can start: exactly one of a version, a home or a running cluster;
+// a repository only with a version; a JDK, conf, JVM options and jars only
+// for clusters regress starts; --conf written as key=value; a label or
+// version that cannot name a store directory.
+func (s Spec) Check() error {
+	err := s.check()
+	if err != nil && s.Role == Up {
+		return fault.Usagef("cluster up: %w", err)
+	}
+	return err
+}
+
+func (s Spec) check() error {
+	fl := s.flag
+	switch s.Role {
+	case Run:
+		if (s.Version == "" && s.Home == "") == (s.ZK == "") {
+			return fault.Usage(errors.New("give exactly one of --version V (started by the provider), --home DIR (an unpacked release or its tarball) or --zk HOST:PORT (a running cluster)"))
+		}
+		if s.ZK != "" && s.Label == "" {
+			return fault.Usage(errors.New("--zk needs --label NAME: the name the results are stored under (e.g. prod-2.6.1)"))
+		}
+		if err := s.checkLabel(); err != nil {
+			return err
+		}
+	case Up:
+		if s.Version == "" && s.Home == "" {
+			return fault.Usage(errors.New("give --version V, e.g. --version 2.6.1 (see `regress cluster versions`), or --home DIR (an unpacked release or its tarball)"))
+		}
+	case Baseline, Candidate:
+	default:
+		// A caller's mistake, not the user's: the role names every flag.
+		return fmt.Errorf("target: role %q is none of %q, %q, %q, %q", s.Role, Baseline, Candidate, Run, Up)
+	}
+	switch {
+	case s.Repo != "" && s.Version == "" && s.Home == "":
+		return fault.Usagef("%s needs %s VERSION: the version the repository serves, e.g. 2.6.1", fl("-repo"), fl(""))
+	case s.Version == "" && s.ZK == "" && s.Home == "":
+		return fault.Usagef("give %s VERSION (started locally), %s DIR (an unpacked release or its tarball) or %s HOST:PORT (a running cluster)", fl(""), fl("-home"), fl("-zk"))
+	case s.ZK != "" && (s.Version != "" || s.Home != ""):
+		return fault.Usagef("%s, %s and %s exclude each other: choose one", fl("-zk"), fl(""), fl("-home"))
+	case s.Home != "" && s.Repo != "":
+		return fault.Usagef("%s and %s exclude each other: a home brings its own jars", fl("-home"), fl("-repo"))
+	case s.ZK != "" && s.JavaHome != "":
+		return fault.Usagef("%s applies only to clusters regress starts, not to %s", fl("-java-home"), fl("-zk"))
+	}
+	if s.Version != "" {
+		if err := cluster.ValidateVersion(s.Version); err != nil {
+			return fault.Usage(err)
+		}
+	}
+	if s.Repo != "" {
+		if err := cluster.CheckRepo(s.Repo); err != nil {
+			return fault.Usagef("%s: %w", fl("-repo"), err)
+		}
+	}
+	if err := s.checkLabel(); err != nil {
+		return err
+	}
+	if s.ZK != "" && (len(s.Conf) > 0 || len(s.JVMOpts) > 0 || len(s.Jars) > 0) {
+		return fault.Usagef("%s, %s and %s apply only to clusters regress starts, not to %s", fl("-conf"), fl("-jvm-opt"), fl("-jar"), fl("-zk"))
+	}
+	for _, j := range s.Jars {
+		if fi, err := os.Stat(j); err != nil || fi.IsDir() || !strings.HasSuffix(j, ".jar") {
+			return fault.Usagef("%s %s: not a .jar file; give the path of a built jar (a coprocessor or a patched module)", fl("-jar"), j)
+		}
+	}
+	_, err := s.settings()
+	return err
+}
+
+// checkLabel refuses a label that cannot name a store directory.
+func (s Spec) checkLabel() error {
+	if s.Label == "" {
+		return nil
+	}
+	if err := results.ValidateTarget(s.Label); err != nil {
+		return fault.Usagef("%s: %w", s.flag("-label"), err)
+	}
+	return nil
+}
+
+// settings are the spec's --conf key=value flags as hbase-site.xml
+// overrides (nil when none); the key is trimmed, the value kept as written.
+func (s Spec) settings() (map[string]string, error) {
+	if len(s.Conf) == 0 {
+		return nil, nil
+	}
+	m := map[string]string{}
+	for _, kv := range s.Conf {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fault.Usagef("%s %q: write key=value, e.g. hbase.regionserver.handler.count=30", s.flag("-conf"), kv)
+		}
+		m[strings.TrimSpace(k)] = v
+	}
+	return m, nil
+}
+
+// Topology is the shape of every cluster regress starts in a run: how many
+// region servers (0 and 1: standalone HBase) and each one's heap ("": 1g).
+type Topology struct {
+	RegionServers int
+	RSHeap        string
+}
+
+// Shape is the topology a run starts: each of the flags' values over the
+// suite's cluster section.
+func Shape(flags Topology, s *suite.Suite) Topology {
+	return Topology{RegionServers: cmp.Or(flags.RegionServers, s.Cluster.RegionServers), RSHeap: cmp.Or(flags.RSHeap, s.Cluster.RSHeap)}
+}
+
+// Check refuses, as a usage error naming --region-servers and --rs-heap, a
+// count or heap no provider starts.
+func (t Topology) Check() error {
+	if err := cluster.ValidateTopology(t.RegionServers, t.RSHeap); err != nil {
+		return fault.Usagef("--region-servers/--rs-heap: %w", err)
+	}
+	return nil
+}
+
+// CheckSuite refuses a suite's cluster section no provider starts, or whose
+// region servers outnumber the seed table's regions; its errors name the
+// suite's keys (the caller says which suite).
+func CheckSuite(s *suite.Suite) error {
+	c := s.Cluster
+	if err := cluster.ValidateTopology(c.RegionServers, c.RSHeap); err != nil {
+		return fault.Usagef("cluster: %w", err)
+	}
+	if n := c.RegionServers; n > 1 && s.Data.Regions < n {
+		return fault.Usagef("cluster.region_servers: %d servers need at least as many seed regions, but data.regions is %d: raise data.regions (a multiple of %d spreads evenly)", n, s.Data.Regions, n)
+	}
+	return nil
+}

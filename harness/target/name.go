@@ -1,0 +1,104 @@
+package target
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/regress-hbase/regress/harness/cluster"
+)
+
+// Name is the store target: the label when there is one, else the version
+// plus what makes it another build or another machine: a digest of an RC's
+// or home's jars, the region server count, and a short hash of any
+// settings, so a configuration change never mixes with plain trials.
+func Name(t *Target) string {
+	if t.Label != "" {
+		return t.Label
+	}
+	name := t.Version
+	if t.Repository != "" || t.Home != "" {
+		// Jars from an RC carry the release's version: their own digest keeps
+		// them apart from the release and from other RCs.
+		if d := cluster.JarsDigest(t.Checksums); d != "" {
+			name += "+jars-" + d[:8]
+		}
+	}
+	if t.RegionServers > 1 {
+		// Results of N region servers are stored apart from standalone ones.
+		name += fmt.Sprintf("+rs%d", t.RegionServers)
+	}
+	if len(t.Settings) > 0 || len(t.JVMOpts) > 0 || t.RSHeap != "" || len(t.Jars) > 0 {
+		keys := make([]string, 0, len(t.Settings))
+		for k := range t.Settings {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		h := sha256.New()
+		for _, k := range keys {
+			fmt.Fprintf(h, "%s=%s\n", k, t.Settings[k])
+		}
+		for _, o := range t.JVMOpts {
+			fmt.Fprintf(h, "jvm:%s\n", o)
+		}
+		if t.RSHeap != "" {
+			fmt.Fprintf(h, "rs_heap:%s\n", t.RSHeap)
+		}
+		for _, j := range t.Jars {
+			// The jar's content, not its name: a rebuilt coprocessor is another build.
+			fmt.Fprintf(h, "jar:%s:%s\n", filepath.Base(j), fileDigest(j))
+		}
+		name += "+conf-" + hex.EncodeToString(h.Sum(nil))[:8]
+	}
+	return name
+}
+
+// StoredName is the name a version started with topology t is stored
+// under, with no settings, label or jars of its own: what history looks up.
+func StoredName(version string, t Topology) string {
+	return Name(&Target{Version: version, RegionServers: max(t.RegionServers, 1), RSHeap: t.RSHeap})
+}
+
+// DistinctNames keeps two sides with the same version and settings (an A/A run) apart in the store.
+func DistinctNames(b, c *Target) {
+	if b.Name == c.Name {
+		b.Name += "+baseline"
+		c.Name += "+candidate"
+		b.Label, c.Label = b.Name, c.Name
+	}
+}
+
+// ApartFrom keeps a candidate measured again apart from the stored trials
+// it is compared with (--reuse-baseline): the same name would land among them.
+func ApartFrom(t *Target, stored string) {
+	if t.Name == stored {
+		t.Name += "+candidate"
+		t.Label = t.Name
+	}
+}
+
+func sanitizeLabel(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
+			b.WriteRune(r)
+		} else {
+			b.WriteRune('-')
+		}
+	}
+	return b.String()
+}
+
+// fileDigest is the hex SHA-256 of a file's content, or "" when unreadable.
+func fileDigest(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,276 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/cluster"
+	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/servercost"
+)
+
+// Options are what starting needs besides the specs, the same for every side of a run.
+type Options struct {
+	// Provider starts the sides that name a version: "local" or "" (HBase
+	// jars from Maven Central); a side with a home uses the home provider.
+	Provider string
+	// CacheDir is the jar cache (homes unpack there too); Keep keeps work dirs.
+	CacheDir string
+	Keep     bool
+	// Topology shapes every cluster regress starts.
+	Topology Topology
+	// WorkDir and StartTimeout are `regress cluster up`'s (see cluster.Spec).
+	WorkDir      string
+	StartTimeout time.Duration
+	// ZNode is the clusters' base znode.
+	ZNode string
+	// Log receives the clusters' start-up lines; nil means slog.Default().
+	Log *slog.Logger
+	// Message, if set, shows a line of progress.
+	Message func(string)
+	// Died, if set, is called with a *cluster.DiedError when a started JVM dies.
+	Died func(error)
+}
+
+func (o Options) logger() *slog.Logger {
+	if o.Log != nil {
+		return o.Log
+	}
+	return slog.Default()
+}
+
+func (o Options) message(m string) {
+	if o.Message != nil {
+		o.Message(m)
+	}
+}
+
+// provider is the provider that starts s: the home provider for a home, else
+// the one --provider names.
+func (o Options) provider(s Spec) (cluster.Provider, error) {
+	if s.Home != "" {
+		return cluster.NewHome(s.Home, o.CacheDir), nil
+	}
+	switch o.Provider {
+	case "local", "":
+		return cluster.NewLocal(o.CacheDir), nil
+	}
+	return nil, fault.Usagef("--provider %q: this build has the local provider (HBase jars from Maven Central); for a cluster you run, use --baseline-zk/--candidate-zk or `regress run --zk`", o.Provider)
+}
+
+// clusterSpec is what the provider is asked to start for s.
+func (o Options) clusterSpec(s Spec) (cluster.Spec, error) {
+	conf, err := s.settings()
+	if err != nil {
+		return cluster.Spec{}, err
+	}
+	name := s.Role
+	if s.Role == Up {
+		name = "" // a cluster up has no side
+	}
+	return cluster.Spec{Version: s.Version, Conf: conf, JVMOpts: s.JVMOpts, WorkDir: o.WorkDir, Keep: o.Keep, CacheDir: o.CacheDir,
+		StartTimeout: o.StartTimeout, Name: name, JavaHome: s.JavaHome, Repo: s.Repo,
+		RegionServers: o.Topology.RegionServers, RSHeap: o.Topology.RSHeap, ExtraJars: s.Jars,
+		// The info server's /prometheus holds the block cache counts of each trial (runner/counts.go).
+		InfoServer: true}, nil
+}
+
+// Launch starts the cluster a checked spec names (a version through the
+// provider, a home through the home provider) without connecting to it:
+// `regress cluster up` serves it as it is. The provider's errors come back
+// as they are, for the caller to say whose fault they are.
+func Launch(ctx context.Context, opt Options, s Spec) (cluster.Cluster, error) {
+	p, err := opt.provider(s)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := opt.clusterSpec(s)
+	if err != nil {
+		return nil, err
+	}
+	return p.Start(ctx, cs)
+}
+
+// Start starts (or connects to) every checked spec concurrently and returns
+// their targets, named for the store; stop tears all down, and is never nil.
+// A started cluster whose JVM dies calls opt.Died (if set) with the death.
+func Start(ctx context.Context, opt Options, specs ...Spec) ([]*Target, func(), error) {
+	log := opt.logger()
+	for _, s := range specs {
+		if s.started() {
+			// An unknown provider is refused before any side starts.
+			if _, err := opt.provider(s); err != nil {
+				return nil, func() {}, err
+			}
+		}
+	}
+	targets := make([]*Target, len(specs))
+	clusters := make([]cluster.Cluster, len(specs))
+	errs := make([]error, len(specs))
+	var wg sync.WaitGroup
+	for i, s := range specs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			targets[i], clusters[i], errs[i] = start(ctx, opt, log, s)
+		}()
+	}
+	wg.Wait()
+	stop := func() {
+		for _, t := range targets {
+			if t != nil && t.Client != nil {
+				t.Client.Close()
+			}
+		}
+		var swg sync.WaitGroup
+		for _, cl := range clusters {
+			if cl == nil {
+				continue
+			}
+			swg.Add(1)
+			go func() {
+				defer swg.Done()
+				sctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				if err := cl.Stop(sctx); err != nil {
+					log.Warn("stopping cluster", "version", cl.Version(), "err", err)
+				}
+			}()
+		}
+		swg.Wait()
+	}
+	if err := errors.Join(errs...); err != nil {
+		if ctx.Err() != nil {
+			return nil, stop, fmt.Errorf("interrupted while starting clusters (nothing was measured or stored; every JVM started is stopped): %w", err)
+		}
+		return nil, stop, err
+	}
+	return targets, stop, nil
+}
+
+// start starts (or connects to) one side; the cluster it returns, if any, is
+// stopped by Start's stop even when connecting to it failed.
+func start(ctx context.Context, opt Options, log *slog.Logger, s Spec) (*Target, cluster.Cluster, error) {
+	t := &Target{JVMOpts: s.JVMOpts, Jars: s.Jars}
+	var err error
+	if t.Settings, err = s.settings(); err != nil {
+		return nil, nil, err
+	}
+	zk := s.ZK
+	var cl cluster.Cluster
+	if s.started() {
+		p, err := opt.provider(s)
+		if err != nil {
+			return nil, nil, err
+		}
+		what := s.Version
+		if s.Home != "" {
+			what = "from " + s.Home
+		}
+		opt.message(fmt.Sprintf("%s: starting HBase %s (%s provider)", s.Role, what, p.Name()))
+		cs, err := opt.clusterSpec(s)
+		if err != nil {
+			return nil, nil, err
+		}
+		if cl, err = p.Start(ctx, cs); err != nil {
+			return nil, nil, fmt.Errorf("%s: start HBase %s: %w", s.Role, what, err)
+		}
+		zk = cl.ZKAddr()
+		t.Provider = p.Name()
+		t.Version = cl.Version()
+		t.RegionServers, t.RSHeap = max(opt.Topology.RegionServers, 1), opt.Topology.RSHeap
+		jdk := ""
+		if d, ok := cl.(cluster.Describer); ok {
+			info := d.Info()
+			jdk = info.JDK.String()
+			t.JDK = "JDK " + info.JDK.Version + " (" + info.JDK.Java + ")"
+			t.Repository, t.Home, t.Checksums = info.Repository, info.Home, info.Checksums
+		}
+		t.Servers, t.ServersNote = Servers(cl)
+		if w, ok := cl.(cluster.Watched); ok && opt.Died != nil {
+			go func() {
+				<-w.Exited()
+				if d := w.Died(); d != nil {
+					opt.Died(d)
+				}
+			}()
+		}
+		log.Info("cluster ready", "side", s.Role, "version", cl.Version(), "jdk", jdk, "zookeeper", zk, "log", cl.LogPath())
+	} else {
+		t.Provider = "external"
+	}
+	cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	client, err := hbase.Connect(cctx, zk, hbase.WithZNodeParent(opt.ZNode))
+	if err != nil {
+		return nil, cl, fmt.Errorf("%s: connect to HBase at %s: %w", s.Role, zk, err)
+	}
+	t.Client, t.ZK, t.ZNode = client, zk, opt.ZNode
+	if t.Provider == "external" {
+		t.Servers, t.ServersNote = infoServers(cctx, client)
+	}
+	if t.Version == "" {
+		if v, err := client.ClusterVersion(cctx); err == nil {
+			t.Version = v
+		} else {
+			t.Version = "unknown"
+		}
+		t.Label = s.Role + "-" + sanitizeLabel(zk)
+	}
+	if s.Label != "" {
+		t.Label = s.Label
+	}
+	t.Name = Name(t)
+	return t, cl, nil
+}
+
+// Servers lists the region server JVMs of a cluster regress started, for
+// the server cost of each trial, or says why there are none.
+func Servers(cl cluster.Cluster) (servercost.Servers, string) {
+	ps, ok := cl.(cluster.Processes)
+	if !ok {
+		return nil, "server cost not available: this provider does not list its processes"
+	}
+	var out servercost.Servers
+	for _, p := range ps.Processes() {
+		if p.Role == "hbase" || strings.HasPrefix(p.Role, "region server") {
+			out = append(out, servercost.Server{Name: p.Role, PID: p.PID, GCLog: p.GCLog, Log: p.LogPath})
+		}
+	}
+	if len(out) == 0 {
+		return nil, "server cost not available: no region server process found"
+	}
+	return out, ""
+}
+
+// infoServers lists the region servers of a cluster regress did not start,
+// to be read through their info servers' /jmx: CPU, heap, GC and flush,
+// compaction and split counts, not allocation.
+func infoServers(ctx context.Context, c *hbase.Client) (servercost.Servers, string) {
+	infos, err := c.InfoServers(ctx)
+	if err != nil {
+		return nil, "server cost not available: " + err.Error()
+	}
+	var out servercost.Servers
+	var missing []string
+	for _, is := range infos {
+		if is.Info == "" {
+			missing = append(missing, is.Server)
+			continue
+		}
+		out = append(out, servercost.Server{Name: "region server " + is.Server, JMX: is.Info})
+	}
+	switch {
+	case len(out) == 0:
+		return nil, "server cost not available: no region server runs an info server (hbase.regionserver.info.port), whose /jmx holds its CPU"
+	case len(missing) > 0:
+		return nil, fmt.Sprintf("server cost not available: region servers %s run no info server, so the cluster's CPU cannot be summed", strings.Join(missing, ", "))
+	}
+	return out, "allocation per operation not available: a cluster regress did not start is read through /jmx, which has no allocation counter"
+}
