@@ -2,6 +2,7 @@ package servercost
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -45,10 +46,17 @@ const (
 // An answer now and then lacks the region server's record (measured: one
 // reading in four on 2.6.1, presumably a source that failed its sampling
 // while regions opened or closed); such a reading is taken again, up to
-// blockCacheTries times, each a few milliseconds.
+// blockCacheTries times, blockCacheRetry apart.
 func ReadBlockCache(ctx context.Context, client *http.Client, addr string) (BlockCache, error) {
 	var err error
-	for range blockCacheTries {
+	for i := range blockCacheTries {
+		if i > 0 {
+			select {
+			case <-time.After(blockCacheRetry):
+			case <-ctx.Done():
+				return BlockCache{}, ctx.Err()
+			}
+		}
 		var bc BlockCache
 		if bc, err = readBlockCacheOnce(ctx, client, addr); !errors.Is(err, errNoCounters) {
 			return bc, err
@@ -57,8 +65,23 @@ func ReadBlockCache(ctx context.Context, client *http.Client, addr string) (Bloc
 	return BlockCache{}, err
 }
 
-// blockCacheTries bounds the readings ReadBlockCache takes for one answer.
-const blockCacheTries = 3
+// blockCacheTries bounds the readings ReadBlockCache takes for one answer,
+// blockCacheRetry apart.
+const (
+	blockCacheTries = 5
+	blockCacheRetry = 20 * time.Millisecond
+)
+
+// answerTail says how an answer ends, for an error: its line count and
+// last line, cut short.
+func answerTail(body []byte) string {
+	lines := bytes.Split(bytes.TrimRight(body, "\n"), []byte("\n"))
+	last := string(lines[len(lines)-1])
+	if len(last) > 160 {
+		last = last[:160] + "..."
+	}
+	return fmt.Sprintf("%d lines, the last %q", len(lines), last)
+}
 
 // errNoCounters marks an answer without the block cache counters.
 var errNoCounters = errors.New("no block cache counters in the answer")
@@ -85,9 +108,13 @@ func readBlockCacheOnce(ctx context.Context, client *http.Client, addr string) (
 	if resp.StatusCode != http.StatusOK {
 		return BlockCache{}, fmt.Errorf("read %s: %s", u, resp.Status)
 	}
-	bc, err := parseBlockCache(io.LimitReader(resp.Body, 1<<20))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
 		return BlockCache{}, fmt.Errorf("read %s: %w", u, err)
+	}
+	bc, err := parseBlockCache(bytes.NewReader(body))
+	if err != nil {
+		return BlockCache{}, fmt.Errorf("read %s: %w (answer of %d bytes, %s)", u, err, len(body), answerTail(body))
 	}
 	// The server samples between the request and its answer; the request's
 	// start is as close as this side can place it.

@@ -50,7 +50,41 @@ func TestTrialCountsMatchTheClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &runner.Runner{Suite: s, Store: store, RunID: "counts"}
+	// A probe beside the trials: how often /prometheus answers without
+	// the region server's record, and what such an answer looks like.
+	probeDone := make(chan struct{})
+	probed := make(chan [2]int, 1)
+	go func() {
+		good, bad := 0, 0
+		defer func() { probed <- [2]int{good, bad} }()
+		for {
+			select {
+			case <-probeDone:
+				return
+			case <-time.After(700 * time.Millisecond):
+			}
+			resp, err := http.Get("http://" + infos[0].Info + "/prometheus?qry=server_block_cache_")
+			if err != nil {
+				continue
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if strings.Contains(string(b), "server_block_cache_hit_count{") {
+				good++
+				continue
+			}
+			if bad++; bad <= 2 {
+				head, tail := string(b), string(b)
+				head, tail = head[:min(len(head), 300)], tail[max(0, len(tail)-300):]
+				t.Logf("probe: /prometheus answered %s, %d bytes, without the record: head %q ... tail %q", resp.Status, len(b), head, tail)
+			}
+		}
+	}()
 	m, err := r.RunSingle(ctx, tgt)
+	close(probeDone)
+	if pr := <-probed; true {
+		t.Logf("probe during the trials: %d answers with the record, %d without", pr[0], pr[1])
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
