@@ -34,7 +34,7 @@ func TestTrialCountsMatchTheClient(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	targets, stop, err := target.Start(ctx, target.Options{ZNode: "/hbase"}, target.Spec{Role: target.Baseline, Version: clustertest.Version()})
+	targets, stop, err := target.Start(ctx, target.Options{ZNode: "/hbase", Keep: os.Getenv("REGRESS_TEST_KEEP") != ""}, target.Spec{Role: target.Baseline, Version: clustertest.Version()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +95,17 @@ func TestTrialCountsMatchTheClient(t *testing.T) {
 		checkCounts(t, tr)
 	}
 	if t.Failed() {
+		// What the server logged about its metrics sources, if anything.
+		if log, err := os.ReadFile(tgt.Servers[0].Log); err == nil {
+			n := 0
+			lines := strings.Split(string(log), "\n")
+			for i, l := range lines {
+				if strings.Contains(l, "metrics") && (strings.Contains(l, "ERROR") || strings.Contains(l, "WARN")) && n < 3 {
+					n++
+					t.Logf("server log: %s", strings.Join(lines[i:min(len(lines), i+6)], "\n"))
+				}
+			}
+		}
 		// The names HBase gave the block cache counters, should they differ.
 		if resp, err := http.Get("http://" + infos[0].Info + "/prometheus"); err == nil {
 			b, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
