@@ -109,6 +109,12 @@ func siteConf(workDir string, zkPort, masterPort, rsPort int, overrides map[stri
 		// connection loss under load.
 		"zookeeper.recovery.retry":              "1",
 		"zookeeper.recovery.retry.intervalmill": "100",
+		// Standalone HBase gives its region server a 10 s ZooKeeper session
+		// (HMasterCommandLine's ".localHBaseCluster" default): a 10 s stall
+		// of a busy shared VM, or a SIGSTOP of that length, expired it and
+		// the server aborted mid-run. ZooKeeper caps what it grants at 20
+		// ticks (40 s); a real cluster's sessions are 90 s asked.
+		"zookeeper.session.timeout.localHBaseCluster": "60000",
 		// A file:// root dir has no hflush/hsync; HBase refuses it unless told.
 		"hbase.unsafe.stream.capability.enforce": "false",
 	}

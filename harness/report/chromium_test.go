@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -44,23 +45,7 @@ func TestHTMLRendersInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	shot := filepath.Join(dir, "shot.png")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1600,4000", "--screenshot="+shot, "file://"+page)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
-	}
-	r, err := os.Open(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v", err)
-	}
-	defer r.Close()
-	img, err := png.Decode(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := screenshot(t, bin, page, 4000)
 	for _, c := range []struct {
 		what string
 		hex  string
@@ -106,4 +91,29 @@ func countColour(img image.Image, hex string) int {
 		}
 	}
 	return n
+}
+
+// screenshot opens page in headless Chromium bin in a 1600 px wide window
+// of the given height and returns what it drew.
+func screenshot(t *testing.T, bin, page string, height int) image.Image {
+	t.Helper()
+	dir := t.TempDir()
+	shot := filepath.Join(dir, "shot.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--user-data-dir="+filepath.Join(dir, "profile"), fmt.Sprintf("--window-size=1600,%d", height), "--screenshot="+shot, "file://"+page)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, out)
+	}
+	r, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer r.Close()
+	img, err := png.Decode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
 }

@@ -73,8 +73,8 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 <p class="note">x: percentile on a log scale of 1/(1-p), as HdrHistogram's plotter draws it; y: latency on a log scale. Blue baseline {{.BaseName}}, orange candidate {{.CandName}}.</p>
 <div class="plots">
 {{range .Plots}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
-{{end}}</div>{{end}}
-{{if .Timelines}}<h2>Latency over a trial's window, and what the servers did</h2>
+{{end}}</div>{{end}}{{if .Timelines}}
+<h2>Latency over a trial's window, and what the servers did</h2>
 <p class="note">Per workload and side, the trial with the highest one-interval p99: its intended latency by interval of its log (p99 dark, maximum grey, log scale) and, on the same time axis below, its region servers' GC pauses (as wide as they lasted), flushes, compactions, splits and regions opened, from the servers' GC logs and logs. Hover a mark for its time, length and log line.</p>
 <div class="plots">
 {{range .Timelines}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}{{if .Note}}<p class="note">{{.Note}}</p>{{end}}</figure>

@@ -2,15 +2,11 @@ package report
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/regress-hbase/regress/harness/profile"
 )
@@ -181,23 +177,7 @@ func TestFlameGraphRendersInChromium(t *testing.T) {
 	if _, err := WriteAll(dir, profiledReport(t)); err != nil {
 		t.Fatal(err)
 	}
-	shot := filepath.Join(dir, "shot.png")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-		"--user-data-dir="+filepath.Join(dir, "chromium"), "--window-size=1600,5000", "--screenshot="+shot, "file://"+filepath.Join(dir, "report.html"))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
-	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v", err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := screenshot(t, bin, filepath.Join(dir, "report.html"), 5000)
 	// diffColour's deepest red, rgb(255,45,45): the largest growth.
 	if n := countColour(img, "#ff2d2d"); n < 200 {
 		t.Errorf("the frame that grew most is drawn on %d pixels, want a visible deep red frame", n)

@@ -2,14 +2,10 @@ package report
 
 import (
 	"bytes"
-	"context"
-	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // spikeTimeline is a 10 s trial whose p99 spikes in its sixth second, when
@@ -117,23 +113,7 @@ func TestTimelineRendersInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	shot := filepath.Join(dir, "shot.png")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--window-size=1600,5000", "--screenshot="+shot, "file://"+page)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
-	}
-	rd, err := os.Open(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v", err)
-	}
-	defer rd.Close()
-	img, err := png.Decode(rd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := screenshot(t, bin, page, 5000)
 	for _, c := range []struct {
 		what string
 		hex  string

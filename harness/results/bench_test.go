@@ -41,3 +41,19 @@ func BenchmarkAppendTrial(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkAppendSummaries1500 measures storing 1500 imported summaries in
+// one batch (one manifest write, not 1500): the import of a long YCSB run.
+func BenchmarkAppendSummaries1500(b *testing.B) {
+	var ps []Pending
+	for i := range 1500 {
+		ps = append(ps, Pending{Trial: testTrial(fmt.Sprintf("s%d", i), 0)})
+	}
+	for b.Loop() {
+		s, _ := Open(b.TempDir())
+		m, _ := s.Ensure(testManifest())
+		if _, _, err := s.AppendSummaries(KeyOf(m), ps); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

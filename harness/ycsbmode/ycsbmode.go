@@ -165,6 +165,8 @@ func (a *Args) columnFamily(phase string) (string, error) {
 	return cf, nil
 }
 
+// CreateTable is `regress ycsb create-table`: the table (-p table, default usertable) with its column
+// family, pre-split into -p regions, as YCSB's HBase docs have users do in the shell.
 func CreateTable(ctx context.Context, out io.Writer, a *Args) error {
 	fail := func(err error) error { return usageErr(fmt.Errorf("ycsb %s: %w", Create, err)) }
 	p := a.props
@@ -323,6 +325,8 @@ func readPhase(phase string, a *Args) (*settings, error) {
 // deadline print that status line, instead of a whole tick late.
 const statusSlack = 100 * time.Millisecond
 
+// RunPhase is `regress ycsb load` or `run` (phase): YCSB's properties read, the table checked,
+// the operations run through the native client and reported in YCSB's output format.
 func RunPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a *Args) error {
 	ph, err := readPhase(phase, a)
 	if err != nil {
