@@ -99,7 +99,8 @@ FUZZ_TARGETS := \
 	./harness/results:FuzzDecodeManifest ./harness/results:FuzzMergeHlog \
 	./harness/suite:FuzzParse ./harness/loadgen:FuzzReadHlog ./harness/workload:FuzzParseProperties \
 	./harness/hbase:FuzzParseZNode ./harness/hbase:FuzzParseResponse ./harness/hbase:FuzzRawGetDecoder ./harness/hbase:FuzzRawScanDecoder \
-	./harness/results:FuzzReadSweepFile ./harness/servercost:FuzzTimelineParsers ./harness/profile:FuzzParseJSON ./harness/profile:FuzzReadFolded
+	./harness/results:FuzzReadSweepFile ./harness/servercost:FuzzTimelineParsers ./harness/profile:FuzzParseJSON ./harness/profile:FuzzReadFolded \
+	./harness/servercost:FuzzParseBlockCache
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn ($$pkg)"; \

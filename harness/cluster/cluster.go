@@ -34,9 +34,10 @@ type Spec struct {
 	// JavaHome is the JDK to run HBase on; empty means FindJDK's pick.
 	JavaHome string
 	// InfoServer starts the region server's info server on a free loopback
-	// port, for its /jmx metrics (make bench-fidelity). Off by default: the
-	// jar tree Maven resolves for some builds lacks its web resources
-	// (2.5.11-hadoop3 then fails with "hbase-webapps/regionserver not found").
+	// port, for its /jmx and /prometheus metrics (make bench-fidelity, a
+	// trial's block cache counts). The jar tree Maven resolves for some
+	// builds lacks its web resources (2.5.11-hadoop3): those start without
+	// one, and the cluster's info address is "".
 	InfoServer bool
 	// Repo is a Maven repository URL (a staging repository, or file:///...)
 	// searched first for the HBase jars; empty means Maven's own settings.

@@ -168,6 +168,12 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 	if s.Name != "" {
 		log = log.With("side", s.Name)
 	}
+	if s.InfoServer && !servesWebapps(ln.jars) {
+		// Some jar trees Maven resolves lack the web resources, and the
+		// region server then fails to start its info server at all.
+		log.Info("starting without the region server's info server: no jar holds its web resources (hbase-webapps/regionserver)")
+		s.InfoServer = false
+	}
 	resolved := ln.version
 	wd, cleanup, err := prepareWorkDir(s.WorkDir, resolved)
 	if err != nil {

@@ -32,6 +32,9 @@ type samples struct {
 	// ran at a target rate; held counts the misses of each such workload.
 	throttled map[string]bool
 	held      []heldSample
+	// counts are each side's server counts per workload (counts.go).
+	counts     []ServerCounts
+	countNotes []string
 }
 
 // metricSample is one metric's values. Log values keep each side's stored
@@ -74,6 +77,10 @@ func extract(bt, ct []results.Trial, unpaired bool) samples {
 	if w := flaggedTrials(bt, ct); w != "" {
 		s.warnings = append(s.warnings, w)
 	}
+	if w := shortCounts(bt, ct); w != "" {
+		s.warnings = append(s.warnings, w)
+	}
+	s.counts, s.countNotes = serverCounts(bt, ct), serverCountNotes(bt, ct)
 	s.runs = countRuns(ct)
 	keys, missing := commonKeys(bt, ct)
 	s.missing = missing

@@ -97,6 +97,7 @@ func spendAlpha(s samples, r resolved, out *Comparison) {
 	out.Baseline.Trials, out.Candidate.Trials = s.baseTrials, s.candTrials
 	out.Paired, out.Interleaved, out.Duet = s.paired, s.interleaved, s.duet
 	out.Warnings = append(out.Warnings, s.warnings...)
+	out.ServerCounts, out.ServerCountNotes = s.counts, s.countNotes
 	out.Runs = s.runs
 	perRun := r.Looks
 	if !s.paired {

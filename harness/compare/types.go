@@ -147,4 +147,9 @@ type Comparison struct {
 	HeldRate []HeldRate `json:"held_rate,omitempty"`
 	// Invalid says why the trials cannot be judged (Verdict INVALID).
 	Invalid string `json:"invalid,omitempty"`
+	// ServerCounts are the requests and block cache lookups each side's
+	// servers counted per workload, where the trials carry them.
+	ServerCounts []ServerCounts `json:"server_counts,omitempty"`
+	// ServerCountNotes say which counts were not read and why, per side.
+	ServerCountNotes []string `json:"server_count_notes,omitempty"`
 }

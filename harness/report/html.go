@@ -58,6 +58,7 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 <p class="note">Width: the candidate's samples (or bytes); red: the frame's weight per operation grew from the baseline, blue: it shrank; hover a frame for both sides' figures. Each side's stacks, in the folded format flamegraph.pl and speedscope read:{{range .Links}} <a href="{{.Href}}">{{.Text}}</a>{{end}}.</p>
 {{range .Graphs}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
 {{end}}{{end}}{{if .ProfileNotes}}<h2>Profile notes</h2><ul>{{range .ProfileNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .ServerCounts}}<h2>Server counts</h2><p class="note">{{.ServerCountsHeading}}</p><ul>{{range .ServerCounts}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .GateNotes}}<h2>Notes</h2><ul>{{range .GateNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <h2>All metrics</h2>
 <table>
@@ -121,12 +122,15 @@ func renderHTML(w io.Writer, r Report) error {
 		Capacity                                                                     template.HTML
 		Profiles                                                                     []htmlProfile
 		ProfileNotes                                                                 []string
+		ServerCounts                                                                 []string
+		ServerCountsHeading                                                          string
 	}{
 		Title:    fmt.Sprintf("%s vs %s", c.Candidate.Name, c.Baseline.Name),
 		Headline: headline(c), VerdictLine: verdictLine(c), Verdict: c.Verdict, Descriptive: c.Descriptive,
 		DescriptiveNote: DescriptiveNote, Warnings: c.Warnings, BaseName: c.Baseline.Name, CandName: c.Candidate.Name,
 		GateNotes: gateNotes(c), Detect: detectLine(c), Paired: c.Paired,
 		Capacity: sectionHTML(r.Capacity), ProfileNotes: r.ProfileNotes,
+		ServerCounts: serverCountLines(c), ServerCountsHeading: serverCountsHeading,
 	}
 	var err error
 	if data.Profiles, err = htmlProfiles(r); err != nil {

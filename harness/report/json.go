@@ -85,6 +85,9 @@ type jsonReport struct {
 	Metrics     []jsonMetric       `json:"metrics"`
 	Warnings    []string           `json:"warnings"`
 	Generated   string             `json:"generated,omitempty"`
+	// ServerCounts are each side's server-counted requests and block cache lookups per workload.
+	ServerCounts     []compare.ServerCounts `json:"server_counts,omitempty"`
+	ServerCountNotes []string               `json:"server_count_notes,omitempty"`
 	// Capacity is the rate sweep of `regress capacity`: every search and step,
 	// as the capacity package marshals it.
 	Capacity Section `json:"capacity,omitempty"`
@@ -101,7 +104,7 @@ func renderJSON(w io.Writer, r Report) error {
 		Paired: c.Paired, Interleaved: c.Interleaved, Duet: c.Duet, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
 		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, HeldRate: c.HeldRate,
 		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity,
-		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes}
+		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes, ServerCounts: c.ServerCounts, ServerCountNotes: c.ServerCountNotes}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
 	}

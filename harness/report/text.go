@@ -87,6 +87,12 @@ func writeNotes(w io.Writer, c *compare.Comparison, bullet string) error {
 			p("%s%s\n", bullet, heldRateLine(h))
 		}
 	}
+	if lines := serverCountLines(c); len(lines) > 0 {
+		p("\n%s\n", serverCountsHeading)
+		for _, l := range lines {
+			p("%s%s\n", bullet, l)
+		}
+	}
 	if d := detectLine(c); d != "" {
 		p("\n%s\n", d)
 	}

@@ -138,6 +138,9 @@ type ServerStats struct {
 	Flushes     int `json:"flushes,omitempty"`
 	Compactions int `json:"compactions,omitempty"`
 	Splits      int `json:"splits,omitempty"`
+	// Counts are the requests and block cache lookups the servers counted
+	// in the window (counts.go); nil in trials stored before they were read.
+	*Counts
 	// Servers is how many region servers were read.
 	Servers int `json:"servers"`
 	// WindowMillis is the time between the two readings.

@@ -110,6 +110,8 @@ type side struct {
 	servers int
 	// idle pools the background of the side's servers over the run.
 	idle background
+	// counts is where the side's request and block cache counts come from.
+	counts countSource
 }
 
 // More is asked after each look (1-based) whether more pairs are needed, and
@@ -631,6 +633,7 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 		from := at.Start.Add(load.Warmup)
 		window = watch(ctx, s.t.Servers, from, from.Add(load.Duration))
 	}
+	counted := r.countsAt(ctx, s, table, at)
 	// When the load starts, so a stall or a death in the servers' logs can
 	// be placed against the trial's warm-up and measurement window.
 	r.logger().Info("trial running", "target", s.t.Name, "workload", w, "table", table,
@@ -654,6 +657,9 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 	} else if costs != nil {
 		m.server = serverStats(servercost.Total(costs), &s.idle, res.Ops, len(costs))
 		m.server.Timeline = timelineOf(costs, res.Start)
+	}
+	if counted != nil && m.server != nil {
+		m.server.Counts = counted()
 	}
 	return m, nil
 }

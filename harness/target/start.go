@@ -76,7 +76,9 @@ func (o Options) clusterSpec(s Spec) (cluster.Spec, error) {
 	}
 	return cluster.Spec{Version: s.Version, Conf: conf, JVMOpts: s.JVMOpts, WorkDir: o.WorkDir, Keep: o.Keep, CacheDir: o.CacheDir,
 		StartTimeout: o.StartTimeout, Name: name, JavaHome: s.JavaHome, Repo: s.Repo,
-		RegionServers: o.Topology.RegionServers, RSHeap: o.Topology.RSHeap, ExtraJars: s.Jars}, nil
+		RegionServers: o.Topology.RegionServers, RSHeap: o.Topology.RSHeap, ExtraJars: s.Jars,
+		// The info server's /prometheus holds the block cache counts of each trial (runner/counts.go).
+		InfoServer: true}, nil
 }
 
 // Launch starts the cluster a checked spec names (a version through the

@@ -477,6 +477,167 @@ func (*CompactRegionResponse) Descriptor() ([]byte, []int) {
 	return file_admin_proto_rawDescGZIP(), []int{7}
 }
 
+// GetRegionLoad (HBase 2.0+; HBase 1.x has no such call) answers with the
+// server's live per-region counters: RSRpcServices builds each RegionLoad
+// when asked, from the region's own LongAdders, not from a periodic snapshot.
+type GetRegionLoadRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TableName     *TableName             `protobuf:"bytes,1,opt,name=table_name,json=tableName" json:"table_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetRegionLoadRequest) Reset() {
+	*x = GetRegionLoadRequest{}
+	mi := &file_admin_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetRegionLoadRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetRegionLoadRequest) ProtoMessage() {}
+
+func (x *GetRegionLoadRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_admin_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetRegionLoadRequest.ProtoReflect.Descriptor instead.
+func (*GetRegionLoadRequest) Descriptor() ([]byte, []int) {
+	return file_admin_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *GetRegionLoadRequest) GetTableName() *TableName {
+	if x != nil {
+		return x.TableName
+	}
+	return nil
+}
+
+type GetRegionLoadResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RegionLoads   []*RegionLoad          `protobuf:"bytes,1,rep,name=region_loads,json=regionLoads" json:"region_loads,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetRegionLoadResponse) Reset() {
+	*x = GetRegionLoadResponse{}
+	mi := &file_admin_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetRegionLoadResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetRegionLoadResponse) ProtoMessage() {}
+
+func (x *GetRegionLoadResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_admin_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetRegionLoadResponse.ProtoReflect.Descriptor instead.
+func (*GetRegionLoadResponse) Descriptor() ([]byte, []int) {
+	return file_admin_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *GetRegionLoadResponse) GetRegionLoads() []*RegionLoad {
+	if x != nil {
+		return x.RegionLoads
+	}
+	return nil
+}
+
+// RegionLoad is ClusterStatus.proto's message, cut to the request counters
+// regress reads; the other fields are skipped as unknown.
+type RegionLoad struct {
+	state                     protoimpl.MessageState `protogen:"open.v1"`
+	RegionSpecifier           *RegionSpecifier       `protobuf:"bytes,1,opt,name=region_specifier,json=regionSpecifier" json:"region_specifier,omitempty"`
+	ReadRequestsCount         *uint64                `protobuf:"varint,8,opt,name=read_requests_count,json=readRequestsCount" json:"read_requests_count,omitempty"`
+	WriteRequestsCount        *uint64                `protobuf:"varint,9,opt,name=write_requests_count,json=writeRequestsCount" json:"write_requests_count,omitempty"`
+	FilteredReadRequestsCount *uint64                `protobuf:"varint,19,opt,name=filtered_read_requests_count,json=filteredReadRequestsCount" json:"filtered_read_requests_count,omitempty"`
+	unknownFields             protoimpl.UnknownFields
+	sizeCache                 protoimpl.SizeCache
+}
+
+func (x *RegionLoad) Reset() {
+	*x = RegionLoad{}
+	mi := &file_admin_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RegionLoad) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RegionLoad) ProtoMessage() {}
+
+func (x *RegionLoad) ProtoReflect() protoreflect.Message {
+	mi := &file_admin_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RegionLoad.ProtoReflect.Descriptor instead.
+func (*RegionLoad) Descriptor() ([]byte, []int) {
+	return file_admin_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *RegionLoad) GetRegionSpecifier() *RegionSpecifier {
+	if x != nil {
+		return x.RegionSpecifier
+	}
+	return nil
+}
+
+func (x *RegionLoad) GetReadRequestsCount() uint64 {
+	if x != nil && x.ReadRequestsCount != nil {
+		return *x.ReadRequestsCount
+	}
+	return 0
+}
+
+func (x *RegionLoad) GetWriteRequestsCount() uint64 {
+	if x != nil && x.WriteRequestsCount != nil {
+		return *x.WriteRequestsCount
+	}
+	return 0
+}
+
+func (x *RegionLoad) GetFilteredReadRequestsCount() uint64 {
+	if x != nil && x.FilteredReadRequestsCount != nil {
+		return *x.FilteredReadRequestsCount
+	}
+	return 0
+}
+
 var File_admin_proto protoreflect.FileDescriptor
 
 const file_admin_proto_rawDesc = "" +
@@ -509,7 +670,18 @@ const file_admin_proto_rawDesc = "" +
 	"\x06region\x18\x01 \x01(\v2\x19.hbase.pb.RegionSpecifierR\x06region\x12\x14\n" +
 	"\x05major\x18\x02 \x01(\bR\x05major\x12\x16\n" +
 	"\x06family\x18\x03 \x01(\fR\x06family\"\x17\n" +
-	"\x15CompactRegionResponseB3Z1github.com/regress-hbase/regress/harness/hbase/pb"
+	"\x15CompactRegionResponse\"J\n" +
+	"\x14GetRegionLoadRequest\x122\n" +
+	"\n" +
+	"table_name\x18\x01 \x01(\v2\x13.hbase.pb.TableNameR\ttableName\"P\n" +
+	"\x15GetRegionLoadResponse\x127\n" +
+	"\fregion_loads\x18\x01 \x03(\v2\x14.hbase.pb.RegionLoadR\vregionLoads\"\xf5\x01\n" +
+	"\n" +
+	"RegionLoad\x12D\n" +
+	"\x10region_specifier\x18\x01 \x01(\v2\x19.hbase.pb.RegionSpecifierR\x0fregionSpecifier\x12.\n" +
+	"\x13read_requests_count\x18\b \x01(\x04R\x11readRequestsCount\x120\n" +
+	"\x14write_requests_count\x18\t \x01(\x04R\x12writeRequestsCount\x12?\n" +
+	"\x1cfiltered_read_requests_count\x18\x13 \x01(\x04R\x19filteredReadRequestsCountB3Z1github.com/regress-hbase/regress/harness/hbase/pb"
 
 var (
 	file_admin_proto_rawDescOnce sync.Once
@@ -524,7 +696,7 @@ func file_admin_proto_rawDescGZIP() []byte {
 }
 
 var file_admin_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
+var file_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_admin_proto_goTypes = []any{
 	(GetRegionInfoResponse_CompactionState)(0), // 0: hbase.pb.GetRegionInfoResponse.CompactionState
 	(*GetRegionInfoRequest)(nil),               // 1: hbase.pb.GetRegionInfoRequest
@@ -535,21 +707,28 @@ var file_admin_proto_goTypes = []any{
 	(*FlushRegionResponse)(nil),                // 6: hbase.pb.FlushRegionResponse
 	(*CompactRegionRequest)(nil),               // 7: hbase.pb.CompactRegionRequest
 	(*CompactRegionResponse)(nil),              // 8: hbase.pb.CompactRegionResponse
-	(*RegionSpecifier)(nil),                    // 9: hbase.pb.RegionSpecifier
-	(*RegionInfo)(nil),                         // 10: hbase.pb.RegionInfo
+	(*GetRegionLoadRequest)(nil),               // 9: hbase.pb.GetRegionLoadRequest
+	(*GetRegionLoadResponse)(nil),              // 10: hbase.pb.GetRegionLoadResponse
+	(*RegionLoad)(nil),                         // 11: hbase.pb.RegionLoad
+	(*RegionSpecifier)(nil),                    // 12: hbase.pb.RegionSpecifier
+	(*RegionInfo)(nil),                         // 13: hbase.pb.RegionInfo
+	(*TableName)(nil),                          // 14: hbase.pb.TableName
 }
 var file_admin_proto_depIdxs = []int32{
-	9,  // 0: hbase.pb.GetRegionInfoRequest.region:type_name -> hbase.pb.RegionSpecifier
-	10, // 1: hbase.pb.GetRegionInfoResponse.region_info:type_name -> hbase.pb.RegionInfo
+	12, // 0: hbase.pb.GetRegionInfoRequest.region:type_name -> hbase.pb.RegionSpecifier
+	13, // 1: hbase.pb.GetRegionInfoResponse.region_info:type_name -> hbase.pb.RegionInfo
 	0,  // 2: hbase.pb.GetRegionInfoResponse.compaction_state:type_name -> hbase.pb.GetRegionInfoResponse.CompactionState
-	10, // 3: hbase.pb.GetOnlineRegionResponse.region_info:type_name -> hbase.pb.RegionInfo
-	9,  // 4: hbase.pb.FlushRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
-	9,  // 5: hbase.pb.CompactRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
-	6,  // [6:6] is the sub-list for method output_type
-	6,  // [6:6] is the sub-list for method input_type
-	6,  // [6:6] is the sub-list for extension type_name
-	6,  // [6:6] is the sub-list for extension extendee
-	0,  // [0:6] is the sub-list for field type_name
+	13, // 3: hbase.pb.GetOnlineRegionResponse.region_info:type_name -> hbase.pb.RegionInfo
+	12, // 4: hbase.pb.FlushRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
+	12, // 5: hbase.pb.CompactRegionRequest.region:type_name -> hbase.pb.RegionSpecifier
+	14, // 6: hbase.pb.GetRegionLoadRequest.table_name:type_name -> hbase.pb.TableName
+	11, // 7: hbase.pb.GetRegionLoadResponse.region_loads:type_name -> hbase.pb.RegionLoad
+	12, // 8: hbase.pb.RegionLoad.region_specifier:type_name -> hbase.pb.RegionSpecifier
+	9,  // [9:9] is the sub-list for method output_type
+	9,  // [9:9] is the sub-list for method input_type
+	9,  // [9:9] is the sub-list for extension type_name
+	9,  // [9:9] is the sub-list for extension extendee
+	0,  // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_admin_proto_init() }
@@ -564,7 +743,7 @@ func file_admin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_admin_proto_rawDesc), len(file_admin_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   8,
+			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,0 +1,30 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/regress-hbase/regress/harness/compare"
+)
+
+// serverCountsHeading introduces the server counts in every format.
+const serverCountsHeading = "server counts (requests the trial tables' regions counted against the client's operations; the servers' block cache lookups):"
+
+// serverCountLines says, per workload and side, what the servers counted
+// in the trials' windows: one line each, the same in every format.
+func serverCountLines(c *compare.Comparison) []string {
+	out := make([]string, 0, len(c.ServerCounts))
+	for _, s := range c.ServerCounts {
+		var parts []string
+		if s.RequestTrials > 0 {
+			parts = append(parts, fmt.Sprintf("%d reads counted for the client's %d, %d writes for %d (%d trials)",
+				s.ServerReads, s.ClientReads, s.ServerWrites, s.ClientWrites, s.RequestTrials))
+		}
+		if s.CacheTrials > 0 {
+			parts = append(parts, fmt.Sprintf("block cache %d hits, %d misses, hit ratio %.1f%% (%d trials)",
+				s.BlockCacheHits, s.BlockCacheMisses, 100*s.HitRatio, s.CacheTrials))
+		}
+		out = append(out, fmt.Sprintf("%s %s: %s", s.Workload, s.Side, strings.Join(parts, "; ")))
+	}
+	return append(out, c.ServerCountNotes...)
+}

@@ -1,0 +1,50 @@
+package results
+
+// Counts are what a side's region servers counted in a trial's measurement
+// window, read at its edges: the requests the trial table's regions
+// counted (against the client's operations) and the block cache's lookups.
+// Each part has a Known flag: a count that could not be read exactly is
+// left out, never stored stale, and CountsNote says why.
+type Counts struct {
+	// ServerReadRequests counts what the table's regions counted as reads:
+	// one per Get, one per row a scan returned (GetRegionLoad's live
+	// counters). ServerWriteRequests counts mutations, one per row.
+	// ServerFilteredReads counts rows a filter dropped.
+	ServerReadRequests  int64 `json:"server_read_requests,omitempty"`
+	ServerWriteRequests int64 `json:"server_write_requests,omitempty"`
+	ServerFilteredReads int64 `json:"server_filtered_reads,omitempty"`
+	RequestsKnown       bool  `json:"server_requests_known,omitempty"`
+	// BlockCacheHits and BlockCacheMisses count the servers' block cache
+	// lookups in the window (every table: the servers count no other way);
+	// BlockCacheHitRatio is hits / (hits + misses).
+	BlockCacheHits     int64   `json:"block_cache_hits,omitempty"`
+	BlockCacheMisses   int64   `json:"block_cache_misses,omitempty"`
+	BlockCacheHitRatio float64 `json:"block_cache_hit_ratio,omitempty"`
+	BlockCacheKnown    bool    `json:"block_cache_known,omitempty"`
+	// CountsNote says why a count is not known ("" when both are).
+	CountsNote string `json:"counts_note,omitempty"`
+}
+
+// ExpectedServerRequests is the least the servers must have counted for
+// a trial's client operations that did not fail: a READ is one read, a
+// SCAN at least one, an UPDATE, INSERT or DELETE one write, a
+// READ-MODIFY-WRITE one of each. Failed operations may never have reached
+// a server and are left out.
+func ExpectedServerRequests(ops map[string]OpStats) (reads, writes int64) {
+	for name, o := range ops {
+		n := o.Count - o.Errors
+		if n <= 0 {
+			continue
+		}
+		switch name {
+		case "READ", "SCAN":
+			reads += n
+		case "UPDATE", "INSERT", "DELETE":
+			writes += n
+		case "READ-MODIFY-WRITE":
+			reads += n
+			writes += n
+		}
+	}
+	return reads, writes
+}
