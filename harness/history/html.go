@@ -33,7 +33,7 @@ svg text{font-size:11px;font-family:system-ui,sans-serif}
 .note{color:#666;font-size:0.9em}
 </style></head><body>
 <h1>History of suite %s</h1>
-<p>%d releases against reference <b>%s</b>. Each point is the geometric mean of release/reference over its interleaved pairs, with its interval (each bound one-sided at alpha %.2f); the grey band is the metric's tolerance. Shifts: E-divisive means with a permutation test at alpha %.2f (%d permutations, at least %d releases a segment), marked by a dashed red line before the first release of the new level. Generated %s.</p>
+<p>%d releases against reference <b>%s</b>. Each point is the geometric mean of release/reference over its pairs, with its interval (each bound one-sided at alpha %.2f); the grey band is the metric's tolerance. Shifts: E-divisive means with a permutation test at alpha %.2f (%d permutations, at least %d releases a segment), marked by a dashed red line before the first release of the new level. Generated %s.</p>
 `, e(h.Suite), e(h.Suite), len(h.Releases), e(h.Reference), h.Alpha, h.Alpha, h.Permutations, h.MinSize, h.Generated.UTC().Format("2006-01-02 15:04 UTC"))
 	b.WriteString("<h2>Shifts</h2>\n<ul>\n")
 	n := 0

@@ -1,5 +1,5 @@
 // Package history follows a suite's metrics across a series of releases,
-// each measured against one reference release in interleaved pairs: it
+// each measured against one reference release in pairs (duet or interleaved): it
 // builds every metric's series of ratios to the reference with intervals,
 // finds where a series shifts (package changepoint), searches a release
 // range for the first release where one metric moved (Bisect), resolves a

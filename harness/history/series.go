@@ -17,7 +17,7 @@ import (
 )
 
 // Run is one release measured against the reference: the reference's and
-// the release's trials of one run of interleaved pairs.
+// the release's trials of one run of pairs (duet or interleaved).
 type Run struct {
 	Release string
 	// RunID names the run the trials came from.

@@ -16,7 +16,7 @@ import (
 
 // Bisect is `regress bisect`: the first release between Good and Bad where
 // one metric of one workload moved beyond tolerance against Good. Good
-// stays up; each step's release is measured beside it in interleaved pairs
+// stays up; each step's release is measured beside it in pairs
 // (adding pairs, up to the suite's pairs.max over its looks, while the
 // metric is inconclusive) unless a run of it against Good is stored; every
 // step's trials are stored, so a later history reuses them.

@@ -22,7 +22,7 @@ import (
 
 // History is `regress history`: every release of a list or range measured
 // against one reference release, which stays up while the releases take
-// their turn beside it, in interleaved pairs (runner.RunPairs); then the
+// their turn beside it, in pairs (runner.RunPairs: duet or interleaved); then the
 // series of ratios, their shifts and the reports. Trials are stored as any
 // run's are, so a release already measured against the reference with this
 // suite is reused, not run again.
