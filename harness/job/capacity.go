@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/regress-hbase/regress/harness/capacity"
@@ -32,6 +34,8 @@ type Capacity struct {
 	// otherwise names its own).
 	From       string
 	SuiteGiven bool
+	// Workloads narrows the suite's workloads (default: all of them).
+	Workloads []string
 }
 
 // config turns a suite's capacity section, with the overrides, into a sweep config.
@@ -45,6 +49,19 @@ func (j *Capacity) config(s *suite.Suite) (capacity.Config, error) {
 	}
 	if j.Pairs != 0 {
 		c.Pairs = j.Pairs
+	}
+	if len(j.Workloads) > 0 {
+		// s.Workloads is narrowed already; the section lists its own.
+		var keep []string
+		for _, w := range c.Workloads {
+			if slices.Contains(s.Workloads, w) {
+				keep = append(keep, w)
+			}
+		}
+		if len(keep) == 0 {
+			return capacity.Config{}, fault.Usagef("--workloads %s: suite %s's capacity section sweeps only %s", strings.Join(j.Workloads, ","), s.Name, strings.Join(c.Workloads, ", "))
+		}
+		c.Workloads = keep
 	}
 	cfg := capacity.ConfigOf(c, s.Run.MaxErrorRate)
 	if err := cfg.Validate(); err != nil {
@@ -60,6 +77,9 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	if j.From != "" {
+		if len(j.Workloads) > 0 {
+			return fault.Usage(errors.New("--workloads narrows a new sweep; a stored sweep (--from) is reported whole: drop one of them"))
+		}
 		return j.fromStored(stdout, stderr)
 	}
 	if j.Trials == suite.ModeDuet {
@@ -67,6 +87,9 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	base, cand, s, err := j.checkPair(j.Baseline, j.Candidate)
 	if err != nil {
+		return err
+	}
+	if err := narrowWorkloads(s, j.Workloads, "--workloads"); err != nil {
 		return err
 	}
 	cfg, err := j.config(s)

@@ -42,6 +42,7 @@ knee reports "at least X", described, not tested.`,
 	f.DurationVar(&j.Budget, "budget", 0, "override capacity.budget: the wall-clock time the sweep may take (e.g. 10m)")
 	f.Float64Var(&j.MaxRate, "max-rate", 0, "override capacity.max_rate: the rate ceiling in ops/s")
 	f.IntVar(&j.Pairs, "pairs", 0, "override capacity.pairs: interleaved searches per side and workload")
+	f.StringSliceVar(&j.Workloads, "workloads", nil, "only these workloads of the suite (default: all), e.g. workloade,workloadf")
 	f.StringVar(&j.From, "from", "", "compare and report a stored sweep (<store>/capacity/<run id>.json, or its run id in --store) instead of running one")
 	addReport(f, &j.Report, "exit 4 when the verdict is INCONCLUSIVE or DESCRIPTIVE (no knee found)")
 	return cmd

@@ -29,6 +29,8 @@ func TestCapacityBadInputExits2WithAHint(t *testing.T) {
 		{"bad capacity section", []string{"capacity", "--baseline", "2.6.1", "--candidate", "2.6.2", "--scenarios", scen, "--suite", bad}, "factor must exceed 1"},
 		{"max rate below start", []string{"capacity", "--baseline", "2.6.1", "--candidate", "2.6.2", "--scenarios", scen, "--max-rate", "10"}, "max_rate"},
 		{"negative budget", []string{"capacity", "--baseline", "2.6.1", "--candidate", "2.6.2", "--scenarios", scen, "--budget", "-1m"}, "budget"},
+		{"unknown workload", []string{"capacity", "--baseline", "2.6.1", "--candidate", "2.6.2", "--scenarios", scen, "--workloads", "workloadz"}, "no such workload"},
+		{"workloads of a stored sweep", []string{"capacity", "--from", "20261202T000000", "--workloads", "workloada"}, "--workloads narrows a new sweep"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := runRegress(t, c.args...)
