@@ -94,6 +94,64 @@ type jsonReport struct {
 	// Profiles are the differential profiles per workload (--profile).
 	Profiles     []jsonProfile `json:"profiles,omitempty"`
 	ProfileNotes []string      `json:"profile_notes,omitempty"`
+	// Timelines are the trials the HTML draws latency and server events of
+	// (each workload and side's worst-p99 trial), as data.
+	Timelines []jsonTimeline `json:"timelines,omitempty"`
+}
+
+// jsonTimeline is one trial's latency by interval and its servers' events.
+type jsonTimeline struct {
+	Workload     string            `json:"workload"`
+	Side         string            `json:"side"`
+	Name         string            `json:"name"`
+	TrialID      string            `json:"trial_id"`
+	Pair         int               `json:"pair"`
+	WindowMillis float64           `json:"window_ms"`
+	Why          string            `json:"why,omitempty"`
+	Intervals    []jsonInterval    `json:"intervals"`
+	Events       []jsonServerEvent `json:"server_events"`
+	OmittedGCs   int               `json:"omitted_gc_pauses,omitempty"`
+	Note         string            `json:"note,omitempty"`
+}
+
+// jsonInterval is one interval of a trial's latency log.
+type jsonInterval struct {
+	StartMillis float64 `json:"start_ms"`
+	EndMillis   float64 `json:"end_ms"`
+	P99Micros   float64 `json:"p99_us"`
+	MaxMicros   float64 `json:"max_us"`
+	Count       int64   `json:"count"`
+}
+
+// jsonServerEvent is one GC pause, flush, compaction, split or region opened.
+type jsonServerEvent struct {
+	Kind           string  `json:"kind"`
+	AtMillis       float64 `json:"at_ms"`
+	DurationMillis float64 `json:"duration_ms"`
+	Server         string  `json:"server"`
+	Detail         string  `json:"detail,omitempty"`
+}
+
+// jsonTimelines turns the report's timelines into their JSON form.
+func jsonTimelines(ts []TrialTimeline) []jsonTimeline {
+	var out []jsonTimeline
+	for _, t := range ts {
+		jt := jsonTimeline{Workload: t.Workload, Side: t.Side, Name: t.Name, TrialID: t.TrialID, Pair: t.Pair,
+			WindowMillis: t.WindowMillis, Why: t.Why, Intervals: []jsonInterval{}, Events: []jsonServerEvent{}}
+		for _, iv := range t.Intervals {
+			jt.Intervals = append(jt.Intervals, jsonInterval(iv))
+		}
+		if t.Server == nil {
+			jt.Note = timelineNote
+		} else {
+			jt.OmittedGCs = t.Server.OmittedGCs
+			for _, e := range t.Server.Events {
+				jt.Events = append(jt.Events, jsonServerEvent(e))
+			}
+		}
+		out = append(out, jt)
+	}
+	return out
 }
 
 // renderJSON writes the verdict object. Descriptive metrics carry null
@@ -104,7 +162,7 @@ func renderJSON(w io.Writer, r Report) error {
 		Paired: c.Paired, Interleaved: c.Interleaved, Duet: c.Duet, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
 		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, HeldRate: c.HeldRate,
 		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity,
-		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes, ServerCounts: c.ServerCounts, ServerCountNotes: c.ServerCountNotes}
+		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes, Timelines: jsonTimelines(r.Timelines), ServerCounts: c.ServerCounts, ServerCountNotes: c.ServerCountNotes}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,5 +129,42 @@ func TestTimelineRendersInChromium(t *testing.T) {
 		if n := countColour(img, c.hex); n < c.min {
 			t.Errorf("%s (%s): %d pixels in the screenshot, want at least %d", c.what, c.hex, n, c.min)
 		}
+	}
+}
+
+// TestJSONTimelines: the JSON report carries each drawn trial's intervals
+// and server events as data, and a trial without a server timeline says so.
+func TestJSONTimelines(t *testing.T) {
+	r := fullReport()
+	r.Timelines = []TrialTimeline{spikeTimeline(spikeEvents), spikeTimeline(nil)}
+	var b bytes.Buffer
+	if err := Render(&b, FormatJSON, r); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Timelines []jsonTimeline `json:"timelines"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Timelines) != 2 {
+		t.Fatalf("%d timelines, want 2", len(got.Timelines))
+	}
+	first := got.Timelines[0]
+	if first.TrialID != "r-workloada-p02" || first.Pair != 2 || len(first.Intervals) != 10 || first.Intervals[5].P99Micros != 190000 {
+		t.Errorf("first timeline %+v", first)
+	}
+	if len(first.Events) != 3 || first.Events[1].Kind != "gc" || first.Events[1].AtMillis != 5100 || first.Events[1].DurationMillis != 180 || first.OmittedGCs != 3 || first.Note != "" {
+		t.Errorf("first timeline's events %+v, omitted %d, note %q", first.Events, first.OmittedGCs, first.Note)
+	}
+	if second := got.Timelines[1]; len(second.Events) != 0 || !strings.Contains(second.Note, "server timeline not available") {
+		t.Errorf("second timeline events %+v, note %q", second.Events, second.Note)
+	}
+	var none bytes.Buffer
+	if err := Render(&none, FormatJSON, fullReport()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(none.String(), `"timelines"`) {
+		t.Error("a report without timelines has a timelines key")
 	}
 }
