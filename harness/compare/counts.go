@@ -155,12 +155,6 @@ func shortCounts(bt, ct []results.Trial) string {
 	if len(names) == 0 {
 		return ""
 	}
-	const show = 6
-	total, more := len(names), ""
-	if len(names) > show {
-		more = fmt.Sprintf(" and %d more", len(names)-show)
-		names = names[:show]
-	}
-	return fmt.Sprintf("%d trial(s) had fewer requests counted by the servers than the client's operations (beyond %.0f%% or %d): %s%s; those operations' latencies are not all the servers'",
-		total, 100*countSlackFraction, countSlackMin, strings.Join(names, "; "), more)
+	return fmt.Sprintf("%d trial(s) had fewer requests counted by the servers than the client's operations (beyond %.0f%% or %d): %s; those operations' latencies are not all the servers'",
+		len(names), 100*countSlackFraction, countSlackMin, firstFew(names))
 }

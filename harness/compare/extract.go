@@ -312,14 +312,17 @@ func flaggedTrials(bt, ct []results.Trial) string {
 	if len(names) == 0 {
 		return ""
 	}
+	return fmt.Sprintf("%d trial(s) had a flush, compaction or split on their servers inside the measurement window: %s; their latency and server cost include that work",
+		len(names), firstFew(names))
+}
+
+// firstFew joins the first six of names with "; " and says how many more there are.
+func firstFew(names []string) string {
 	const show = 6
-	total, more := len(names), ""
-	if len(names) > show {
-		more = fmt.Sprintf(" and %d more", len(names)-show)
-		names = names[:show]
+	if len(names) <= show {
+		return strings.Join(names, "; ")
 	}
-	return fmt.Sprintf("%d trial(s) had a flush, compaction or split on their servers inside the measurement window: %s%s; their latency and server cost include that work",
-		total, strings.Join(names, "; "), more)
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:show], "; "), len(names)-show)
 }
 
 // allKeys lists every metric a set of trials reports, sorted for display:
