@@ -38,6 +38,11 @@ type History struct {
 	Workloads []string
 	// Fresh measures every release again even when stored trials exist.
 	Fresh bool
+	// RestartReference starts the reference afresh for every release
+	// measured, so each meets a reference of the same age: one kept up
+	// through a long sweep drifts (its allocation per operation grew from
+	// 13-14 to 24-27 KiB over 25 minutes here, docs/history.md).
+	RestartReference bool
 	// Known lists the versions a range resolves against; nil asks the cache
 	// and Maven as `regress cluster versions` does.
 	Known func(ctx context.Context) ([]string, error)
@@ -117,6 +122,10 @@ func (j *History) Run(ctx context.Context, stdout, stderr io.Writer) error {
 			failed = append(failed, rel)
 		}
 		runs = append(runs, r)
+		if j.RestartReference {
+			// The next release measured starts the reference anew.
+			sw.close()
+		}
 	}
 	sw.close()
 	se.prog.Close()
@@ -351,4 +360,5 @@ func (sw *sweep) close() {
 		sw.stopRef()
 		sw.stopRef = nil
 	}
+	sw.refTarget, sw.refCtx, sw.hosts = nil, nil, nil
 }

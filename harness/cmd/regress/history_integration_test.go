@@ -20,8 +20,9 @@ func historyVersions() string {
 }
 
 // TestHistoryRealHBaseThreeReleases sweeps three real releases at a tiny
-// size (1000 rows, one workload, 2 pairs of 2 s trials): the first stays up
-// as the reference while the other two take their turn beside it. Then the
+// size (1000 rows, one workload, 2 pairs of 2 s trials): the first is the
+// reference, started afresh (--restart-reference) for each of the other two
+// as they take their turn beside it. Then the
 // same sweep again must start nothing (every release's pairs are stored:
 // what a killed sweep resumes from), and a bisect over the same releases
 // judges from the stored pairs too.
@@ -37,9 +38,12 @@ func TestHistoryRealHBaseThreeReleases(t *testing.T) {
 
 	start := time.Now()
 	out := filepath.Join(dir, "reports")
-	stdout, err := runRegress(t, append([]string{"history", "--versions", versions, "--out", out, "--quiet"}, common...)...)
+	stdout, progress, err := runCLI(t, append([]string{"history", "--versions", versions, "--out", out, "--restart-reference"}, common...)...)
 	if err != nil {
 		t.Fatalf("history: exit %d: %v\n%s", code(err), err, stdout)
+	}
+	if n := strings.Count(progress, "baseline: starting HBase "+rs[0]+" "); n != len(rs)-1 {
+		t.Errorf("the reference started %d times, want once per release measured (%d):\n%s", n, len(rs)-1, progress)
 	}
 	took := time.Since(start)
 	t.Logf("history of %s took %v:\n%s", versions, took.Round(time.Second), stdout)
