@@ -1,10 +1,12 @@
 package history
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
@@ -94,7 +96,7 @@ func chartSVG(b *strings.Builder, h *History, s Series) {
 	fmt.Fprintf(b, `<line x1="%d" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#999"/>`, padLeft, padLeft+plotW, y(1), y(1))
 	// Axis with ticks at round ratios inside the domain.
 	fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%d" y2="%.0f" stroke="#333"/>`, padLeft, padLeft, padTop, padTop+plotH)
-	for _, t := range ticks(math.Exp(llo), math.Exp(lhi)) {
+	for _, t := range spaced(ticks(math.Exp(llo), math.Exp(lhi)), y, tickGap) {
 		fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#333"/><text x="%d" y="%.1f" text-anchor="end">%s</text>`,
 			padLeft-4, padLeft, y(t), y(t), padLeft-6, y(t)+4, tickLabel(t))
 	}
@@ -142,6 +144,26 @@ func ticks(lo, hi float64) []float64 {
 		}
 	}
 	return out
+}
+
+// tickGap is the fewest pixels between two tick labels.
+const tickGap = 13
+
+// spaced keeps the ticks whose labels do not overlap: 1 first, then the
+// others nearest 1 first, each only gap pixels or more (by y) from those kept.
+func spaced(ts []float64, y func(float64) float64, gap float64) []float64 {
+	order := slices.Clone(ts)
+	slices.SortStableFunc(order, func(a, b float64) int {
+		return cmp.Compare(math.Abs(math.Log(a)), math.Abs(math.Log(b)))
+	})
+	var kept []float64
+	for _, t := range order {
+		if !slices.ContainsFunc(kept, func(k float64) bool { return math.Abs(y(k)-y(t)) < gap }) {
+			kept = append(kept, t)
+		}
+	}
+	slices.Sort(kept)
+	return kept
 }
 
 func tickLabel(t float64) string {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -270,5 +271,27 @@ func TestJSONAndHTMLReports(t *testing.T) {
 	}
 	if err := Render(&bytes.Buffer{}, "pdf", h); err == nil || !strings.Contains(err.Error(), "text, csv, json, html") {
 		t.Errorf("pdf: %v", err)
+	}
+}
+
+// TestTickLabelsDoNotOverlap: on a wide axis the ticks near 1 (0.95x, 1.05x)
+// would print over each other; spaced keeps 1 and drops those too close.
+func TestTickLabelsDoNotOverlap(t *testing.T) {
+	// A 100 px axis from 0.5x to 2x: 1.05x lies about 3.5 px from 1x.
+	lo, hi := math.Log(0.5), math.Log(2.0)
+	y := func(r float64) float64 { return 100 * (hi - math.Log(r)) / (hi - lo) }
+	got := spaced(ticks(0.5, 2), y, tickGap)
+	if !slices.Contains(got, 1.0) || slices.Contains(got, 1.05) || slices.Contains(got, 0.95) {
+		t.Errorf("ticks %v: want 1x kept, 0.95x and 1.05x dropped", got)
+	}
+	for i := 1; i < len(got); i++ {
+		if d := y(got[i-1]) - y(got[i]); d < tickGap {
+			t.Errorf("ticks %v and %v are %.1f px apart", got[i-1], got[i], d)
+		}
+	}
+	// A narrow axis keeps every round ratio.
+	lo, hi = math.Log(0.8), math.Log(1.25)
+	if got := spaced(ticks(0.8, 1.25), func(r float64) float64 { return 300 * (hi - math.Log(r)) / (hi - lo) }, tickGap); len(got) != 7 {
+		t.Errorf("narrow axis ticks %v, want all 7 from 0.8x to 1.25x", got)
 	}
 }
