@@ -43,11 +43,14 @@ const (
 // the counts are those of the moment of the request, not of the last
 // metrics period. ErrNoLiveMetrics when the server has no /prometheus.
 //
-// Now and then 2.6.1 answers 200 with an empty body (measured: 4 of 64
-// answers polled during trials, in bursts around a table's clone or drop);
-// such a reading is taken again, up to blockCacheTries times
-// blockCacheRetry apart, so a reading stays within 100 ms of its edge or
-// is not taken at all.
+// Now and then HBase answers 200 with an empty body: five seconds after a
+// region opens or closes (a trial table's clone or drop), its
+// JmxCacheBuster stops the whole metrics system, sleeps 500 ms and starts
+// it again, and a sample taken meanwhile holds no source (the restart logs
+// "MetricsConfig: Cannot locate configuration"). Such a reading is taken
+// again, blockCacheRetry apart, for up to blockCacheTries tries (1.5 s):
+// longer than the restart, so a reading at a window's edge is late by at
+// most that, never missing because of it.
 func ReadBlockCache(ctx context.Context, client *http.Client, addr string) (BlockCache, error) {
 	var err error
 	for i := range blockCacheTries {
@@ -69,8 +72,8 @@ func ReadBlockCache(ctx context.Context, client *http.Client, addr string) (Bloc
 // blockCacheTries bounds the readings ReadBlockCache takes for one answer,
 // blockCacheRetry apart.
 const (
-	blockCacheTries = 5
-	blockCacheRetry = 20 * time.Millisecond
+	blockCacheTries = 16
+	blockCacheRetry = 100 * time.Millisecond
 )
 
 // answerTail says how an answer ends, for an error: its line count and
