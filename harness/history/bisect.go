@@ -77,7 +77,7 @@ func Bisect(ctx context.Context, releases []string, judge Judge, onStep func(Ste
 		if err != nil {
 			return "", fmt.Errorf("bisect step %d (%s): %w", len(b.Steps)+1, releases[i], err)
 		}
-		s := Step{N: len(b.Steps) + 1, Release: releases[i], Point: p, Outcome: outcome(p, b.Direction)}
+		s := Step{N: len(b.Steps) + 1, Release: releases[i], Point: p, Outcome: StepOutcome(p, b.Direction)}
 		b.Steps = append(b.Steps, s)
 		if onStep != nil {
 			onStep(s)
@@ -93,8 +93,11 @@ func Bisect(ctx context.Context, releases []string, judge Judge, onStep func(Ste
 	case Undecided:
 		b.Message = fmt.Sprintf("%s against %s is inconclusive: cannot tell whether it moved, so there is nothing to search; run more pairs (raise pairs.max) or widen the tolerance", b.Bad, b.Good)
 		return b, nil
-	default:
+	case NotMoved:
 		b.Message = fmt.Sprintf("%s did not move beyond tolerance against %s (%s): nothing to search", b.Bad, b.Good, st)
+		if st == compare.NotWorse {
+			b.Message = fmt.Sprintf("%s did not move beyond tolerance against %s (NOT WORSE: no regression; an improvement beyond tolerance is not ruled out, and not shown either): nothing to search", b.Bad, b.Good)
+		}
 		return b, nil
 	}
 	lo, hi := 0, n-1
@@ -154,11 +157,11 @@ func nextProbe(lo, hi int, tried map[int]bool) int {
 	return -1
 }
 
-// outcome reads a step's status for the direction sought (none yet at the
-// first step, which judges the bad release: any move counts): a move the
-// other way is not the move sought; NOT WORSE rules out a regression but
-// not an improvement.
-func outcome(p Point, dir compare.Status) Outcome {
+// StepOutcome reads a step's status for the direction sought (none yet at
+// the first step, which judges the bad release: any move counts): a move
+// the other way is not the move sought; NOT WORSE rules out a regression
+// but not an improvement.
+func StepOutcome(p Point, dir compare.Status) Outcome {
 	if dir == "" {
 		switch p.Status {
 		case compare.Regressed, compare.Improved:

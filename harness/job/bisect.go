@@ -101,6 +101,8 @@ func (j *Bisect) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	level := alpha / float64(looks)
 
 	var metricErr error
+	// dir is the move sought, set once the bad release's step moved.
+	var dir compare.Status
 	point := func(run history.Run) (history.Point, error) {
 		trials := append(slices.Clone(run.Base), run.Cand...)
 		ms := history.MetricsOf(trials, w)
@@ -120,11 +122,12 @@ func (j *Bisect) Run(ctx context.Context, stdout, stderr io.Writer) error {
 			metricErr = err
 			return nil, err
 		}
-		if p.Status != compare.Inconclusive {
+		n := morePairs(p, dir, s.Pairs.Initial)
+		if n == 0 {
 			return nil, nil
 		}
 		se.log.Info("metric inconclusive: adding pairs", "look", look, "metric", j.Metric, "pairs", p.Pairs)
-		return map[string]int{w: max(s.Pairs.Initial/2, 1)}, nil
+		return map[string]int{w: n}, nil
 	}
 	judge := func(ctx context.Context, rel string) (history.Point, error) {
 		run, ok := history.Run{}, false
@@ -154,6 +157,9 @@ func (j *Bisect) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	label := fmt.Sprintf("%s %s", w, j.Metric)
 	fmt.Fprintln(stdout, history.BisectHeader(label, j.Good, j.Bad))
 	b, err := history.Bisect(ctx, releases, judge, func(st history.Step) {
+		if st.N == 1 && st.Outcome == history.Moved {
+			dir = st.Point.Status
+		}
 		se.prog.Close()
 		fmt.Fprintln(stdout, history.StepLine(st))
 	})
@@ -173,4 +179,15 @@ func (j *Bisect) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return &fault.VerdictError{Verdict: fault.Inconclusive, Err: errors.New("bisect inconclusive: " + b.Message)}
 	}
 	return nil
+}
+
+// morePairs is how many pairs a bisect step adds after a look: half the
+// suite's initial pairs while the step is undecided for the move sought
+// (dir, "" before the bad release has moved), else none. Once the search
+// is for an improvement, NOT WORSE is undecided too.
+func morePairs(p history.Point, dir compare.Status, initial int) int {
+	if history.StepOutcome(p, dir) != history.Undecided {
+		return 0
+	}
+	return max(initial/2, 1)
 }
