@@ -27,9 +27,9 @@ type Counts struct {
 
 // ExpectedServerRequests is the least the servers must have counted for
 // a trial's client operations that did not fail: a READ is one read, a
-// SCAN at least one, an UPDATE, INSERT or DELETE one write, a
-// READ-MODIFY-WRITE one of each. Failed operations may never have reached
-// a server and are left out.
+// SCAN at least one, an UPDATE, INSERT or DELETE one write; a
+// READ-MODIFY-WRITE none of its own (its read and update are in READ and
+// UPDATE). Failed operations may never have reached a server and are left out.
 func ExpectedServerRequests(ops map[string]OpStats) (reads, writes int64) {
 	for name, o := range ops {
 		n := o.Count - o.Errors
@@ -41,10 +41,11 @@ func ExpectedServerRequests(ops map[string]OpStats) (reads, writes int64) {
 			reads += n
 		case "UPDATE", "INSERT", "DELETE":
 			writes += n
-		case "READ-MODIFY-WRITE":
-			reads += n
-			writes += n
 		}
+		// READ-MODIFY-WRITE adds nothing: as in YCSB, its read and its
+		// update are recorded as READ and UPDATE too (counted twice, F's
+		// trials warned of a third of their requests missing).
+
 	}
 	return reads, writes
 }
