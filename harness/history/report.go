@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/regress-hbase/regress/harness/atomicfile"
 	"github.com/regress-hbase/regress/harness/compare"
 )
 
@@ -63,34 +63,12 @@ func WriteAll(dir string, h *History) ([]string, error) {
 			return written, err
 		}
 		p := filepath.Join(dir, f.File)
-		if err := writeAtomic(p, buf.Bytes()); err != nil {
-			return written, err
+		if err := atomicfile.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			return written, fmt.Errorf("history: %w", err)
 		}
 		written = append(written, p)
 	}
 	return written, nil
-}
-
-func writeAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("history: write %s: %w", path, err)
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("history: write %s: %w", path, errors.Join(werr, cerr))
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("history: write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("history: write %s: %w", path, err)
-	}
-	return nil
 }
 
 // mark is a status's one-character mark in the text table.

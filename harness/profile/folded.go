@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/regress-hbase/regress/harness/atomicfile"
 )
 
 // Folded is one profile in the folded-stack format flamegraph.pl and
@@ -83,7 +85,7 @@ func ReadFolded(r io.Reader) (Folded, error) {
 	return f, nil
 }
 
-// WriteFoldedFile writes f to path through a temp file renamed into place.
+// WriteFoldedFile writes f to path atomically (atomicfile), creating its directory.
 func WriteFoldedFile(path string, f Folded) error {
 	var b bytes.Buffer
 	if _, err := f.WriteTo(&b); err != nil {
@@ -92,29 +94,15 @@ func WriteFoldedFile(path string, f Folded) error {
 	return writeFileAtomic(path, b.Bytes())
 }
 
-// writeFileAtomic writes data to a temp file beside path and renames it over path.
+// writeFileAtomic writes data over path through atomicfile, creating its
+// directory first.
 func writeFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("profile: create %s: %w", dir, err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("profile: write %s: %w", path, err)
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("profile: write %s: %w", path, werr)
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("profile: %w", err)
 	}
 	return nil
 }

@@ -286,33 +286,29 @@ func gate(m compare.MetricResult) string {
 // passBound formats the non-inferiority bound the PASS rule reads: "≤1.08"
 // for latency (an upper bound), "≥0.97" for throughput (a lower bound).
 func passBound(m compare.MetricResult) string {
-	if !hasCI(m) || !finite(m.PassBound) || m.PassBound <= 0 {
-		return "-"
-	}
-	op := "≤"
-	if compare.HigherIsBetter(m.Metric) {
-		op = "≥"
-	}
-	if math.Abs(m.PassBound-1) < 0.01 {
-		return fmt.Sprintf("%s%.3f", op, m.PassBound)
-	}
-	return fmt.Sprintf("%s%.2f", op, m.PassBound)
+	return boundText(m, m.PassBound, "≤", "≥")
 }
 
 // regressionBound formats the bound the REGRESSED rule reads, at the
 // metric's Holm level: "≥1.02" for latency (a lower bound), "≤0.97" for throughput.
 func regressionBound(m compare.MetricResult) string {
-	if !hasCI(m) || !finite(m.RegressionBound) || m.RegressionBound <= 0 {
+	return boundText(m, m.RegressionBound, "≥", "≤")
+}
+
+// boundText formats bound b of m's interval with op for a metric where
+// lower is better, flipped where higher is, "-" when there is none; three
+// decimals near 1, where two would print "1.00".
+func boundText(m compare.MetricResult, b float64, op, flipped string) string {
+	if !hasCI(m) || !finite(b) || b <= 0 {
 		return "-"
 	}
-	op := "≥"
 	if compare.HigherIsBetter(m.Metric) {
-		op = "≤"
+		op = flipped
 	}
-	if math.Abs(m.RegressionBound-1) < 0.01 {
-		return fmt.Sprintf("%s%.3f", op, m.RegressionBound)
+	if math.Abs(b-1) < 0.01 {
+		return fmt.Sprintf("%s%.3f", op, b)
 	}
-	return fmt.Sprintf("%s%.2f", op, m.RegressionBound)
+	return fmt.Sprintf("%s%.2f", op, b)
 }
 
 // opsPerTrial formats the fewest operations a trial recorded, "" for throughput.

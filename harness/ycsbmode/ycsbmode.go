@@ -19,6 +19,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/regress-hbase/regress/harness/atomicfile"
 	"github.com/regress-hbase/regress/harness/binding"
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/hbase"
@@ -454,15 +455,15 @@ func writeReport(stdout io.Writer, ph *settings, res *loadgen.Result) error {
 	if ph.exportFile == "" {
 		return rep.WriteText(stdout, ph.percentiles)
 	}
-	f, err := os.Create(ph.exportFile)
+	// Written whole or not at all: a run stopped midway leaves an earlier
+	// export as it was.
+	err := atomicfile.Write(ph.exportFile, 0o644, func(w io.Writer) error {
+		return rep.WriteText(w, ph.percentiles)
+	})
 	if err != nil {
 		return fmt.Errorf("exportfile=%s: %w", ph.exportFile, err)
 	}
-	err = rep.WriteText(f, ph.percentiles)
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("exportfile=%s: %w", ph.exportFile, cerr)
-	}
-	return err
+	return nil
 }
 
 // runOnLoadHosts runs the run phase on a.loadHosts `regress worker` hosts
