@@ -114,6 +114,11 @@ func TestShippedSuitesLoad(t *testing.T) {
 		if s.Name != want {
 			t.Errorf("suite %s has name %q", want, s.Name)
 		}
+		// Every shipped suite profiles its extra pair: measured to fit
+		// smoke's budget too (docs/profiles.md).
+		if !s.Run.Profile {
+			t.Errorf("shipped suite %s does not set run.profile", want)
+		}
 	}
 	if len(names) < 3 {
 		t.Errorf("Names found %v", names)

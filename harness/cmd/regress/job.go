@@ -28,7 +28,7 @@ func init() {
 		f.BoolVar(&j.ReuseBaseline, "reuse-baseline", false, "compare with stored baseline trials of the same suite instead of running the baseline (unpaired)")
 		addReport(f, &j.Report, "exit 4 when the verdict is INCONCLUSIVE")
 		addCommon(f, &j.Options)
-		profile := f.Bool("profile", false, "record JFR on both sides' region servers over one extra, uncounted pair per workload run after the counted ones, and report the frames that grew (default: the suite's run.profile, on in quick and rc; --profile=false turns it off)")
+		profile := f.Bool("profile", false, "record JFR on both sides' region servers over one extra, uncounted pair per workload run after the counted ones, and report the frames that grew (default: the suite's run.profile, on in smoke, quick and rc; --profile=false turns it off)")
 		root.RunE = func(cmd *cobra.Command, _ []string) error {
 			if !j.Asked() {
 				return cmd.Help()
