@@ -17,15 +17,18 @@ func TestServerCountsInEveryFormat(t *testing.T) {
 	c.ServerCounts = []compare.ServerCounts{
 		{Workload: "workloadc", Side: "baseline", RequestTrials: 8, ClientReads: 19200, ServerReads: 19197, CacheTrials: 8, BlockCacheHits: 40000, BlockCacheMisses: 120, HitRatio: 40000.0 / 40120},
 		{Workload: "workloadc", Side: "candidate", RequestTrials: 8, ClientReads: 19200, ServerReads: 19201},
+		{Workload: "workloade", Side: "baseline", RequestTrials: 6, ClientReads: 13683, ServerReads: 695385},
 	}
 	c.ServerCountNotes = []string{"candidate: block cache counts not available: no info server"}
 	r := Report{Comparison: c}
+	// Only a count far above the client's (scans' rows) says why.
 	line := "workloadc baseline: 19197 reads counted for the client's 19200, 0 writes for 0 (8 trials); block cache 40000 hits, 120 misses, hit ratio 99.7% (8 trials)"
 	tests := []struct {
 		format string
 		want   []string
 	}{
-		{FormatText, []string{serverCountsHeading, "  - " + line, "workloadc candidate: 19201 reads counted", "  - candidate: block cache counts not available"}},
+		{FormatText, []string{serverCountsHeading, "  - " + line, "workloadc candidate: 19201 reads counted", "  - candidate: block cache counts not available",
+			"workloade baseline: 695385 reads counted for the client's 13683, 0 writes for 0 (6 trials)" + scanRowsNote}},
 		{FormatMarkdown, []string{serverCountsHeading, "- " + line}},
 		{FormatHTML, []string{"<h2>Server counts</h2>", "<li>workloadc baseline: 19197 reads counted for the client&#39;s 19200", "<li>candidate: block cache counts not available"}},
 	}
@@ -53,7 +56,7 @@ func TestServerCountsInEveryFormat(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.ServerCounts) != 2 || got.ServerCounts[0] != c.ServerCounts[0] || len(got.Notes) != 1 {
+	if len(got.ServerCounts) != 3 || got.ServerCounts[0] != c.ServerCounts[0] || len(got.Notes) != 1 {
 		t.Errorf("JSON server_counts %+v, want %+v", got.ServerCounts, c.ServerCounts)
 	}
 }
