@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/policy"
 	"github.com/regress-hbase/regress/harness/profile"
 )
 
@@ -168,19 +169,34 @@ func shortDigest(d string) string {
 	return d[:min(8, len(d))]
 }
 
+// voteSuite names the suite and how its trials ran: "smoke, 36 duet pairs
+// over 6 workloads" (a side's trials count every workload's).
 func voteSuite(c *compare.Comparison) string {
 	s := cmp.Or(c.Suite, "(unnamed)")
+	over := ""
+	if n := workloadCount(c); n > 1 {
+		over = fmt.Sprintf(" over %d workloads", n)
+	}
 	switch {
 	case c.Descriptive:
-		return s + fmt.Sprintf(", %d vs %d imported summaries", c.Candidate.Trials, c.Baseline.Trials)
+		return s + fmt.Sprintf(", %d vs %d imported summaries", c.Candidate.Trials, c.Baseline.Trials) + over
 	case c.Paired && c.Duet:
-		return s + fmt.Sprintf(", %d duet pairs", min(c.Candidate.Trials, c.Baseline.Trials))
+		return s + fmt.Sprintf(", %d duet pairs", min(c.Candidate.Trials, c.Baseline.Trials)) + over
 	case c.Paired && c.Interleaved:
-		return s + fmt.Sprintf(", %d interleaved pairs", min(c.Candidate.Trials, c.Baseline.Trials))
+		return s + fmt.Sprintf(", %d interleaved pairs", min(c.Candidate.Trials, c.Baseline.Trials)) + over
 	case c.Paired:
-		return s + fmt.Sprintf(", %d pairs", min(c.Candidate.Trials, c.Baseline.Trials))
+		return s + fmt.Sprintf(", %d pairs", min(c.Candidate.Trials, c.Baseline.Trials)) + over
 	}
-	return s + fmt.Sprintf(", %d vs %d unpaired trials", c.Candidate.Trials, c.Baseline.Trials)
+	return s + fmt.Sprintf(", %d vs %d unpaired trials", c.Candidate.Trials, c.Baseline.Trials) + over
+}
+
+// workloadCount is how many workloads the comparison's metrics cover.
+func workloadCount(c *compare.Comparison) int {
+	seen := map[string]bool{}
+	for _, m := range c.Metrics {
+		seen[m.Workload] = true
+	}
+	return len(seen)
 }
 
 func regressed(c *compare.Comparison) bool {
@@ -244,7 +260,7 @@ func voteChanges(c *compare.Comparison) ([]string, int) {
 // voteMetric is one change: "- workloada READ p99: 3.34 ms -> 3.57 ms, +7.0% [+3.0%, +11.0%], REGRESSED".
 func voteMetric(m compare.MetricResult) string {
 	s := fmt.Sprintf("- %s %s %s: %s -> %s, %+.1f%%", m.Workload, m.Op, m.Metric,
-		voteValue(m.Baseline, m.BaselineBelow, m.Unit), voteValue(m.Candidate, m.CandidateBelow, m.Unit), (m.Ratio-1)*100)
+		voteValue(m.Metric, m.Baseline, m.BaselineBelow, m.Unit), voteValue(m.Metric, m.Candidate, m.CandidateBelow, m.Unit), (m.Ratio-1)*100)
 	if hasCI(m) {
 		s += fmt.Sprintf(" [%+.1f%%, %+.1f%%]", (m.CILow-1)*100, (m.CIHigh-1)*100)
 	}
@@ -252,9 +268,11 @@ func voteMetric(m compare.MetricResult) string {
 }
 
 // voteValue prints a latency in milliseconds, "< 1 ms" below one (or when
-// only known to lie below a bound under a millisecond); other units as the tables do.
-func voteValue(v float64, below bool, unit string) string {
-	if unit != "us" || !finite(v) {
+// only known to lie below a bound under a millisecond); the server's CPU per
+// operation, never a latency and mostly under a millisecond, and other units
+// as the tables do.
+func voteValue(metric string, v float64, below bool, unit string) string {
+	if unit != "us" || metric == policy.CPUPerOp || !finite(v) {
 		return sideValue(v, below, unit)
 	}
 	if v < 1000 || (below && v <= 1000) {

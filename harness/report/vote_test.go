@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/policy"
 	"github.com/regress-hbase/regress/harness/profile"
 )
 
@@ -19,7 +20,7 @@ const tailNote = "p99 not gated: a trial recorded only 2000 operations, so 20 sa
 func voteComparison() *compare.Comparison {
 	return &compare.Comparison{
 		Verdict: compare.Regression, Suite: "quick", Paired: true, Interleaved: true, Alpha: 0.05, Looks: 2, LookAlpha: 0.025,
-		Baseline: compare.Side{Name: "2.6.1", Trials: 5}, Candidate: compare.Side{Name: "2.6.2", Trials: 5},
+		Baseline: compare.Side{Name: "2.6.1", Trials: 15}, Candidate: compare.Side{Name: "2.6.2", Trials: 15},
 		Metrics: []compare.MetricResult{
 			{Workload: "workloada", Op: "READ", Metric: "p99", Unit: "us", Baseline: 3335, Candidate: 3568.45, Ratio: 1.07, CILow: 1.03, CIHigh: 1.11, Status: compare.Regressed, Gated: true},
 			{Workload: "workloada", Op: "READ", Metric: "p50", Unit: "us", Baseline: 641, Candidate: 647.4, Ratio: 1.01, CILow: 0.99, CIHigh: 1.03, Status: compare.Unchanged, Gated: true},
@@ -158,5 +159,25 @@ func TestVoteParagraph(t *testing.T) {
 	}
 	if err := WriteVote(&bytes.Buffer{}, nil, Vote{}); err == nil {
 		t.Error("WriteVote accepted a nil comparison")
+	}
+}
+
+// TestVoteValueSaysLessThanAMillisecondOnlyForLatency: a latency under a
+// millisecond reads "< 1 ms", as the vote thread asked; the server's CPU
+// per operation is no latency and keeps its microseconds (a smoke A/A's
+// paragraph read "cpu_per_op: < 1 ms -> < 1 ms, -5.0%").
+func TestVoteValueSaysLessThanAMillisecondOnlyForLatency(t *testing.T) {
+	for _, tc := range []struct {
+		metric string
+		v      float64
+		want   string
+	}{
+		{"p95", 847, "< 1 ms"},
+		{"mean", 3330, "3.33 ms"},
+		{policy.CPUPerOp, 311, "311 µs"},
+	} {
+		if got := voteValue(tc.metric, tc.v, false, "us"); got != tc.want {
+			t.Errorf("voteValue(%s, %v) = %q, want %q", tc.metric, tc.v, got, tc.want)
+		}
 	}
 }
