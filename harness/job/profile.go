@@ -205,9 +205,18 @@ func voteOf(bm, cm *results.Manifest, c *compare.Comparison, reportPath string) 
 			parts = append(parts, e.OS)
 		}
 		v.Machine = strings.Join(parts, ", ")
-		v.JDK = cmp.Or(cm.Environment.JDK, bmJDK(bm))
+		v.JDK = voteJDK(cmp.Or(cm.Environment.JDK, bmJDK(bm)))
 	}
 	return v
+}
+
+// voteJDK is a JDK as the vote thread reads it: its version without the
+// path of this machine's java ("JDK 17.0.15 (/usr/lib/jvm/...)" -> "JDK 17.0.15").
+func voteJDK(jdk string) string {
+	if i := strings.Index(jdk, " (/"); i > 0 && strings.HasSuffix(jdk, ")") {
+		return jdk[:i]
+	}
+	return jdk
 }
 
 func bmJDK(bm *results.Manifest) string {
