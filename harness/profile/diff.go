@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"gonum.org/v1/gonum/mathext"
 )
 
 // Kind says what a profile's weights count.
@@ -58,6 +60,40 @@ type FrameChange struct {
 	Frame string `json:"frame"`
 	Self  Weight `json:"self"`
 	Total Weight `json:"total"`
+	// P is, for CPU samples, the chance of a change in self samples per
+	// operation at least this large (in its direction) were the frame's cost
+	// per operation the same on both sides: the exact conditional test of
+	// two Poisson counts. 0 for allocated bytes, whose weights are not counts.
+	P float64 `json:"p,omitempty"`
+}
+
+// FrameAlpha is the P above which a CPU frame's change may be chance: the
+// vote paragraph leaves such frames out. A run's profiled pair records a few
+// dozen samples a side at smoke's rate (docs/profiles.md), where shares move
+// by several points from noise alone.
+const FrameAlpha = 0.01
+
+// countP is the one-sided P of b baseline and c candidate samples over
+// bOps and cOps operations, in the direction they moved, if both sides
+// sampled a frame at the same rate per operation: given n = b+c, c is then
+// Binomial(n, q) with q = cOps/(bOps+cOps). The tails are regularized
+// incomplete beta functions, exact where 1-CDF would round to 0.
+func countP(b, c, bOps, cOps int64) float64 {
+	n := b + c
+	if n == 0 {
+		return 1
+	}
+	q := float64(cOps) / float64(bOps+cOps)
+	var p float64
+	switch {
+	case c == 0 && float64(c) >= q*float64(n):
+		p = 1
+	case float64(c) >= q*float64(n): // grew: P(X >= c) = I_q(c, n-c+1)
+		p = mathext.RegIncBeta(float64(c), float64(n-c+1), q)
+	default: // shrank: P(X <= c) = I_(1-q)(n-c, c+1)
+		p = mathext.RegIncBeta(float64(n-c), float64(c+1), 1-q)
+	}
+	return min(1, max(p, 1e-300))
 }
 
 // StackChange is one whole folded stack's change.
@@ -141,7 +177,11 @@ func Diff(kind Kind, base, cand Side, top int) (*Differential, error) {
 	}
 	for fr, t := range total {
 		s := self[fr]
-		d.Frames = append(d.Frames, FrameChange{Frame: fr, Self: weigh(s[0], s[1]), Total: weigh(t[0], t[1])})
+		f := FrameChange{Frame: fr, Self: weigh(s[0], s[1]), Total: weigh(t[0], t[1])}
+		if kind == CPU {
+			f.P = countP(s[0], s[1], base.Ops, cand.Ops)
+		}
+		d.Frames = append(d.Frames, f)
 	}
 	d.Frames = slices.DeleteFunc(d.Frames, func(f FrameChange) bool { return f.Self.Delta() == 0 })
 	slices.SortFunc(d.Frames, func(a, b FrameChange) int {
@@ -201,11 +241,22 @@ func WriteDiffTable(w io.Writer, d *Differential) error {
 	fmt.Fprintf(&b, "%s: baseline %d over %d ops (%s %s), candidate %d over %d ops (%s %s), %s\n",
 		what, d.BaseTotal, d.BaseOps, num(bp), unit, d.CandTotal, d.CandOps, num(cp), unit, pct(bp, cp))
 
-	fmt.Fprintf(&b, "\nframes whose self %s changed most (%s; share of the side's total):\n", what, unit)
+	fmt.Fprintf(&b, "\nframes whose self %s changed most (%s; share of the side's total", what, unit)
+	if d.Kind == CPU {
+		fmt.Fprintf(&b, "; p: chance of so large a change at equal cost per op, above %g maybe chance", FrameAlpha)
+	}
+	b.WriteString("):\n")
 	rows := [][]string{{"change", "self base", "self cand", "total base", "total cand", "frame"}}
+	if d.Kind == CPU {
+		rows[0] = slices.Insert(rows[0], 1, "p")
+	}
 	for _, f := range d.Frames {
-		rows = append(rows, []string{signed(f.Self.Delta() * scale), percent(f.Self.BaseShare), percent(f.Self.CandShare),
-			percent(f.Total.BaseShare), percent(f.Total.CandShare), f.Frame})
+		row := []string{signed(f.Self.Delta() * scale), percent(f.Self.BaseShare), percent(f.Self.CandShare),
+			percent(f.Total.BaseShare), percent(f.Total.CandShare), f.Frame}
+		if d.Kind == CPU {
+			row = slices.Insert(row, 1, fmt.Sprintf("%.2g", f.P))
+		}
+		rows = append(rows, row)
 	}
 	table(&b, rows)
 

@@ -268,3 +268,32 @@ func TestFlameGraphColoursGrownRedAndShrunkBlue(t *testing.T) {
 		}
 	}
 }
+
+// TestCountPIsTheBinomialTail: with equal operations a frame's samples
+// split as fair coin flips, so all ten on one side has P = 1/1024 either
+// way, an even split is no finding, and more operations on the candidate
+// side make the same counts less surprising.
+func TestCountPIsTheBinomialTail(t *testing.T) {
+	for _, tc := range []struct {
+		b, c, bOps, cOps int64
+		want             float64
+	}{
+		{0, 10, 1, 1, 1.0 / 1024},
+		{10, 0, 1, 1, 1.0 / 1024},
+		{5, 5, 1, 1, 638.0 / 1024}, // P(X >= 5), X ~ Binomial(10, 1/2)
+		{0, 0, 1, 1, 1},
+		{0, 3, 1, 3, 27.0 / 64}, // q = 3/4: P(X >= 3 of 3) = (3/4)^3
+	} {
+		if got := countP(tc.b, tc.c, tc.bOps, tc.cOps); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("countP(%d, %d, %d, %d) = %g, want %g", tc.b, tc.c, tc.bOps, tc.cOps, got, tc.want)
+		}
+	}
+	// A frame that only a burn explains stays far below FrameAlpha; one
+	// sample more or less of a common frame is no finding.
+	if p := countP(0, 300, 1000, 1100); p > 1e-50 {
+		t.Errorf("a frame only the candidate ran 300 times has P %g", p)
+	}
+	if p := countP(12, 14, 1000, 1000); p < FrameAlpha {
+		t.Errorf("12 vs 14 samples at equal operations has P %g, below FrameAlpha", p)
+	}
+}

@@ -54,10 +54,15 @@ type Vote struct {
 	Report string
 }
 
-// VoteFrames turns a differential's frames into VoteFrames for one workload.
+// VoteFrames turns a differential's frames into VoteFrames for one
+// workload, leaving out CPU frames whose change may be chance (P above
+// profile.FrameAlpha).
 func VoteFrames(workload string, d *profile.Differential) []VoteFrame {
 	out := make([]VoteFrame, 0, len(d.Frames))
 	for _, f := range d.Frames {
+		if d.Kind == profile.CPU && f.P > profile.FrameAlpha {
+			continue // a change this few samples make by chance
+		}
 		out = append(out, VoteFrame{Workload: workload, Kind: d.Kind, Frame: f.Frame,
 			BaseShare: f.Self.BaseShare, CandShare: f.Self.CandShare, Delta: f.Self.Delta()})
 	}

@@ -64,7 +64,8 @@ func TestProfileNamesTheAddedFrame(t *testing.T) {
 			Workload string `json:"workload"`
 			CPU      *struct {
 				Frames []struct {
-					Frame string `json:"frame"`
+					Frame string  `json:"frame"`
+					P     float64 `json:"p"`
 					Self  struct {
 						Base      int64   `json:"base"`
 						Cand      int64   `json:"cand"`
@@ -87,6 +88,8 @@ func TestProfileNamesTheAddedFrame(t *testing.T) {
 	if top := p.CPU.Frames[0]; top.Frame != burn || top.Self.Base != 0 || top.Self.Cand == 0 {
 		t.Errorf("top CPU frame %q (baseline %d, candidate %d samples), want %s only on the candidate; frames %+v",
 			top.Frame, top.Self.Base, top.Self.Cand, burn, p.CPU.Frames)
+	} else if top.P <= 0 || top.P > 0.01 {
+		t.Errorf("%s grew from 0 to %d samples with P %g: want a P that says it is no chance (<= 0.01)", burn, top.Self.Cand, top.P)
 	}
 	for _, f := range p.Files {
 		if st, err := os.Stat(filepath.Join(out, filepath.FromSlash(f))); err != nil || st.Size() == 0 {
