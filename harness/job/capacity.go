@@ -16,7 +16,7 @@ import (
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/suite"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
 // Capacity is `regress capacity`: each side's knee found by an open-loop rate
@@ -24,7 +24,7 @@ import (
 type Capacity struct {
 	Options
 	Report
-	Baseline, Candidate target.Spec
+	Baseline, Candidate sut.Spec
 	// Budget, MaxRate and Pairs override the suite's capacity section when set.
 	Budget  time.Duration
 	MaxRate float64
@@ -102,12 +102,12 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	defer se.prog.Close()
 	store, log, prog := se.store, se.log, se.prog
-	ctx, targets, stop, err := se.start(ctx, &j.Options, s, []target.Spec{base, cand})
+	ctx, targets, stop, err := se.start(ctx, &j.Options, s, []sut.Spec{base, cand})
 	defer stop()
 	if err != nil {
 		return err
 	}
-	target.DistinctNames(targets[0], targets[1])
+	sut.DistinctNames(targets[0], targets[1])
 	runID := newRunID()
 	// Step progress comes from the sweep below; the runner reports seeding.
 	r := se.runner(ctx, &j.Options, s, runID, func(e runner.Event) {

@@ -12,21 +12,21 @@ import (
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/fault"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
-// ClusterUp (`regress cluster up`) checks the spec (its role target.Up) and
+// ClusterUp (`regress cluster up`) checks the spec (its role sut.Up) and
 // the topology, starts the cluster, prints its line, and stops it when ctx
 // is cancelled (the CLI cancels it on SIGINT/SIGTERM).
-func ClusterUp(ctx context.Context, out io.Writer, spec target.Spec, opt target.Options) error {
-	spec.Role = target.Up
+func ClusterUp(ctx context.Context, out io.Writer, spec sut.Spec, opt sut.Options) error {
+	spec.Role = sut.Up
 	if err := spec.Check(); err != nil {
 		return err
 	}
 	if err := opt.Topology.Check(); err != nil {
 		return fault.Usagef("cluster up: %w", err)
 	}
-	c, err := target.Launch(ctx, opt, spec)
+	c, err := sut.Launch(ctx, opt, spec)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Interrupted while starting: Start left nothing running.

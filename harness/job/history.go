@@ -17,7 +17,7 @@ import (
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/suite"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
 // History is `regress history`: every release of a list or range measured
@@ -231,7 +231,7 @@ type sweep struct {
 	// The reference, once started (lazily: a sweep that finds everything
 	// stored starts nothing).
 	refCtx    context.Context
-	refTarget *target.Target
+	refTarget *sut.Target
 	stopRef   func()
 	hosts     *loadhosts.Coordinator
 	closeHost func()
@@ -251,11 +251,11 @@ func newSweep(o *Options, se *session, s *suite.Suite, ref string) (*sweep, erro
 
 // storedTrials are the trials stored for release under this suite, by any
 // name its runs are stored under (the version, its -hadoop3 build, and the
-// topology suffix target.Name adds).
+// topology suffix sut.Name adds).
 func (sw *sweep) storedTrials(release string) []results.Trial {
 	var out []results.Trial
 	for _, v := range []string{release, release + "-hadoop3"} {
-		name := target.StoredName(v, sw.o.topology(sw.s))
+		name := sut.StoredName(v, sw.o.topology(sw.s))
 		entries, err := sw.se.store.Find(name, sw.s.Name)
 		if err != nil {
 			continue
@@ -287,11 +287,11 @@ func (sw *sweep) startRef(ctx context.Context) error {
 	if sw.refTarget != nil {
 		return nil
 	}
-	side := target.Spec{Role: target.Baseline, Version: sw.ref}
+	side := sut.Spec{Role: sut.Baseline, Version: sw.ref}
 	if err := side.Check(); err != nil {
 		return err
 	}
-	rctx, targets, stop, err := sw.se.start(ctx, sw.o, sw.s, []target.Spec{side})
+	rctx, targets, stop, err := sw.se.start(ctx, sw.o, sw.s, []sut.Spec{side})
 	if err != nil {
 		stop()
 		return fmt.Errorf("reference %s: %w", sw.ref, err)
@@ -314,12 +314,12 @@ func (sw *sweep) measure(ctx context.Context, release string, more runner.More) 
 	if err := sw.startRef(ctx); err != nil {
 		return history.Run{}, err
 	}
-	side := target.Spec{Role: target.Candidate, Version: release}
+	side := sut.Spec{Role: sut.Candidate, Version: release}
 	if err := side.Check(); err != nil {
 		return history.Run{}, err
 	}
 	sw.se.log.Info("measuring against the reference", "release", release, "reference", sw.ref)
-	cctx, targets, stop, err := sw.se.start(sw.refCtx, sw.o, sw.s, []target.Spec{side})
+	cctx, targets, stop, err := sw.se.start(sw.refCtx, sw.o, sw.s, []sut.Spec{side})
 	defer stop()
 	if err != nil {
 		return history.Run{}, err

@@ -29,7 +29,7 @@ import (
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/suite"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
 // Options are what every job that runs a suite shares: the suite, the store,
@@ -60,7 +60,7 @@ type Report struct {
 type Compare struct {
 	Options
 	Report
-	Baseline, Candidate target.Spec
+	Baseline, Candidate sut.Spec
 	ReuseBaseline       bool
 }
 
@@ -105,9 +105,9 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	r := se.runner(ctx, &j.Options, s, newRunID(), se.prog.Event)
 
-	sides := []target.Spec{base, cand}
+	sides := []sut.Spec{base, cand}
 	if stored != nil {
-		sides = []target.Spec{cand}
+		sides = []sut.Spec{cand}
 	}
 	ctx, targets, stop, err := se.start(ctx, &j.Options, s, sides)
 	defer stop()
@@ -122,11 +122,11 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 
 	var bm, cm *results.Manifest
 	if stored != nil {
-		target.ApartFrom(targets[0], results.KeyOf(stored).Target)
+		sut.ApartFrom(targets[0], results.KeyOf(stored).Target)
 		cm, err = r.RunSingle(ctx, targets[0])
 		bm = stored
 	} else {
-		target.DistinctNames(targets[0], targets[1])
+		sut.DistinctNames(targets[0], targets[1])
 		more := func(look int, b, c *results.Manifest) (map[string]int, error) {
 			plan, err := compare.NeedMorePairs(b, c, cfg, look)
 			if err != nil {
@@ -219,13 +219,13 @@ func writeReports(stdout, stderr io.Writer, rp Report, rep report.Report, stepSu
 type Single struct {
 	Options
 	// Side is the target; its Label (required with ZK) names the stored results.
-	Side target.Spec
+	Side sut.Spec
 }
 
 // Run measures the target and prints where its trials are stored.
 func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	side := j.Side
-	side.Role = target.Run
+	side.Role = sut.Run
 	if err := side.Check(); err != nil {
 		return err
 	}
@@ -241,7 +241,7 @@ func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer se.prog.Close()
-	ctx, targets, stop, err := se.start(ctx, &j.Options, s, []target.Spec{side})
+	ctx, targets, stop, err := se.start(ctx, &j.Options, s, []sut.Spec{side})
 	defer stop()
 	if err != nil {
 		return err
@@ -265,9 +265,9 @@ func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
 
 // checkPair checks both sides' flags and loads the suite; the sides it
 // returns carry their roles.
-func (o *Options) checkPair(b, c target.Spec) (base, cand target.Spec, s *suite.Suite, err error) {
+func (o *Options) checkPair(b, c sut.Spec) (base, cand sut.Spec, s *suite.Suite, err error) {
 	base, cand = b, c
-	base.Role, cand.Role = target.Baseline, target.Candidate
+	base.Role, cand.Role = sut.Baseline, sut.Candidate
 	if err = base.Check(); err != nil {
 		return
 	}
@@ -326,22 +326,22 @@ func (se *session) runner(ctx context.Context, o *Options, s *suite.Suite, runID
 }
 
 // topology is the shape of every cluster this run starts: the flags over the suite's.
-func (o *Options) topology(s *suite.Suite) target.Topology {
-	return target.Shape(target.Topology{RegionServers: o.RegionServers, RSHeap: o.RSHeap}, s)
+func (o *Options) topology(s *suite.Suite) sut.Topology {
+	return sut.Shape(sut.Topology{RegionServers: o.RegionServers, RSHeap: o.RSHeap}, s)
 }
 
-// start starts (or connects to) every checked side through target.Start and
+// start starts (or connects to) every checked side through sut.Start and
 // says whether a failure was the user's input or the run's. The context it
 // returns is cancelled when a started cluster dies; stop tears all down.
-func (se *session) start(ctx context.Context, o *Options, s *suite.Suite, sides []target.Spec) (context.Context, []*target.Target, func(), error) {
+func (se *session) start(ctx context.Context, o *Options, s *suite.Suite, sides []sut.Spec) (context.Context, []*sut.Target, func(), error) {
 	topo := o.topology(s)
 	if err := topo.Check(); err != nil {
 		return ctx, nil, func() {}, err
 	}
 	ctx, died := context.WithCancelCause(ctx)
-	opt := target.Options{Provider: o.Provider, CacheDir: o.CacheDir, Keep: o.Keep, Topology: topo, ZNode: o.ZNode,
+	opt := sut.Options{Provider: o.Provider, CacheDir: o.CacheDir, Keep: o.Keep, Topology: topo, ZNode: o.ZNode,
 		Log: se.log, Message: se.prog.Message, Died: died}
-	targets, stopTargets, err := target.Start(ctx, opt, sides...)
+	targets, stopTargets, err := sut.Start(ctx, opt, sides...)
 	stop := func() { stopTargets(); died(nil) }
 	switch {
 	case err == nil:
@@ -373,7 +373,7 @@ func loadSuiteFile(p, scenarios string) (*suite.Suite, error) {
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
-	if err := target.CheckSuite(s); err != nil {
+	if err := sut.CheckSuite(s); err != nil {
 		return nil, fault.Usagef("suite %s: %w", p, err)
 	}
 	return s, nil

@@ -11,7 +11,7 @@ import (
 )
 
 // TestLoadSuiteRefusesAClusterSectionNoProviderStarts checks that a suite's
-// cluster section is refused when the suite is loaded (by target.CheckSuite),
+// cluster section is refused when the suite is loaded (by sut.CheckSuite),
 // naming the suite file and the key, before any cluster starts.
 func TestLoadSuiteRefusesAClusterSectionNoProviderStarts(t *testing.T) {
 	scen, _ := filepath.Abs(filepath.Join("..", "..", "scenarios"))

@@ -26,7 +26,7 @@ import (
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/suite"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 	"github.com/regress-hbase/regress/harness/workload"
 )
 
@@ -156,7 +156,7 @@ func TestThreeLoadHostsRunAsOneClient(t *testing.T) {
 	}
 	s := tinySuite(t, "5s")
 	r := &runner.Runner{Suite: s, Store: store, RunID: "fleet1", LoadHosts: co}
-	m, err := r.RunSingle(ctx, &target.Target{Name: "fleet", Label: "fleet", Version: shared.Version(), Provider: "local",
+	m, err := r.RunSingle(ctx, &sut.Target{Name: "fleet", Label: "fleet", Version: shared.Version(), Provider: "local",
 		Client: c, ZK: shared.ZKAddr(), ZNode: "/hbase"})
 	if err != nil {
 		t.Fatal(err)
@@ -236,7 +236,7 @@ func TestKilledLoadHostFailsTheTrial(t *testing.T) {
 				})
 			}
 		}}
-	_, err := r.RunSingle(ctx, &target.Target{Name: "fleet", Label: "fleet", Version: shared.Version(), Provider: "local",
+	_, err := r.RunSingle(ctx, &sut.Target{Name: "fleet", Label: "fleet", Version: shared.Version(), Provider: "local",
 		Client: c, ZK: shared.ZKAddr(), ZNode: "/hbase"})
 	failed := time.Now()
 	var he *loadhosts.HostError
@@ -317,7 +317,7 @@ func BenchmarkLoadHosts(b *testing.B) {
 				r.LoadHosts = co
 				name = fmt.Sprintf("%d load host(s)", hosts)
 			}
-			m, err := r.RunSingle(ctx, &target.Target{Name: "bench", Label: fmt.Sprintf("bench%d", hosts), Version: shared.Version(),
+			m, err := r.RunSingle(ctx, &sut.Target{Name: "bench", Label: fmt.Sprintf("bench%d", hosts), Version: shared.Version(),
 				Provider: "local", Client: c, ZK: shared.ZKAddr(), ZNode: "/hbase"})
 			if err != nil {
 				b.Fatal(err)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/loadspec"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
 // Prepared is a target seeded and ready for capacity steps.
@@ -19,7 +19,7 @@ func (p *Prepared) Name() string { return p.s.t.Name }
 
 // Prepare cleans up what earlier runs left on t and makes sure its seed
 // snapshot exists, as a paired run does before its first trial.
-func (r *Runner) Prepare(ctx context.Context, t *target.Target) (*Prepared, error) {
+func (r *Runner) Prepare(ctx context.Context, t *sut.Target) (*Prepared, error) {
 	s, err := r.prepare(ctx, t)
 	if err != nil {
 		return nil, err

@@ -2,7 +2,7 @@ package runner
 
 import (
 	"context"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -25,10 +25,10 @@ func TestCapacitySweepRunsStepsOnClonesAndCleansUp(t *testing.T) {
 	}
 	s := tinySuite(t)
 	r := &Runner{Suite: s, Store: store, RunID: "cap1"}
-	base := &target.Target{Name: "base", Label: "base", Version: shared.Version(), Provider: "local", Client: c}
-	cand := &target.Target{Name: "cand", Label: "cand", Version: shared.Version(), Provider: "local", Client: c}
+	base := &sut.Target{Name: "base", Label: "base", Version: shared.Version(), Provider: "local", Client: c}
+	cand := &sut.Target{Name: "cand", Label: "cand", Version: shared.Version(), Provider: "local", Client: c}
 	var sides [2]*Prepared
-	for i, tg := range []*target.Target{base, cand} {
+	for i, tg := range []*sut.Target{base, cand} {
 		if sides[i], err = r.Prepare(ctx, tg); err != nil {
 			t.Fatal(err)
 		}

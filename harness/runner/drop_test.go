@@ -3,7 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -56,7 +56,7 @@ func TestDropTableAfterAFailureOrASignal(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := &hungAdmin{hung: tc.hung}
-			s := &side{t: &target.Target{Name: "2.6.1", Provider: tc.provider}, mgr: lifecycle.New(a, "t", nil)}
+			s := &side{t: &sut.Target{Name: "2.6.1", Provider: tc.provider}, mgr: lifecycle.New(a, "t", nil)}
 			r := &Runner{}
 			start := time.Now()
 			err := r.dropTable(tc.ctx, s, lifecycle.Prefix+"trial_t_1", tc.failed)

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,7 +45,7 @@ func TestProfiledOnlyTheUncountedPairOfARunThatDrivesItsOwnLoad(t *testing.T) {
 // run elsewhere (no pid) is not recorded, and says so once in the notes.
 func TestStartProfileNotesServersItCannotRecord(t *testing.T) {
 	r := &Runner{Profile: true}
-	s := &side{t: &target.Target{Name: "2.6.1", Servers: servercost.Servers{{Name: "rs1", JMX: "h:16030"}}}}
+	s := &side{t: &sut.Target{Name: "2.6.1", Servers: servercost.Servers{{Name: "rs1", JMX: "h:16030"}}}}
 	at := timing{Start: time.Now()}
 	for range 2 {
 		if p := r.startProfile(context.Background(), s, "workloadc", profilePair, at); p != nil {
@@ -66,7 +66,7 @@ func TestStartProfileNotesServersItCannotRecord(t *testing.T) {
 // own; another failure names the step; each distinct note once.
 func TestProfileErrorsAreNotesNotFailures(t *testing.T) {
 	r := &Runner{}
-	s := &side{t: &target.Target{Name: "cand"}}
+	s := &side{t: &sut.Target{Name: "cand"}}
 	unavailable := &profile.UnavailableError{PID: 7, Reason: "the JVM runs with -XX:-FlightRecorder"}
 	r.profileErrs(s, "workloada", "start", []error{nil, unavailable, unavailable})
 	r.profileErrs(s, "workloadb", "stop", []error{errors.New("jcmd timed out")})
@@ -94,7 +94,7 @@ func TestKeepDropsTheRecordingsOfATrialNotStored(t *testing.T) {
 	if err := os.WriteFile(jfr, []byte("not a recording"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := &windowProfile{s: &side{t: &target.Target{Name: "x"}}, done: make(chan struct{}), dir: tmp, jfrs: []string{jfr}}
+	p := &windowProfile{s: &side{t: &sut.Target{Name: "x"}}, done: make(chan struct{}), dir: tmp, jfrs: []string{jfr}}
 	close(p.done)
 	p.keep(context.Background(), &Runner{}, "workloadc", "", nil, false)
 	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
@@ -167,7 +167,7 @@ func TestProfileRecordsARunningJVM(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &Runner{Profile: true, Store: store, Suite: &suite.Suite{Run: suite.Run{Warmup: 1500 * time.Millisecond, Measure: 3 * time.Second}}}
-	s := &side{t: &target.Target{Name: "jvm", Servers: servercost.Servers{{Name: "spin", PID: cmd.Process.Pid}}},
+	s := &side{t: &sut.Target{Name: "jvm", Servers: servercost.Servers{{Name: "spin", PID: cmd.Process.Pid}}},
 		key: results.Key{Target: "jvm", Suite: "s", Fingerprint: "0123456789abcdef"}}
 	ctx := context.Background()
 	p := r.startProfile(ctx, s, "workloadc", profilePair, timing{Start: time.Now()})
@@ -250,7 +250,7 @@ func TestProfilePairsRunOnlyWhenAsked(t *testing.T) {
 		{"stopped", &Runner{Suite: s, Profile: true}, stopped},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.r.profilePairs(tc.ctx, &side{t: &target.Target{Name: "a"}}, &side{t: &target.Target{Name: "b"}})
+			tc.r.profilePairs(tc.ctx, &side{t: &sut.Target{Name: "a"}}, &side{t: &sut.Target{Name: "b"}})
 			if tc.r.started != 0 {
 				t.Errorf("%d trials started", tc.r.started)
 			}

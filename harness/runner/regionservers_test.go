@@ -2,7 +2,7 @@ package runner
 
 import (
 	"context"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +18,7 @@ import (
 )
 
 // TestTwoRegionServersRunTheSmokeLifecycleOnBothServers starts a local
-// cluster of two region servers the way the job does (target.Start), runs the
+// cluster of two region servers the way the job does (sut.Start), runs the
 // lifecycle (seed, snapshot, clone, a short workload, drop) and checks that
 // every trial's clone had regions on both servers, that the per-server clamp
 // counted both, that the manifest and the store target say 2, and that
@@ -29,8 +29,8 @@ func TestTwoRegionServersRunTheSmokeLifecycleOnBothServers(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	targets, stop, err := target.Start(ctx, target.Options{ZNode: "/hbase", Topology: target.Topology{RegionServers: 2, RSHeap: "512m"}},
-		target.Spec{Role: target.Run, Version: clustertest.Version()})
+	targets, stop, err := sut.Start(ctx, sut.Options{ZNode: "/hbase", Topology: sut.Topology{RegionServers: 2, RSHeap: "512m"}},
+		sut.Spec{Role: sut.Run, Version: clustertest.Version()})
 	stopped := false
 	defer func() {
 		if !stopped {

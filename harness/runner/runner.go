@@ -1,5 +1,5 @@
 // Package runner runs a suite's trials against one target or an interleaved
-// pair of targets it is handed (package target starts them): it seeds each
+// pair of targets it is handed (package sut starts them): it seeds each
 // target's cluster, runs every trial on a fresh clone of the seed snapshot,
 // and stores every result. It decides nothing: a caller-supplied function
 // says whether more pairs are needed.
@@ -25,7 +25,7 @@ import (
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/servercost"
 	"github.com/regress-hbase/regress/harness/suite"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
 // Event is a progress report for the terminal or the log.
@@ -103,7 +103,7 @@ func (r *Runner) cloneTag() string {
 
 // side is a target made ready for trials.
 type side struct {
-	t       *target.Target
+	t       *sut.Target
 	mgr     *lifecycle.Manager
 	seed    lifecycle.Seed
 	key     results.Key
@@ -120,7 +120,7 @@ type More func(look int, base, cand *results.Manifest) (extra map[string]int, er
 
 // RunSingle runs Pairs.Initial trials of every workload on one target and
 // returns this run's trials as a manifest.
-func (r *Runner) RunSingle(ctx context.Context, t *target.Target) (*results.Manifest, error) {
+func (r *Runner) RunSingle(ctx context.Context, t *sut.Target) (*results.Manifest, error) {
 	s, err := r.prepare(ctx, t)
 	if err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func (r *Runner) RunSingle(ctx context.Context, t *target.Target) (*results.Mani
 // RunPairs runs interleaved pairs: for every pair index and workload, the
 // baseline and candidate trials back to back in random order. After each
 // look, more decides whether to add pairs (nil: never), up to Pairs.Max.
-func (r *Runner) RunPairs(ctx context.Context, base, cand *target.Target, more More) (*results.Manifest, *results.Manifest, error) {
+func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More) (*results.Manifest, *results.Manifest, error) {
 	if base.Name == cand.Name && base.Client == cand.Client {
 		return nil, nil, errors.New("baseline and candidate are the same cluster")
 	}
@@ -260,7 +260,7 @@ func (r *Runner) thisRun(s *side) (*results.Manifest, error) {
 }
 
 // prepare makes the store entry, cleans up what earlier runs left, and seeds.
-func (r *Runner) prepare(ctx context.Context, t *target.Target) (*side, error) {
+func (r *Runner) prepare(ctx context.Context, t *sut.Target) (*side, error) {
 	if r.fingerprint == "" {
 		fp, err := r.Suite.Fingerprint()
 		if err != nil {

@@ -2,7 +2,7 @@ package runner
 
 import (
 	"context"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -66,8 +66,8 @@ func TestRunPairsInterleavesStoresAndCleansUp(t *testing.T) {
 	}
 	r := &Runner{Suite: tinySuite(t), Store: store, RunID: "r1", Rand: rand.New(rand.NewPCG(1, 2))}
 	// Both sides on one cluster: the flow is the same, and one JVM fits the test budget.
-	base := &target.Target{Name: "base", Label: "base", Version: shared.Version(), Provider: "local", Client: c}
-	cand := &target.Target{Name: "cand", Label: "cand", Version: shared.Version(), Provider: "local", Client: c}
+	base := &sut.Target{Name: "base", Label: "base", Version: shared.Version(), Provider: "local", Client: c}
+	cand := &sut.Target{Name: "cand", Label: "cand", Version: shared.Version(), Provider: "local", Client: c}
 	looks := 0
 	more := func(look int, b, cm *results.Manifest) (map[string]int, error) {
 		looks++
@@ -132,7 +132,7 @@ func TestRunSingleStoresTrialsOfEveryWorkload(t *testing.T) {
 	ctx, c := connect(t)
 	store, _ := results.Open(t.TempDir())
 	r := &Runner{Suite: tinySuite(t), Store: store, RunID: "single"}
-	m, err := r.RunSingle(ctx, &target.Target{Name: shared.Version(), Version: shared.Version(), Provider: "local", Client: c})
+	m, err := r.RunSingle(ctx, &sut.Target{Name: shared.Version(), Version: shared.Version(), Provider: "local", Client: c})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestRunFailsWhenTheTargetRateCannotBeHeld(t *testing.T) {
 	s.Run.TargetOpsPerSec = 50000 // one worker cannot do this against a real server
 	store, _ := results.Open(t.TempDir())
 	r := &Runner{Suite: s, Store: store, RunID: "fast"}
-	_, err := r.RunSingle(ctx, &target.Target{Name: "fast", Label: "fast", Version: shared.Version(), Client: c})
+	_, err := r.RunSingle(ctx, &sut.Target{Name: "fast", Label: "fast", Version: shared.Version(), Client: c})
 	if err == nil || !strings.Contains(err.Error(), "TARGET NOT HELD") {
 		t.Fatalf("err = %v, want a run failure naming the missed target", err)
 	}
@@ -173,13 +173,13 @@ func TestDuetPairsRunAtOnceAndReadServerCost(t *testing.T) {
 	s := tinySuite(t)
 	s.Workloads = []string{"workloadc"}
 	s.Run.Mode, s.Run.Idle, s.Run.WarmupRounds, s.Run.WarmupMaxRounds = suite.ModeDuet, time.Second, 1, 3
-	servers, note := target.Servers(shared)
+	servers, note := sut.Servers(shared)
 	if len(servers) == 0 {
 		t.Fatalf("no region server to read: %s", note)
 	}
 	r := &Runner{Suite: s, Store: store, RunID: "duet"}
-	base := &target.Target{Name: "base", Label: "base", Version: shared.Version(), Provider: "local", Client: c, Servers: servers}
-	cand := &target.Target{Name: "cand", Label: "cand", Version: shared.Version(), Provider: "local", Client: c, Servers: servers}
+	base := &sut.Target{Name: "base", Label: "base", Version: shared.Version(), Provider: "local", Client: c, Servers: servers}
+	cand := &sut.Target{Name: "cand", Label: "cand", Version: shared.Version(), Provider: "local", Client: c, Servers: servers}
 	bm, cm, err := r.RunPairs(ctx, base, cand, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ import (
 	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/servercost"
 	"github.com/regress-hbase/regress/harness/suite"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
 // TestTrialCountsMatchTheClient runs a workload C trial on a local cluster
@@ -34,7 +34,7 @@ func TestTrialCountsMatchTheClient(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	targets, stop, err := target.Start(ctx, target.Options{ZNode: "/hbase", Keep: os.Getenv("REGRESS_TEST_KEEP") != ""}, target.Spec{Role: target.Baseline, Version: clustertest.Version()})
+	targets, stop, err := sut.Start(ctx, sut.Options{ZNode: "/hbase", Keep: os.Getenv("REGRESS_TEST_KEEP") != ""}, sut.Spec{Role: sut.Baseline, Version: clustertest.Version()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -323,8 +323,8 @@ func (s *Suite) normalise(f *file) error {
 	default:
 		bad("data.compression: %q is not an HBase codec (NONE, GZ, SNAPPY, LZ4, ZSTD)", d.Compression)
 	}
-	// The cluster section is checked by package target, which starts the
-	// clusters it shapes (target.CheckSuite): one place for the topology rules.
+	// The cluster section is checked by package sut, which starts the
+	// clusters it shapes (sut.CheckSuite): one place for the topology rules.
 	setDefault(&s.Load.Threads, 4)
 	setDefault(&s.Load.BatchSize, 500)
 	if s.Load.Threads < 0 || s.Load.BatchSize < 0 {

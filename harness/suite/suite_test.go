@@ -149,7 +149,7 @@ func TestGateSelectorsAsCompareReadsThem(t *testing.T) {
 }
 
 // TestClusterSectionValidates checks the section's keys; its values are
-// checked by target.CheckSuite (harness/target), where clusters are started.
+// checked by sut.CheckSuite (harness/sut), where clusters are started.
 func TestClusterSectionValidates(t *testing.T) {
 	scen, _ := filepath.Abs(filepath.Join("..", "..", "scenarios"))
 	parse := func(section string) (*Suite, error) {

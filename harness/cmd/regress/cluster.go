@@ -5,7 +5,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/job"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
 func init() { register(newClusterCmd) }
@@ -21,8 +21,8 @@ func newClusterCmd() *cobra.Command {
 
 func newClusterUpCmd() *cobra.Command {
 	var (
-		spec target.Spec
-		opt  target.Options
+		spec sut.Spec
+		opt  sut.Options
 	)
 	cmd := &cobra.Command{
 		Use:   "up",

@@ -15,7 +15,7 @@ import (
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
 	"github.com/regress-hbase/regress/harness/job"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
 func TestClusterUpBadInputExits2(t *testing.T) {
@@ -50,7 +50,7 @@ func TestClusterUpPrintsOneLineAndStopsOnSignal(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		// main cancels this context on SIGINT/SIGTERM.
-		done <- job.ClusterUp(ctx, pw, target.Spec{Version: clustertest.Version(), Conf: []string{"hbase.regionserver.handler.count=5"}}, target.Options{})
+		done <- job.ClusterUp(ctx, pw, sut.Spec{Version: clustertest.Version(), Conf: []string{"hbase.regionserver.handler.count=5"}}, sut.Options{})
 		pw.Close()
 	}()
 	var out strings.Builder

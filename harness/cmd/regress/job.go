@@ -10,7 +10,7 @@ import (
 	"github.com/regress-hbase/regress/harness/job"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
-	"github.com/regress-hbase/regress/harness/target"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
 func init() {
@@ -79,10 +79,10 @@ func addReport(f *pflag.FlagSet, r *job.Report, failHelp string) {
 
 // addSides adds the baseline's and candidate's flags (version, cluster,
 // settings, jars, JDK, label), shared by the main job and regress capacity.
-func addSides(f *pflag.FlagSet, base, cand *target.Spec) {
+func addSides(f *pflag.FlagSet, base, cand *sut.Spec) {
 	for _, s := range []struct {
 		role string
-		side *target.Spec
+		side *sut.Spec
 	}{{"baseline", base}, {"candidate", cand}} {
 		role, side := s.role, s.side
 		f.StringVar(&side.Version, role, "", role+" HBase version (started by the provider)")

@@ -1,4 +1,4 @@
-package target
+package sut
 
 import (
 	"crypto/sha256"

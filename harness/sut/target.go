@@ -1,10 +1,12 @@
-// Package target owns one side of a run: what its flags say (a Spec), their
-// checks (exactly one of a version, a home or a running cluster; jars, JDK,
-// --conf key=value and the region servers' topology), starting its cluster
-// through the local or home provider or connecting to a running one, and the
-// name its results are stored under. The job and `regress cluster up` go
+// Package sut owns each system under test, one side of a run (a Target):
+// what its flags say (a Spec), their checks (exactly one of a version, a
+// home or a running cluster; jars, JDK, --conf key=value and the region
+// servers' topology), starting its cluster through the local or home
+// provider or connecting to a running one, and the name its results are
+// stored under. (Not named target: a folder called target is Maven's build
+// output, which tools and Java developers' global gitignores skip.) The job and `regress cluster up` go
 // through it; runner only runs trials on the Targets it is handed.
-package target
+package sut
 
 import (
 	"github.com/regress-hbase/regress/harness/hbase"
