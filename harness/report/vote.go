@@ -335,7 +335,15 @@ func voteNotes(c *compare.Comparison) []string {
 		}
 	}
 	for _, m := range c.Metrics {
-		if m.Note != "" {
+		switch {
+		case m.Note == "":
+		case m.GatedFor != "":
+			// "gates in place of p95" restates the p95 row's own note
+			// ("p95 not gated: ...; p50 gates in its place").
+		case m.Metric == policy.Throughput && !m.Gated && len(c.HeldRate) > 0:
+			// A method note: at a target rate the held-rate check gates
+			// instead, as the full report says once.
+		default:
 			add(m.Note, m.Workload+" "+m.Op)
 		}
 	}
