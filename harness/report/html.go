@@ -57,6 +57,7 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 {{range .Profiles}}<h2>{{.Heading}}</h2>
 <p class="note">Width: the candidate's samples (or bytes); red: the frame's weight per operation grew from the baseline, blue: it shrank; hover a frame for both sides' figures. Each side's stacks, in the folded format flamegraph.pl and speedscope read:{{range .Links}} <a href="{{.Href}}">{{.Text}}</a>{{end}}.</p>
 {{range .Graphs}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
+<details><summary>Frames and stacks that changed most (p: whether a CPU frame's change could be sampling noise)</summary><pre>{{.Table}}</pre></details>
 {{end}}{{end}}{{if .ProfileNotes}}<h2>Profile notes</h2><ul>{{range .ProfileNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}{{if .ServerCounts}}<h2>Server counts</h2><p class="note">{{.ServerCountsHeading}}</p><ul>{{range .ServerCounts}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .GateNotes}}<h2>Notes</h2><ul>{{range .GateNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <h2>All metrics</h2>

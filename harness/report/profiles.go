@@ -207,6 +207,7 @@ type htmlProfile struct {
 type htmlFlame struct {
 	Title string
 	SVG   template.HTML
+	Table string // the differential table as text reports print it (with each CPU frame's p)
 }
 
 type htmlLink struct {
@@ -229,8 +230,13 @@ func htmlProfiles(r Report) ([]htmlProfile, error) {
 			if err := profile.WriteFlameGraph(&svg, title, k.kind, k.k.Base, k.k.Cand); err != nil {
 				return nil, fmt.Errorf("report: %w", err)
 			}
-			// WriteFlameGraph escapes every text node it writes.
-			hp.Graphs = append(hp.Graphs, htmlFlame{Title: title, SVG: template.HTML(svg.String())})
+			var table strings.Builder
+			if err := profile.WriteDiffTable(&table, k.k.Diff); err != nil {
+				return nil, fmt.Errorf("report: %w", err)
+			}
+			// WriteFlameGraph escapes every text node it writes; the table
+			// is text, escaped by the template.
+			hp.Graphs = append(hp.Graphs, htmlFlame{Title: title, SVG: template.HTML(svg.String()), Table: table.String()})
 		}
 		for _, f := range foldedFiles(p) {
 			hp.Links = append(hp.Links, htmlLink{Href: f.rel, Text: f.side + " " + kindTitle(f.kind) + " (folded)"})

@@ -53,7 +53,8 @@ func TestProfilesShowWhereAMetricRegressed(t *testing.T) {
 	}{
 		{FormatText, []string{"differential profile, workloada", "SlowGetObserver.burn", "profile notes:", "JFR is off"}, []string{"differential profile, workloadb"}},
 		{FormatMarkdown, []string{"#### differential profile, workloada", "```text\nCPU samples: baseline 400", "SlowGetObserver.burn"}, []string{"differential profile, workloadb"}},
-		{FormatHTML, []string{"differential profile, workloada", "<svg", `href="profiles/workloada.candidate.cpu.folded"`, `href="profiles/workloada.baseline.alloc.folded"`, "JFR is off"}, []string{"differential profile, workloadb", "<script"}},
+		{FormatHTML, []string{"differential profile, workloada", "<svg", `href="profiles/workloada.candidate.cpu.folded"`, `href="profiles/workloada.baseline.alloc.folded"`, "JFR is off",
+			"<details><summary>Frames and stacks that changed most", "<pre>CPU samples: baseline 400", "above 0.01 maybe chance"}, []string{"differential profile, workloadb", "<script"}},
 		{FormatVote, []string{"Frames that grew (CPU, workloada, self share): SlowGetObserver.burn 0.0% -> 41.7%"}, []string{"workloadb, self share"}},
 	} {
 		t.Run(tc.format, func(t *testing.T) {
