@@ -2,9 +2,11 @@ package cluster
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -156,14 +158,32 @@ type launch struct {
 	info Info
 }
 
-// launch starts HMaster from ln's jars and waits until it is ready.
-func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) {
-	for _, j := range s.ExtraJars {
+// extraJars checks a Spec's ExtraJars and makes them absolute: the JVMs
+// run in their own work dir, where a path relative to ours names nothing,
+// and every region server would abort on a coprocessor class it cannot
+// find (a relative --candidate-jar did, after a 3-minute start timeout).
+func extraJars(paths []string) ([]string, error) {
+	out := make([]string, 0, len(paths))
+	for _, j := range paths {
 		if fi, err := os.Stat(j); err != nil || fi.IsDir() {
 			return nil, fmt.Errorf("extra jar %s: not a readable file; give the path of a built .jar", j)
 		}
+		abs, err := filepath.Abs(j)
+		if err != nil {
+			return nil, fmt.Errorf("extra jar %s: %w", j, err)
+		}
+		out = append(out, abs)
 	}
-	ln.jars = append(slices.Clone(ln.jars), s.ExtraJars...)
+	return out, nil
+}
+
+// launch starts HMaster from ln's jars and waits until it is ready.
+func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) {
+	extra, err := extraJars(s.ExtraJars)
+	if err != nil {
+		return nil, err
+	}
+	ln.jars = append(slices.Clone(ln.jars), extra...)
 	log := l.logger().With("version", ln.version)
 	if s.Name != "" {
 		log = log.With("side", s.Name)
@@ -520,6 +540,7 @@ func (c *localCluster) pollStart(ctx context.Context, timeout, interval, callTim
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
 	var last error
+	abort := abortWatch{path: c.logPath}
 	for {
 		select {
 		case <-c.firstExit:
@@ -530,6 +551,9 @@ func (c *localCluster) pollStart(ctx context.Context, timeout, interval, callTim
 			return late(last)
 		case <-tick.C:
 		}
+		if line := abort.check(); line != "" {
+			return c.startError("a region server aborted while starting: "+line, c.logPath)
+		}
 		cctx, cancel := context.WithTimeout(ctx, callTimeout)
 		last = check(cctx)
 		cancel()
@@ -537,6 +561,50 @@ func (c *localCluster) pollStart(ctx context.Context, timeout, interval, callTim
 			return nil
 		}
 	}
+}
+
+// abortMarker is how HBase logs a region server aborting ("***** ABORTING
+// region server host,port,code: why *****"). In a standalone JVM the master
+// stays up after it, so nothing exits: without reading the log the start
+// would wait out its whole timeout (3 minutes for a coprocessor class the
+// server could not find).
+const abortMarker = "***** ABORTING region server"
+
+// abortWatch reads a log as it grows for abortMarker.
+type abortWatch struct {
+	path   string
+	offset int64
+	carry  []byte // the end of the last read, in case the marker spans reads
+}
+
+// check returns the log line holding abortMarker once it is written, else "".
+func (a *abortWatch) check() string {
+	f, err := os.Open(a.path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if _, err := f.Seek(a.offset, io.SeekStart); err != nil {
+		return ""
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 8<<20))
+	if err != nil || len(b) == 0 {
+		return ""
+	}
+	a.offset += int64(len(b))
+	buf := append(a.carry, b...)
+	if i := bytes.Index(buf, []byte(abortMarker)); i >= 0 {
+		start := bytes.LastIndexByte(buf[:i], '\n') + 1
+		end := bytes.IndexByte(buf[i:], '\n')
+		if end < 0 {
+			end = len(buf) - i
+		}
+		return strings.TrimSpace(string(buf[start : i+end]))
+	}
+	// Keep the last line (at most 4 KiB) for the next read.
+	keep := buf[bytes.LastIndexByte(buf, '\n')+1:]
+	a.carry = append([]byte(nil), keep[max(0, len(keep)-4096):]...)
+	return ""
 }
 
 // exitedError is the StartError for the first JVM that exited during start-up, with its log.
