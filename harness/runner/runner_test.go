@@ -190,6 +190,7 @@ func TestDuetPairsRunAtOnceAndReadServerCost(t *testing.T) {
 	if r.WarmUp.Rounds < 1 || r.WarmUp.Rounds > 3 {
 		t.Errorf("warm-up ran %d rounds, want 1 to 3", r.WarmUp.Rounds)
 	}
+	allocRead := map[string]bool{}
 	for i, bt := range bm.Trials {
 		ct := cm.Trials[i]
 		if !bt.Duet || !ct.Duet || bt.Order != 0 || ct.Order != 1 {
@@ -198,14 +199,26 @@ func TestDuetPairsRunAtOnceAndReadServerCost(t *testing.T) {
 		if !bt.Start.Equal(ct.Start) {
 			t.Errorf("pair %d: windows opened at %v and %v, want the same instant", bt.Pair, bt.Start, ct.Start)
 		}
-		for _, tr := range []results.Trial{bt, ct} {
+		for side, tr := range map[string]results.Trial{"baseline": bt, "candidate": ct} {
 			sv := tr.Server
-			if sv == nil || sv.Servers != 1 || sv.GrossCPUPerOpMicros <= 0 || sv.AllocPerOpBytes <= 0 || sv.WindowMillis < 2500 {
-				t.Errorf("trial %s: server cost %+v, want CPU and allocation over the 3 s window", tr.ID, sv)
+			if sv == nil || sv.Servers != 1 || sv.GrossCPUPerOpMicros <= 0 || sv.WindowMillis < 2500 {
+				t.Errorf("trial %s: server cost %+v, want CPU over the 3 s window", tr.ID, sv)
 				continue
 			}
+			// Allocation comes from the GC log, which under JDK 11 (the
+			// 2.4 matrix) can lag a collection at the window's edge: a
+			// window with a GC may have none, one without a GC must.
+			if sv.AllocPerOpBytes <= 0 && sv.GCs == 0 {
+				t.Errorf("trial %s: no allocation figure and no GC in the window: %+v", tr.ID, sv)
+			}
+			allocRead[side] = allocRead[side] || sv.AllocPerOpBytes > 0
 			t.Logf("trial %s: server CPU %.0f us/op (gross %.0f, idle %.1f ms/s), %.0f B/op, %d GCs, window %d ms",
 				tr.ID, sv.CPUPerOpMicros, sv.GrossCPUPerOpMicros, sv.IdleCPUMillisPerSec, sv.AllocPerOpBytes, sv.GCs, sv.WindowMillis)
+		}
+	}
+	for _, side := range []string{"baseline", "candidate"} {
+		if !allocRead[side] {
+			t.Errorf("no %s trial read its allocation", side)
 		}
 	}
 }
