@@ -20,8 +20,11 @@ type ServerCounts struct {
 	RequestTrials int   `json:"request_trials"`
 	ClientReads   int64 `json:"client_reads"`
 	ClientWrites  int64 `json:"client_writes"`
-	ServerReads   int64 `json:"server_reads"`
-	ServerWrites  int64 `json:"server_writes"`
+	// ClientScans are the scans among ClientReads: HBase counts a read
+	// request for every row a scan returns, not one per scan.
+	ClientScans  int64 `json:"client_scans,omitempty"`
+	ServerReads  int64 `json:"server_reads"`
+	ServerWrites int64 `json:"server_writes"`
 	// CacheTrials counts the trials whose block cache counts were read;
 	// HitRatio is their hits over their lookups.
 	CacheTrials      int     `json:"cache_trials"`
@@ -95,6 +98,9 @@ func serverCounts(bt, ct []results.Trial) []ServerCounts {
 				sc.RequestTrials++
 				sc.ClientReads += r
 				sc.ClientWrites += w
+				if o, ok := t.Ops["SCAN"]; ok {
+					sc.ClientScans += max(o.Count-o.Errors, 0)
+				}
 				sc.ServerReads += c.ServerReadRequests
 				sc.ServerWrites += c.ServerWriteRequests
 			}

@@ -91,3 +91,15 @@ func TestServerCountNotesDistinctPerSide(t *testing.T) {
 		t.Errorf("no notes: got %q", got)
 	}
 }
+
+// TestServerCountsCountTheClientsScans: a workload's scans (less the
+// failed) are summed apart, so a report can say why its servers counted
+// many more reads than the client sent.
+func TestServerCountsCountTheClientsScans(t *testing.T) {
+	tr := countedTrial("workloade", 0, 0, 100, 190000, 100, 0, 0)
+	tr.Ops["SCAN"] = results.OpStats{Count: 1900, Errors: 2}
+	got := serverCounts([]results.Trial{tr}, nil)
+	if len(got) != 1 || got[0].ClientScans != 1898 || got[0].ClientReads != 1898 {
+		t.Errorf("got %+v, want 1898 scans among 1898 client reads", got)
+	}
+}

@@ -84,13 +84,12 @@ func countP(b, c, bOps, cOps int64) float64 {
 		return 1
 	}
 	q := float64(cOps) / float64(bOps+cOps)
+	// Diff refuses sides without operations, so 0 < q < 1 and c > 0 where
+	// c >= q*n.
 	var p float64
-	switch {
-	case c == 0 && float64(c) >= q*float64(n):
-		p = 1
-	case float64(c) >= q*float64(n): // grew: P(X >= c) = I_q(c, n-c+1)
+	if float64(c) >= q*float64(n) { // grew: P(X >= c) = I_q(c, n-c+1)
 		p = mathext.RegIncBeta(float64(c), float64(n-c+1), q)
-	default: // shrank: P(X <= c) = I_(1-q)(n-c, c+1)
+	} else { // shrank: P(X <= c) = I_(1-q)(n-c, c+1)
 		p = mathext.RegIncBeta(float64(n-c), float64(c+1), 1-q)
 	}
 	return min(1, max(p, 1e-300))

@@ -17,7 +17,7 @@ func TestServerCountsInEveryFormat(t *testing.T) {
 	c.ServerCounts = []compare.ServerCounts{
 		{Workload: "workloadc", Side: "baseline", RequestTrials: 8, ClientReads: 19200, ServerReads: 19197, CacheTrials: 8, BlockCacheHits: 40000, BlockCacheMisses: 120, HitRatio: 40000.0 / 40120},
 		{Workload: "workloadc", Side: "candidate", RequestTrials: 8, ClientReads: 19200, ServerReads: 19201},
-		{Workload: "workloade", Side: "baseline", RequestTrials: 6, ClientReads: 13683, ServerReads: 695385},
+		{Workload: "workloade", Side: "baseline", RequestTrials: 6, ClientReads: 13683, ClientScans: 12990, ServerReads: 695385},
 	}
 	c.ServerCountNotes = []string{"candidate: block cache counts not available: no info server"}
 	r := Report{Comparison: c}

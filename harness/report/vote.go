@@ -182,17 +182,21 @@ func voteSuite(c *compare.Comparison) string {
 	if n := workloadCount(c); n > 1 {
 		over = fmt.Sprintf(" over %d workloads", n)
 	}
+	pairs := min(c.Candidate.Trials, c.Baseline.Trials)
+	var ran string
 	switch {
 	case c.Descriptive:
-		return s + fmt.Sprintf(", %d vs %d imported summaries", c.Candidate.Trials, c.Baseline.Trials) + over
+		ran = fmt.Sprintf("%d vs %d imported summaries", c.Candidate.Trials, c.Baseline.Trials)
 	case c.Paired && c.Duet:
-		return s + fmt.Sprintf(", %d duet pairs", min(c.Candidate.Trials, c.Baseline.Trials)) + over
+		ran = fmt.Sprintf("%d duet pairs", pairs)
 	case c.Paired && c.Interleaved:
-		return s + fmt.Sprintf(", %d interleaved pairs", min(c.Candidate.Trials, c.Baseline.Trials)) + over
+		ran = fmt.Sprintf("%d interleaved pairs", pairs)
 	case c.Paired:
-		return s + fmt.Sprintf(", %d pairs", min(c.Candidate.Trials, c.Baseline.Trials)) + over
+		ran = fmt.Sprintf("%d pairs", pairs)
+	default:
+		ran = fmt.Sprintf("%d vs %d unpaired trials", c.Candidate.Trials, c.Baseline.Trials)
 	}
-	return s + fmt.Sprintf(", %d vs %d unpaired trials", c.Candidate.Trials, c.Baseline.Trials) + over
+	return s + ", " + ran + over
 }
 
 // workloadCount is how many workloads the comparison's metrics cover.
