@@ -230,6 +230,9 @@ type StartError struct {
 	LogPath string
 	Tail    []string
 	Reason  string
+	// PortTaken says the log shows a port clash: something bound a port
+	// between our choosing it and HBase binding it.
+	PortTaken bool
 }
 
 func (e *StartError) Error() string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
@@ -57,9 +58,11 @@ func portFree(p int) error {
 	return l.Close()
 }
 
-// freePorts returns n distinct loopback ports that were free a moment ago. The
-// kernel hands out ephemeral ports in sequence, so two clusters started side by
-// side do not collide; a rare race is caught as a bind failure in the log.
+// freePorts returns n distinct loopback ports that were free a moment ago,
+// chosen at random below the kernel's ephemeral range when it leaves room:
+// an outgoing connection (HBase's own clients, a second cluster starting
+// beside this one) takes its local port from that range, and took a port
+// chosen there before HBase bound it. A rare clash left is retried (launch).
 func freePorts(n int) ([]int, error) {
 	var ls []net.Listener
 	defer func() {
@@ -67,9 +70,10 @@ func freePorts(n int) ([]int, error) {
 			l.Close()
 		}
 	}()
+	lo, hi := portPool()
 	ports := make([]int, 0, n)
 	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		l, err := listenInPool(lo, hi)
 		if err != nil {
 			return nil, fmt.Errorf("finding a free loopback port: %w", err)
 		}
@@ -77,6 +81,47 @@ func freePorts(n int) ([]int, error) {
 		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
 	return ports, nil
+}
+
+// pickPorts chooses a start's ports: freePorts, or a test's stand-in.
+var pickPorts = freePorts
+
+// poolFloor is the lowest port freePorts picks: clear of the registered
+// services most machines run.
+const poolFloor = 10000
+
+// portPool is the range [lo, hi) freePorts picks from: poolFloor up to the
+// start of the ephemeral range, or (0, 0) when that leaves under 1,000
+// ports or the range cannot be read (then the kernel picks).
+func portPool() (lo, hi int) {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 0, 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 2 {
+		return 0, 0
+	}
+	eph, err := strconv.Atoi(f[0])
+	if err != nil || eph-poolFloor < 1000 {
+		return 0, 0
+	}
+	return poolFloor, eph
+}
+
+// listenInPool binds a random free port in [lo, hi), or one the kernel
+// picks when the pool is empty or a few tries all found taken ports.
+func listenInPool(lo, hi int) (net.Listener, error) {
+	for range 32 {
+		if hi <= lo {
+			break
+		}
+		p := lo + rand.IntN(hi-lo)
+		if l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p))); err == nil {
+			return l, nil
+		}
+	}
+	return net.Listen("tcp", "127.0.0.1:0")
 }
 
 // siteConf builds the standalone hbase-site settings for a work dir and ports,

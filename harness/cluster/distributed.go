@@ -102,7 +102,7 @@ func checkTopology(s Spec) error {
 // and ZooKeeper: today's standalone HBase, which everything else is tested on.
 func (c *localCluster) startStandalone(s Spec, ln launch) error {
 	wd := c.workDir
-	ports, err := freePorts(4)
+	ports, err := pickPorts(4)
 	if err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func regionServerConf(base map[string]string, workDir string, i, port, infoPort 
 // log4j config naming its log) under conf/, its log under logs/.
 func (c *localCluster) startDistributed(ctx context.Context, s Spec, ln launch, timeout time.Duration) error {
 	wd, n := c.workDir, s.RegionServers
-	ports, err := freePorts(2 + 2*n)
+	ports, err := pickPorts(2 + 2*n)
 	if err != nil {
 		return err
 	}

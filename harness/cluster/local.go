@@ -194,6 +194,39 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 		log.Info("starting without the region server's info server: no jar holds its web resources (hbase-webapps/regionserver)")
 		s.InfoServer = false
 	}
+	for attempt := 1; ; attempt++ {
+		c, err := l.launchOnce(ctx, s, ln, log, attempt < portAttempts && retriesPorts(s))
+		var se *StartError
+		if err == nil || !errors.As(err, &se) || !se.PortTaken || attempt == portAttempts || !retriesPorts(s) || ctx.Err() != nil {
+			return c, err
+		}
+		log.Info("a port chosen for HBase was taken before it bound it; starting again on fresh ports", "attempt", attempt+1, "of", portAttempts)
+	}
+}
+
+// portAttempts is how many times a start whose chosen port was taken
+// meanwhile is tried: another process (a second cluster starting beside
+// it, a client's outgoing connection) can bind a port in the moment
+// between our choosing it and HBase binding it.
+const portAttempts = 3
+
+// retriesPorts says whether a start that lost a port may be tried again:
+// only when regress chose every port (a port the user set stays theirs,
+// and its clash is theirs to fix) and no kept work dir would be reused.
+func retriesPorts(s Spec) bool {
+	for _, k := range portKeys {
+		if v, ok := s.Conf[k]; ok {
+			if p, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && p > 0 {
+				return false
+			}
+		}
+	}
+	return !(s.Keep && s.WorkDir != "")
+}
+
+// launchOnce is one start attempt. When retry is set and the start fails on
+// a taken port, its work dir goes entirely (the next attempt writes its own).
+func (l *Local) launchOnce(ctx context.Context, s Spec, ln launch, log *slog.Logger, retry bool) (Cluster, error) {
 	resolved := ln.version
 	wd, cleanup, err := prepareWorkDir(s.WorkDir, resolved)
 	if err != nil {
@@ -244,7 +277,11 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 		if kerr := c.kill(); kerr != nil {
 			err = errors.Join(err, kerr)
 		}
+		var se *StartError
 		switch {
+		case retry && errors.As(err, &se) && se.PortTaken:
+			// Tried again at once: this attempt's dir is no evidence.
+			cleanup()
 		case s.Keep:
 		case ctx.Err() != nil:
 			// Interrupted, not failed: nothing to debug.
@@ -618,13 +655,15 @@ func (c *localCluster) exitedError() error {
 // port clash when the log shows one.
 func (c *localCluster) startError(reason, logPath string) error {
 	tail := tailFile(logPath, logTailLines)
+	taken := false
 	for _, l := range tail {
 		if strings.Contains(l, "Address already in use") || strings.Contains(l, "Could not start ZK at requested port") {
 			reason += "; a port it was given is taken (" + ErrPortInUse.Error() + "): retry, or set the port with --conf"
+			taken = true
 			break
 		}
 	}
-	return &StartError{Version: c.version, LogPath: logPath, Tail: tail, Reason: reason}
+	return &StartError{Version: c.version, LogPath: logPath, Tail: tail, Reason: reason, PortTaken: taken}
 }
 
 // Stop sends SIGTERM to the JVMs' process groups (the HBase servers first,
