@@ -1,7 +1,6 @@
 package servercost
 
 import (
-	"bufio"
 	"bytes"
 	"regexp"
 	"strconv"
@@ -29,18 +28,42 @@ var (
 // gcFreed sums, over the collections whose before and after blocks both lie
 // in log, the heap use before minus after in bytes, and counts them.
 func gcFreed(log []byte) (freed int64, collections int) {
+	return gcFreedIn(log, 0, len(log))
+}
+
+// gcFreedIn is gcFreed counting only the collections that ended in bytes
+// [from, to) of log: those whose "Heap after" block starts there. A window's
+// log is read from a little before its start, because a collection is in the
+// window when it ended in it: a reading taken during a pause sees the heap as
+// it was before (the JVM's counters change at the pause's end) while the
+// log already holds the "Heap before" block, which then lies before the
+// window's first byte. Its blocks are read to their end past to.
+func gcFreedIn(log []byte, from, to int) (freed int64, collections int) {
 	type block struct {
 		before, after int64
-		hasB, hasA    bool
+		// hasB and hasA say the block's used line was read; inWin that its
+		// after mark lies in [from, to).
+		hasB, hasA, inWin bool
 	}
 	blocks := map[string]*block{}
 	var order []string
 	var cur *block
 	var curAfter bool
-	sc := bufio.NewScanner(bytes.NewReader(log))
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		line := sc.Bytes()
+	if from > 0 {
+		// The first line of a log read from an arbitrary byte may be cut.
+		if i := bytes.IndexByte(log, '\n'); i >= 0 && i < from {
+			log, from, to = log[i+1:], from-(i+1), to-(i+1)
+		}
+	}
+	off := 0
+	for len(log) > 0 {
+		line := log
+		next := len(log)
+		if i := bytes.IndexByte(log, '\n'); i >= 0 {
+			line, next = log[:i], i+1
+		}
+		at := off
+		log, off = log[next:], off+next
 		if m := gcHeapMark.FindSubmatch(line); m != nil {
 			id := string(m[1])
 			b := blocks[id]
@@ -51,9 +74,9 @@ func gcFreed(log []byte) (freed int64, collections int) {
 			}
 			cur, curAfter = b, string(m[2]) == "after"
 			if curAfter {
-				b.hasA, b.after = true, 0
+				b.hasA, b.after, b.inWin = false, 0, at >= from && at < to
 			} else {
-				b.hasB, b.before = true, 0
+				b.hasB, b.before = false, 0
 			}
 			continue
 		}
@@ -67,14 +90,16 @@ func gcFreed(log []byte) (freed int64, collections int) {
 			}
 			if curAfter {
 				cur.after += kb << 10
+				cur.hasA = true
 			} else {
 				cur.before += kb << 10
+				cur.hasB = true
 			}
 		}
 	}
 	for _, id := range order {
 		b := blocks[id]
-		if b.hasB && b.hasA {
+		if b.hasB && b.hasA && b.inWin {
 			freed += b.before - b.after
 			collections++
 		}

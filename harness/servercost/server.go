@@ -118,8 +118,12 @@ func (s Server) Since(a, b Reading) Cost {
 	if a.perfOK && b.perfOK {
 		c.GCs, c.GCPause = b.GCs-a.GCs, b.GCPause-a.GCPause
 		if s.GCLog != "" {
-			if log, err := readRange(s.GCLog, a.gcLogAt, b.gcLogAt); err == nil {
-				freed, _ := gcFreed(log)
+			// Read from a little before the window, for a pause that began
+			// before it and ended in it, and a little past it, for the rest
+			// of the last block whose end the reading saw begin.
+			from := max(0, a.gcLogAt-gcLogSlack)
+			if log, err := readRange(s.GCLog, from, b.gcLogAt+gcLogSlack); err == nil && b.gcLogAt >= a.gcLogAt {
+				freed, _ := gcFreedIn(log, int(a.gcLogAt-from), int(b.gcLogAt-from))
 				if alloc := freed + b.HeapUsed - a.HeapUsed; alloc >= 0 {
 					c.Allocated, c.AllocKnown = alloc, true
 				}
@@ -134,6 +138,10 @@ func (s Server) Since(a, b Reading) Cost {
 	c.Timeline, c.TimelineRead = s.timeline(a, b)
 	return c
 }
+
+// gcLogSlack is how far before and after a window its GC log is read: a
+// few collections' blocks (one is about 2 KiB).
+const gcLogSlack = 16 << 10
 
 // Servers are the region servers of one side, read together.
 type Servers []Server

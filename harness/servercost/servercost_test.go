@@ -245,3 +245,60 @@ func TestThreadCPUReadsThisProcess(t *testing.T) {
 		t.Errorf("a thread that does not exist: %v", got)
 	}
 }
+
+// Readings cut the GC log anywhere, mid-pause too (a pause's "Heap before"
+// block is written when it begins, its counters change when it ends): every
+// collection must fall in exactly one window, the one where it ended, and
+// whole, with the log read from a little before and past the window as
+// Server.Since reads it.
+func TestGCFreedCountsEachCollectionInTheWindowItEnded(t *testing.T) {
+	log, err := os.ReadFile("testdata/g1-gc.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFreed, wantN := gcFreed(log)
+	s := string(log)
+	var mids []int // a cut inside each pause: after its before block, before its after block
+	for i := 0; ; {
+		j := strings.Index(s[i:], "Heap before GC")
+		if j < 0 {
+			break
+		}
+		k := strings.Index(s[i+j:], "Heap after GC")
+		mark := strings.LastIndexByte(s[:i+j+k], '\n') + 1 // the after mark's line
+		mids = append(mids, mark-10)
+		i += j + k
+	}
+	if len(mids) != wantN {
+		t.Fatalf("found %d pauses to cut, the log has %d collections", len(mids), wantN)
+	}
+	for name, cuts := range map[string][]int{
+		"mid-pause": mids,
+		"every 997 b": func() (c []int) {
+			for o := 997; o < len(log); o += 997 {
+				c = append(c, o)
+			}
+			return c
+		}(),
+	} {
+		bounds := append(append([]int{0}, cuts...), len(log))
+		var freed int64
+		var n int
+		for w := 1; w < len(bounds); w++ {
+			a, b := bounds[w-1], bounds[w]
+			from := max(0, a-gcLogSlack)
+			end := min(len(log), b+gcLogSlack)
+			f, c := gcFreedIn(log[from:end], a-from, b-from)
+			freed, n = freed+f, n+c
+			// Window 1 ends inside the first pause and holds no end; every
+			// later one runs from inside a pause to inside the next and
+			// holds the end of the first only.
+			if want := min(w-1, 1); name == "mid-pause" && c != want {
+				t.Errorf("%s window %d [%d, %d): %d collections, want %d", name, w, a, b, c, want)
+			}
+		}
+		if n != wantN || freed != wantFreed {
+			t.Errorf("%s: windows hold %d collections freeing %d, the log %d freeing %d", name, n, freed, wantN, wantFreed)
+		}
+	}
+}
