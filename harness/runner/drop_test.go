@@ -47,7 +47,7 @@ func TestDropTableAfterAFailureOrASignal(t *testing.T) {
 		err    bool
 	}{
 		{"a trial that ran drops its table", context.Background(), nil, "local", false, true, time.Second, false},
-		{"stopped: a started cluster's table goes with it", stopped, nil, "local", true, false, 100 * time.Millisecond, false},
+		{"stopped: a started cluster's table goes with it", stopped, nil, "local", true, false, 500 * time.Millisecond, false},
 		{"failed: a healthy started cluster's table is dropped", context.Background(), failed, "local", false, true, time.Second, false},
 		{"failed: a stalled started cluster costs at most failedDrop", context.Background(), failed, "local", true, true, failedDrop + 500*time.Millisecond, true},
 		{"stopped: an external cluster's table is dropped", stopped, nil, "external", false, true, time.Second, false},

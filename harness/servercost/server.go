@@ -69,14 +69,26 @@ func (s Server) Read() (Reading, error) {
 	}
 	r.CPU = cpu
 	r.RequestCPU = requestCPU(s.PID)
-	if path, err := PerfDataPath(s.PID); err == nil {
-		if p, err := ReadPerfData(path); err == nil {
+	// The heap counters and the GC log's size are taken back to back, in
+	// that order, the parsing after: a collection that ends between the two
+	// is split between windows (its freed bytes in one, its heap change in
+	// the other). Measured on a JVM collecting 3 times a second, read every
+	// 40 ms (TestAllocationKnownAcrossPauses): with the parsing between
+	// them 1 window in 1,396 came out negative, with the log's size first 1
+	// in 897, in this order none in 2,093.
+	path, perr := PerfDataPath(s.PID)
+	var raw []byte
+	if perr == nil {
+		raw, perr = os.ReadFile(path)
+	}
+	r.gcLogAt = fileSize(s.GCLog)
+	if perr == nil {
+		if p, err := parsePerfData(raw); err == nil {
 			r.perfOK = true
 			r.HeapUsed = p.HeapUsed()
 			r.GCs, r.GCPause = p.GCs()
 		}
 	}
-	r.gcLogAt = fileSize(s.GCLog)
 	r.logAt = fileSize(s.Log)
 	return r, nil
 }
