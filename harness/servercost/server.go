@@ -74,7 +74,7 @@ func (s Server) Read() (Reading, error) {
 	// is split between windows (its freed bytes in one, its heap change in
 	// the other). Measured on a JVM collecting 3 times a second, read every
 	// 40 ms (TestAllocationKnownAcrossPauses): with the parsing between
-	// them 1 window in 1,396 came out negative, with the log's size first 1
+	// them 1 window in 1,296 came out negative, with the log's size first 1
 	// in 897, in this order none in 2,093.
 	path, perr := PerfDataPath(s.PID)
 	var raw []byte
