@@ -134,41 +134,12 @@ func TestScanEvents(t *testing.T) {
 // spent, bytes allocated within a factor of what the program allocates,
 // collections seen, and a missing process refused by name.
 func TestReadAJVMFromOutside(t *testing.T) {
-	java, err := exec.LookPath("java")
-	if err != nil {
-		t.Fatal("java is needed (the JDK that runs HBase): ", err)
-	}
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
-	dir := t.TempDir()
-	src := filepath.Join(dir, "Alloc.java")
-	// 1000 arrays of 1 KB every 10 ms: 100 MB/s, kept live briefly.
-	prog := `public class Alloc { public static void main(String[] a) throws Exception {
-  byte[][] keep = new byte[64][]; long n = 0;
-  while (true) { for (int i = 0; i < 1000; i++) { keep[(int)(n++ % 64)] = new byte[1000]; } Thread.sleep(10); } } }`
-	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	gcLog := filepath.Join(dir, "gc.log")
-	args := append(GCLogOptions(17, gcLog), "-Xmx128m", "-XX:+UseG1GC", src)
-	cmd := exec.Command(java, args...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	srv := Server{Name: "test JVM", PID: cmd.Process.Pid, GCLog: gcLog}
-	// Compiling the source takes the JVM a few seconds; wait for its first collection.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if b, _ := os.ReadFile(gcLog); strings.Contains(string(b), "Pause Young") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the JVM logged no collection in 60 s")
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	java, classes := compileAllocator(t)
+	// 1000 arrays of 1 KB every 10 ms (100 MB/s) into a 128 MB heap, 64 of them live.
+	srv, cmd := startAllocator(t, java, classes, "128m", 64, 1000, 1)
 	ss := Servers{srv}
 	a, err := ss.Read()
 	if err != nil {
@@ -331,26 +302,7 @@ func TestAllocationKnownAcrossPauses(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
-	java, err := exec.LookPath("java")
-	if err != nil {
-		t.Fatal("java is needed (the JDK that runs HBase): ", err)
-	}
-	javac, err := exec.LookPath("javac")
-	if err != nil {
-		t.Fatal("javac is needed (a JDK, not a runtime): ", err)
-	}
-	classes := t.TempDir()
-	src := filepath.Join(classes, "Churn.java")
-	// 4000 arrays of 1 KB every 10 ms into a 64 MB heap, 4 MB of them live.
-	prog := `public class Churn { public static void main(String[] a) throws Exception {
-  byte[][] keep = new byte[4096][]; long n = 0;
-  while (true) { for (int i = 0; i < 4000; i++) { keep[(int)(n++ % 4096)] = new byte[1000]; } Thread.sleep(10); } } }`
-	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(javac, "--release", "11", "-d", classes, src).CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
+	java, classes := compileAllocator(t)
 	jdks := map[string]string{"JDK on PATH": java}
 	if h := os.Getenv("REGRESS_JDK11_HOME"); h != "" {
 		jdks["REGRESS_JDK11_HOME"] = filepath.Join(h, "bin", "java")
@@ -360,26 +312,10 @@ func TestAllocationKnownAcrossPauses(t *testing.T) {
 	}
 }
 
-// allocationAcrossPauses runs the Churn class on java and reads it 300 times.
+// allocationAcrossPauses runs the allocator on java and reads it 300 times.
 func allocationAcrossPauses(t *testing.T, java, classes string) {
-	dir := t.TempDir()
-	gcLog := filepath.Join(dir, "gc.log")
-	cmd := exec.Command(java, append(GCLogOptions(11, gcLog), "-Xmx64m", "-XX:+UseG1GC", "-cp", classes, "Churn")...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	srv := Server{Name: "test JVM", PID: cmd.Process.Pid, GCLog: gcLog}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if b, _ := os.ReadFile(gcLog); strings.Count(string(b), "Pause Young") > 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the JVM logged no collections in 60 s")
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	// 4000 arrays of 1 KB every 10 ms into a 64 MB heap, 4 MB of them live.
+	srv, _ := startAllocator(t, java, classes, "64m", 4096, 4000, 3)
 	var rs []Reading
 	for range 300 {
 		r, err := srv.Read()
@@ -417,4 +353,57 @@ func allocationAcrossPauses(t *testing.T, java, classes string) {
 	if unknown == 0 && sum != whole.Allocated {
 		t.Errorf("the windows sum to %d bytes, the whole window to %d: a collection was counted twice or not at all", sum, whole.Allocated)
 	}
+}
+
+// compileAllocator compiles a Java program that allocates 1 KB arrays in
+// rounds, keeping a ring of them live, for JDK 11 and later; it returns the
+// java on PATH and the classes' directory.
+func compileAllocator(t *testing.T) (java, classes string) {
+	t.Helper()
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Fatal("java is needed (the JDK that runs HBase): ", err)
+	}
+	javac, err := exec.LookPath("javac")
+	if err != nil {
+		t.Fatal("javac is needed (a JDK, not a runtime): ", err)
+	}
+	classes = t.TempDir()
+	src := filepath.Join(classes, "Alloc.java")
+	// args: how many arrays stay live, how many a round allocates; a round every 10 ms.
+	prog := `public class Alloc { public static void main(String[] a) throws Exception {
+  int live = Integer.parseInt(a[0]), round = Integer.parseInt(a[1]);
+  byte[][] keep = new byte[live][]; long n = 0;
+  while (true) { for (int i = 0; i < round; i++) { keep[(int)(n++ % live)] = new byte[1000]; } Thread.sleep(10); } } }`
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(javac, "--release", "11", "-d", classes, src).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	return java, classes
+}
+
+// startAllocator runs the allocator on java with a G1 heap of heap and
+// the GC log on, killed at the test's end, and waits for gcs collections.
+func startAllocator(t *testing.T, java, classes, heap string, live, round, gcs int) (Server, *exec.Cmd) {
+	t.Helper()
+	gcLog := filepath.Join(t.TempDir(), "gc.log")
+	args := append(GCLogOptions(11, gcLog), "-Xmx"+heap, "-XX:+UseG1GC", "-cp", classes, "Alloc", strconv.Itoa(live), strconv.Itoa(round))
+	cmd := exec.Command(java, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if b, _ := os.ReadFile(gcLog); strings.Count(string(b), "Pause Young") >= gcs {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the JVM logged fewer than %d collections in 60 s", gcs)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return Server{Name: "test JVM", PID: cmd.Process.Pid, GCLog: gcLog}, cmd
 }
