@@ -197,3 +197,25 @@ func TestFlaggedTrialsNamed(t *testing.T) {
 		t.Errorf("no flagged trial, warning %q", w)
 	}
 }
+
+func TestTailFallbackReadsOnlyTheTailNote(t *testing.T) {
+	r := MetricResult{Metric: MetricP95, OpsPerTrial: 117, Note: TailNotes(MetricP95, MetricP50, []int64{117})}
+	if fb := TailFallback(r); fb != MetricP50 {
+		t.Errorf("TailFallback of a tail note = %q, want p50", fb)
+	}
+	for _, other := range []MetricResult{
+		{Metric: MetricP95, OpsPerTrial: 117, Note: "p95 printed as 0 ms"}, // another note
+		{Metric: MetricP95, OpsPerTrial: 5000, Note: r.Note},               // enough operations
+		{Metric: MetricP95, Note: r.Note},                                  // no count stored
+	} {
+		if fb := TailFallback(other); fb != "" {
+			t.Errorf("TailFallback(%+v) = %q, want none", other, fb)
+		}
+	}
+	if got, want := TailNotes(MetricP99, MetricP95, []int64{2000, 2000}), tailNote(MetricP99, MetricP95, 2000); got != want {
+		t.Errorf("equal counts: %q, want the single note %q", got, want)
+	}
+	if got := TailNotes(MetricP95, MetricP50, []int64{117, 104, 108}); !strings.Contains(got, "only 104 to 117 operations") {
+		t.Errorf("several counts: %q, want their range", got)
+	}
+}

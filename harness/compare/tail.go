@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // MinTailSamples is how many samples every trial must hold beyond a
@@ -48,6 +49,27 @@ func tailFallback(metric string, ops int64) string {
 		}
 	}
 	return MetricMean
+}
+
+// TailFallback is the metric gating in place of r's when r's note says
+// its trials recorded too few operations for it, else "".
+func TailFallback(r MetricResult) string {
+	fb := tailFallback(r.Metric, r.OpsPerTrial)
+	if fb == "" || r.Note != tailNote(r.Metric, fb, r.OpsPerTrial) {
+		return ""
+	}
+	return fb
+}
+
+// TailNotes is the note of several metrics that trials of too few
+// operations (ops, one count each) keep from gating, in one sentence.
+func TailNotes(metric, fallback string, ops []int64) string {
+	lo, hi := slices.Min(ops), slices.Max(ops)
+	if lo == hi {
+		return tailNote(metric, fallback, lo)
+	}
+	return fmt.Sprintf("%s not gated: trials recorded only %d to %d operations of these types, too few for %d samples beyond %s (%s needs %d operations per trial); %s gates in its place",
+		metric, lo, hi, MinTailSamples, metric, metric, OpsNeeded(metric), fallback)
 }
 
 func tailNote(metric, fallback string, ops int64) string {

@@ -338,7 +338,14 @@ func voteNotes(c *compare.Comparison) []string {
 			where[note] = append(where[note], at)
 		}
 	}
+	// A percentile too few operations kept from gating is one note for
+	// every operation it applies to, whatever each trial's count.
+	type tail struct{ metric, fallback string }
+	var tails []tail
+	tailAt := map[tail][]string{}
+	tailOps := map[tail][]int64{}
 	for _, m := range c.Metrics {
+		fb := compare.TailFallback(m)
 		switch {
 		case m.Note == "":
 		case m.GatedFor != "":
@@ -347,8 +354,23 @@ func voteNotes(c *compare.Comparison) []string {
 		case m.Metric == policy.Throughput && !m.Gated && len(c.HeldRate) > 0:
 			// A method note: at a target rate the held-rate check gates
 			// instead, as the full report says once.
+		case !m.Gated && fb != "":
+			k := tail{m.Metric, fb}
+			if _, ok := tailAt[k]; !ok {
+				tails = append(tails, k)
+			}
+			if at := m.Workload + " " + m.Op; !slices.Contains(tailAt[k], at) {
+				tailAt[k] = append(tailAt[k], at)
+			}
+			tailOps[k] = append(tailOps[k], m.OpsPerTrial)
 		default:
 			add(m.Note, m.Workload+" "+m.Op)
+		}
+	}
+	for _, k := range tails {
+		note := compare.TailNotes(k.metric, k.fallback, tailOps[k])
+		for _, at := range tailAt[k] {
+			add(note, at)
 		}
 	}
 	for _, w := range c.Warnings {

@@ -108,6 +108,23 @@ func descriptiveVoteFixture() *compare.Comparison {
 	}
 }
 
+// smokeTails is smoke's PASS whose rarer operations were too few for p95,
+// each trial's count its own.
+func smokeTails() *compare.Comparison {
+	c := &compare.Comparison{Verdict: compare.Pass, Suite: "smoke", Paired: true}
+	for _, m := range []struct {
+		w, op string
+		ops   int64
+	}{{"workloadb", "UPDATE", 117}, {"workloadd", "INSERT", 108}, {"workloade", "INSERT", 104}} {
+		c.Metrics = append(c.Metrics,
+			compare.MetricResult{Workload: m.w, Op: m.op, Metric: "p95", Unit: "us", Baseline: 1250, Candidate: 1350, Ratio: 1.08, CILow: 0.97, CIHigh: 1.21,
+				Status: compare.Inconclusive, OpsPerTrial: m.ops, Note: compare.TailNotes("p95", "p50", []int64{m.ops})},
+			compare.MetricResult{Workload: m.w, Op: m.op, Metric: "p50", Unit: "us", Baseline: 900, Candidate: 905, Ratio: 1.005, CILow: 0.98, CIHigh: 1.03,
+				Status: compare.Unchanged, Gated: true, GatedFor: "p95", OpsPerTrial: m.ops, Note: "gates in place of p95"})
+	}
+	return c
+}
+
 func TestVoteParagraph(t *testing.T) {
 	many := voteComparison()
 	for i := range 40 {
@@ -124,6 +141,9 @@ func TestVoteParagraph(t *testing.T) {
 			not:  []string{"StoreScanner"}},
 		{name: "a note shared by two metrics is printed once, naming both", c: voteComparison(), v: Vote{},
 			want: []string{"Note (workloadb UPDATE, workloadb READ): " + tailNote}},
+		{name: "a percentile too few operations kept from gating is one note, whatever each count", c: smokeTails(), v: Vote{},
+			want: []string{"Note (workloadb UPDATE, workloadd INSERT, workloade INSERT): p95 not gated: trials recorded only 104 to 117 operations of these types, too few for 50 samples beyond p95 (p95 needs 1000 operations per trial); p50 gates in its place"},
+			not:  []string{"recorded only 117", "gates in place of"}},
 		{name: "sub-millisecond latencies read < 1 ms", c: &compare.Comparison{Verdict: compare.Pass, Metrics: voteComparison().Metrics[1:2]}, v: Vote{},
 			want: []string{"workloada READ p50: < 1 ms -> < 1 ms, +1.0% [-1.0%, +3.0%], UNCHANGED"}},
 		{name: "a held rate the candidate missed is a change", c: voteComparison(), v: Vote{},
