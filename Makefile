@@ -96,7 +96,11 @@ validate-stats:
 # package at a time), seeded from its testdata/fuzz corpus and the real files
 # under testdata. FUZZTIME lengthens it; a failing input is written to the
 # package's testdata/fuzz/<Fuzz...>/ to commit with the fix. -short keeps the
-# packages' TestMain from starting a real HBase.
+# packages' TestMain from starting a real HBase. Go 1.26's fuzz engine can
+# fail a target with a bare "context deadline exceeded" when -fuzztime ends
+# while a worker is busy (golang/go#75804, fixed in Go 1.27; seen here on a
+# loaded VM): such a run, with no failing input written, no panic and no
+# test error, is run once more; any other failure fails at once.
 FUZZTIME ?= 10s
 FUZZ_TARGETS := \
 	./harness/ycsbfmt:FuzzParseText ./harness/ycsbfmt:FuzzParseHdrLog ./harness/ycsbfmt:FuzzSplitter \
@@ -106,9 +110,19 @@ FUZZ_TARGETS := \
 	./harness/results:FuzzReadSweepFile ./harness/servercost:FuzzTimelineParsers ./harness/profile:FuzzParseJSON ./harness/profile:FuzzReadFolded \
 	./harness/servercost:FuzzParseBlockCache
 fuzz:
-	@set -e; for t in $(FUZZ_TARGETS); do \
-	  pkg=$${t%%:*}; fn=$${t##*:}; echo "== $$fn ($$pkg)"; \
-	  $(GO) test -short -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	@set -e; log=$$(mktemp); trap 'rm -f $$log' EXIT; \
+	for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; fn=$${t##*:}; \
+	  for try in 1 2; do \
+	    echo "== $$fn ($$pkg)"; \
+	    if $(GO) test -short -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg > $$log 2>&1; then cat $$log; break; fi; \
+	    cat $$log; \
+	    if [ $$try = 1 ] && grep -q 'context deadline exceeded' $$log && \
+	       ! grep -qE 'Failing input written|panic:|_test\.go:[0-9]+:' $$log; then \
+	      echo "(the fuzz engine's deadline race, golang/go#75804: no failing input; running $$fn again)"; continue; \
+	    fi; \
+	    exit 1; \
+	  done; \
 	done
 
 clean:
