@@ -178,7 +178,12 @@ func (g *getResult) decodeRaw(body []byte) error {
 			if n < 0 {
 				return errors.New("malformed GetResponse.result")
 			}
-			result = v
+			// A message field sent twice merges, as concatenated bytes do.
+			if result == nil {
+				result = v
+			} else {
+				result = append(append([]byte(nil), result...), v...)
+			}
 			body = body[n:]
 			continue
 		}
