@@ -3,7 +3,6 @@ package job
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -138,7 +137,7 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if sw != nil {
 		sw.Baseline, sw.Candidate, sw.Suite, sw.RunID = targets[0].Name, targets[1].Name, s.Name, runID
 		if p, err := capacity.Save(store, sw); err != nil {
-			fmt.Fprintln(stderr, "regress: warning:", err)
+			log.Warn("capacity sweep not stored", "err", err)
 		} else {
 			log.Info("capacity sweep stored", "path", p)
 		}

@@ -161,11 +161,11 @@ func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 	// A missing or damaged .hlog costs its plots, not the verdict: say which.
 	bh, err := store.WorkloadHistograms(bm)
 	if err != nil {
-		fmt.Fprintln(stderr, "regress: warning:", err)
+		slog.Warn("baseline histograms", "err", err)
 	}
 	ch, err := store.WorkloadHistograms(cm)
 	if err != nil {
-		fmt.Fprintln(stderr, "regress: warning:", err)
+		slog.Warn("candidate histograms", "err", err)
 	}
 	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch, loadgen.Intended.String()), Generated: time.Now(),
 		Vote: voteOf(bm, cm, c, "")}
@@ -205,7 +205,7 @@ func writeReports(stdout, stderr io.Writer, rp Report, rep report.Report, stepSu
 	}
 	if stepSummary {
 		if err := report.AppendStepSummary(rep); err != nil {
-			fmt.Fprintln(stderr, "regress: warning:", err)
+			slog.Warn("GitHub step summary not written", "err", err)
 		}
 	}
 	if err := report.Render(stdout, rp.Format, rep); err != nil {
@@ -316,7 +316,7 @@ func (o *Options) open(ctx context.Context, stderr io.Writer) (*session, error) 
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
-	return &session{store: store.WithContext(ctx), log: NewLogger(stderr, o.Quiet), prog: progress.New(stderr, o.Quiet)}, nil
+	return &session{store: store.WithContext(ctx), log: NewLogger(o.Quiet), prog: progress.New(stderr, o.Quiet)}, nil
 }
 
 // runner is the runner of suite s for this session, reporting to onEvent.
@@ -481,11 +481,47 @@ func newRunID() string {
 	return time.Now().UTC().Format("20060102T150405")
 }
 
-// NewLogger is the text logger on stderr every command uses (warnings only when quiet).
-func NewLogger(stderr io.Writer, quiet bool) *slog.Logger {
-	level := slog.LevelInfo
-	if quiet {
-		level = slog.LevelWarn
+// LogFormats are the values of --log-format: text (slog's key=value lines)
+// and json (one JSON object a line, for CI).
+var LogFormats = []string{"text", "json"}
+
+// NewLogHandler is the one handler every log line of the process goes
+// through, on stderr in format (one of LogFormats); the CLI makes it
+// slog's default.
+func NewLogHandler(stderr io.Writer, format string) (slog.Handler, error) {
+	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
+	switch format {
+	case "text":
+		return slog.NewTextHandler(stderr, opts), nil
+	case "json":
+		return slog.NewJSONHandler(stderr, opts), nil
 	}
-	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	return nil, fault.Usagef("--log-format %q: use %s", format, strings.Join(LogFormats, " or "))
+}
+
+// NewLogger is the log a command writes: slog's default handler (the one
+// NewLogHandler made), warnings only when quiet.
+func NewLogger(quiet bool) *slog.Logger {
+	if !quiet {
+		return slog.Default()
+	}
+	return slog.New(atLeast{slog.Default().Handler(), slog.LevelWarn})
+}
+
+// atLeast passes on the records of its handler from level min up.
+type atLeast struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h atLeast) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h atLeast) WithAttrs(as []slog.Attr) slog.Handler {
+	return atLeast{h.Handler.WithAttrs(as), h.min}
+}
+
+func (h atLeast) WithGroup(name string) slog.Handler {
+	return atLeast{h.Handler.WithGroup(name), h.min}
 }

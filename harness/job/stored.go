@@ -56,7 +56,7 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 		}
 		cfg = CompareConfig(s)
 	} else {
-		fmt.Fprintf(stderr, "regress: warning: suite %q not found under %s: comparing with default tolerances and gate at one look per run\n", bm.Suite.Name, j.Scenarios)
+		slog.Warn("suite not found: comparing with default tolerances and gate at one look per run", "suite", bm.Suite.Name, "scenarios", j.Scenarios)
 	}
 	return Decide(stdout, stderr, st, bm, cm, cfg, j.Report)
 }

@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"log/slog"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -17,4 +21,30 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	root.SetArgs(args)
 	err = root.ExecuteContext(context.Background())
 	return out.String(), errOut.String(), err
+}
+
+// TestLogFormat: every log line of a command comes through one handler, text
+// by default and one JSON object a line with --log-format json; an unknown
+// format is a usage error before the command runs.
+func TestLogFormat(t *testing.T) {
+	defer slog.SetDefault(slog.Default())
+	store := filepath.Join("..", "..", "..", "testdata", "store")
+	args := []string{"compare", "--baseline", "example-2.6.0", "--candidate", "example-2.6.1", "--store", store,
+		"--scenarios", t.TempDir(), "--format", "vote", "--out", t.TempDir()}
+	_, errText, err := runCLI(t, args...)
+	if err != nil || !strings.Contains(errText, `level=WARN msg="suite not found`) {
+		t.Fatalf("text log: %v\n%s", err, errText)
+	}
+	_, errJSON, err := runCLI(t, append(args, "--log-format", "json")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(errJSON, "\n")
+	var line struct{ Level, Msg, Suite string }
+	if err := json.Unmarshal([]byte(first), &line); err != nil || line.Level != "WARN" || line.Suite != "example" || !strings.HasPrefix(line.Msg, "suite not found") {
+		t.Fatalf("json log's first line %q: %+v, %v", first, line, err)
+	}
+	if _, _, err := runCLI(t, "results", "list", "--store", store, "--log-format", "xml"); codeOf(err) != exitUsage || !strings.Contains(err.Error(), "text or json") {
+		t.Errorf("--log-format xml: %v, want a usage error naming text and json", err)
+	}
 }

@@ -30,7 +30,7 @@ func newWorkerCmd() *cobra.Command {
 			if w.ZK == "" {
 				return fault.Usage(errors.New("--zk HOST:PORT is required: the ZooKeeper of the cluster under test (what `regress cluster up` prints as zookeeper=)"))
 			}
-			w.Log = job.NewLogger(cmd.ErrOrStderr(), quiet)
+			w.Log = job.NewLogger(quiet)
 			if err := w.Serve(cmd.Context()); err != nil {
 				return fault.Run(err)
 			}

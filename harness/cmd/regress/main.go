@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/job"
 )
 
 // Exit codes, following diff(1): 0 no regression, 1 regression, 2 trouble with
@@ -54,7 +56,16 @@ func newRootCmd() *cobra.Command {
 		root.AddCommand(f())
 	}
 	refuseUnknownSubcommands(root)
-	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) { running.Store(cmd) }
+	logFormat := root.PersistentFlags().String("log-format", "text", "log lines on stderr as "+strings.Join(job.LogFormats, " or ")+" (one JSON object a line, for CI)")
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		running.Store(cmd)
+		h, err := job.NewLogHandler(cmd.ErrOrStderr(), *logFormat)
+		if err != nil {
+			return err
+		}
+		slog.SetDefault(slog.New(h))
+		return nil
+	}
 	return root
 }
 
