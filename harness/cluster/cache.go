@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // CacheDirEnv names the environment variable that overrides the artifact cache root.
@@ -44,14 +46,14 @@ type artifactCache struct {
 // candidates lists the artifact versions to try for a requested one, best
 // first: a plain version prefers its -hadoop3 build, which is the one made for
 // the Hadoop line that runs on JDK 17.
-func candidates(version string) []string {
-	if strings.Contains(version, "-hadoop") {
-		return []string{version}
+func candidates(v string) []string {
+	if strings.Contains(v, "-hadoop") {
+		return []string{v}
 	}
-	if maj, _, ok := hbaseLine(version); ok && maj == 2 {
-		return []string{version + "-hadoop3", version}
+	if maj, _, ok := version.Line(v); ok && maj == 2 {
+		return []string{v + "-hadoop3", v}
 	}
-	return []string{version}
+	return []string{v}
 }
 
 // readEntry reads the classpath of a complete entry, checks its jars exist
@@ -97,13 +99,13 @@ func (c *artifactCache) cached() []string {
 	ents, _ := os.ReadDir(c.root)
 	var out []string
 	for _, e := range ents {
-		if e.IsDir() && ValidateVersion(e.Name()) == nil {
+		if e.IsDir() && version.Validate(e.Name()) == nil {
 			if _, err := c.readEntry(entryKey{version: e.Name(), dir: e.Name()}); err == nil {
 				out = append(out, e.Name())
 			}
 		}
 	}
-	return SortVersions(out)
+	return version.Sort(out)
 }
 
 // cacheEntry is one complete cache entry: the artifact version resolved,

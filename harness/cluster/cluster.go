@@ -8,9 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"syscall"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // Spec describes the cluster a provider should start.
@@ -115,7 +116,7 @@ type Provider interface {
 // Errors callers can test with errors.Is.
 var (
 	// ErrBadVersion marks a version string that is not a plausible release name.
-	ErrBadVersion = errors.New("invalid HBase version string")
+	ErrBadVersion = version.ErrBad
 	// ErrJavaMissing marks a missing java executable.
 	ErrJavaMissing = errors.New("java not found")
 	// ErrMavenMissing marks a missing mvn executable.
@@ -176,19 +177,6 @@ func exitDescription(ps *os.ProcessState, waitErr error) string {
 		return fmt.Sprintf("was killed by signal %d (%v)", int(ws.Signal()), ws.Signal())
 	}
 	return fmt.Sprintf("exited with code %d", ps.ExitCode())
-}
-
-// versionRE is the whole alphabet a version may use: it keeps versions safe to
-// put into paths, pom files and command lines.
-var versionRE = regexp.MustCompile(`^[0-9][0-9A-Za-z.-]*$`)
-
-// ValidateVersion refuses version strings that are not made of [0-9A-Za-z.-]
-// starting with a digit, before they reach a path or a command line.
-func ValidateVersion(v string) error {
-	if len(v) > 64 || !versionRE.MatchString(v) {
-		return fmt.Errorf("%w: %q: use a release name such as 2.6.1 or 2.6.1-hadoop3 (digits, letters, '.' and '-', starting with a digit)", ErrBadVersion, v)
-	}
-	return nil
 }
 
 // VersionNotFoundError says which version Maven could not find and the nearest

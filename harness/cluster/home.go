@@ -14,6 +14,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // Home starts standalone HBase from an HBase home: an unpacked binary release
@@ -216,11 +218,11 @@ func HomeVersion(dir string) (string, error) {
 			if strings.Contains(base, "-tests") || strings.Contains(base, "-sources") {
 				continue
 			}
-			if v, err := jarPomVersion(j, art); err == nil && ValidateVersion(v) == nil {
+			if v, err := jarPomVersion(j, art); err == nil && version.Validate(v) == nil {
 				return v, nil
 			}
 			v := strings.TrimSuffix(strings.TrimPrefix(base, art+"-"), ".jar")
-			if ValidateVersion(v) == nil {
+			if version.Validate(v) == nil {
 				return v, nil
 			}
 		}

@@ -71,24 +71,6 @@ func javaMajor(ctx context.Context, java string) (int, error) {
 	return parseJavaMajor(string(out))
 }
 
-// hbaseLine returns the major and minor number of an HBase version ("2.6.1-hadoop3" -> 2, 6).
-func hbaseLine(v string) (major, minor int, ok bool) {
-	parts := strings.SplitN(v, ".", 3)
-	if len(parts) < 2 {
-		return 0, 0, false
-	}
-	maj, err1 := strconv.Atoi(parts[0])
-	minStr := parts[1]
-	if i := strings.IndexFunc(minStr, func(r rune) bool { return r < '0' || r > '9' }); i >= 0 {
-		minStr = minStr[:i]
-	}
-	mnr, err2 := strconv.Atoi(minStr)
-	if err1 != nil || err2 != nil {
-		return 0, 0, false
-	}
-	return maj, mnr, true
-}
-
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

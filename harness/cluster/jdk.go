@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // JDKHomeEnv is the pattern of the variables naming a JDK per feature release:
@@ -55,8 +57,8 @@ func (j JDK) String() string {
 // SupportedJDKs returns the JDK feature releases an HBase version runs on,
 // best first: 0.98 needs 7 or 8, 1.x 8 (11 runs 1.7 here), 2.0-2.4 11 or 8,
 // 2.5 and 2.6 17, 11 or 8, 3.x 17 or 11. An unknown shape gets the newest lines.
-func SupportedJDKs(version string) []int {
-	maj, mnr, ok := hbaseLine(version)
+func SupportedJDKs(v string) []int {
+	maj, mnr, ok := version.Line(v)
 	switch {
 	case !ok:
 		return []int{17, 11}
@@ -75,12 +77,12 @@ func SupportedJDKs(version string) []int {
 
 // jdkFits says whether version runs on major: a supported release, or (for
 // 2.5 and newer, which run on 17) a newer JDK than the newest known one.
-func jdkFits(version string, major int) (ok, newer bool) {
-	sup := SupportedJDKs(version)
+func jdkFits(v string, major int) (ok, newer bool) {
+	sup := SupportedJDKs(v)
 	if slices.Contains(sup, major) {
 		return true, false
 	}
-	maj, mnr, known := hbaseLine(version)
+	maj, mnr, known := version.Line(v)
 	if (!known || maj >= 3 || maj == 2 && mnr >= 5) && major > slices.Max(sup) {
 		return true, true
 	}

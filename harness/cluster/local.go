@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // Defaults of the local provider.
@@ -80,7 +82,7 @@ func (l *Local) cacheFor(s Spec) (*artifactCache, error) {
 // Resolve makes sure the jars of version are in the cache (running Maven only
 // when they are not) and returns the artifact version used, e.g. 2.6.1-hadoop3.
 func (l *Local) Resolve(ctx context.Context, s Spec) (string, error) {
-	if err := ValidateVersion(s.Version); err != nil {
+	if err := version.Validate(s.Version); err != nil {
 		return "", err
 	}
 	c, err := l.cacheFor(s)
@@ -124,7 +126,7 @@ func (l *Local) maven() (*maven, error) {
 // JVMs get SIGTERM and, InterruptGrace later, SIGKILL); on a failed or
 // cancelled start no process is left behind.
 func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
-	if err := ValidateVersion(s.Version); err != nil {
+	if err := version.Validate(s.Version); err != nil {
 		return nil, err
 	}
 	if err := checkConf(s.Conf); err != nil {

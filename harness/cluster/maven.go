@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // Logging jars added to the resolved tree: HBase's artifacts leave the backend
@@ -206,7 +208,7 @@ func readMetadataVersions(dir string) ([]string, error) {
 			continue
 		}
 		for _, v := range md.Versions {
-			if ValidateVersion(v) == nil {
+			if version.Validate(v) == nil {
 				all = append(all, v)
 			}
 		}
@@ -214,5 +216,5 @@ func readMetadataVersions(dir string) ([]string, error) {
 	if len(all) == 0 {
 		return nil, errors.Join(append(errs, fmt.Errorf("no versions in %v", files))...)
 	}
-	return SortVersions(all), nil
+	return version.Sort(all), nil
 }

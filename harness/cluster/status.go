@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/regress-hbase/regress/harness/atomicfile"
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // What `regress cluster versions` knows of a version without asking Maven.
@@ -93,7 +94,7 @@ func (l *Local) VersionStatuses(ctx context.Context, cacheDir string, check bool
 		all = append(all, v)
 	}
 	var out []VersionStatus
-	for _, v := range SortVersions(all) {
+	for _, v := range version.Sort(all) {
 		st := VersionStatus{Version: v, State: "not checked"}
 		if r, ok := known[v]; ok {
 			st.State, st.Checked = r.Status, r.Checked

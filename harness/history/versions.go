@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/regress-hbase/regress/harness/cluster"
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // ErrNoVersions says a range was given but no versions are known to resolve it against.
@@ -47,7 +47,7 @@ func ResolveVersions(spec string, known []string) ([]string, error) {
 		}
 		from, to, isRange := strings.Cut(item, "..")
 		if !isRange {
-			if err := cluster.ValidateVersion(item); err != nil {
+			if err := version.Validate(item); err != nil {
 				return nil, fmt.Errorf("--versions: %w", err)
 			}
 			if err := add(item, item); err != nil {
@@ -65,7 +65,7 @@ func ResolveVersions(spec string, known []string) ([]string, error) {
 			}
 		}
 	}
-	return cluster.SortVersions(out), nil
+	return version.Sort(out), nil
 }
 
 func expandRange(from, to, item string, releases map[string]bool) ([]string, error) {
@@ -73,7 +73,7 @@ func expandRange(from, to, item string, releases map[string]bool) ([]string, err
 		if v == "" {
 			return nil, fmt.Errorf("--versions %q: a range needs both ends, e.g. 2.5.10..2.6.4", item)
 		}
-		if err := cluster.ValidateVersion(v); err != nil {
+		if err := version.Validate(v); err != nil {
 			return nil, fmt.Errorf("--versions %q: %w", item, err)
 		}
 	}
@@ -81,7 +81,7 @@ func expandRange(from, to, item string, releases map[string]bool) ([]string, err
 		return nil, fmt.Errorf("--versions %q: %w to resolve the range against (no Maven to list them and none cached; see `regress cluster versions`): list the releases instead, e.g. 2.6.0,2.6.1,2.6.2", item, ErrNoVersions)
 	}
 	from, to = release(from), release(to)
-	if cluster.CompareVersions(from, to) > 0 {
+	if version.Compare(from, to) > 0 {
 		return nil, fmt.Errorf("--versions %q runs backwards: write the older release first (%s..%s)", item, to, from)
 	}
 	for _, end := range []string{from, to} {
@@ -92,7 +92,7 @@ func expandRange(from, to, item string, releases map[string]bool) ([]string, err
 	}
 	var out []string
 	for r := range releases {
-		if cluster.CompareVersions(r, from) < 0 || cluster.CompareVersions(r, to) > 0 {
+		if version.Compare(r, from) < 0 || version.Compare(r, to) > 0 {
 			continue
 		}
 		if preRelease(r) && r != from && r != to {
@@ -100,7 +100,7 @@ func expandRange(from, to, item string, releases map[string]bool) ([]string, err
 		}
 		out = append(out, r)
 	}
-	return cluster.SortVersions(out), nil
+	return version.Sort(out), nil
 }
 
 // SameRelease reports whether two version strings name one release
@@ -133,9 +133,9 @@ func nearest(v string, releases map[string]bool, n int) []string {
 	for r := range releases {
 		all = append(all, r)
 	}
-	all = cluster.SortVersions(all)
+	all = version.Sort(all)
 	at := 0
-	for at < len(all) && cluster.CompareVersions(all[at], v) < 0 {
+	for at < len(all) && version.Compare(all[at], v) < 0 {
 		at++
 	}
 	lo := max(0, at-n/2)

@@ -7,11 +7,11 @@ import (
 	"io"
 	"slices"
 
-	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/history"
 	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // Bisect is `regress bisect`: the first release between Good and Bad where
@@ -46,11 +46,11 @@ func (j *Bisect) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return fault.Usagef("--metric: %w", err)
 	}
 	for _, v := range []string{j.Good, j.Bad} {
-		if err := cluster.ValidateVersion(v); err != nil {
+		if err := version.Validate(v); err != nil {
 			return fault.Usage(err)
 		}
 	}
-	if cluster.CompareVersions(j.Good, j.Bad) >= 0 {
+	if version.Compare(j.Good, j.Bad) >= 0 {
 		return fault.Usagef("--good %s must be an older release than --bad %s", j.Good, j.Bad)
 	}
 	s, err := LoadSuite(j.Scenarios, j.Suite)

@@ -18,6 +18,7 @@ import (
 	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/suite"
 	"github.com/regress-hbase/regress/harness/sut"
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // History is `regress history`: every release of a list or range measured
@@ -76,13 +77,13 @@ func (j *History) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if ref == "" {
 		ref = releases[0]
 	}
-	if err := cluster.ValidateVersion(ref); err != nil {
+	if err := version.Validate(ref); err != nil {
 		return fault.Usagef("--reference: %w", err)
 	}
 	if i := slices.IndexFunc(releases, func(r string) bool { return history.SameRelease(r, ref) }); i >= 0 {
 		ref = releases[i]
 	} else {
-		releases = cluster.SortVersions(append(releases, ref))
+		releases = version.Sort(append(releases, ref))
 	}
 	if len(releases) < 2 {
 		return fault.Usagef("--versions %q names only the reference %s: give at least one more release", j.Versions, ref)

@@ -11,6 +11,7 @@ import (
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/suite"
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // Check refuses, as a usage error naming the side's own flags, a spec no
@@ -61,7 +62,7 @@ func (s Spec) check() error {
 		return fault.Usagef("%s applies only to clusters regress starts, not to %s", fl("-java-home"), fl("-zk"))
 	}
 	if s.Version != "" {
-		if err := cluster.ValidateVersion(s.Version); err != nil {
+		if err := version.Validate(s.Version); err != nil {
 			return fault.Usage(err)
 		}
 	}

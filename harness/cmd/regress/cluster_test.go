@@ -16,6 +16,7 @@ import (
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
 	"github.com/regress-hbase/regress/harness/job"
 	"github.com/regress-hbase/regress/harness/sut"
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 func TestClusterUpBadInputExits2(t *testing.T) {
@@ -143,7 +144,7 @@ func TestClusterVersionsAsksMaven(t *testing.T) {
 		t.Fatalf("cluster versions lists %d versions without 2.6.1-hadoop3 or 2.5.11-hadoop3", len(lines))
 	}
 	for i := 1; i < len(lines); i++ {
-		if cluster.CompareVersions(lines[i-1], lines[i]) >= 0 {
+		if version.Compare(lines[i-1], lines[i]) >= 0 {
 			t.Errorf("versions not sorted or duplicated: %s before %s", lines[i-1], lines[i])
 		}
 	}
