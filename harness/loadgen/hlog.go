@@ -41,15 +41,20 @@ func ReadHlog(r io.Reader) (out []*hdr.Histogram, err error) {
 	}
 }
 
-// MergeByTag merges interval histograms into one histogram per tag.
-func MergeByTag(intervals []*hdr.Histogram) map[string]*hdr.Histogram {
-	out := make(map[string]*hdr.Histogram)
-	for _, h := range intervals {
-		if m, ok := out[h.Tag()]; ok {
-			m.Merge(h)
-		} else {
-			out[h.Tag()] = h.Clone()
+// MergeByTag merges interval histograms into into, one histogram per tag
+// (the first interval of a tag is cloned, never aliased). Values beyond the
+// tag's trackable range are an error naming the interval: they would be
+// lost from the merged distribution.
+func MergeByTag(into map[string]*hdr.Histogram, intervals []*hdr.Histogram) error {
+	for i, h := range intervals {
+		m, ok := into[h.Tag()]
+		if !ok {
+			into[h.Tag()] = h.Clone()
+			continue
+		}
+		if dropped := m.Merge(h); dropped > 0 {
+			return fmt.Errorf("interval %d (%s): %d values beyond the trackable range", i+1, h.Tag(), dropped)
 		}
 	}
-	return out
+	return nil
 }

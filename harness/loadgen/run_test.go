@@ -346,7 +346,10 @@ func TestHlogRoundTrip(t *testing.T) {
 			t.Errorf("interval %s [%d, %d] ms starts before the measurement window (%d)", h.Tag(), h.StartTimeMs(), h.EndTimeMs(), startMs)
 		}
 	}
-	merged := MergeByTag(intervals)
+	merged := map[string]*hdr.Histogram{}
+	if err := MergeByTag(merged, intervals); err != nil {
+		t.Fatal(err)
+	}
 	for _, op := range []workload.Op{workload.Read, workload.Update} {
 		for _, k := range []Kind{Intended, Service} {
 			want := res.PerOp[op].Intended
@@ -475,7 +478,7 @@ func FuzzReadHlog(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		hs, err := ReadHlog(strings.NewReader(s))
 		if err == nil {
-			MergeByTag(hs)
+			_ = MergeByTag(map[string]*hdr.Histogram{}, hs)
 		}
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/go-zookeeper/zk"
 
 	"github.com/regress-hbase/regress/harness/cluster"
@@ -206,7 +207,10 @@ func checkFleetTrial(t *testing.T, store *results.Store, m *results.Manifest, tr
 	if err != nil {
 		t.Fatal(err)
 	}
-	byTag := loadgen.MergeByTag(intervals)
+	byTag := map[string]*hdrhistogram.Histogram{}
+	if err := loadgen.MergeByTag(byTag, intervals); err != nil {
+		t.Fatal(err)
+	}
 	if h := byTag[loadgen.Tag(workload.Read, loadgen.Succeeded, loadgen.Intended)]; h == nil || h.TotalCount() != tr.Ops["READ"].Statuses["OK"] {
 		t.Errorf("interval log READ.intended holds %v values, the trial %d OK reads", h, tr.Ops["READ"].Statuses["OK"])
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/regress-hbase/regress/harness/loadgen"
 )
 
 // Histograms reads the .hlog of each given trial (checksums verified) and
@@ -35,25 +37,14 @@ func histogramsAt(dir string, k Key, trials []Trial) (map[string]*hdrhistogram.H
 	return out, nil
 }
 
-// mergeHlog adds every interval of one log into out, by tag.
+// mergeHlog adds every interval of one log into out, by tag, through
+// loadgen's one reader of interval logs.
 func mergeHlog(out map[string]*hdrhistogram.Histogram, log []byte) error {
-	r := hdrhistogram.NewHistogramLogReader(bytes.NewReader(log))
-	for i := 0; ; i++ {
-		h, err := r.NextIntervalHistogram()
-		if err != nil {
-			return fmt.Errorf("read hlog interval %d: %w", i+1, err)
-		}
-		if h == nil {
-			return nil
-		}
-		if have, ok := out[h.Tag()]; ok {
-			if dropped := have.Merge(h); dropped > 0 {
-				return fmt.Errorf("hlog interval %d (%s): %d values beyond the trackable range", i+1, h.Tag(), dropped)
-			}
-		} else {
-			out[h.Tag()] = h
-		}
+	intervals, err := loadgen.ReadHlog(bytes.NewReader(log))
+	if err != nil {
+		return err
 	}
+	return loadgen.MergeByTag(out, intervals)
 }
 
 // WorkloadHistograms returns the merged interval histograms of m's trials
