@@ -1,32 +1,12 @@
 package cluster
 
 import (
-	"context"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 )
-
-// findJava returns the java executable: $JAVA_HOME/bin/java when JAVA_HOME is
-// set (so users pick the JDK that way), else the first java on PATH.
-func findJava() (string, error) {
-	if home := os.Getenv("JAVA_HOME"); home != "" {
-		p := filepath.Join(home, "bin", "java")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
-		}
-		return "", fmt.Errorf("%w: JAVA_HOME=%s has no bin/java: point JAVA_HOME at a JDK 17 install or unset it to use java from PATH", ErrJavaMissing, home)
-	}
-	p, err := exec.LookPath("java")
-	if err != nil {
-		return "", fmt.Errorf("%w on PATH: install a JDK 17 (e.g. apt-get install openjdk-17-jdk-headless) or set JAVA_HOME", ErrJavaMissing)
-	}
-	return p, nil
-}
 
 // findMaven returns the mvn executable on PATH.
 func findMaven() (string, error) {
@@ -60,15 +40,6 @@ func parseJavaMajor(out string) (int, error) {
 		return 0, fmt.Errorf("cannot parse java version %q: %w", m[1], err)
 	}
 	return n, nil
-}
-
-// javaMajor runs `java -version` and returns the JDK's feature release.
-func javaMajor(ctx context.Context, java string) (int, error) {
-	out, err := exec.CommandContext(ctx, java, "-version").CombinedOutput()
-	if err != nil {
-		return 0, fmt.Errorf("running %s -version: %w: %s", java, err, firstLine(string(out)))
-	}
-	return parseJavaMajor(string(out))
 }
 
 func firstLine(s string) string {

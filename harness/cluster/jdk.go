@@ -101,6 +101,32 @@ func jdkNeeds(version string) string {
 	return "JDK " + strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
+// Label names the JDK as a store records it: "JDK 17.0.15 (/usr/bin/java)"; "" for none.
+func (j JDK) Label() string {
+	if j.Java == "" {
+		return ""
+	}
+	return "JDK " + j.Version + " (" + j.Java + ")"
+}
+
+// DefaultJDK is the JDK a plain `java` runs here, probed like every other:
+// $JAVA_HOME's when JAVA_HOME is set (so users pick the JDK that way), else
+// the first java on PATH.
+func DefaultJDK(ctx context.Context) (JDK, error) {
+	if home := os.Getenv("JAVA_HOME"); home != "" {
+		j, err := probeJDK(ctx, home, "", "JAVA_HOME")
+		if err != nil {
+			return JDK{}, fmt.Errorf("JAVA_HOME=%s: %w: point JAVA_HOME at a JDK 17 install or unset it to use java from PATH", home, err)
+		}
+		return j, nil
+	}
+	p, err := exec.LookPath("java")
+	if err != nil {
+		return JDK{}, fmt.Errorf("%w on PATH: install a JDK 17 (e.g. apt-get install openjdk-17-jdk-headless) or set JAVA_HOME", ErrJavaMissing)
+	}
+	return probeJDK(ctx, "", p, "PATH")
+}
+
 // probeCache remembers each java's version: probing runs a JVM.
 var probeCache sync.Map // java path -> JDK (without Source)
 

@@ -98,3 +98,32 @@ func TestMavenNeverRunsOnABareRuntime(t *testing.T) {
 		t.Errorf("%s set: mvn gets %q", MavenJavaHomeEnv, got)
 	}
 }
+
+// TestDefaultJDKIsJavaHomeElsePath: the machine's JDK comes from the same
+// probe as FindJDK's: JAVA_HOME's when set, else java on PATH (its version
+// from `java -version`), and a JAVA_HOME or PATH without java is refused
+// saying what to do.
+func TestDefaultJDKIsJavaHomeElsePath(t *testing.T) {
+	ctx := context.Background()
+	home := fakeJDKHome(t, t.TempDir(), "17.0.15", false)
+	t.Setenv("JAVA_HOME", home)
+	if j, err := DefaultJDK(ctx); err != nil || j.Home != home || j.Major != 17 || j.Source != "JAVA_HOME" || j.Label() != "JDK 17.0.15 ("+filepath.Join(home, "bin", "java")+")" {
+		t.Errorf("DefaultJDK with JAVA_HOME = %+v (%q), %v; want JAVA_HOME's JDK 17.0.15", j, j.Label(), err)
+	}
+	t.Setenv("JAVA_HOME", "")
+	t.Setenv("PATH", fakeJava(t, t.TempDir(), "11.0.21"))
+	if j, err := DefaultJDK(ctx); err != nil || j.Version != "11.0.21" || j.Major != 11 || j.Source != "PATH" {
+		t.Errorf("DefaultJDK from PATH = %+v, %v; want java 11.0.21 from PATH", j, err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	if _, err := DefaultJDK(ctx); !errors.Is(err, ErrJavaMissing) || !strings.Contains(err.Error(), "JAVA_HOME") {
+		t.Errorf("DefaultJDK without java: %v, want ErrJavaMissing saying to set JAVA_HOME", err)
+	}
+	t.Setenv("JAVA_HOME", t.TempDir())
+	if _, err := DefaultJDK(ctx); !errors.Is(err, ErrJavaMissing) || !strings.Contains(err.Error(), "unset it") {
+		t.Errorf("DefaultJDK with an empty JAVA_HOME: %v, want ErrJavaMissing saying to fix or unset it", err)
+	}
+	if (JDK{}).Label() != "" {
+		t.Error("no JDK has a label")
+	}
+}

@@ -179,12 +179,12 @@ func TestLocalStartTimeoutLeavesNoProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	// With the version cached, a start must not need mvn: PATH holds java only.
-	java, err := findJava()
+	jdk, err := DefaultJDK(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	bin := t.TempDir()
-	if err := os.Symlink(java, filepath.Join(bin, "java")); err != nil {
+	if err := os.Symlink(jdk.Java, filepath.Join(bin, "java")); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin)

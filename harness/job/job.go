@@ -322,7 +322,19 @@ func (o *Options) open(ctx context.Context, stderr io.Writer) (*session, error) 
 // runner is the runner of suite s for this session, reporting to onEvent.
 func (se *session) runner(ctx context.Context, o *Options, s *suite.Suite, runID string, onEvent func(runner.Event)) *runner.Runner {
 	return &runner.Runner{Suite: s, Store: se.store, RunID: runID, Reseed: o.Reseed, Log: se.log,
-		OnEvent: onEvent, Env: results.CurrentEnvironment(ctx), Profile: o.profileOn(s.Run.Profile)}
+		OnEvent: onEvent, Env: machineEnvironment(ctx, se.log), Profile: o.profileOn(s.Run.Profile)}
+}
+
+// machineEnvironment fingerprints this machine for the store, with the JDK a
+// plain java runs here (cluster's one JDK probe; empty and logged when none).
+func machineEnvironment(ctx context.Context, log *slog.Logger) results.Environment {
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	jdk, err := cluster.DefaultJDK(ctx)
+	if err != nil {
+		log.Warn("environment: JDK version unknown", "err", err)
+	}
+	return results.CurrentEnvironment(jdk.Label())
 }
 
 // topology is the shape of every cluster this run starts: the flags over the suite's.

@@ -3,23 +3,20 @@ package results
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 )
 
-// CurrentEnvironment fingerprints this machine: CPU model, cores, memory, OS and
-// the JDK that HBase would run on (JAVA_HOME first, then java on PATH). Figures
-// it cannot read are left empty and logged; it never fails.
-func CurrentEnvironment(ctx context.Context) Environment {
-	env := Environment{Cores: runtime.NumCPU()}
+// CurrentEnvironment fingerprints this machine: CPU model, cores, memory and
+// OS, with jdk the JDK that HBase would run on as the caller found it
+// (cluster.DefaultJDK's Label). Figures it cannot read are left empty and
+// logged; it never fails.
+func CurrentEnvironment(jdk string) Environment {
+	env := Environment{Cores: runtime.NumCPU(), JDK: jdk}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		env.CPUModel = cpuModel(b)
 	} else {
@@ -29,7 +26,6 @@ func CurrentEnvironment(ctx context.Context) Environment {
 		env.MemoryBytes = memTotal(b)
 	}
 	env.OS = osName()
-	env.JDK = jdkVersion(ctx)
 	if h, err := os.Hostname(); err == nil {
 		env.Hostname = h
 	}
@@ -99,34 +95,6 @@ func osReleasePretty(b []byte) string {
 		}
 	}
 	return ""
-}
-
-// jdkVersion runs `java -version` and keeps its first line, e.g.
-// `openjdk version "17.0.9" 2023-10-17`.
-func jdkVersion(ctx context.Context) string {
-	java := "java"
-	if home := os.Getenv("JAVA_HOME"); home != "" {
-		java = filepath.Join(home, "bin", "java")
-	}
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, java, "-version").CombinedOutput()
-	if err != nil {
-		slog.Warn("environment: JDK version unknown", "java", java, "err", err)
-		return ""
-	}
-	return firstJDKLine(out)
-}
-
-func firstJDKLine(out []byte) string {
-	for _, l := range strings.Split(string(out), "\n") {
-		l = strings.TrimSpace(l)
-		// JVMs may print "Picked up JAVA_TOOL_OPTIONS" before the version.
-		if strings.Contains(l, "version") {
-			return l
-		}
-	}
-	return strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
 }
 
 // Diff lists the fields in which two environments differ, as "field a vs b"

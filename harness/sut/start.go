@@ -189,7 +189,7 @@ func start(ctx context.Context, opt Options, log *slog.Logger, s Spec) (*Target,
 		if d, ok := cl.(cluster.Describer); ok {
 			info := d.Info()
 			jdk = info.JDK.String()
-			t.JDK = "JDK " + info.JDK.Version + " (" + info.JDK.Java + ")"
+			t.JDK = info.JDK.Label()
 			t.Repository, t.Home, t.Checksums = info.Repository, info.Home, info.Checksums
 		}
 		t.Servers, t.ServersNote = Servers(cl)
