@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/report"
 )
 
 // Chart geometry, in SVG user units.
@@ -113,7 +113,7 @@ func chartSVG(b *strings.Builder, h *History, s Series) {
 			fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle" fill="#999">n/a</text>`, cx, y(1)-6)
 			continue
 		}
-		col := statusColour(p.Status)
+		col := report.StatusColour(p.Status)
 		fmt.Fprintf(b, `<g><title>%s: %s, %s</title>`, e(p.Release), e(ratioText(p)), e(string(p.Status)))
 		if p.High > p.Low {
 			fmt.Fprintf(b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-width="2"/>`, cx, cx, y(p.Low), y(p.High), col)
@@ -121,18 +121,6 @@ func chartSVG(b *strings.Builder, h *History, s Series) {
 		fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s"/></g>`, cx, y(p.Ratio), col)
 	}
 	b.WriteString("</svg>")
-}
-
-func statusColour(s compare.Status) string {
-	switch s {
-	case compare.Regressed:
-		return "#c00"
-	case compare.Improved:
-		return "#080"
-	case compare.Inconclusive:
-		return "#d80"
-	}
-	return "#246"
 }
 
 // ticks are the round ratios within [lo, hi].

@@ -1,74 +1,26 @@
 package history
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/regress-hbase/regress/harness/atomicfile"
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/report"
 )
 
-// Renderer writes a history in one format.
-type Renderer func(io.Writer, *History) error
-
 // Formats are the history's formats, by --format name, with the file each
-// is written to under the report directory.
-var Formats = []struct {
-	Name, File string
-	Render     Renderer
-}{
-	{"text", "history.txt", WriteText},
-	{"csv", "history.csv", WriteCSV},
-	{"json", "history.json", WriteJSON},
-	{"html", "history.html", WriteHTML},
-}
-
-// FormatNames lists the format names, for flags' help and errors.
-func FormatNames() []string {
-	out := make([]string, len(Formats))
-	for i, f := range Formats {
-		out[i] = f.Name
-	}
-	return out
-}
-
-// Render writes h in the named format.
-func Render(w io.Writer, format string, h *History) error {
-	for _, f := range Formats {
-		if f.Name == format {
-			return f.Render(w, h)
-		}
-	}
-	return fmt.Errorf("--format %q: choose one of %s", format, strings.Join(FormatNames(), ", "))
-}
-
-// WriteAll writes every format into dir (each file written whole, then
-// renamed into place) and returns the paths written.
-func WriteAll(dir string, h *History) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("history: create report directory %s: %w", dir, err)
-	}
-	var written []string
-	for _, f := range Formats {
-		var buf bytes.Buffer
-		if err := f.Render(&buf, h); err != nil {
-			return written, err
-		}
-		p := filepath.Join(dir, f.File)
-		if err := atomicfile.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-			return written, fmt.Errorf("history: %w", err)
-		}
-		written = append(written, p)
-	}
-	return written, nil
+// is written to under the report directory: a table of report's kind, so
+// history is rendered and written as the comparison's reports are.
+var Formats = report.FormatTable[*History]{
+	{Name: "text", File: "history.txt", Write: WriteText},
+	{Name: "csv", File: "history.csv", Write: WriteCSV},
+	{Name: "json", File: "history.json", Write: WriteJSON},
+	{Name: "html", File: "history.html", Write: WriteHTML},
 }
 
 // mark is a status's one-character mark in the text table.

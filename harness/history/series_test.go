@@ -232,7 +232,7 @@ func TestReportsMatchGoldenFiles(t *testing.T) {
 	h := fixtureHistory(t)
 	for _, f := range []struct{ format, file string }{{"text", "history.txt.golden"}, {"csv", "history.csv.golden"}} {
 		var buf bytes.Buffer
-		if err := Render(&buf, f.format, h); err != nil {
+		if err := Formats.Render(&buf, f.format, h); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, f.file, buf.Bytes())
@@ -243,7 +243,7 @@ func TestJSONAndHTMLReports(t *testing.T) {
 	h := fixtureHistory(t)
 	h.Suite = `smoke<script>alert(1)</script>`
 	dir := t.TempDir()
-	written, err := WriteAll(dir, h)
+	written, err := Formats.WriteFiles(dir, h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestJSONAndHTMLReports(t *testing.T) {
 	if !strings.Contains(s, "workloadc READ/p95: shift at 2.6.5") || !strings.Contains(s, `stroke-dasharray`) {
 		t.Error("the page does not list or mark the shift")
 	}
-	if err := Render(&bytes.Buffer{}, "pdf", h); err == nil || !strings.Contains(err.Error(), "text, csv, json, html") {
+	if err := Formats.Render(&bytes.Buffer{}, "pdf", h); err == nil || !strings.Contains(err.Error(), "text, csv, json, html") {
 		t.Errorf("pdf: %v", err)
 	}
 }

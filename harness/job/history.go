@@ -53,8 +53,8 @@ type History struct {
 // It fails (exit 3) when some release could not be measured, after
 // reporting the others.
 func (j *History) Run(ctx context.Context, stdout, stderr io.Writer) error {
-	if !slices.Contains(history.FormatNames(), j.Format) {
-		return fault.Usagef("--format %q: choose one of %s", j.Format, strings.Join(history.FormatNames(), ", "))
+	if !slices.Contains(history.Formats.Names(), j.Format) {
+		return fault.Usagef("--format %q: choose one of %s", j.Format, strings.Join(history.Formats.Names(), ", "))
 	}
 	if strings.TrimSpace(j.Versions) == "" {
 		return fault.Usage(errors.New("--versions is empty: give releases as a list (2.6.0,2.6.2,2.6.4) or a range (2.5.10..2.6.4)"))
@@ -139,11 +139,11 @@ func (j *History) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if out == "" {
 		out = filepath.Join("reports", "history-"+time.Now().UTC().Format("20060102T150405Z"))
 	}
-	written, err := history.WriteAll(out, h)
+	written, err := history.Formats.WriteFiles(out, h)
 	if err != nil {
-		return fault.Run(err)
+		return fault.Run(fmt.Errorf("history: %w", err))
 	}
-	if err := history.Render(stdout, j.Format, h); err != nil {
+	if err := history.Formats.Render(stdout, j.Format, h); err != nil {
 		return fault.Run(err)
 	}
 	fmt.Fprintf(stderr, "reports: %s (%d files)\n", out, len(written))

@@ -322,9 +322,9 @@ const (
 	colBand                   = "#dafbe1"
 )
 
-// statusColour is the interval's colour: red REGRESSED, green IMPROVED,
-// amber INCONCLUSIVE, grey otherwise.
-func statusColour(s compare.Status) string {
+// StatusColour is a status's colour in every plot (the comparison's and
+// history's): red REGRESSED, green IMPROVED, amber INCONCLUSIVE, grey otherwise.
+func StatusColour(s compare.Status) string {
 	switch s {
 	case compare.Regressed:
 		return "#cf222e"
@@ -408,7 +408,7 @@ func intervalSVG(m compare.MetricResult) string {
 	pw := W - left - right
 	sx := func(r float64) float64 { return left + (math.Log(r)-math.Log(lo))/(math.Log(hi)-math.Log(lo))*pw }
 	const axisY, barY = 120.0, 80.0
-	col := statusColour(m.Status)
+	col := StatusColour(m.Status)
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
 		W, H, W, H, html.EscapeString(m.Workload+" "+m.Op+" "+m.Metric+" ratio interval"))

@@ -5,12 +5,10 @@
 package report
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -19,7 +17,6 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/regress-hbase/regress/harness/atomicfile"
 	"github.com/regress-hbase/regress/harness/compare"
 )
 
@@ -73,18 +70,9 @@ const (
 // A Reporter writes a report in one format to w.
 type Reporter func(w io.Writer, r Report) error
 
-// format is one way to render a report: its --format name, the other names
-// it answers to, the file WriteAll puts it in and the Reporter that writes it.
-type format struct {
-	name    string
-	aliases []string
-	file    string
-	write   Reporter
-}
-
 // formats is every stream format, in the order Formats lists and WriteAll
 // writes them. A new format is one row here.
-var formats = []format{
+var formats = FormatTable[Report]{
 	{FormatText, []string{"txt", "table"}, "report.txt", renderText},
 	{FormatMarkdown, []string{"md"}, "report.md", renderMarkdown},
 	{FormatJSON, nil, "report.json", renderJSON},
@@ -94,60 +82,32 @@ var formats = []format{
 }
 
 // Formats lists the formats Render writes to one stream.
-func Formats() []string {
-	names := make([]string, len(formats))
-	for i, f := range formats {
-		names[i] = f.name
-	}
-	return names
-}
-
-// lookup finds the format called name or one of its aliases, in any case.
-func lookup(name string) (format, bool) {
-	name = strings.ToLower(name)
-	for _, f := range formats {
-		if f.name == name || slices.Contains(f.aliases, name) {
-			return f, true
-		}
-	}
-	return format{}, false
-}
+func Formats() []string { return formats.Names() }
 
 // Render writes r in one format to w.
 func Render(w io.Writer, name string, r Report) error {
 	if r.Comparison == nil {
 		return errors.New("report: no comparison to render")
 	}
-	if f, ok := lookup(name); ok {
-		return f.write(w, r)
-	}
 	if strings.EqualFold(name, "hgrm") {
 		return errors.New("report: hgrm is one file per operation, not one stream: write it with --out DIR")
 	}
-	return fmt.Errorf("report: unknown format %q: choose one of %s", name, strings.Join(Formats(), ", "))
+	if err := formats.Render(w, name, r); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
 }
 
 // WriteAll writes every format into dir (created if needed), plus one .hgrm
 // file per side, workload and operation under dir/hgrm and each profiled
 // workload's folded stacks per side under dir/profiles, and returns the paths written.
 func WriteAll(dir string, r Report) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("report: create %s: %w", dir, err)
-	}
 	if r.Comparison == nil {
 		return nil, errors.New("report: no comparison to render")
 	}
-	var written []string
-	for _, f := range formats {
-		var buf bytes.Buffer
-		if err := f.write(&buf, r); err != nil {
-			return written, err
-		}
-		p := filepath.Join(dir, f.file)
-		if err := atomicfile.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-			return written, fmt.Errorf("report: write %s: %w", p, err)
-		}
-		written = append(written, p)
+	written, err := formats.WriteFiles(dir, r)
+	if err != nil {
+		return written, fmt.Errorf("report: %w", err)
 	}
 	hg, err := writeHgrms(filepath.Join(dir, "hgrm"), r.Distributions)
 	written = append(written, hg...)

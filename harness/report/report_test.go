@@ -293,13 +293,13 @@ func TestRenderSaysHowToWriteHgrm(t *testing.T) {
 func TestFormatsTableHasOneFilePerFormat(t *testing.T) {
 	files := map[string]string{}
 	for _, f := range formats {
-		if f.write == nil || f.file == "" {
-			t.Errorf("format %q has no writer or no file", f.name)
+		if f.Write == nil || f.File == "" {
+			t.Errorf("format %q has no writer or no file", f.Name)
 		}
-		if other, dup := files[f.file]; dup {
-			t.Errorf("formats %q and %q both write %s", other, f.name, f.file)
+		if other, dup := files[f.File]; dup {
+			t.Errorf("formats %q and %q both write %s", other, f.Name, f.File)
 		}
-		files[f.file] = f.name
+		files[f.File] = f.Name
 	}
 }
 
