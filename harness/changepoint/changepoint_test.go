@@ -146,25 +146,29 @@ func TestDetectRepeatsWithTheSameSeed(t *testing.T) {
 }
 
 func TestShiftIntervalFromStandardErrorsWhenTheSeriesIsTooShort(t *testing.T) {
-	// Two segments of two points: 4 points, 2 segments, 2 df: the t interval.
-	// With MinSize 1 and three points the residual has 1 df, so the given
-	// standard errors decide the interval; without them it is unknown.
+	// A point found in three values leaves one residual degree of freedom,
+	// too few for a t interval: the given standard errors decide it, and
+	// without them it is unknown. No permutation test can find that point
+	// (SmallestP(3) is 2/3), so the interval is computed on the split itself.
 	xs := []float64{0, 0.001, 0.5}
-	o := Options{MinSize: 1, Permutations: 999, Alpha: 0.4}
-	res, err := Detect(xs, o)
+	if res, err := Detect(xs, Options{MinSize: 1, Alpha: 0.4}); err != nil || len(res.Points) != 0 || SmallestP(len(xs)) <= 0.4 {
+		t.Fatalf("Detect on 3 values = %+v, %v; want no point: a shift in 3 values cannot reach p %.3f", res, err, SmallestP(len(xs)))
+	}
+	r, err := Options{MinSize: 1, Alpha: 0.4}.resolve(len(xs))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Points) == 0 {
-		t.Skip("no point found on 3 values at alpha 0.4; nothing to check")
+	pts := []Point{{Index: 2}}
+	bounds := []int{0, 2, 3}
+	if _, df := estimateShifts(xs, bounds, pts, r); df != 1 || !math.IsNaN(pts[0].Low) || !math.IsNaN(pts[0].High) {
+		t.Errorf("without standard errors and with %d df the interval should be unknown, got [%v, %v]", df, pts[0].Low, pts[0].High)
 	}
-	if p := res.Points[0]; !math.IsNaN(p.Low) {
-		t.Errorf("without standard errors and with %d df the interval should be unknown, got [%v, %v]", res.DF, p.Low, p.High)
-	}
-	o.SE = []float64{0.01, 0.01, 0.01}
-	res, _ = Detect(xs, o)
-	p := res.Points[0]
-	if math.IsNaN(p.Low) || p.Low > p.Shift || p.High < p.Shift || p.High-p.Low > 0.2 {
+	r.SE = []float64{0.01, 0.01, 0.01}
+	pts = []Point{{Index: 2}}
+	estimateShifts(xs, bounds, pts, r)
+	p := pts[0]
+	// Shift 0.5-0.0005; half-width z(0.8)·√(2·0.01²/2² + 0.01²/1²) ≈ 0.0103.
+	if p.Shift < 0.499 || p.Shift > 0.5 || math.IsNaN(p.Low) || p.Low > p.Shift || p.High < p.Shift || p.High-p.Low > 0.03 || p.High-p.Low < 0.01 {
 		t.Errorf("interval from standard errors [%v, %v] around %v", p.Low, p.High, p.Shift)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -39,17 +41,27 @@ func TestStopCutShortWhenTheStartContextEnds(t *testing.T) {
 			c.main = j
 			c.seal()
 			c.ready.Store(true)
-			time.Sleep(100 * time.Millisecond) // the trap is set and sleep runs, ignoring SIGTERM as it inherited
+			// The trap is set once sh has exec'd sleep, which ignores SIGTERM as it inherited.
+			waitExecd(t, j.pgid, "sleep")
 			start := time.Now()
+			hurried := make(chan time.Time, 1)
 			switch tc.name {
 			case "hurried before Stop":
 				c.hurry()
 			case "hurried during Stop":
-				time.AfterFunc(500*time.Millisecond, c.hurry)
-				start = start.Add(500 * time.Millisecond)
+				go func() {
+					for !c.stopping.Load() {
+						time.Sleep(time.Millisecond)
+					}
+					hurried <- time.Now()
+					c.hurry()
+				}()
 			}
 			if err := c.Stop(t.Context()); err != nil {
 				t.Fatal(err)
+			}
+			if tc.name == "hurried during Stop" {
+				start = <-hurried
 			}
 			took := time.Since(start)
 			if took < tc.atLeast || took > tc.atMost {
@@ -127,5 +139,21 @@ func TestStopKeepsTheLogOfAClusterThatDied(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// waitExecd waits until process pid runs the program named comm (its exec
+// is done), for at most 10 s.
+func waitExecd(t *testing.T, pid int, comm string) {
+	t.Helper()
+	p := filepath.Join("/proc", strconv.Itoa(pid), "comm")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.TrimSpace(string(b)) == comm {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d does not run %s after 10 s (%s: %q, %v)", pid, comm, p, b, err)
+		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/proctest"
 )
 
 // The versions the integration tests start: the suite's version and one other
@@ -33,20 +35,6 @@ func skipShort(t *testing.T) {
 	}
 }
 
-// processesIn lists the pids whose command line mentions dir: the JVM's class
-// path and log4j2 flag name its work dir, so this finds it however it was started.
-func processesIn(dir string) []string {
-	var pids []string
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(b), dir+string(filepath.Separator)) {
-			pids = append(pids, e.Name())
-		}
-	}
-	return pids
-}
-
 // assertNoProcessIn fails t when a process of the work dir survives a short grace.
 func assertNoProcessIn(t *testing.T, dir string) {
 	t.Helper()
@@ -55,7 +43,7 @@ func assertNoProcessIn(t *testing.T, dir string) {
 	}
 	var left []string
 	for range 50 {
-		if left = processesIn(dir); len(left) == 0 {
+		if left = proctest.ProcessesIn(dir); len(left) == 0 {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)

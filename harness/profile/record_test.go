@@ -31,6 +31,7 @@ const burner = `public class Burner {
 // testJDKs lists the full JDKs (javac, jcmd, jfr) on this machine: java's on
 // PATH and those under /usr/lib/jvm, once each.
 func testJDKs(t *testing.T) []JDK {
+	t.Helper()
 	var homes []string
 	if p, err := exec.LookPath("javac"); err == nil {
 		if real, err := filepath.EvalSymlinks(p); err == nil {
@@ -54,7 +55,10 @@ func testJDKs(t *testing.T) []JDK {
 		out = append(out, j)
 	}
 	if len(out) == 0 {
-		t.Skip("no full JDK (javac, jcmd, jfr) on this machine")
+		if testing.Short() {
+			t.Skip("no full JDK (javac, jcmd, jfr) on this machine; skipped under -short")
+		}
+		t.Fatal("no full JDK (javac, jcmd, jfr) on PATH or under /usr/lib/jvm: install one (apt-get install openjdk-17-jdk-headless; .ci/run does) or run with -short")
 	}
 	return out
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
+	"github.com/regress-hbase/regress/harness/proctest"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -66,7 +67,7 @@ func startFaultRun(t *testing.T, store string, args ...string) *liveRun {
 			<-lr.done
 		}
 		for _, d := range lr.workDirs() {
-			for _, p := range processesIn(d) {
+			for _, p := range proctest.ProcessesIn(d) {
 				if pid, err := strconv.Atoi(p); err == nil {
 					_ = syscall.Kill(pid, syscall.SIGKILL)
 				}
@@ -216,7 +217,7 @@ func (lr *liveRun) checkAfter(want int) {
 	// config), never its data; any other is removed whole.
 	died := strings.Contains(lr.out.String(), "HBase JVM died")
 	for _, d := range dirs {
-		if ps := processesIn(d); len(ps) > 0 {
+		if ps := proctest.ProcessesIn(d); len(ps) > 0 {
 			t.Errorf("processes %v of cluster %s are left running", ps, d)
 		}
 		if !died {
@@ -235,19 +236,6 @@ func (lr *liveRun) checkAfter(want int) {
 		}
 		os.RemoveAll(d)
 	}
-}
-
-// processesIn lists the pids whose command line names a path inside dir.
-func processesIn(dir string) []string {
-	var pids []string
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(b), dir+string(filepath.Separator)) {
-			pids = append(pids, e.Name())
-		}
-	}
-	return pids
 }
 
 // TestFaultRegionServerKilled: SIGKILL one of two region servers during the
@@ -298,7 +286,7 @@ func TestFaultServerStopped(t *testing.T) {
 	if len(dirs) != 1 {
 		t.Fatalf("work dirs %v, want one", dirs)
 	}
-	pids := processesIn(dirs[0])
+	pids := proctest.ProcessesIn(dirs[0])
 	if len(pids) != 1 {
 		t.Fatalf("processes %v in %s, want the one HBase JVM", pids, dirs[0])
 	}

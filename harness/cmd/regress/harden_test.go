@@ -227,6 +227,34 @@ func waitFor(t *testing.T, out *syncBuffer, want string) {
 	}
 }
 
+// waitReader waits until a process opens fifo to read (a writer's open of a
+// FIFO returns only then), for at most 20 s, and holds the writer open until
+// the test ends, so the reader's read blocks with nothing to read.
+func waitReader(t *testing.T, fifo string) {
+	t.Helper()
+	opened := make(chan *os.File, 1)
+	go func() {
+		f, _ := os.OpenFile(fifo, os.O_WRONLY, 0)
+		opened <- f
+	}()
+	select {
+	case f := <-opened:
+		if f == nil {
+			t.Fatalf("open %s to write failed", fifo)
+		}
+		t.Cleanup(func() { f.Close() })
+	case <-time.After(20 * time.Second):
+		// A reader of our own lets the blocked open return.
+		if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			if f := <-opened; f != nil {
+				f.Close()
+			}
+			r.Close()
+		}
+		t.Fatalf("nothing opened %s to read within 20 s", fifo)
+	}
+}
+
 // TestSignalsStopEveryPhase sends SIGINT and SIGTERM to a built regress
 // waiting on the store lock and reading a FIFO: each stops within 2 s and
 // says what it kept.
@@ -261,7 +289,7 @@ func TestSignalsStopEveryPhase(t *testing.T) {
 				t.Fatal(err)
 			}
 			cmd, out := startMain(t, "import-ycsb", fifo, "--version", "2.6.1", "--workload", "workloada", "--store", t.TempDir())
-			time.Sleep(500 * time.Millisecond)
+			waitReader(t, fifo)
 			if c := stopWithin(t, cmd, sig, 2*time.Second); c != exitRunFailed || !strings.Contains(out.String(), "interrupted") {
 				t.Errorf("exit %d, want %d saying it was interrupted:\n%s", c, exitRunFailed, out.String())
 			}
