@@ -19,6 +19,7 @@ import (
 	"github.com/regress-hbase/regress/harness/suite"
 	"github.com/regress-hbase/regress/harness/sut"
 	"github.com/regress-hbase/regress/harness/version"
+	"log/slog"
 )
 
 // History is `regress history`: every release of a list or range measured
@@ -146,7 +147,7 @@ func (j *History) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := history.Formats.Render(stdout, j.Format, h); err != nil {
 		return fault.Run(err)
 	}
-	fmt.Fprintf(stderr, "reports: %s (%d files)\n", out, len(written))
+	slog.Info("reports written", "dir", out, "files", len(written))
 	if len(failed) > 0 {
 		return fault.Run(fmt.Errorf("%d release(s) not measured: %s (see the log above); run the same command again to measure them: what is stored is reused",
 			len(failed), strings.Join(failed, ", ")))

@@ -143,17 +143,17 @@ func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return Kept(RunFailure(deathReported(ctx), err), r.Stored(), se.store.Root())
 	}
 	se.prog.Close()
-	return decide(stdout, stderr, store, bm, cm, cfg, j.Report, r.ProfileNotes())
+	return decide(stdout, store, bm, cm, cfg, j.Report, r.ProfileNotes())
 }
 
 // Decide compares, writes every report, prints the chosen one, and returns
 // the verdict as an error when it fails the job.
-func Decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report) error {
-	return decide(stdout, stderr, store, bm, cm, cfg, rp, nil)
+func Decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report) error {
+	return decide(stdout, store, bm, cm, cfg, rp, nil)
 }
 
 // decide is Decide with the run's notes on profiles it could not record.
-func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, profileNotes []string) error {
+func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, profileNotes []string) error {
 	c, err := compare.Compare(bm, cm, cfg)
 	if err != nil {
 		return fault.Usage(err)
@@ -173,7 +173,7 @@ func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 	rep.Profiles, notes = Differentials(bm, cm)
 	rep.Timelines = Timelines(store, bm, cm)
 	rep.ProfileNotes = slices.Concat(profileNotes, notes)
-	if err := writeReports(stdout, stderr, rp, rep, true); err != nil {
+	if err := writeReports(stdout, rp, rep, true); err != nil {
 		return err
 	}
 	switch c.Verdict {
@@ -191,7 +191,7 @@ func decide(stdout, stderr io.Writer, store *results.Store, bm, cm *results.Mani
 
 // writeReports writes every format under rp.Out (default reports/<timestamp>),
 // adds to GitHub's step summary when asked, and prints rp.Format on stdout.
-func writeReports(stdout, stderr io.Writer, rp Report, rep report.Report, stepSummary bool) error {
+func writeReports(stdout io.Writer, rp Report, rep report.Report, stepSummary bool) error {
 	out := rp.Out
 	if out == "" {
 		out = report.Timestamped("reports", time.Now())
@@ -211,7 +211,7 @@ func writeReports(stdout, stderr io.Writer, rp Report, rep report.Report, stepSu
 	if err := report.Render(stdout, rp.Format, rep); err != nil {
 		return fault.Usage(err)
 	}
-	fmt.Fprintf(stderr, "reports: %s (%d files)\n", out, len(written))
+	slog.Info("reports written", "dir", out, "files", len(written))
 	return nil
 }
 

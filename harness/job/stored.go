@@ -58,7 +58,7 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 	} else {
 		slog.Warn("suite not found: comparing with default tolerances and gate at one look per run", "suite", bm.Suite.Name, "scenarios", j.Scenarios)
 	}
-	return Decide(stdout, stderr, st, bm, cm, cfg, j.Report)
+	return Decide(stdout, st, bm, cm, cfg, j.Report)
 }
 
 // Plan is `regress plan`: from stored trials, the spread of every gated

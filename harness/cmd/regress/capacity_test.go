@@ -75,8 +75,8 @@ func TestCapacityVerdictMapsToTheExitCode(t *testing.T) {
 		}(), true, exitInconclusive},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var out, errb bytes.Buffer
-			err := job.DecideCapacity(&out, &errb, c.sw, cfg, job.Report{Out: t.TempDir(), Format: "text", FailOnInconclusive: c.failOnNone})
+			var out bytes.Buffer
+			err := job.DecideCapacity(&out, c.sw, cfg, job.Report{Out: t.TempDir(), Format: "text", FailOnInconclusive: c.failOnNone})
 			if code(err) != c.want {
 				t.Fatalf("exit %d (%v), want %d\n%s", code(err), err, c.want, out.String())
 			}
