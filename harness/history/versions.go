@@ -26,17 +26,17 @@ func ResolveVersions(spec string, known []string) ([]string, error) {
 	}
 	releases := map[string]bool{}
 	for _, v := range known {
-		if r := release(v); r != "" {
+		if r := version.Release(v); r != "" {
 			releases[r] = true
 		}
 	}
 	var out []string
 	seen := map[string]string{}
 	add := func(v, item string) error {
-		if prev, dup := seen[release(v)]; dup {
-			return fmt.Errorf("--versions: %s appears twice (in %q and %q); name each release once", release(v), prev, item)
+		if prev, dup := seen[version.Release(v)]; dup {
+			return fmt.Errorf("--versions: %s appears twice (in %q and %q); name each release once", version.Release(v), prev, item)
 		}
-		seen[release(v)] = item
+		seen[version.Release(v)] = item
 		out = append(out, v)
 		return nil
 	}
@@ -80,7 +80,7 @@ func expandRange(from, to, item string, releases map[string]bool) ([]string, err
 	if len(releases) == 0 {
 		return nil, fmt.Errorf("--versions %q: %w to resolve the range against (no Maven to list them and none cached; see `regress cluster versions`): list the releases instead, e.g. 2.6.0,2.6.1,2.6.2", item, ErrNoVersions)
 	}
-	from, to = release(from), release(to)
+	from, to = version.Release(from), version.Release(to)
 	if version.Compare(from, to) > 0 {
 		return nil, fmt.Errorf("--versions %q runs backwards: write the older release first (%s..%s)", item, to, from)
 	}
@@ -95,36 +95,12 @@ func expandRange(from, to, item string, releases map[string]bool) ([]string, err
 		if version.Compare(r, from) < 0 || version.Compare(r, to) > 0 {
 			continue
 		}
-		if preRelease(r) && r != from && r != to {
+		if version.PreRelease(r) && r != from && r != to {
 			continue
 		}
 		out = append(out, r)
 	}
 	return version.Sort(out), nil
-}
-
-// SameRelease reports whether two version strings name one release
-// (2.6.1 and 2.6.1-hadoop3 do).
-func SameRelease(a, b string) bool { return release(a) == release(b) }
-
-// release is the release a version string names: its build variant
-// (-hadoop2, -hadoop3) dropped.
-func release(v string) string {
-	for _, s := range []string{"-hadoop3", "-hadoop2"} {
-		v = strings.TrimSuffix(v, s)
-	}
-	return v
-}
-
-// preRelease says whether v is an alpha, beta, release candidate or snapshot.
-func preRelease(v string) bool {
-	l := strings.ToLower(v)
-	for _, p := range []string{"alpha", "beta", "-rc", "snapshot"} {
-		if strings.Contains(l, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // nearest lists up to n known releases closest to v in release order.

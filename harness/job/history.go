@@ -81,7 +81,7 @@ func (j *History) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := version.Validate(ref); err != nil {
 		return fault.Usagef("--reference: %w", err)
 	}
-	if i := slices.IndexFunc(releases, func(r string) bool { return history.SameRelease(r, ref) }); i >= 0 {
+	if i := slices.IndexFunc(releases, func(r string) bool { return version.SameRelease(r, ref) }); i >= 0 {
 		ref = releases[i]
 	} else {
 		releases = version.Sort(append(releases, ref))

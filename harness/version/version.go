@@ -87,6 +87,32 @@ func isPreRelease(seg string) bool {
 	return false
 }
 
+// PreRelease says whether v is an alpha, beta, release candidate or
+// snapshot (3.0.0-beta-1, 2.6.1-SNAPSHOT): a segment after the first that
+// Compare puts before the bare version.
+func PreRelease(v string) bool {
+	segs := Segments(v)
+	for _, s := range segs[min(1, len(segs)):] {
+		if isPreRelease(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Release is the release a version string names: its build variant
+// (-hadoop2, -hadoop3) dropped.
+func Release(v string) string {
+	for _, s := range []string{"-hadoop3", "-hadoop2"} {
+		v = strings.TrimSuffix(v, s)
+	}
+	return v
+}
+
+// SameRelease reports whether two version strings name one release
+// (2.6.1 and 2.6.1-hadoop3 do).
+func SameRelease(a, b string) bool { return Release(a) == Release(b) }
+
 // Sort sorts versions in place with Compare and drops duplicates.
 func Sort(vs []string) []string {
 	sort.Slice(vs, func(i, j int) bool { return Compare(vs[i], vs[j]) < 0 })

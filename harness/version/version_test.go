@@ -46,3 +46,15 @@ func TestLine(t *testing.T) {
 		}
 	}
 }
+
+func TestReleasesVariantsAndPreReleases(t *testing.T) {
+	if !SameRelease("2.6.1", "2.6.1-hadoop3") || !SameRelease("2.4.18-hadoop2", "2.4.18") || SameRelease("2.6.1", "2.6.10") {
+		t.Error("SameRelease confuses releases")
+	}
+	for v, want := range map[string]bool{"3.0.0-beta-1": true, "3.0.0-alpha-4": true, "2.6.1-SNAPSHOT": true, "2.6.1-rc1": true,
+		"2.6.1": false, "2.6.1-hadoop3": false, "3.0.0": false} {
+		if PreRelease(v) != want {
+			t.Errorf("PreRelease(%q) = %v, want %v", v, !want, want)
+		}
+	}
+}
