@@ -273,7 +273,29 @@ func voteMetric(m compare.MetricResult) string {
 	if hasCI(m) {
 		s += fmt.Sprintf(" [%+.1f%%, %+.1f%%]", (m.CILow-1)*100, (m.CIHigh-1)*100)
 	}
-	return s + ", " + status(m)
+	s += ", " + status(m)
+	if b := verdictBoundNote(m); b != "" {
+		s += " " + b
+	}
+	return s
+}
+
+// verdictBoundNote says, for a gated metric whose printed interval lies
+// beyond its tolerance but that is not REGRESSED, the bound the verdict
+// used: the interval is read at the look's alpha, the regression decision
+// at the metric's Holm level over every gated metric, which is wider.
+func verdictBoundNote(m compare.MetricResult) string {
+	if !m.Gated || m.Status == compare.Regressed || !hasCI(m) || !finite(m.RegressionBound) || m.RegressionBound <= 0 {
+		return ""
+	}
+	worse := m.CILow > 1+m.Tolerance
+	if m.Unit == "ops/s" {
+		worse = m.CIHigh < 1/(1+m.Tolerance)
+	}
+	if !worse {
+		return ""
+	}
+	return fmt.Sprintf("(the verdict's bound, Holm-adjusted over the gated metrics: %+.1f%%, within the %.0f%% tolerance)", (m.RegressionBound-1)*100, m.Tolerance*100)
 }
 
 // voteValue prints a latency in milliseconds, "< 1 ms" below one (or when
