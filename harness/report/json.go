@@ -67,22 +67,22 @@ type jsonMetric struct {
 }
 
 type jsonReport struct {
-	Verdict     compare.Verdict    `json:"verdict"`
-	Note        string             `json:"note,omitempty"`
-	Baseline    compare.Side       `json:"baseline"`
-	Candidate   compare.Side       `json:"candidate"`
-	Suite       string             `json:"suite"`
-	Paired      bool               `json:"paired"`
-	Interleaved bool               `json:"interleaved"`
-	Duet        bool               `json:"duet,omitempty"`
-	Descriptive bool               `json:"descriptive"`
-	Alpha       jsonNumber         `json:"alpha"`
-	Looks       int                `json:"looks"`
-	LookAlpha   jsonNumber         `json:"look_alpha"`
-	Runs        int                `json:"runs,omitempty"`
-	Invalid     string             `json:"invalid,omitempty"`
+	Verdict     compare.Verdict `json:"verdict"`
+	Note        string          `json:"note,omitempty"`
+	Baseline    compare.Side    `json:"baseline"`
+	Candidate   compare.Side    `json:"candidate"`
+	Suite       string          `json:"suite"`
+	Paired      bool            `json:"paired"`
+	Interleaved bool            `json:"interleaved"`
+	Duet        bool            `json:"duet,omitempty"`
+	Descriptive bool            `json:"descriptive"`
+	Alpha       jsonNumber      `json:"alpha"`
+	Looks       int             `json:"looks"`
+	LookAlpha   jsonNumber      `json:"look_alpha"`
+	Runs        int             `json:"runs,omitempty"`
+	Invalid     string          `json:"invalid,omitempty"`
 	// NotCompared lists the gated metrics no row compares, with why.
-	NotCompared []string `json:"gated_not_compared,omitempty"`
+	NotCompared []string           `json:"gated_not_compared,omitempty"`
 	HeldRate    []compare.HeldRate `json:"held_rate,omitempty"`
 	Metrics     []jsonMetric       `json:"metrics"`
 	Warnings    []string           `json:"warnings"`
