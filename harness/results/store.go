@@ -47,6 +47,9 @@ var ErrSchema = errors.New("unknown manifest schema")
 // ErrJarsDiffer marks a store target whose stored trials ran other HBase jars.
 var ErrJarsDiffer = errors.New("stored results ran other HBase jars")
 
+// ErrVersionsDiffer marks a store target (a label) whose stored results are of another HBase version.
+var ErrVersionsDiffer = errors.New("stored results are of another HBase version")
+
 // Store is a results directory: <root>/<target>/<suite>-<fingerprint[:12]>/manifest.json
 // beside trials/<trial-id>.hlog. One process writes at a time: every write holds
 // an exclusive lock on <root>/.lock.
@@ -221,6 +224,11 @@ func (s *Store) Ensure(m *Manifest) (_ *Manifest, err error) {
 	defer unlock()
 	existing, err := s.Load(k)
 	if err == nil {
+		// One name, one version: results of two versions under one label
+		// would be compared as one build.
+		if existing.Version != "" && m.Version != "" && existing.Version != m.Version {
+			return nil, fmt.Errorf("%w: %s holds results of HBase %s, not %s: a label names one version; store these under a label of their own, or, if the stored ones are under the wrong name, remove them with `regress results remove %s` and store them again", ErrVersionsDiffer, k, existing.Version, m.Version, k)
+		}
 		if len(existing.JarChecksums) > 0 && len(m.JarChecksums) > 0 && !maps.Equal(existing.JarChecksums, m.JarChecksums) {
 			return nil, fmt.Errorf("%w: %s holds trials of other HBase jars than the ones running now (an earlier RC under the same label?): give this one its own label", ErrJarsDiffer, k)
 		}
