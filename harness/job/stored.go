@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
@@ -41,6 +42,9 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 	cm, err := st.Resolve(j.Candidate, j.Suite)
 	if err != nil {
 		return fault.Usage(err)
+	}
+	if err := differentEntries(j.Baseline, j.Candidate, bm, cm); err != nil {
+		return err
 	}
 	cfg := compare.Config{}
 	// Tolerances, gates and the planned looks come from the suite file
@@ -90,6 +94,9 @@ func (j *Plan) Run(stdout io.Writer) error {
 		if cm, err = st.Resolve(j.Candidate, s.Name); err != nil {
 			return fault.Usage(err)
 		}
+		if err := differentEntries(j.Baseline, j.Candidate, bm, cm); err != nil {
+			return err
+		}
 	}
 	if len(bm.Trials) == 0 || (cm != nil && len(cm.Trials) == 0) {
 		return fault.Usage(errors.New("plan needs measured trials; imported YCSB summaries have no trial-to-trial spread"))
@@ -100,6 +107,18 @@ func (j *Plan) Run(stdout io.Writer) error {
 	}
 	report.WritePlan(stdout, report.PlanSuite{Name: s.Name, Initial: s.Pairs.Initial, Max: s.Pairs.Max, Looks: s.Pairs.Looks, Alpha: s.Compare.Alpha}, plan, cm != nil)
 	return nil
+}
+
+// differentEntries refuses a baseline and a candidate that resolved to one
+// stored entry (by name, by its directory, or one of each): an entry
+// compared with itself shows no change whatever it holds.
+func differentEntries(baseline, candidate string, bm, cm *results.Manifest) error {
+	a, errA := os.Stat(bm.Dir)
+	b, errB := os.Stat(cm.Dir)
+	if errA != nil || errB != nil || !os.SameFile(a, b) {
+		return nil
+	}
+	return fault.Usagef("--baseline %s and --candidate %s are one stored entry (%s): compared with itself it can only show no change; give the candidate's results (see `regress results list`)", baseline, candidate, bm.Dir)
 }
 
 // WarnIfUndecidable logs, before a run starts, the gated metrics the suite's
