@@ -81,17 +81,23 @@ func (j *Plan) Run(stdout io.Writer) error {
 	if err != nil {
 		return fault.Usage(err)
 	}
-	s, err := LoadSuite(j.Scenarios, j.Suite)
+	// --suite NAME@FINGERPRINT picks the results of one version of an edited suite.
+	name, fp := results.SplitSuite(j.Suite)
+	s, err := LoadSuite(j.Scenarios, name)
 	if err != nil {
 		return err
 	}
-	bm, err := st.Resolve(j.Baseline, s.Name)
+	stored := s.Name
+	if fp != "" {
+		stored += "@" + fp
+	}
+	bm, err := st.Resolve(j.Baseline, stored)
 	if err != nil {
 		return fault.Usage(err)
 	}
 	var cm *results.Manifest
 	if j.Candidate != "" {
-		if cm, err = st.Resolve(j.Candidate, s.Name); err != nil {
+		if cm, err = st.Resolve(j.Candidate, stored); err != nil {
 			return fault.Usage(err)
 		}
 		if err := differentEntries(j.Baseline, j.Candidate, bm, cm); err != nil {
