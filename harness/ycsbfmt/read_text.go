@@ -119,8 +119,11 @@ const maxLine = 1 << 20
 // ParseText reads YCSB text output (any version from 0.1.0 on). name labels
 // errors. Lines outside the measurement block (status lines, the command
 // line, client logs) are skipped; a measurement line it cannot read is an
-// error naming the file and line. A file holding several runs (a load phase
-// then a run phase, say) yields one Run each.
+// error naming the file and line, and so are figures that contradict each
+// other (a label given twice in one run, latencies of no operation, more
+// statuses than operations). A file holding several runs (a load phase then
+// a run phase, say) yields one Run each. A UTF-8 byte order mark is skipped;
+// UTF-16 text is refused saying to convert it.
 func ParseText(name string, r io.Reader) ([]*Run, error) {
 	br := bufio.NewReader(r)
 	if enc := utf16Encoding(br); enc != "" {
