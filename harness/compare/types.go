@@ -145,6 +145,10 @@ type Comparison struct {
 	Runs int `json:"runs,omitempty"`
 	// HeldRate is the held-target check of every workload that ran at a target rate.
 	HeldRate []HeldRate `json:"held_rate,omitempty"`
+	// NotCompared lists the gated metrics that could not be compared, each
+	// with why (absent or zero in some trial, measured differently by the
+	// two sides): the verdict is never PASS while one is listed.
+	NotCompared []string `json:"gated_not_compared,omitempty"`
 	// Invalid says why the trials cannot be judged (Verdict INVALID).
 	Invalid string `json:"invalid,omitempty"`
 	// ServerCounts are the requests and block cache lookups each side's
