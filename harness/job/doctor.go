@@ -2,6 +2,7 @@ package job
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -10,9 +11,18 @@ import (
 	"github.com/regress-hbase/regress/harness/hbase"
 )
 
-// Doctor (`regress doctor`) prints the cluster report. Any failure means the
-// cluster at zkAddr is not usable as given: bad input, like other usage errors.
+// Doctor (`regress doctor`) prints the cluster report, giving up after
+// timeout. Any failure means the cluster at zkAddr is not usable as given:
+// bad input, like other usage errors.
 func Doctor(ctx context.Context, out io.Writer, zkAddr, znode string, timeout time.Duration) error {
+	if zkAddr == "" {
+		return fault.Usage(errors.New("doctor: --zk HOST:PORT is required (the address `regress cluster up` prints)"))
+	}
+	if timeout <= 0 {
+		return fault.Usage(fmt.Errorf("doctor: --timeout %v must be positive", timeout))
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	fail := func(what string, err error) error {
 		return fault.Usage(fmt.Errorf("doctor: %s (ZooKeeper %s, znode %s, timeout %v): %w", what, zkAddr, znode, timeout, err))
 	}

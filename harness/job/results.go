@@ -1,0 +1,121 @@
+package job
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/results"
+)
+
+// ListResults (`regress results list`) prints every usable entry of the
+// store, then every stored capacity sweep; a damaged entry is left out of
+// the tables and named in a warning, so it hides none of the others.
+func ListResults(out io.Writer, store string) error {
+	st, err := results.OpenReadOnly(store)
+	if err != nil {
+		return fault.Usage(err)
+	}
+	entries, damaged, err := st.Scan()
+	if err != nil {
+		return fault.Usage(err)
+	}
+	sweeps, badSweeps, err := st.Sweeps()
+	if err != nil {
+		return fault.Usage(err)
+	}
+	switch {
+	case len(entries) == 0 && len(sweeps) == 0:
+		fmt.Fprintf(out, "no results stored in %s\n", st.Root())
+	case len(entries) > 0:
+		fmt.Fprintf(out, "%-28s %-12s %-14s %-11s %6s %9s  %s\n", "TARGET", "SUITE", "FINGERPRINT", "SOURCE", "TRIALS", "SUMMARIES", "UPDATED")
+		for _, e := range entries {
+			fmt.Fprintf(out, "%-28s %-12s %-14s %-11s %6d %9d  %s\n", e.Target, e.Suite, shortFingerprint(e.Fingerprint), e.Source, e.Trials, e.Summaries, e.Updated.UTC().Format("2006-01-02 15:04"))
+		}
+	}
+	if len(sweeps) > 0 {
+		if len(entries) > 0 {
+			fmt.Fprintln(out)
+		}
+		fmt.Fprintf(out, "%-28s %-12s %-14s %-14s %s\n", "CAPACITY SWEEP", "SUITE", "BASELINE", "CANDIDATE", "UPDATED")
+		for _, e := range sweeps {
+			fmt.Fprintf(out, "%-28s %-12s %-14s %-14s %s\n", e.Name, e.Suite, e.Baseline, e.Candidate, e.Updated.UTC().Format("2006-01-02 15:04"))
+		}
+	}
+	if damaged = append(damaged, badSweeps...); len(damaged) > 0 {
+		slog.Warn("damaged entries left out", "err", &results.DamagedError{Entries: damaged})
+	}
+	return nil
+}
+
+// CheckResults (`regress results check`) verifies every entry and sweep of
+// the store and prints one line each, good or DAMAGED with the reason; any
+// damaged entry is a usage error (exit 2) saying how to deal with it.
+func CheckResults(ctx context.Context, out io.Writer, store string) error {
+	st, err := results.OpenReadOnly(store)
+	if err != nil {
+		return fault.Usage(err)
+	}
+	sts, err := st.Check()
+	if err != nil {
+		return fault.Usage(err)
+	}
+	bad := 0
+	for _, s := range sts {
+		if ctx.Err() != nil {
+			return fault.Run(fmt.Errorf("check interrupted: %w (nothing was changed)", ctx.Err()))
+		}
+		switch {
+		case s.Err != nil:
+			bad++
+			fmt.Fprintf(out, "DAMAGED  %s: %s\n", s.Name, strings.ReplaceAll(s.Err.Error(), "\n", "; "))
+		case s.Sweep != nil:
+			fmt.Fprintf(out, "good     %s: capacity sweep of %s against %s, suite %s%s\n", s.Name, s.Sweep.Candidate, s.Sweep.Baseline, s.Sweep.Suite, legacyNote(s.Sweep))
+		default:
+			fmt.Fprintf(out, "good     %s: %d trials, %d summaries\n", s.Name, s.Entry.Trials, s.Entry.Summaries)
+		}
+	}
+	if len(sts) == 0 {
+		fmt.Fprintf(out, "no results stored in %s\n", st.Root())
+	}
+	if bad > 0 {
+		return fault.Usagef("%d of %d entries in %s are damaged: remove each with `regress results remove NAME` (its results are lost) or restore it from a copy", bad, len(sts), st.Root())
+	}
+	return nil
+}
+
+// RemoveResult (`regress results remove`) deletes the entry or sweep called
+// name (as check prints it) under the store's lock and says what it removed.
+func RemoveResult(ctx context.Context, out io.Writer, store, name string) error {
+	st, err := results.OpenReadOnly(store)
+	if err != nil {
+		return fault.Usage(err)
+	}
+	dir, err := st.WithContext(ctx).Remove(name)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fault.Run(fmt.Errorf("%w (nothing was removed)", err))
+		}
+		return fault.Usage(err)
+	}
+	fmt.Fprintf(out, "removed %s (%s)\n", name, dir)
+	return nil
+}
+
+// legacyNote marks a sweep stored before sweeps had a checksum: readable, not verifiable.
+func legacyNote(e *results.SweepEntry) string {
+	if e.Legacy {
+		return " (stored before sweeps had a checksum: read, not verified)"
+	}
+	return ""
+}
+
+func shortFingerprint(fp string) string {
+	if len(fp) > 12 {
+		return fp[:12]
+	}
+	return fp
+}
