@@ -34,6 +34,7 @@ type liveRun struct {
 	cmd   *exec.Cmd
 	out   *syncBuffer
 	store string
+	tmp   string // the run's TMPDIR
 	done  chan struct{}
 	code  int
 	ended time.Time
@@ -46,8 +47,12 @@ func startFaultRun(t *testing.T, store string, args ...string) *liveRun {
 		t.Skip("starts a real HBase; skipped under -short")
 	}
 	args = append(args, "--suite", faultSuite, "--scenarios", scenariosDir, "--store", store)
+	// The run's own temp dir: a trial's interval log is written there as
+	// its window runs (see waitMeasuring), and its clusters' work dirs.
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	cmd, out := startMain(t, args...)
-	lr := &liveRun{t: t, cmd: cmd, out: out, store: store, done: make(chan struct{})}
+	lr := &liveRun{t: t, cmd: cmd, out: out, store: store, tmp: tmp, done: make(chan struct{})}
 	go func() {
 		err := cmd.Wait()
 		lr.ended = time.Now()
@@ -124,11 +129,36 @@ var (
 )
 
 // midMeasure waits for the nth trial to start its load and then for the
-// middle of its measurement window (the suite's 1 s warm-up, 2 s window).
+// middle of its measurement window (the suite's 1 s warm-up, 2 s window):
+// the first interval its log holds, which the load generator writes a tick
+// (1 s) into the window.
 func (lr *liveRun) midMeasure(n int) {
 	lr.t.Helper()
 	lr.waitLine(runningRE, n, 3*time.Minute)
-	time.Sleep(200*time.Millisecond + time.Second + time.Second)
+	lr.waitMeasuring(time.Minute)
+}
+
+// waitMeasuring waits until a running trial's interval log
+// (regress-trial-*.hlog in the run's TMPDIR, removed once the trial is
+// stored) holds an interval histogram.
+func (lr *liveRun) waitMeasuring(limit time.Duration) {
+	lr.t.Helper()
+	for deadline := time.Now().Add(limit); ; time.Sleep(20 * time.Millisecond) {
+		logs, _ := filepath.Glob(filepath.Join(lr.tmp, "regress-trial-*.hlog"))
+		for _, p := range logs {
+			if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), ",HIST") {
+				return
+			}
+		}
+		select {
+		case <-lr.done:
+			lr.t.Fatalf("regress exited %d before a trial's window logged an interval:\n%s", lr.code, lr.out.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			lr.t.Fatalf("no trial's window logged an interval in %v:\n%s", limit, lr.out.String())
+		}
+	}
 }
 
 // workDirs are the work dirs of the clusters the run said were ready.
