@@ -47,6 +47,7 @@ const FlagsHelp = `Flags (YCSB's own syntax, single dash):
   -l LABEL         prefix for the status lines
   --load-hosts N   run only: run on N 'regress worker' load hosts registered in the
                    cluster's ZooKeeper and print their merged result as one client's
+  --log-format F   log lines on stderr as text (default) or json, as every command
   -db CLASS        accepted for YCSB command lines that name an HBase binding; ignored
   -load / -t       accepted when they agree with the command (load / run)
 
@@ -68,6 +69,21 @@ include the time an operation waited because the client fell behind.
 measurement.interval=intended reports only those, under the plain names.
 The rate is paced open-loop over one global schedule; when the achieved rate
 falls below 95% of the target a warning says so on stderr.`
+
+// LogFormatArg is the value of the global --log-format among a ycsb
+// command's args ("" when absent): those commands parse their own flags, so
+// the CLI reads this one through here.
+func LogFormatArg(args []string) string {
+	for i, arg := range args {
+		if v, ok := strings.CutPrefix(arg, "--log-format="); ok {
+			return v
+		}
+		if arg == "--log-format" && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
+}
 
 // ErrHelp is returned by ParseArgs for -h, -help and --help: print the command's help.
 var ErrHelp = errors.New("help requested")
@@ -144,6 +160,8 @@ func ParseArgs(phase string, args []string) (*Args, error) {
 					err = fmt.Errorf("--load-hosts applies to `regress ycsb run` only")
 				}
 			}
+		case "--log-format":
+			_, err = value() // the CLI's global flag, applied through LogFormatArg before this runs
 		case "-s":
 			a.status = true
 		case "-l":
@@ -160,6 +178,9 @@ func ParseArgs(phase string, args []string) (*Args, error) {
 		default:
 			if v, ok := strings.CutPrefix(arg, "--zk="); ok {
 				a.zk = v
+				break
+			}
+			if strings.HasPrefix(arg, "--log-format=") {
 				break
 			}
 			if strings.HasPrefix(arg, "-") {

@@ -35,3 +35,19 @@ func TestParseYCSBArgsPrecedenceAsYCSB(t *testing.T) {
 		t.Errorf("--zk=h:2 -load: %v, %v", a, err)
 	}
 }
+
+// TestLogFormatIsTheGlobalFlag: the ycsb commands take the global
+// --log-format among their own flags, as the CLI reads it, in either form.
+func TestLogFormatIsTheGlobalFlag(t *testing.T) {
+	for _, args := range [][]string{{"--zk", "h:1", "--log-format", "json"}, {"--log-format=json", "--zk", "h:1"}} {
+		if got := LogFormatArg(args); got != "json" {
+			t.Errorf("LogFormatArg(%q) = %q, want json", args, got)
+		}
+		if a, err := ParseArgs(Run, args); err != nil || a.zk != "h:1" {
+			t.Errorf("ParseArgs(%q) = %+v, %v; want --log-format taken and --zk read", args, a, err)
+		}
+	}
+	if got := LogFormatArg([]string{"--zk", "h:1"}); got != "" {
+		t.Errorf("LogFormatArg without the flag = %q", got)
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/job"
+	"github.com/regress-hbase/regress/harness/ycsbmode"
 )
 
 // Exit codes, following diff(1): 0 no regression, 1 regression, 2 trouble with
@@ -57,9 +58,13 @@ func newRootCmd() *cobra.Command {
 	}
 	refuseUnknownSubcommands(root)
 	logFormat := root.PersistentFlags().String("log-format", "text", "log lines on stderr as "+strings.Join(job.LogFormats, " or ")+" (one JSON object a line, for CI)")
-	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		running.Store(cmd)
-		h, err := job.NewLogHandler(cmd.ErrOrStderr(), *logFormat)
+		format := *logFormat
+		if f := ycsbmode.LogFormatArg(args); cmd.DisableFlagParsing && f != "" {
+			format = f // regress ycsb parses its own flags
+		}
+		h, err := job.NewLogHandler(cmd.ErrOrStderr(), format)
 		if err != nil {
 			return err
 		}
