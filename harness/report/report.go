@@ -67,9 +67,6 @@ const (
 	FormatVote     = "vote"
 )
 
-// A Reporter writes a report in one format to w.
-type Reporter func(w io.Writer, r Report) error
-
 // formats is every stream format, in the order Formats lists and WriteAll
 // writes them. A new format is one row here.
 var formats = FormatTable[Report]{
