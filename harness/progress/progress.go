@@ -1,10 +1,12 @@
 // Package progress shows what a run is doing on stderr: live bars on a
-// terminal, a plain line every few seconds otherwise (CI logs), nothing when quiet.
+// terminal, otherwise (CI logs) a log line every few seconds through slog's
+// default handler, so every line there has the log's one format; nothing when quiet.
 package progress
 
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -29,6 +31,7 @@ type Progress struct {
 	status atomic.Pointer[string] // read by mpb's render goroutine without pr.mu
 	last   time.Time
 	total  int
+	log    *slog.Logger // where a non-terminal's lines go
 }
 
 // plainEvery is how often a non-terminal gets a progress line during a trial.
@@ -36,7 +39,7 @@ const plainEvery = 5 * time.Second
 
 // New renders to w; quiet shows nothing.
 func New(w io.Writer, quiet bool) *Progress {
-	pr := &Progress{w: w, quiet: quiet}
+	pr := &Progress{w: w, quiet: quiet, log: slog.Default()}
 	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		pr.tty = true
 	}
@@ -54,7 +57,7 @@ func (pr *Progress) Message(s string) {
 		pr.status.Store(&s)
 		return
 	}
-	fmt.Fprintln(pr.w, s)
+	pr.print(s)
 }
 
 // Event receives the runner's progress events.
@@ -70,7 +73,7 @@ func (pr *Progress) Event(e runner.Event) {
 			pr.bar.SetTotal(int64(e.Trials), false)
 			pr.bar.SetCurrent(int64(e.Trials))
 		} else {
-			fmt.Fprintf(pr.w, "done: %d trials\n", e.Trials)
+			pr.print(fmt.Sprintf("done: %d trials", e.Trials))
 		}
 	case e.Load != nil:
 		line := fmt.Sprintf("%s: loading seed rows %d/%d (%.0f rows/s)", e.Target, e.Load.Rows, e.Load.Total, e.Load.RowsPerSec)
@@ -90,6 +93,15 @@ func (pr *Progress) Event(e runner.Event) {
 	}
 }
 
+// print writes one line: plain on a terminal, else as a log line.
+func (pr *Progress) print(s string) {
+	if pr.tty {
+		fmt.Fprintln(pr.w, s)
+		return
+	}
+	pr.log.Info(s)
+}
+
 // line shows s as the current status: on a terminal in the bar's decorator, else
 // printed when forced or when plainEvery has passed.
 func (pr *Progress) line(s string, force bool) {
@@ -98,14 +110,14 @@ func (pr *Progress) line(s string, force bool) {
 		return
 	}
 	if force || time.Since(pr.last) >= plainEvery {
-		fmt.Fprintln(pr.w, s)
+		pr.print(s)
 		pr.last = time.Now()
 	}
 }
 
 func (pr *Progress) trialStarted(e runner.Event) {
 	if !pr.tty {
-		fmt.Fprintf(pr.w, "trial %d/%d: %s on %s\n", e.Trial, e.Trials, e.Workload, e.Target)
+		pr.print(fmt.Sprintf("trial %d/%d: %s on %s", e.Trial, e.Trials, e.Workload, e.Target))
 		pr.last = time.Now()
 		return
 	}
