@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/regress-hbase/regress/harness/policy"
+	"github.com/regress-hbase/regress/harness/metric"
 )
 
 // This file decides a comparison from extracted samples (extract.go): plain
@@ -18,25 +18,12 @@ type metricKey struct{ Workload, Op, Metric string }
 
 func (k metricKey) String() string { return k.Workload + "/" + k.Op + "/" + k.Metric }
 
-// unit is the unit a metric is expressed in.
-func (k metricKey) unit() string {
-	switch k.Metric {
-	case MetricThroughput:
-		return "ops/s"
-	case MetricAllocPerOp:
-		return "B"
-	}
-	return "us"
-}
+// unit is the unit a metric is expressed in (the catalogue's).
+func (k metricKey) unit() string { return metric.Of(k.Metric).Unit }
 
 // worseSign is +1 when a larger value is worse (latency) and -1 when a
 // smaller value is worse (throughput): the flip that lets one rule decide both.
-func (k metricKey) worseSign() float64 {
-	if k.Metric == MetricThroughput {
-		return -1
-	}
-	return 1
-}
+func (k metricKey) worseSign() float64 { return metric.Of(k.Metric).Worse.Sign() }
 
 // usable reports whether v can be compared on the log scale.
 func usable(v float64) bool { return v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
@@ -282,7 +269,7 @@ func applyGateRules(throttled map[string]bool, out *Comparison) {
 	}
 	for i := range out.Metrics {
 		m := &out.Metrics[i]
-		if !m.Gated || policy.IsEfficiency(m.Metric) {
+		if !m.Gated || metric.IsEfficiency(m.Metric) {
 			continue
 		}
 		if m.Metric == MetricThroughput {
@@ -321,7 +308,7 @@ func applyGateRules(throttled map[string]bool, out *Comparison) {
 // among the gated metrics not compared.
 func gateSources(ms []metricSample, out *Comparison) {
 	for i, s := range ms {
-		if s.sources[0] == s.sources[1] || !policy.IsEfficiency(s.key.Metric) {
+		if s.sources[0] == s.sources[1] || !metric.IsEfficiency(s.key.Metric) {
 			continue
 		}
 		m := &out.Metrics[i]
@@ -350,7 +337,7 @@ func gatedMissing(s samples, r resolved) []string {
 		}
 	}
 	for _, w := range s.workloads {
-		for _, m := range policy.EfficiencyMetrics {
+		for _, m := range metric.EfficiencyMetrics {
 			k := metricKey{w, OpAll, m}
 			if r.gated(k) && !have[k] && !seen[k] {
 				seen[k] = true

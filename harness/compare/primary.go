@@ -3,7 +3,7 @@ package compare
 import (
 	"math"
 
-	"github.com/regress-hbase/regress/harness/policy"
+	"github.com/regress-hbase/regress/harness/metric"
 )
 
 // AllWorkloads is the workload of a primary row: a server cost over every
@@ -68,10 +68,10 @@ func decidePrimary(details []detail, out *Comparison) (regressed map[int]bool, f
 // addPrimary appends a primary row for each server cost metric gated in two
 // or more workloads, with its detail, and returns the details grown.
 func addPrimary(r resolved, out *Comparison, details []detail) []detail {
-	for _, metric := range policy.EfficiencyMetrics {
+	for _, name := range metric.EfficiencyMetrics {
 		var rows []int
 		for i, m := range out.Metrics {
-			if m.Metric == metric && m.Gated && m.Workload != AllWorkloads {
+			if m.Metric == name && m.Gated && m.Workload != AllWorkloads {
 				rows = append(rows, i)
 			}
 		}
@@ -97,14 +97,14 @@ func addPrimary(r resolved, out *Comparison, details []detail) []detail {
 		if dfDen > 0 {
 			df = v * v / dfDen
 		}
-		k := metricKey{AllWorkloads, OpAll, metric}
+		k := metricKey{AllWorkloads, OpAll, name}
 		d := detail{key: k, est: estimate{Mean: mean, SE: math.Sqrt(v), DF: df, N: n},
-			level: out.LookAlpha, c: math.Log1p(r.tol[metric])}
+			level: out.LookAlpha, c: math.Log1p(r.tol[name])}
 		details = append(details, d)
 		out.Metrics = append(out.Metrics, MetricResult{
-			Workload: AllWorkloads, Op: OpAll, Metric: metric, Unit: k.unit(),
+			Workload: AllWorkloads, Op: OpAll, Metric: name, Unit: k.unit(),
 			Baseline: math.Exp(logB), Candidate: math.Exp(logC), Ratio: math.Exp(mean),
-			Tolerance: r.tol[metric], Gated: true, Primary: true, Pairs: n,
+			Tolerance: r.tol[name], Gated: true, Primary: true, Pairs: n,
 			Note: "primary: the mean over the workloads that gate it, tested outside the Holm family at half the look's alpha",
 		})
 	}

@@ -372,13 +372,19 @@ func LoadSuite(scenarios, name string) (*suite.Suite, error) {
 }
 
 // loadSuiteFile loads and validates the suite file at p, its cluster section
-// as the targets it shapes would refuse it.
+// as the targets it shapes would refuse it and its compare section as the
+// comparison would.
 func loadSuiteFile(p, scenarios string) (*suite.Suite, error) {
 	s, err := suite.Load(p, scenarios)
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
 	if err := sut.CheckSuite(s); err != nil {
+		return nil, fault.Usagef("suite %s: %w", p, err)
+	}
+	// The comparison's own check, before any cluster starts: what it would
+	// refuse after the trials is refused here.
+	if err := CompareConfig(s).Check(); err != nil {
 		return nil, fault.Usagef("suite %s: %w", p, err)
 	}
 	return s, nil

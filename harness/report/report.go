@@ -21,6 +21,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/atomicfile"
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/metric"
 )
 
 // DescriptiveNote is printed wherever a descriptive comparison is shown.
@@ -184,7 +185,7 @@ func value(v float64, unit string) string {
 		return "n/a"
 	}
 	switch unit {
-	case "us":
+	case metric.Micros:
 		switch {
 		case v >= 1e6:
 			return fmt.Sprintf("%.3g s", v/1e6)
@@ -193,9 +194,9 @@ func value(v float64, unit string) string {
 		default:
 			return fmt.Sprintf("%.3g µs", v)
 		}
-	case "ops/s":
+	case metric.OpsPerSec:
 		return fmt.Sprintf("%.0f ops/s", v)
-	case "B":
+	case metric.Bytes:
 		switch {
 		case v >= 1<<20:
 			return fmt.Sprintf("%.3g MiB", v/(1<<20))
@@ -302,7 +303,7 @@ func boundText(m compare.MetricResult, b float64, op, flipped string) string {
 	if !hasCI(m) || !finite(b) || b <= 0 {
 		return "-"
 	}
-	if compare.HigherIsBetter(m.Metric) {
+	if metric.Of(m.Metric).Worse == metric.WorseLower {
 		op = flipped
 	}
 	if math.Abs(b-1) < 0.01 {
@@ -434,6 +435,7 @@ func detectLine(c *compare.Comparison) string {
 	type item struct {
 		what string
 		d    float64
+		sign string // the worse direction's: + for latency and cost, - for throughput
 	}
 	var items []item
 	for _, m := range c.Metrics {
@@ -444,7 +446,11 @@ func detectLine(c *compare.Comparison) string {
 		if m.Op != compare.OpAll {
 			what = m.Workload + " " + m.Op + " " + m.Metric
 		}
-		items = append(items, item{what, m.Detectable})
+		sign := "+"
+		if metric.Of(m.Metric).Worse == metric.WorseLower {
+			sign = "-"
+		}
+		items = append(items, item{what, m.Detectable, sign})
 	}
 	if len(items) == 0 {
 		return ""
@@ -460,11 +466,7 @@ func detectLine(c *compare.Comparison) string {
 	})
 	parts := make([]string, len(items))
 	for i, it := range items {
-		sign := "+"
-		if strings.HasSuffix(it.what, compare.MetricThroughput) {
-			sign = "-"
-		}
-		parts[i] = fmt.Sprintf("%s%.0f%% %s", sign, 100*it.d, it.what)
+		parts[i] = fmt.Sprintf("%s%.0f%% %s", it.sign, 100*it.d, it.what)
 	}
 	return "this run could detect (power 0.8): " + strings.Join(parts, ", ")
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
-	"github.com/regress-hbase/regress/harness/policy"
+	"github.com/regress-hbase/regress/harness/metric"
 	"github.com/regress-hbase/regress/harness/profile"
 )
 
@@ -340,7 +340,7 @@ func verdictBoundNote(m compare.MetricResult) string {
 		return ""
 	}
 	worse := m.CILow > 1+m.Tolerance
-	if m.Unit == "ops/s" {
+	if metric.Of(m.Metric).Worse == metric.WorseLower {
 		worse = m.CIHigh < 1/(1+m.Tolerance)
 	}
 	if !worse {
@@ -349,12 +349,12 @@ func verdictBoundNote(m compare.MetricResult) string {
 	return fmt.Sprintf("(the verdict's bound, Holm-adjusted over the gated metrics: %+.1f%%, within the %.0f%% tolerance)", (m.RegressionBound-1)*100, m.Tolerance*100)
 }
 
-// voteValue prints a latency in milliseconds, "< 1 ms" below one (or when
-// only known to lie below a bound under a millisecond); the server's CPU per
-// operation, never a latency and mostly under a millisecond, and other units
-// as the tables do.
-func voteValue(metric string, v float64, below bool, unit string) string {
-	if unit != "us" || metric == policy.CPUPerOp || !finite(v) {
+// voteValue prints a client latency (a per-operation metric) in
+// milliseconds, "< 1 ms" below one (or when only known to lie below a bound
+// under a millisecond); the server's CPU per operation, never a latency and
+// mostly under a millisecond, and other units as the tables do.
+func voteValue(name string, v float64, below bool, unit string) string {
+	if metric.Of(name).Scope != metric.PerOp || !finite(v) {
 		return sideValue(v, below, unit)
 	}
 	if v < 1000 || (below && v <= 1000) {
@@ -424,7 +424,7 @@ func voteNotes(c *compare.Comparison) []string {
 		case m.GatedFor != "":
 			// "gates in place of p95" restates the p95 row's own note
 			// ("p95 not gated: ...; p50 gates in its place").
-		case m.Metric == policy.Throughput && !m.Gated && len(c.HeldRate) > 0:
+		case m.Metric == metric.Throughput && !m.Gated && len(c.HeldRate) > 0:
 			// A method note: at a target rate the held-rate check gates
 			// instead, as the full report says once.
 		case !m.Gated && fb != "":

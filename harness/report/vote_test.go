@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/regress-hbase/regress/harness/compare"
-	"github.com/regress-hbase/regress/harness/policy"
+	"github.com/regress-hbase/regress/harness/metric"
 	"github.com/regress-hbase/regress/harness/profile"
 )
 
@@ -194,7 +194,7 @@ func TestVoteValueSaysLessThanAMillisecondOnlyForLatency(t *testing.T) {
 	}{
 		{"p95", 847, "< 1 ms"},
 		{"mean", 3330, "3.33 ms"},
-		{policy.CPUPerOp, 311, "311 µs"},
+		{metric.CPUPerOp, 311, "311 µs"},
 	} {
 		if got := voteValue(tc.metric, tc.v, false, "us"); got != tc.want {
 			t.Errorf("voteValue(%s, %v) = %q, want %q", tc.metric, tc.v, got, tc.want)

@@ -22,7 +22,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/regress-hbase/regress/harness/capacity/section"
-	"github.com/regress-hbase/regress/harness/policy"
+	"github.com/regress-hbase/regress/harness/metric"
 )
 
 // Suite is one validated suite definition.
@@ -143,7 +143,8 @@ type Pairs struct {
 type Compare struct {
 	// Alpha is the family-wise error rate of the gated metrics.
 	Alpha float64 `yaml:"-"`
-	// Tolerances maps a metric (p50, p95, p99, p99.9, mean, throughput) to a fraction (0.10 = 10%).
+	// Tolerances maps a metric of metric.Metrics to a fraction (0.10 = 10%)
+	// within its allowed range (the catalogue's: compare's own check).
 	Tolerances map[string]float64 `yaml:"-"`
 	// Gate lists the metrics whose regression fails the run.
 	Gate []string `yaml:"gate"`
@@ -413,27 +414,29 @@ func (s *Suite) normalise(f *file) error {
 		}
 		bad("compare.alpha: %v", err)
 	}
-	c.Tolerances = policy.DefaultTolerances()
+	c.Tolerances = metric.DefaultTolerances()
 	for k, v := range f.Compare.Tolerances {
-		if !policy.IsMetric(k) {
-			bad("compare.tolerances: unknown metric %q (known: %s)", k, policy.MetricList())
+		if !metric.IsMetric(k) {
+			bad("compare.tolerances: unknown metric %q (known: %s)", k, metric.List())
 			continue
 		}
 		f, err := parsePercent(v, -1)
-		if err != nil || f <= 0 {
-			if err == nil {
-				err = errors.New("must be above 0%")
-			}
+		if err == nil {
+			// The catalogue's range, the one compare judges by: refused
+			// here, before any JVM starts, rather than after the trials.
+			err = metric.CheckTolerance(k, f)
+		}
+		if err != nil {
 			bad("compare.tolerances.%s: %v", k, err)
 			continue
 		}
 		c.Tolerances[k] = f
 	}
 	if len(c.Gate) == 0 {
-		c.Gate = slices.Clone(policy.DefaultGate)
+		c.Gate = slices.Clone(metric.DefaultGate)
 	}
 	for _, g := range c.Gate {
-		if _, err := policy.ParseSelector(g); err != nil {
+		if _, err := metric.ParseSelector(g); err != nil {
 			bad("compare.gate: %v", err)
 		}
 	}

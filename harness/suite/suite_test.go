@@ -134,7 +134,7 @@ func TestShippedSuitesLoad(t *testing.T) {
 
 // TestGateSelectorsAsCompareReadsThem: a suite accepts every selector the
 // comparison does (op/metric, workload/op/metric), since both parse them
-// with policy.ParseSelector.
+// with metric.ParseSelector.
 func TestGateSelectorsAsCompareReadsThem(t *testing.T) {
 	s, err := Parse([]byte(minimal+"compare: {gate: [READ/p95, workloada/UPDATE/p99, '*/ALL/throughput']}"), scenariosWith(t, "workloada"))
 	if err != nil {
