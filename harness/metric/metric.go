@@ -90,6 +90,9 @@ type Metric struct {
 	// MaxTolerance is the largest tolerance a suite or compare.Config may
 	// set; a tolerance must lie above 0 and at most this.
 	MaxTolerance float64
+	// Quantile is the quantile a percentile metric reads (0.99 for p99): how
+	// many samples lie beyond it decides whether it may gate. 0 for others.
+	Quantile float64
 	// Op reads a PerOp metric off one operation's stats (nil for the others).
 	Op func(results.OpStats) float64
 	// Trial reads a PerTrial or Server metric off a trial (nil for the others).
@@ -115,13 +118,13 @@ const maxTolerance = 1.0
 // stable enough for 5%; the tail moves more between identical trials, so it
 // gets more room; the servers' cost 10%.
 var catalogue = []Metric{
-	{Name: P50, Unit: Micros, Worse: WorseHigher, Scope: PerOp, Tolerance: 0.05, MaxTolerance: maxTolerance,
+	{Name: P50, Unit: Micros, Worse: WorseHigher, Scope: PerOp, Tolerance: 0.05, MaxTolerance: maxTolerance, Quantile: 0.50,
 		Op: func(o results.OpStats) float64 { return o.Intended.P50Micros }},
-	{Name: P95, Unit: Micros, Worse: WorseHigher, Scope: PerOp, Tolerance: 0.10, MaxTolerance: maxTolerance,
+	{Name: P95, Unit: Micros, Worse: WorseHigher, Scope: PerOp, Tolerance: 0.10, MaxTolerance: maxTolerance, Quantile: 0.95,
 		Op: func(o results.OpStats) float64 { return o.Intended.P95Micros }},
-	{Name: P99, Unit: Micros, Worse: WorseHigher, Scope: PerOp, Tolerance: 0.10, MaxTolerance: maxTolerance,
+	{Name: P99, Unit: Micros, Worse: WorseHigher, Scope: PerOp, Tolerance: 0.10, MaxTolerance: maxTolerance, Quantile: 0.99,
 		Op: func(o results.OpStats) float64 { return o.Intended.P99Micros }},
-	{Name: P999, Unit: Micros, Worse: WorseHigher, Scope: PerOp, Tolerance: 0.20, MaxTolerance: maxTolerance,
+	{Name: P999, Unit: Micros, Worse: WorseHigher, Scope: PerOp, Tolerance: 0.20, MaxTolerance: maxTolerance, Quantile: 0.999,
 		Op: func(o results.OpStats) float64 { return o.Intended.P999Micros }},
 	{Name: Mean, Unit: Micros, Worse: WorseHigher, Scope: PerOp, Tolerance: 0.05, MaxTolerance: maxTolerance,
 		Op: func(o results.OpStats) float64 { return o.Intended.MeanMicros }},

@@ -62,6 +62,9 @@ func TestEveryRowIsComplete(t *testing.T) {
 			if got := m.Value(trial, "READ"); got != w.value {
 				t.Errorf("Value = %v, want %v", got, w.value)
 			}
+			if q := map[string]float64{P50: 0.50, P95: 0.95, P99: 0.99, P999: 0.999}[m.Name]; m.Quantile != q {
+				t.Errorf("Quantile = %v, want %v", m.Quantile, q)
+			}
 			if m.Scope == PerOp && m.Value(trial, "UPDATE") != 0 {
 				t.Error("an operation the trial did not record must read 0")
 			}

@@ -12,6 +12,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/regress-hbase/regress/harness/metric"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -156,8 +157,8 @@ func (r *Run) Trial(id, workload string) results.Trial {
 	return t
 }
 
-// percentileNames maps the percentiles a Latency holds to their metric names.
-var percentileNames = map[float64]string{50: "p50", 95: "p95", 99: "p99", 99.9: "p99.9"}
+// percentileNames maps the percentiles a Latency holds to their names in the metric catalogue.
+var percentileNames = map[float64]string{50: metric.P50, 95: metric.P95, 99: metric.P99, 99.9: metric.P999}
 
 func (o *Op) latency() results.Latency {
 	if o.Count == 0 && o.Histogram == nil {
