@@ -333,9 +333,10 @@ func firstFew(names []string) string {
 // only where a trial read the servers.
 func allKeys(ts []results.Trial) []metricKey {
 	seen := map[metricKey]bool{}
+	rows := metric.All()
 	for i := range ts {
 		t := &ts[i]
-		for _, m := range metric.All() {
+		for _, m := range rows {
 			if !m.Gated() {
 				continue
 			}
