@@ -76,7 +76,9 @@ func ParseArgs(phase string, args []string) (*Args, error) {
 		case "-h", "-help", "--help":
 			return nil, ErrHelp
 		case "--zk", "-zk":
-			a.zk, err = value()
+			if a.zk, err = value(); err == nil {
+				_, err = hbase.ParseQuorum(a.zk)
+			}
 		case "-P":
 			var path string
 			if path, err = value(); err == nil {

@@ -39,7 +39,7 @@ func newDoctorCmd() *cobra.Command {
 			return job.Doctor(ctx, cmd.OutOrStdout(), zkAddr, znode, timeout)
 		},
 	}
-	cmd.Flags().StringVar(&zkAddr, "zk", "", "ZooKeeper address of the cluster, HOST:PORT")
+	quorumVar(cmd.Flags(), &zkAddr, "zk", "ZooKeeper address of the cluster, HOST:PORT")
 	cmd.Flags().StringVar(&znode, "znode", "/hbase", "HBase's base znode (zookeeper.znode.parent)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "give up when the cluster has not answered within this time")
 	return cmd

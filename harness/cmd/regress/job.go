@@ -86,7 +86,7 @@ func addSides(f *pflag.FlagSet, base, cand *sut.Spec) {
 	}{{"baseline", base}, {"candidate", cand}} {
 		role, side := s.role, s.side
 		f.StringVar(&side.Version, role, "", role+" HBase version (started by the provider)")
-		f.StringVar(&side.ZK, role+"-zk", "", "use the running cluster at this ZooKeeper address as the "+role)
+		quorumVar(f, &side.ZK, role+"-zk", "use the running cluster at this ZooKeeper address as the "+role)
 		f.StringArrayVar(&side.Conf, role+"-conf", nil, "hbase-site.xml override key=value for the "+role+" (repeatable)")
 		f.StringArrayVar(&side.JVMOpts, role+"-jvm-opt", nil, "extra JVM option for the "+role+" (repeatable)")
 		f.StringArrayVar(&side.Jars, role+"-jar", nil, "extra jar on the "+role+"'s HBase class path, e.g. a coprocessor or a patched module (repeatable; with --"+role+"-conf hbase.coprocessor.region.classes=...)")
