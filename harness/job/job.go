@@ -312,6 +312,12 @@ func (o *Options) open(ctx context.Context, stderr io.Writer) (*session, error) 
 	if o.LoadHosts.N < 0 {
 		return nil, fault.Usagef("--load-hosts %d: give the number of `regress worker` hosts, or 0 to run the load here", o.LoadHosts.N)
 	}
+	if o.LoadHosts.Timeout < 0 {
+		return nil, fault.Usagef("--load-hosts-timeout %v: give a positive time to wait for the load hosts to register, e.g. 5m", o.LoadHosts.Timeout)
+	}
+	if err := CheckZNode("--znode", o.ZNode); err != nil {
+		return nil, err
+	}
 	store, err := results.Open(o.Store)
 	if err != nil {
 		return nil, fault.Usage(err)
@@ -488,4 +494,13 @@ func NewLogger(stderr io.Writer, quiet bool) *slog.Logger {
 		level = slog.LevelWarn
 	}
 	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// CheckZNode refuses a znode parent ZooKeeper would not take: it must be an
+// absolute path (/hbase), as zookeeper.znode.parent is.
+func CheckZNode(flag, znode string) error {
+	if !strings.HasPrefix(znode, "/") || strings.ContainsAny(znode, " \t\n") || (len(znode) > 1 && strings.HasSuffix(znode, "/")) || strings.Contains(znode, "//") {
+		return fault.Usagef("%s %q: give the cluster's zookeeper.znode.parent, an absolute znode path such as /hbase (the default)", flag, znode)
+	}
+	return nil
 }

@@ -31,6 +31,9 @@ func newDoctorCmd() *cobra.Command {
 			if zkAddr == "" {
 				return fault.Usage(errors.New("doctor: --zk HOST:PORT is required (the address `regress cluster up` prints)"))
 			}
+			if err := job.CheckZNode("--znode", znode); err != nil {
+				return err
+			}
 			if timeout <= 0 {
 				return fault.Usage(fmt.Errorf("doctor: --timeout %v must be positive", timeout))
 			}

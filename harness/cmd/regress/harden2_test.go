@@ -73,3 +73,47 @@ func TestEveryZooKeeperFlagRefusesABadAddressAtParsing(t *testing.T) {
 		}
 	}
 }
+
+// noTools leaves the test without mvn and java on PATH, so a check missing
+// from flag validation fails the test at once instead of starting anything.
+func noTools(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("JAVA_HOME", "")
+	t.Setenv("REGRESS_CACHE_DIR", t.TempDir())
+}
+
+func TestFlagsAreCheckedBeforeAnythingStarts(t *testing.T) {
+	noTools(t)
+	scen := filepath.Join("..", "..", "..", "scenarios")
+	store := filepath.Join(t.TempDir(), "store")
+	pair := []string{"--baseline", "2.6.0", "--candidate", "2.6.1", "--scenarios", scen, "--store", store}
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"open-ended range", []string{"history", "--versions", "2.6.0..", "--scenarios", scen, "--store", store}, "a range needs both ends"},
+		{"range without a start", []string{"history", "--versions", "..2.6.1", "--scenarios", scen, "--store", store}, "a range needs both ends"},
+		{"range backwards", []string{"history", "--versions", "2.6.1..2.6.0", "--scenarios", scen, "--store", store}, "runs backwards"},
+		{"bisect range backwards", []string{"bisect", "--good", "2.6.0", "--bad", "2.6.2", "--versions", "2.6.2..2.6.0", "--workload", "workloadc", "--metric", "READ/p95", "--scenarios", scen, "--store", store}, "runs backwards"},
+		{"home that does not exist", []string{"--baseline", "2.6.0", "--candidate-home", "/nonexistent", "--scenarios", scen, "--store", store}, "--candidate-home /nonexistent is not an HBase home"},
+		{"java home that does not exist", append(pair, "--candidate-java-home", "/nonexistent"), "--candidate-java-home /nonexistent: no JDK there"},
+		{"empty JVM option", append(pair, "--candidate-jvm-opt", ""), "a JVM option starts with a dash"},
+		{"JVM option without a dash", append(pair, "--baseline-jvm-opt", "Xmx1g"), "a JVM option starts with a dash"},
+		{"heap beyond the machine", append(pair, "--rs-heap", "99999999g"), "more than this machine's memory"},
+		{"no region servers", append(pair, "--region-servers", "0"), "give a whole number of at least 1"},
+		{"run with no region servers", []string{"run", "--version", "2.6.1", "--region-servers", "0"}, "give a whole number of at least 1"},
+		{"negative load hosts timeout", append(pair, "--load-hosts-timeout", "-1s"), "--load-hosts-timeout -1s"},
+		{"znode without a slash", append(pair, "--znode", "noslash"), `--znode "noslash"`},
+		{"doctor znode without a slash", []string{"doctor", "--zk", "localhost:1", "--znode", "hbase"}, `--znode "hbase"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			within(t, 10*time.Second, c.name, func() {
+				_, _, err := runCLI(t, c.args...)
+				if code(err) != exitUsage || !strings.Contains(err.Error(), c.want) {
+					t.Errorf("regress %s: %v, want exit 2 with %q", strings.Join(c.args, " "), err, c.want)
+				}
+			})
+		})
+	}
+}

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"strconv"
+
 	"github.com/spf13/pflag"
 
 	"github.com/regress-hbase/regress/harness/hbase"
@@ -34,3 +37,28 @@ func (quorumFlag) Type() string { return "string" }
 func quorumVar(f *pflag.FlagSet, p *string, name, usage string) {
 	f.Var(quorumFlag{p}, name, usage)
 }
+
+// countFlag is an int flag whose default 0 means "the suite's", so a value
+// given must be at least 1: `--region-servers 0` is refused, not read as
+// the default.
+type countFlag struct{ p *int }
+
+func (c countFlag) String() string {
+	if c.p == nil {
+		return "0"
+	}
+	return strconv.Itoa(*c.p)
+}
+
+// Set refuses anything but a whole number of at least 1.
+func (c countFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return fmt.Errorf("%q is not a count: give a whole number of at least 1, or leave the flag out for the suite's", s)
+	}
+	*c.p = n
+	return nil
+}
+
+// Type is "int", as the help printed it before the check.
+func (countFlag) Type() string { return "int" }
