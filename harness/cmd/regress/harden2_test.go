@@ -1,8 +1,10 @@
 package main
 
 import (
+	"net"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -116,4 +118,66 @@ func TestFlagsAreCheckedBeforeAnythingStarts(t *testing.T) {
 			})
 		})
 	}
+}
+
+// silentZK accepts TCP connections and never answers, like a ZooKeeper that
+// is stuck or a port that is not ZooKeeper's.
+func silentZK(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return l.Addr().String()
+}
+
+func TestASilentZooKeeperIsNamedAndGivenUpWithin15s(t *testing.T) {
+	zk := silentZK(t)
+	scen := filepath.Join("..", "..", "..", "scenarios")
+	store := filepath.Join(t.TempDir(), "store")
+	var wg sync.WaitGroup
+	for _, args := range [][]string{
+		{"ycsb", "run", "--zk", zk, "-p", "columnfamily=f", "-p", "operationcount=10", "-p", "recordcount=10"},
+		{"run", "--zk", zk, "--label", "silent", "--scenarios", scen, "--store", store, "--quiet"},
+		{"--baseline-zk", zk, "--candidate-zk", zk, "--scenarios", scen, "--store", store, "--quiet", "--out", filepath.Join(t.TempDir(), "r")},
+	} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			_, errOut, err := runCLI(t, args...)
+			took := time.Since(start)
+			if err == nil || !strings.Contains(err.Error(), "did not answer within 10s") || !strings.Contains(err.Error(), "regress doctor --zk") {
+				t.Errorf("regress %s: %v, want it to say ZooKeeper did not answer", strings.Join(args, " "), err)
+			}
+			if !strings.Contains(errOut, "waiting for ZooKeeper "+zk+" to answer") {
+				t.Errorf("regress %s said nothing while it waited:\n%s", strings.Join(args, " "), errOut)
+			}
+			if took > 15*time.Second {
+				t.Errorf("regress %s: gave up after %v, want within 15s", strings.Join(args, " "), took)
+			}
+		}()
+	}
+	wg.Wait()
 }
