@@ -111,7 +111,7 @@ func sweepHead(body []byte) (SweepHead, error) {
 // plain sweep (written before the envelope) is read as it is. A missing file
 // wraps ErrNotFound; a damaged one ErrCorrupt.
 func ReadSweepFile(path string) (SweepEntry, []byte, error) {
-	b, err := readRegular(path)
+	b, err := readRegular(path, MaxSweepBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return SweepEntry{}, nil, fmt.Errorf("%s: %w", path, ErrNotFound)
 	}
