@@ -1,6 +1,8 @@
 package results
 
 import (
+	"github.com/regress-hbase/regress/harness/inputfile"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -204,7 +206,7 @@ func (s *Store) removeSweep(name, runID string) (string, error) {
 		return "", fmt.Errorf("remove %q: %w", name, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("remove %q: %s is not a sweep file (%s); remove it by hand if it should go", name, path, fi.Mode().Type())
+		return "", fmt.Errorf("remove %q: %s is %s, not a sweep file; remove it by hand if it should go", name, path, inputfile.Kind(fi.Mode()))
 	}
 	unlock, err := s.lock()
 	if err != nil {

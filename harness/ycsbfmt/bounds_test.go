@@ -72,3 +72,33 @@ func TestImportRefusesDevicesAndFilesBeyondItsBound(t *testing.T) {
 		}
 	}
 }
+
+// cancelAfter is a context that reports itself cancelled from its n+1-th
+// Err call on: it interrupts Import at a chosen point, between its steps.
+type cancelAfter struct {
+	context.Context
+	n int
+}
+
+func (c *cancelAfter) Err() error {
+	if c.n <= 0 {
+		return context.Canceled
+	}
+	c.n--
+	return nil
+}
+
+func TestAnInterruptedImportLeavesNoEmptyEntry(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	spec := ImportSpec{Dir: store, Version: "2.6.1", Workload: "workloada", Suite: "ycsb-import"}
+	// One Err call after reading the file; the next, once the entry exists, says interrupted.
+	ctx := &cancelAfter{Context: context.Background(), n: 1}
+	var out strings.Builder
+	err := Import(ctx, &out, []string{fixture("ycsb-0.17-workloada.txt")}, spec)
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("Import: %v, want it interrupted", err)
+	}
+	if entries, _ := filepath.Glob(filepath.Join(store, "*", "*")); len(entries) > 0 {
+		t.Errorf("an interrupted import left %v", entries)
+	}
+}

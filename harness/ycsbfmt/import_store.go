@@ -42,7 +42,7 @@ type ImportSpec struct {
 // its summaries are stored with one manifest write. It prints what it stored
 // on out. When ctx ends it stops, stores nothing, says so, and returns a run
 // error.
-func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) error {
+func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (err error) {
 	if to.Version == "" {
 		return fault.Usage(errors.New("import-ycsb: --version is required (the HBase version the YCSB run measured)"))
 	}
@@ -105,6 +105,15 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) e
 		Suite: results.SuiteInfo{Name: suiteName, Fingerprint: hex.EncodeToString(fp[:])[:16],
 			DataSpec: "imported from YCSB output; data spec unknown"},
 	})
+	if err == nil && len(m.Trials) == 0 && len(m.Summaries) == 0 {
+		// Ensure created the entry (or found one left empty): an import that
+		// stores nothing must not leave it behind, empty, looking good.
+		defer func(k results.Key) {
+			if err != nil {
+				_ = st.RemoveIfEmpty(k)
+			}
+		}(results.KeyOf(m))
+	}
 	if ctx.Err() != nil {
 		return interrupted("nothing was stored")
 	}
