@@ -27,7 +27,7 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 	if j.Baseline == "" || j.Candidate == "" {
 		return fault.Usage(errors.New("compare needs --baseline and --candidate: a stored version or label, or a directory holding a manifest.json"))
 	}
-	if err := j.Report.Check(); err != nil {
+	if err := j.Report.CheckIn(j.Store); err != nil {
 		return err
 	}
 	st, err := results.OpenReadOnly(j.Store)
@@ -41,6 +41,9 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 	cm, err := st.Resolve(j.Candidate, j.Suite)
 	if err != nil {
 		return fault.Usage(err)
+	}
+	if err := suite.CheckScenarios(j.Scenarios); err != nil {
+		return fault.Usage(err) // defaults must not stand in for a suite the user pointed at
 	}
 	cfg := compare.Config{}
 	// Tolerances, gates and the planned looks come from the suite file

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -62,3 +63,26 @@ func (c countFlag) Set(s string) error {
 
 // Type is "int", as the help printed it before the check.
 func (countFlag) Type() string { return "int" }
+
+// storeFlag is --store: an empty value is refused, not read as the default
+// (./baselines), which would write somewhere the user did not name.
+type storeFlag struct{ p *string }
+
+func (s storeFlag) String() string {
+	if s.p == nil {
+		return ""
+	}
+	return *s.p
+}
+
+// Set refuses an empty or blank directory.
+func (s storeFlag) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return fmt.Errorf("the results store directory is empty: give a directory, e.g. --store baselines (the default)")
+	}
+	*s.p = v
+	return nil
+}
+
+// Type is "string", as the help printed it before the check.
+func (storeFlag) Type() string { return "string" }

@@ -1,6 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"os"
+
+	"github.com/regress-hbase/regress/harness/results"
 	"net"
 	"path/filepath"
 	"strings"
@@ -180,4 +185,88 @@ func TestASilentZooKeeperIsNamedAndGivenUpWithin15s(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// runCLIIn is runCLI with ctx: a cancelled ctx is a SIGINT or SIGTERM
+// received before the command finished.
+func runCLIIn(ctx context.Context, args ...string) (stdout, stderr string, err error) {
+	root := newRootCmd()
+	var out, errOut bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs(args)
+	err = root.ExecuteContext(ctx)
+	return out.String(), errOut.String(), err
+}
+
+func TestSmallerHardeningOfRoundTwo(t *testing.T) {
+	dir := t.TempDir()
+	st, _ := results.Open(filepath.Join(dir, "store"))
+	storeSide(t, st, "base", 1.0, 8, 0)
+	storeSide(t, st, "cand", 1.0, 8, 1)
+	scen := filepath.Join("..", "..", "..", "scenarios")
+	ycsb := filepath.Join("..", "..", "ycsbfmt", "testdata", "ycsb", "ycsb-0.17-workloada.txt")
+
+	t.Run("out inside the store", func(t *testing.T) {
+		for _, out := range []string{filepath.Join(st.Root(), "base", "r"), st.Root()} {
+			_, _, err := runCLI(t, "compare", "--baseline", "base", "--candidate", "cand", "--store", st.Root(), "--out", out)
+			if code(err) != exitUsage || !strings.Contains(err.Error(), "lies inside the results store") {
+				t.Errorf("--out %s: %v, want exit 2", out, err)
+			}
+		}
+	})
+	t.Run("empty store", func(t *testing.T) {
+		for _, args := range [][]string{
+			{"results", "list", "--store", ""},
+			{"compare", "--baseline", "base", "--candidate", "cand", "--store", " "},
+			{"import-ycsb", ycsb, "--version", "2.6.0", "--workload", "workloada", "--store", ""},
+		} {
+			_, _, err := runCLI(t, args...)
+			if code(err) != exitUsage || !strings.Contains(err.Error(), "results store directory is empty") {
+				t.Errorf("%v: %v, want exit 2", args, err)
+			}
+		}
+	})
+	t.Run("scenarios that are no directory", func(t *testing.T) {
+		t.Setenv("REGRESS_SCENARIOS", "/dev/null")
+		_, _, err := runCLI(t, "compare", "--baseline", "base", "--candidate", "cand", "--store", st.Root(), "--out", filepath.Join(dir, "r1"))
+		if code(err) != exitUsage || !strings.Contains(err.Error(), "scenarios /dev/null is a character device, not a directory") {
+			t.Errorf("REGRESS_SCENARIOS=/dev/null: %v, want exit 2", err)
+		}
+	})
+	t.Run("interrupted list", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		for _, args := range [][]string{{"results", "list", "--store", st.Root()}, {"results", "check", "--store", filepath.Join(dir, "none")}} {
+			if _, _, err := runCLIIn(ctx, args...); code(err) != exitRunFailed {
+				t.Errorf("%v interrupted: %v (exit %d), want exit 3", args, err, code(err))
+			}
+		}
+	})
+	t.Run("fail on inconclusive without a verdict", func(t *testing.T) {
+		for _, v := range []string{"2.6.0", "2.6.1"} {
+			if _, _, err := runCLI(t, "import-ycsb", ycsb, "--version", v, "--workload", "workloada", "--store", st.Root()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		args := []string{"compare", "--baseline", "2.6.0", "--candidate", "2.6.1", "--store", st.Root(), "--scenarios", scen, "--out", filepath.Join(dir, "r2")}
+		if _, _, err := runCLI(t, args...); err != nil {
+			t.Fatalf("a descriptive comparison: %v, want exit 0", err)
+		}
+		_, _, err := runCLI(t, append(args, "--fail-on-inconclusive")...)
+		if code(err) != exitInconclusive || !strings.Contains(err.Error(), "DESCRIPTIVE") {
+			t.Errorf("--fail-on-inconclusive on a descriptive comparison: %v (exit %d), want exit 4", err, code(err))
+		}
+	})
+	t.Run("file kinds in words", func(t *testing.T) {
+		link := filepath.Join(st.Root(), "base", "fixture-link")
+		if err := os.Symlink(filepath.Join(st.Root(), "cand"), link); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(link)
+		_, _, err := runCLI(t, "results", "remove", "base/fixture-link", "--store", st.Root())
+		if code(err) != exitUsage || !strings.Contains(err.Error(), "is a symbolic link, not an entry directory") || strings.Contains(err.Error(), "L-") {
+			t.Errorf("remove of a link: %v", err)
+		}
+	})
 }

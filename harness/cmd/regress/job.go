@@ -67,7 +67,8 @@ func addScenarios(f *pflag.FlagSet, p *string, usage string) {
 }
 
 func addStore(f *pflag.FlagSet, p *string) {
-	f.StringVar(p, "store", results.DefaultRoot, "results store directory")
+	*p = results.DefaultRoot
+	f.Var(storeFlag{p}, "store", "results store directory")
 }
 
 // addReport adds --out, --format and --fail-on-inconclusive (whose help says what fails).
