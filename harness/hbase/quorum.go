@@ -44,7 +44,7 @@ func ParseQuorum(s string) ([]string, error) {
 		if host == "" {
 			return nil, bad(fmt.Sprintf("%q has no host", item))
 		}
-		if strings.ContainsAny(host, " \t/\\@") {
+		if !validHost(host) {
 			return nil, bad(fmt.Sprintf("host %q is not a host name or address", host))
 		}
 		n, err := strconv.Atoi(port)
@@ -54,4 +54,18 @@ func ParseQuorum(s string) ([]string, error) {
 		out = append(out, net.JoinHostPort(host, strconv.Itoa(n)))
 	}
 	return out, nil
+}
+
+// validHost accepts a host name (letters, digits, '.', '-', '_') or an IP
+// address; an IPv6 one comes without its brackets here.
+func validHost(h string) bool {
+	if strings.Contains(h, ":") {
+		return net.ParseIP(h) != nil
+	}
+	for _, r := range h {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }

@@ -23,6 +23,8 @@ func TestParseQuorumRefusesBadAddressesUpFront(t *testing.T) {
 		{in: "", err: "empty ZooKeeper address"},
 		{in: "h:2181/hbase", err: `port "2181/hbase"`},
 		{in: "::1", err: "IPv6"},
+		{in: "00]0", err: "not a host name"},
+		{in: "a b:1", err: "not a host name"},
 	} {
 		got, err := ParseQuorum(tc.in)
 		if tc.err != "" {
