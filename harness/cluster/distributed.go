@@ -151,9 +151,15 @@ func (c *localCluster) startStandalone(s Spec, ln launch) error {
 	// The GC log says what each collection freed: servercost's allocation figure.
 	gcLog := filepath.Join(logDir, "hbase-gc.log")
 	opts := append(servercost.GCLogOptions(ln.jdk.Major, gcLog), s.JVMOpts...)
+	if c.infoAddr != "" {
+		opts = append(opts, ln.agent...)
+	}
 	j, err := c.startJVM(ln.jdk.Java, javaArgs(ln.jdk.Major, confDir, ln.jars, s.RSHeap, opts), "", c.logPath, gcLog)
 	if err != nil {
 		return err
+	}
+	if c.infoAddr != "" && len(ln.agent) > 0 {
+		j.agent = c.infoAddr
 	}
 	c.main, c.info.PID = j, j.pgid
 	c.log.Info("HBase JVM started", "pid", j.pgid, "jdk", ln.jdk.String(), "zookeeper", c.zkAddr, "log", c.logPath, "workdir", wd)
@@ -209,9 +215,9 @@ func (c *localCluster) startDistributed(ctx context.Context, s Spec, ln launch, 
 		return fmt.Errorf("creating log dir %s: %w", logDir, err)
 	}
 	type plan struct {
-		role, conf, gcLog string
-		site              map[string]string
-		args              []string
+		role, conf, gcLog, agent string
+		site                     map[string]string
+		args                     []string
 	}
 	heap := s.RSHeap
 	if heap == "" {
@@ -230,8 +236,12 @@ func (c *localCluster) startDistributed(ctx context.Context, s Spec, ln launch, 
 		if s.InfoServer {
 			info = ports[1+n+i]
 		}
-		plans = append(plans, plan{role: roleRegionServer(i), conf: fmt.Sprintf("regionserver-%d", i),
-			site: regionServerConf(base, wd, i, ports[1+i], info)})
+		pl := plan{role: roleRegionServer(i), conf: fmt.Sprintf("regionserver-%d", i),
+			site: regionServerConf(base, wd, i, ports[1+i], info)}
+		if info > 0 && len(ln.agent) > 0 {
+			pl.agent = "127.0.0.1:" + strconv.Itoa(info)
+		}
+		plans = append(plans, pl)
 	}
 	logs := map[string]string{}
 	for i := range plans {
@@ -253,6 +263,9 @@ func (c *localCluster) startDistributed(ctx context.Context, s Spec, ln launch, 
 		default:
 			p.gcLog = filepath.Join(logDir, p.conf+"-gc.log")
 			opts := append(servercost.GCLogOptions(ln.jdk.Major, p.gcLog), s.JVMOpts...)
+			if p.agent != "" {
+				opts = append(opts, ln.agent...)
+			}
 			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, "1g", heap, opts, classHRegionServer, "start")
 		}
 	}
@@ -278,6 +291,7 @@ func (c *localCluster) startDistributed(ctx context.Context, s Spec, ln launch, 
 		if err != nil {
 			return err
 		}
+		j.agent = p.agent
 		if p.role == roleMaster {
 			c.main, c.info.PID = j, j.pgid
 		}

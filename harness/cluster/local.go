@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/servercost"
 )
 
 // Defaults of the local provider.
@@ -153,6 +155,9 @@ func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 type launch struct {
 	version string
 	jdk     JDK
+	// agent holds the JVM options that load regress's agent into region
+	// servers (servercost.AgentOptions); empty when it could not be built.
+	agent []string
 	// jars follow the generated conf dir on the classpath, in order.
 	jars []string
 	info Info
@@ -193,6 +198,14 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 		// region server then fails to start its info server at all.
 		log.Info("starting without the region server's info server: no jar holds its web resources (hbase-webapps/regionserver)")
 		s.InfoServer = false
+	}
+	if s.InfoServer {
+		// The agent's bean is read through the info server's /jmx.
+		if jar, err := servercost.AgentJar(ctx, "", ln.jdk.Home); err != nil {
+			log.Warn("region servers start without regress's agent: alloc_per_op is the whole JVM's, from its GC log", "err", err)
+		} else {
+			ln.agent = servercost.AgentOptions(jar)
+		}
 	}
 	for attempt := 1; ; attempt++ {
 		c, err := l.launchOnce(ctx, s, ln, log, attempt < portAttempts && retriesPorts(s))
@@ -346,7 +359,9 @@ type jvm struct {
 	pgid    int
 	logPath string
 	// gcLog is the JVM's GC log (servercost reads it), "" when it has none.
-	gcLog   string
+	gcLog string
+	// agent is the info server answering regress's agent bean, "" when none.
+	agent   string
 	logFile *os.File
 	done    chan struct{}
 	waitErr error
@@ -368,6 +383,10 @@ type Process struct {
 	LogPath string
 	// GCLog is the JVM's unified GC log, for the bytes it allocates; "" when none.
 	GCLog string
+	// Agent is the host:port of the JVM's info server when the JVM runs
+	// regress's agent (servercost.AgentBean), for its request threads'
+	// allocation; "" when it does not.
+	Agent string
 }
 
 // Processes is implemented by clusters that can list their JVMs.
@@ -449,7 +468,7 @@ func (c *localCluster) Processes() []Process {
 		if role == "" {
 			role = "hbase"
 		}
-		out = append(out, Process{Role: role, PID: j.pgid, LogPath: j.logPath, GCLog: j.gcLog})
+		out = append(out, Process{Role: role, PID: j.pgid, LogPath: j.logPath, GCLog: j.gcLog, Agent: j.agent})
 	}
 	return out
 }

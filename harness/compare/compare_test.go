@@ -580,3 +580,53 @@ func TestDescriptiveShowsMinMaxAndBelowOneMillisecond(t *testing.T) {
 		t.Errorf("p95 %+v: want the baseline shown as below 1000 µs, no ratio, and a note", p95)
 	}
 }
+
+// TestGatedMetricNotComparedNeverPasses: a gated metric no row compares (a
+// server cost the trials never read, a gated percentile zero in one trial)
+// keeps the verdict from PASS and is named, where it used to drop out and
+// let the gate pass on the rest.
+func TestGatedMetricNotComparedNeverPasses(t *testing.T) {
+	b, c := noisy(1, 6, 1, 0.01)
+	bt, ct := handPairs("A", b, c, 1)
+	cmp, err := Compare(simManifest("b", bt), simManifest("c", ct), Config{Gate: []string{MetricP95, MetricCPUPerOp}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Verdict != VerdictInconclusive || len(cmp.NotCompared) != 1 || !strings.Contains(cmp.NotCompared[0], "A cpu_per_op") {
+		t.Errorf("verdict %s, not compared %q; want INCONCLUSIVE naming A cpu_per_op", cmp.Verdict, cmp.NotCompared)
+	}
+	// The same trials gated on p95 alone pass: the test above is the missing metric's doing.
+	if cmp, err := Compare(simManifest("b", bt), simManifest("c", ct), Config{Gate: []string{MetricP95}}); err != nil || cmp.Verdict != Pass {
+		t.Errorf("gate [p95]: verdict %v (%v), want PASS", cmp.Verdict, err)
+	}
+	op := ct[3].Ops["READ"]
+	op.Intended.P99Micros = 0
+	ct[3].Ops["READ"] = op
+	cmp, err = Compare(simManifest("b", bt), simManifest("c", ct), Config{Gate: []string{MetricP99}})
+	if err == nil && (cmp.Verdict == Pass || len(cmp.NotCompared) != 1 || !strings.Contains(cmp.NotCompared[0], "READ p99")) {
+		t.Errorf("gated p99 zero in one trial: verdict %s, not compared %q; want no PASS, READ p99 named", cmp.Verdict, cmp.NotCompared)
+	}
+}
+
+// TestCostMeasuredDifferentlyIsNotGated: a server cost the two sides read
+// from different sources (the request threads' counters against the whole
+// process) is not the same quantity: shown, never gated, and no PASS on it.
+func TestCostMeasuredDifferentlyIsNotGated(t *testing.T) {
+	b, c := noisy(2, 6, 1, 0.01)
+	bt, ct := handPairs("A", b, c, 1)
+	for i := range bt {
+		bt[i].Server = &results.ServerStats{CPUPerOpMicros: 100 * b[i], CPUSource: "request threads", AllocPerOpBytes: 9000 * b[i], AllocSource: "request threads"}
+		ct[i].Server = &results.ServerStats{CPUPerOpMicros: 100 * c[i], CPUSource: "request threads", AllocPerOpBytes: 9000 * c[i], AllocSource: "process"}
+	}
+	cmp, err := Compare(simManifest("b", bt), simManifest("c", ct), Config{Gate: []string{MetricCPUPerOp, MetricAllocPerOp}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alloc, cpu := find(t, cmp, "A", OpAll, MetricAllocPerOp), find(t, cmp, "A", OpAll, MetricCPUPerOp)
+	if alloc.Gated || !strings.Contains(alloc.Note, "measured it differently") || !cpu.Gated {
+		t.Errorf("alloc gated %v note %q, cpu gated %v; want alloc ungated with a note, cpu gated", alloc.Gated, alloc.Note, cpu.Gated)
+	}
+	if cmp.Verdict != VerdictInconclusive || len(cmp.NotCompared) != 1 {
+		t.Errorf("verdict %s, not compared %q; want INCONCLUSIVE naming alloc_per_op", cmp.Verdict, cmp.NotCompared)
+	}
+}

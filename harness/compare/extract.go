@@ -27,7 +27,9 @@ type samples struct {
 	warnings               []string // from keeping shared runs, the schedule check and flagged trials, in that order
 	runs                   int      // distinct runs among the candidate's trials (at least 1)
 	metrics                []metricSample
-	missing                []string // metrics left out: absent or zero in some trial
+	missing                []string    // metrics left out: absent or zero in some trial
+	missingKeys            []metricKey // the same, as keys
+	workloads              []string    // every workload either side ran
 	// throttled says, for every workload of metrics, whether all its trials
 	// ran at a target rate; held counts the misses of each such workload.
 	throttled map[string]bool
@@ -51,6 +53,9 @@ type metricSample struct {
 	ratios []float64
 	// opsPerTrial is the fewest operations of key.Op in any trial (0 for OpAll).
 	opsPerTrial int64
+	// sources say where each side's server cost figure came from (its
+	// trials' distinct CPUSource or AllocSource, joined); empty for others.
+	sources [2]string
 }
 
 // heldSample is one throttled workload's count of missed target rates.
@@ -82,8 +87,16 @@ func extract(bt, ct []results.Trial, unpaired bool) samples {
 	}
 	s.counts, s.countNotes = serverCounts(bt, ct), serverCountNotes(bt, ct)
 	s.runs = countRuns(ct)
-	keys, missing := commonKeys(bt, ct)
-	s.missing = missing
+	keys, missing, missingKeys := commonKeys(bt, ct)
+	s.missing, s.missingKeys = missing, missingKeys
+	for _, side := range [][]results.Trial{bt, ct} {
+		for i := range side {
+			if !slices.Contains(s.workloads, side[i].Workload) {
+				s.workloads = append(s.workloads, side[i].Workload)
+			}
+		}
+	}
+	sort.Strings(s.workloads)
 	for _, k := range keys {
 		s.metrics = append(s.metrics, extractMetric(k, bt, ct, sched))
 	}
@@ -121,7 +134,35 @@ func extractMetric(k metricKey, bt, ct []results.Trial, sched schedule) metricSa
 	if k.Op != OpAll {
 		m.opsPerTrial = minOps(k.Workload, k.Op, bt, ct)
 	}
+	if policy.IsEfficiency(k.Metric) {
+		m.sources = [2]string{costSources(k, bt), costSources(k, ct)}
+	}
 	return m
+}
+
+// costSources joins the distinct sources of a server cost metric among one
+// side's trials of k's workload ("request threads"; "" for trials stored
+// before sources were).
+func costSources(k metricKey, ts []results.Trial) string {
+	var seen []string
+	for i := range ts {
+		t := &ts[i]
+		if t.Workload != k.Workload || t.Server == nil {
+			continue
+		}
+		src := t.Server.CPUSource
+		if k.Metric == MetricAllocPerOp {
+			src = t.Server.AllocSource
+		}
+		if src == "" {
+			src = "unrecorded"
+		}
+		if !slices.Contains(seen, src) {
+			seen = append(seen, src)
+		}
+	}
+	sort.Strings(seen)
+	return strings.Join(seen, " and ")
 }
 
 // trialValues lists the metric's per-trial values of both sides, in pair
@@ -376,7 +417,7 @@ func allKeys(ts []results.Trial) []metricKey {
 // commonKeys returns the metrics every trial of both sides reports for its
 // workload, and the names of those it had to leave out (a metric a trial does
 // not report, or a workload or operation only one side ran).
-func commonKeys(bt, ct []results.Trial) (keys []metricKey, missing []string) {
+func commonKeys(bt, ct []results.Trial) (keys []metricKey, missing []string, missingKeys []metricKey) {
 	all := allKeys(append(slices.Clone(bt), ct...))
 	for _, k := range all {
 		ok := true
@@ -405,9 +446,10 @@ func commonKeys(bt, ct []results.Trial) (keys []metricKey, missing []string) {
 			keys = append(keys, k)
 		} else {
 			missing = append(missing, k.String())
+			missingKeys = append(missingKeys, k)
 		}
 	}
-	return keys, missing
+	return keys, missing, missingKeys
 }
 
 // descriptiveKeys returns the metrics every summary of both sides reports,

@@ -74,15 +74,27 @@ func decide(s samples, r resolved, out *Comparison) ([]detail, error) {
 		return nil, err
 	}
 	applyGateRules(s.throttled, out)
+	gateSources(s.metrics, out)
+	out.NotCompared = append(out.NotCompared, gatedMissing(s, r)...)
+	details = addPrimary(r, out, details)
 	fam := rawPValues(details, out)
 	heldBetter := testHeld(s.held, s.paired, r, out, &fam)
 	if len(fam.metrics) == 0 && !slices.ContainsFunc(out.HeldRate, func(h HeldRate) bool { return h.Gated }) {
 		return nil, fmt.Errorf("compare: the gate %v selects none of the compared metrics; gate on metrics these results report", r.Gate)
 	}
-	regressed, heldRejected := holmFamily(fam, details, out)
+	primRegressed, famAlpha := decidePrimary(details, out)
+	out.FamilyAlpha = famAlpha
+	regressed, heldRejected := holmFamily(fam, details, out, famAlpha)
+	for i, reg := range primRegressed {
+		regressed[i] = reg
+	}
 	heldStatuses(out.HeldRate, heldRejected, heldBetter, out.LookAlpha)
 	metricStatuses(out.Metrics, details, regressed, out.LookAlpha)
 	out.Verdict = verdict(out.Metrics, out.HeldRate)
+	if out.Verdict == Pass && len(out.NotCompared) > 0 {
+		// A gate never passes on a metric it could not compare.
+		out.Verdict = VerdictInconclusive
+	}
 	if out.Invalid != "" {
 		out.Verdict = VerdictInvalid
 	}
@@ -165,7 +177,7 @@ func rawPValues(details []detail, out *Comparison) family {
 		e := d.est
 		e.Mean *= d.key.worseSign()
 		out.Metrics[i].P = e.pAbove(d.c)
-		if out.Metrics[i].Gated {
+		if out.Metrics[i].Gated && !out.Metrics[i].Primary {
 			fam.metrics = append(fam.metrics, i)
 			fam.p = append(fam.p, out.Metrics[i].P)
 		}
@@ -200,8 +212,15 @@ func testHeld(held []heldSample, paired bool, r resolved, out *Comparison, fam *
 // holmFamily runs Holm over the family at the look's alpha, stores the
 // adjusted p-values and each gated metric's Holm level, and returns which
 // metrics and held rates it rejected.
-func holmFamily(fam family, details []detail, out *Comparison) (regressed []bool, heldRejected map[int]bool) {
-	adj, reject, level := holm(fam.p, out.LookAlpha)
+func holmFamily(fam family, details []detail, out *Comparison, alpha float64) (regressed []bool, heldRejected map[int]bool) {
+	adj, reject, level := holm(fam.p, alpha)
+	// A p-value is shown against the look's alpha: one tested at a share
+	// of it is scaled up by the same factor, so p < alpha still reads
+	// "rejected".
+	scale := out.LookAlpha / alpha
+	for j := range adj {
+		adj[j] = math.Min(1, adj[j]*scale)
+	}
 	regressed = make([]bool, len(out.Metrics))
 	for j, i := range fam.metrics {
 		out.Metrics[i].P = adj[j]
@@ -292,6 +311,54 @@ func applyGateRules(throttled map[string]bool, out *Comparison) {
 			f.Note = fmt.Sprintf("gates in place of %s: a trial recorded only %d %s operations (%s needs %d)", m.Metric, m.OpsPerTrial, m.Op, m.Metric, OpsNeeded(m.Metric))
 		}
 	}
+}
+
+// gateSources takes out of the gate a server cost metric whose two sides
+// measured it differently (the request threads' own counters on one, the
+// whole process on the other: a run against a cluster regress did not
+// start, a baseline stored before the agent): the two figures are not the
+// same quantity, so their ratio says nothing of the release. It is listed
+// among the gated metrics not compared.
+func gateSources(ms []metricSample, out *Comparison) {
+	for i, s := range ms {
+		if s.sources[0] == s.sources[1] || !policy.IsEfficiency(s.key.Metric) {
+			continue
+		}
+		m := &out.Metrics[i]
+		m.Note = fmt.Sprintf("not gated: the sides measured it differently (baseline: %s; candidate: %s)", s.sources[0], s.sources[1])
+		if m.Gated {
+			m.Gated = false
+			out.NotCompared = append(out.NotCompared, fmt.Sprintf("%s %s (the baseline's from %s, the candidate's from %s)", m.Workload, m.Metric, s.sources[0], s.sources[1]))
+		}
+	}
+}
+
+// gatedMissing lists the gated metrics no row compares: a percentile zero or
+// absent in some trial, a server cost the trials did not read. Each stops the
+// gate from passing.
+func gatedMissing(s samples, r resolved) []string {
+	var out2 []string
+	have := map[metricKey]bool{}
+	for _, m := range s.metrics {
+		have[m.key] = true
+	}
+	seen := map[metricKey]bool{}
+	for _, k := range s.missingKeys {
+		if r.gated(k) && !seen[k] {
+			seen[k] = true
+			out2 = append(out2, fmt.Sprintf("%s %s %s (absent or zero in some trial)", k.Workload, k.Op, k.Metric))
+		}
+	}
+	for _, w := range s.workloads {
+		for _, m := range policy.EfficiencyMetrics {
+			k := metricKey{w, OpAll, m}
+			if r.gated(k) && !have[k] && !seen[k] {
+				seen[k] = true
+				out2 = append(out2, fmt.Sprintf("%s %s (no trial read the servers' cost)", w, m))
+			}
+		}
+	}
+	return out2
 }
 
 // pick returns the interval bound nearest the worse direction's tolerance:

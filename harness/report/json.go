@@ -67,20 +67,22 @@ type jsonMetric struct {
 }
 
 type jsonReport struct {
-	Verdict     compare.Verdict    `json:"verdict"`
-	Note        string             `json:"note,omitempty"`
-	Baseline    compare.Side       `json:"baseline"`
-	Candidate   compare.Side       `json:"candidate"`
-	Suite       string             `json:"suite"`
-	Paired      bool               `json:"paired"`
-	Interleaved bool               `json:"interleaved"`
-	Duet        bool               `json:"duet,omitempty"`
-	Descriptive bool               `json:"descriptive"`
-	Alpha       jsonNumber         `json:"alpha"`
-	Looks       int                `json:"looks"`
-	LookAlpha   jsonNumber         `json:"look_alpha"`
-	Runs        int                `json:"runs,omitempty"`
-	Invalid     string             `json:"invalid,omitempty"`
+	Verdict     compare.Verdict `json:"verdict"`
+	Note        string          `json:"note,omitempty"`
+	Baseline    compare.Side    `json:"baseline"`
+	Candidate   compare.Side    `json:"candidate"`
+	Suite       string          `json:"suite"`
+	Paired      bool            `json:"paired"`
+	Interleaved bool            `json:"interleaved"`
+	Duet        bool            `json:"duet,omitempty"`
+	Descriptive bool            `json:"descriptive"`
+	Alpha       jsonNumber      `json:"alpha"`
+	Looks       int             `json:"looks"`
+	LookAlpha   jsonNumber      `json:"look_alpha"`
+	Runs        int             `json:"runs,omitempty"`
+	Invalid     string          `json:"invalid,omitempty"`
+	// NotCompared lists the gated metrics no row compares, with why.
+	NotCompared []string           `json:"gated_not_compared,omitempty"`
 	HeldRate    []compare.HeldRate `json:"held_rate,omitempty"`
 	Metrics     []jsonMetric       `json:"metrics"`
 	Warnings    []string           `json:"warnings"`
@@ -160,7 +162,7 @@ func renderJSON(w io.Writer, r Report) error {
 	c := r.Comparison
 	out := jsonReport{Verdict: c.Verdict, Baseline: c.Baseline, Candidate: c.Candidate, Suite: c.Suite,
 		Paired: c.Paired, Interleaved: c.Interleaved, Duet: c.Duet, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
-		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, HeldRate: c.HeldRate,
+		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, NotCompared: c.NotCompared, HeldRate: c.HeldRate,
 		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity,
 		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes, Timelines: jsonTimelines(r.Timelines), ServerCounts: c.ServerCounts, ServerCountNotes: c.ServerCountNotes}
 	if out.Warnings == nil {

@@ -441,6 +441,9 @@ func verdictLine(c *compare.Comparison) string {
 	case compare.Regression:
 		return "REGRESSION: at least one gated metric regressed beyond its tolerance"
 	case compare.VerdictInconclusive:
+		if len(c.NotCompared) > 0 {
+			return "INCONCLUSIVE: gated but not compared: " + strings.Join(c.NotCompared, "; ")
+		}
 		return "INCONCLUSIVE: no gated metric regressed, but not every one is shown within tolerance; run more pairs"
 	case compare.VerdictInvalid:
 		return "INVALID: " + c.Invalid

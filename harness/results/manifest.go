@@ -122,11 +122,18 @@ type ServerStats struct {
 	// IdleCPUMillisPerSec is the background: CPU ms per second the servers
 	// spent with no load, measured just before the trial.
 	IdleCPUMillisPerSec float64 `json:"idle_cpu_ms_per_s"`
-	// AllocPerOpBytes is the bytes the servers' JVMs allocated per operation,
-	// background included (IdleAllocBytesPerSec is the idle rate, for
+	// AllocPerOpBytes is the alloc_per_op metric: the heap bytes the
+	// servers' request threads allocated per operation (regress's agent on
+	// local clusters), else ProcessAllocPerOpBytes; 0 when unknown.
+	// AllocSource says which.
+	AllocPerOpBytes float64 `json:"alloc_per_op_bytes,omitempty"`
+	AllocSource     string  `json:"alloc_source,omitempty"`
+	// ProcessAllocPerOpBytes is the whole JVMs' allocation per operation,
+	// background included (the GC log locally, TotalThreadAllocatedBytes
+	// through /jmx elsewhere; IdleAllocBytesPerSec is the idle rate, for
 	// reference); 0 when unknown.
-	AllocPerOpBytes      float64 `json:"alloc_per_op_bytes,omitempty"`
-	IdleAllocBytesPerSec float64 `json:"idle_alloc_bytes_per_s,omitempty"`
+	ProcessAllocPerOpBytes float64 `json:"process_alloc_per_op_bytes,omitempty"`
+	IdleAllocBytesPerSec   float64 `json:"idle_alloc_bytes_per_s,omitempty"`
 	// GCs counts the servers' stop-the-world collections in the window; GCPauseMicros is their time.
 	GCs           int64   `json:"gcs"`
 	GCPauseMicros float64 `json:"gc_pause_us"`

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/servercost"
 )
@@ -97,37 +99,54 @@ func (cs *countServers) read(ctx context.Context, c *hbase.Client, table string)
 	return r
 }
 
-// watchCounts reads table's counters on s at from and at to in the
-// background, like watch; the returned function waits for the second
-// reading and returns the window's counts (never nil).
-func (r *Runner) watchCounts(ctx context.Context, s *side, table string, from, to time.Time) func() *results.Counts {
+// countProbe is one side's counts taken around a trial: a reading before
+// the trial's idle watch and one after its measurement window's last
+// server reading, never inside either. A reading is a request to the
+// servers (GetRegionLoad on an RPC handler, /prometheus sampling every
+// metrics source: about 9 MB and tens of ms of the JVM a read, measured on
+// 2.6.1), so one taken at a window's edge was the trial's own cost: a
+// quarter to two thirds of a profiled window's allocation on 2.6.1 was
+// /prometheus answering it.
+type countProbe struct {
+	cs    *countSource
+	table string
+	a     countReading
+}
+
+// countsBefore takes s's first counts reading of table now, before the
+// trial's idle watch; nil when s's counts are not read (servers elsewhere,
+// load hosts, no client).
+func (r *Runner) countsBefore(ctx context.Context, s *side, table string) *countProbe {
+	if len(s.t.Servers) == 0 || r.LoadHosts != nil || s.t.Client == nil {
+		return nil
+	}
 	cs := &s.counts
-	ch := make(chan *results.Counts, 1)
-	go func() {
-		// Found here, not before the load starts: the first trial's
-		// look-up (a master call and ZooKeeper) must not delay its schedule.
-		cs.find(ctx, s.t.Client)
-		var a, b countReading
-		for i, at := range []time.Time{from, to} {
-			if d := time.Until(at); d > 0 {
-				tm := time.NewTimer(d)
-				select {
-				case <-tm.C:
-				case <-ctx.Done():
-					tm.Stop()
-					ch <- &results.Counts{CountsNote: "counts not read: the run was stopped"}
-					return
-				}
-			}
-			if i == 0 {
-				a = cs.read(ctx, s.t.Client, table)
-			} else {
-				b = cs.read(ctx, s.t.Client, table)
-			}
-		}
-		ch <- windowCounts(&cs.countServers, a, b)
-	}()
-	return func() *results.Counts { return <-ch }
+	cs.find(ctx, s.t.Client)
+	return &countProbe{cs: cs, table: table, a: cs.read(ctx, s.t.Client, table)}
+}
+
+// after takes the second reading, once the window's last reading is
+// taken, and returns the counts between the two scaled to the window: the
+// span also held the warm-up's operations (none ran in the idle watch or
+// the lead), and the load is paced at one rate with one mix throughout, so
+// the window's share is its share of the client's operations. The block
+// cache's hit ratio is not scaled. Nil for a nil probe.
+func (p *countProbe) after(ctx context.Context, s *side, res *loadgen.Result) *results.Counts {
+	if p == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return &results.Counts{CountsNote: "counts not read: the run was stopped"}
+	}
+	b := p.cs.read(ctx, s.t.Client, p.table)
+	c := windowCounts(&p.cs.countServers, p.a, b)
+	if res != nil && res.Ops > 0 && res.WarmupOps > 0 {
+		share := float64(res.Ops) / float64(res.Ops+res.WarmupOps)
+		scale := func(v int64) int64 { return int64(math.Round(float64(v) * share)) }
+		c.ServerReadRequests, c.ServerWriteRequests, c.ServerFilteredReads = scale(c.ServerReadRequests), scale(c.ServerWriteRequests), scale(c.ServerFilteredReads)
+		c.BlockCacheHits, c.BlockCacheMisses = scale(c.BlockCacheHits), scale(c.BlockCacheMisses)
+	}
+	return c
 }
 
 // windowCounts is the counts between two readings. Requests are summed
@@ -199,15 +218,4 @@ func requestDelta(a, b []hbase.RegionRequests) (reads, writes, filtered int64, o
 		filtered += int64(b[i].FilteredRead - a[i].FilteredRead)
 	}
 	return reads, writes, filtered, true
-}
-
-// countsAt starts reading s's counts over the measurement window of a
-// trial anchored at at, on the same terms as its server cost (this
-// machine's own servers, one load process); nil when they are not read.
-func (r *Runner) countsAt(ctx context.Context, s *side, table string, at timing) func() *results.Counts {
-	if len(s.t.Servers) == 0 || r.LoadHosts != nil || at.Start.IsZero() || s.t.Client == nil {
-		return nil
-	}
-	from := at.Start.Add(r.Suite.Run.Warmup)
-	return r.watchCounts(ctx, s, table, from, from.Add(r.Suite.Run.Measure))
 }

@@ -437,6 +437,7 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 			err = derr
 		}
 	}()
+	counts := r.countsBefore(ctx, s, table)
 	at := timing{}
 	idle := r.watchIdle(ctx, []*side{s})
 	if len(idle) > 0 {
@@ -451,6 +452,7 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 		return 0, err
 	}
 	defer os.Remove(m.hlog)
+	m.setCounts(counts.after(ctx, s, m.res))
 	err = r.record(s, w, pair, order, requireRate, false, m)
 	if prof != nil {
 		prof.keep(ctx, r, w, r.profileID(w, pair), m.profileMeta(r, w), err == nil)
@@ -489,6 +491,14 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	if err := errors.Join(cerrs...); err != nil {
 		return nil, err
 	}
+	// Both sides' counts are read before either is watched idle or
+	// measured, and after both windows closed: one side's reading never
+	// falls in the other's window either (their JVMs share the CPUs).
+	counts := make([]*countProbe, 2)
+	for i, s := range sides {
+		cwg.Go(func() { counts[i] = r.countsBefore(ctx, s, tables[i]) })
+	}
+	cwg.Wait()
 	idle := r.watchIdle(ctx, sides)
 	at := timing{Start: time.Now().Add(startLead), Seed: time.Now().UnixNano()}
 	if len(idle) > 0 {
@@ -510,11 +520,13 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 		wg.Go(func() { ms[i], errs[i] = r.measure(ctx, s, w, tables[i], at) })
 	}
 	wg.Wait()
-	for _, m := range ms {
+	for i, m := range ms {
 		if m != nil {
 			defer os.Remove(m.hlog)
+			wg.Go(func() { m.setCounts(counts[i].after(ctx, sides[i], m.res)) })
 		}
 	}
+	wg.Wait()
 	stored := make([]bool, 2)
 	defer func() { // both sides' recordings are read at once, between trials
 		var kwg sync.WaitGroup
@@ -609,6 +621,14 @@ type measured struct {
 	server *results.ServerStats
 }
 
+// setCounts keeps the counts read around the trial (countProbe) with its
+// server cost; nothing when either is missing.
+func (m *measured) setCounts(c *results.Counts) {
+	if m != nil && m.server != nil && c != nil {
+		m.server.Counts = c
+	}
+}
+
 func (m *measured) cpuPerOp() float64 {
 	if m == nil || m.server == nil {
 		return 0
@@ -633,7 +653,6 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 		from := at.Start.Add(load.Warmup)
 		window = watch(ctx, s.t.Servers, from, from.Add(load.Duration))
 	}
-	counted := r.countsAt(ctx, s, table, at)
 	// When the load starts, so a stall or a death in the servers' logs can
 	// be placed against the trial's warm-up and measurement window.
 	r.logger().Info("trial running", "target", s.t.Name, "workload", w, "table", table,
@@ -657,9 +676,6 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 	} else if costs != nil {
 		m.server = serverStats(servercost.Total(costs), &s.idle, res.Ops, len(costs))
 		m.server.Timeline = timelineOf(costs, res.Start)
-	}
-	if counted != nil && m.server != nil {
-		m.server.Counts = counted()
 	}
 	return m, nil
 }

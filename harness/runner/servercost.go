@@ -134,6 +134,16 @@ const (
 	CPUFromProcess = "process, net of idle"
 )
 
+// Where alloc_per_op comes from (results.ServerStats.AllocSource).
+const (
+	// AllocFromRequestThreads: the request-serving threads' own counters
+	// (regress's agent in the region server).
+	AllocFromRequestThreads = "request threads"
+	// AllocFromProcess: the whole JVMs', background included (GC log or
+	// TotalThreadAllocatedBytes).
+	AllocFromProcess = "process"
+)
+
 // serverStats turns a window's cost into per-operation figures, the idle
 // background's rates subtracted over the window.
 func serverStats(c servercost.Cost, bg *background, ops int64, servers int) *results.ServerStats {
@@ -167,7 +177,14 @@ func serverStats(c servercost.Cost, bg *background, ops int64, servers int) *res
 	// so subtracting it added more noise (measured: +-10% between A/A sides
 	// in a duet) than the offset it removes (2-8% of a trial's allocation).
 	if c.AllocKnown {
-		st.AllocPerOpBytes = float64(c.Allocated) / n
+		st.ProcessAllocPerOpBytes = float64(c.Allocated) / n
+		st.AllocPerOpBytes, st.AllocSource = st.ProcessAllocPerOpBytes, AllocFromProcess
+	}
+	// The request threads' allocation (the agent's per-thread counters) is
+	// the request path's alone: no chore, metrics snapshot, flush,
+	// compaction or info server answer (regress's own readings among them).
+	if c.RequestAllocKnown && c.RequestAllocated > 0 {
+		st.AllocPerOpBytes, st.AllocSource = float64(c.RequestAllocated)/n, AllocFromRequestThreads
 	}
 	return st
 }

@@ -48,18 +48,20 @@ func (b jmxBean) heapUsed() int64 {
 }
 
 // jmxQueries are the beans a reading asks for, one request each (the
-// servlet takes one qry), so the server serialises four beans, not hundreds.
+// servlet takes one qry), so the server serialises a few beans, not hundreds.
 var jmxQueries = []string{
 	"java.lang:type=OperatingSystem",
 	"java.lang:type=Memory",
 	"java.lang:type=GarbageCollector,name=*",
 	"Hadoop:service=HBase,name=RegionServer,sub=Server",
+	"java.lang:type=Threading",
 }
 
 // readJMX takes a reading from a region server's info server at addr
 // (host:port): CPU, heap use and GC from the JVM's beans, and the counts of
 // flushes, compactions and splits from HBase's, kept in the Reading's event
-// counters. Allocation cannot be read this way.
+// counters, and the JVM's allocation so far from its Threading bean
+// (TotalThreadAllocatedBytes, JDK 14+).
 func readJMX(ctx context.Context, client *http.Client, addr string) (Reading, jmxEvents, error) {
 	r := Reading{At: time.Now()}
 	var ev jmxEvents
@@ -80,6 +82,11 @@ func readJMX(ctx context.Context, client *http.Client, addr string) (Reading, jm
 				r.GCPause += time.Duration(b.int("CollectionTime")) * time.Millisecond
 			case 3:
 				ev = jmxEvents{flushes: b.int("FlushTime_num_ops"), compactions: b.int("CompactionTime_num_ops"), splits: b.int("SplitTime_num_ops")}
+			case 4:
+				// JDK 14+: every thread's allocation so far, exact and live.
+				if _, ok := b["TotalThreadAllocatedBytes"]; ok {
+					r.totalAlloc, r.totalAllocOK = b.int("TotalThreadAllocatedBytes"), true
+				}
 			}
 		}
 	}

@@ -21,13 +21,18 @@ type Server struct {
 	// PID is the JVM's process id on this machine; 0 for a server elsewhere.
 	PID int
 	// JMX is the host:port of the server's info server, read when PID is 0:
-	// CPU, heap, GC and flush/compaction/split counts, not allocation.
+	// CPU, heap, GC, flush/compaction/split counts and (JDK 14+) the whole
+	// JVM's allocation.
 	JMX string
 	// GCLog is the JVM's unified GC log (GCLogOptions); empty means no
 	// allocation figure.
 	GCLog string
 	// Log is the server's own log, scanned for flushes, compactions and splits.
 	Log string
+	// Agent is the host:port of the info server whose /jmx answers regress's
+	// agent bean (AgentBean): the request threads' allocated bytes. Empty
+	// when the JVM runs without the agent.
+	Agent string
 }
 
 // Reading is what one server had spent at one instant.
@@ -39,6 +44,10 @@ type Reading struct {
 	// (RPC handlers, RPC readers and event loops, WAL writers): CPU without
 	// the JIT compiler, the GC and the chores. Threads that ended are lost.
 	RequestCPU time.Duration
+	// RequestAlloc is the heap bytes the request threads (RequestCPU's)
+	// allocated so far, read from the agent; RequestAllocOK says it was read.
+	RequestAlloc   int64
+	RequestAllocOK bool
 	// HeapUsed is the heap in use in bytes (every generation).
 	HeapUsed int64
 	// GCs counts stop-the-world collections so far; GCPause is their time.
@@ -49,6 +58,10 @@ type Reading struct {
 	perfOK         bool
 	// jmx holds HBase's event counts when the reading came from /jmx.
 	jmx *jmxEvents
+	// totalAlloc is the JVM's TotalThreadAllocatedBytes when the reading
+	// came from /jmx (JDK 14+; totalAllocOK says it was there).
+	totalAlloc   int64
+	totalAllocOK bool
 }
 
 // Read takes a reading of s now. Only a missing process is an error; a
@@ -69,6 +82,15 @@ func (s Server) Read() (Reading, error) {
 	}
 	r.CPU = cpu
 	r.RequestCPU = requestCPU(s.PID)
+	if s.Agent != "" {
+		// The agent's bean answers on an info server thread, not a request
+		// thread: this reading adds nothing to the figure it reads.
+		ctx, cancel := context.WithTimeout(context.Background(), agentTimeout)
+		if a, err := readAgent(ctx, jmxClient, s.Agent); err == nil {
+			r.RequestAlloc, r.RequestAllocOK = a.requestAlloc, true
+		}
+		cancel()
+	}
 	// The heap counters and the GC log's size are taken back to back, in
 	// that order, the parsing after: a collection that ends between the two
 	// is split between windows (its freed bytes in one, its heap change in
@@ -107,6 +129,11 @@ type Cost struct {
 	CPU time.Duration
 	// RequestCPU is the request-serving threads' part of CPU (Reading.RequestCPU).
 	RequestCPU time.Duration
+	// RequestAllocated is the heap bytes the request threads allocated in
+	// the window (the agent's counters); RequestAllocKnown is false where
+	// the agent was not read at both edges.
+	RequestAllocated  int64
+	RequestAllocKnown bool
 	// Allocated is the bytes the JVM allocated in the window; AllocKnown is
 	// false when its GC log or counters could not be read.
 	Allocated  int64
@@ -121,8 +148,14 @@ type Cost struct {
 // Since is the cost of s from reading a to reading b.
 func (s Server) Since(a, b Reading) Cost {
 	c := Cost{Server: s.Name, Window: b.At.Sub(a.At), CPU: b.CPU - a.CPU, RequestCPU: b.RequestCPU - a.RequestCPU}
+	if a.RequestAllocOK && b.RequestAllocOK && b.RequestAlloc >= a.RequestAlloc {
+		c.RequestAllocated, c.RequestAllocKnown = b.RequestAlloc-a.RequestAlloc, true
+	}
 	if a.jmx != nil && b.jmx != nil {
 		c.GCs, c.GCPause = b.GCs-a.GCs, b.GCPause-a.GCPause
+		if a.totalAllocOK && b.totalAllocOK && b.totalAlloc >= a.totalAlloc {
+			c.Allocated, c.AllocKnown = b.totalAlloc-a.totalAlloc, true
+		}
 		c.Events = Events{Flushes: int(b.jmx.flushes - a.jmx.flushes), Compactions: int(b.jmx.compactions - a.jmx.compactions),
 			Splits: int(b.jmx.splits - a.jmx.splits)}
 		return c
@@ -185,7 +218,10 @@ func (ss Servers) Since(a, b []Reading) []Cost {
 func Total(cs []Cost) Cost {
 	var t Cost
 	t.AllocKnown = len(cs) > 0
+	t.RequestAllocKnown = len(cs) > 0
 	for _, c := range cs {
+		t.RequestAllocated += c.RequestAllocated
+		t.RequestAllocKnown = t.RequestAllocKnown && c.RequestAllocKnown
 		t.Window = max(t.Window, c.Window)
 		t.CPU += c.CPU
 		t.RequestCPU += c.RequestCPU
@@ -197,6 +233,9 @@ func Total(cs []Cost) Cost {
 	}
 	if !t.AllocKnown {
 		t.Allocated = 0
+	}
+	if !t.RequestAllocKnown {
+		t.RequestAllocated = 0
 	}
 	return t
 }
@@ -214,6 +253,10 @@ func (ss Servers) At(ctx context.Context, t time.Time) ([]Reading, error) {
 	}
 	return ss.Read()
 }
+
+// agentTimeout bounds one read of the agent's bean: on loopback it answers
+// in milliseconds; a reading must not hold its window's edge longer.
+const agentTimeout = 2 * time.Second
 
 // jmxClient reads info servers; each request has its own deadline.
 var jmxClient = &http.Client{}

@@ -11,12 +11,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/inputfile"
 	"github.com/regress-hbase/regress/harness/results"
 )
+
+// workloadName is what a workload may be called: it names a store entry's
+// rows in every report, so free text is refused at the door.
+var workloadName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$`)
 
 // importedSummary is one summary ready to store, with its optional interval log.
 type importedSummary struct {
@@ -48,6 +53,10 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 	}
 	if to.Workload == "" {
 		return fault.Usage(errors.New("import-ycsb: --workload is required (e.g. workloada)"))
+	}
+	if !workloadName.MatchString(to.Workload) {
+		// The name is shown in every report (Markdown, HTML, the vote paragraph).
+		return fault.Usagef("import-ycsb: --workload %q: name a workload with letters, digits, '.', '_', '+' and '-' only, e.g. workloada", to.Workload)
 	}
 	version, label, workload, suiteName, storeDir := to.Version, to.Label, to.Workload, to.Suite, to.Dir
 	var summaries []importedSummary
@@ -105,9 +114,10 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 		Suite: results.SuiteInfo{Name: suiteName, Fingerprint: hex.EncodeToString(fp[:])[:16],
 			DataSpec: "imported from YCSB output; data spec unknown"},
 	})
-	if err == nil && len(m.Trials) == 0 && len(m.Summaries) == 0 {
-		// Ensure created the entry (or found one left empty): an import that
-		// stores nothing must not leave it behind, empty, looking good.
+	if err == nil && m.Source == "ycsb-import" && len(m.Trials) == 0 && len(m.Summaries) == 0 {
+		// Ensure created the entry (or found one an import left empty): an
+		// import that stores nothing must not leave it behind, empty, looking
+		// good. An empty entry of a run (still measuring) is not ours to remove.
 		defer func(k results.Key) {
 			if err != nil {
 				_ = st.RemoveIfEmpty(k)
@@ -124,6 +134,18 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 		return fault.Usage(fmt.Errorf("import-ycsb: %s already holds measured results (source %q); import under another --suite or --label", st.Dir(results.KeyOf(m)), m.Source))
 	}
 	k := results.KeyOf(m)
+	// The same output stored under another workload is skipped as stored,
+	// which would keep the wrong name without a word: say how to fix it.
+	storedAs := map[string]string{}
+	for _, t := range m.Summaries {
+		storedAs[t.ID] = t.Workload
+	}
+	for _, s := range summaries {
+		if w, ok := storedAs[s.trial.ID]; ok && w != workload {
+			return fault.Usagef("import-ycsb: %s is already stored in %s as workload %s, not %s: to store it under the right name, remove that entry with `regress results remove %s` (its %d summaries go with it: import the others again too) and import again, or import under another --label",
+				s.from, k, w, workload, k, len(m.Summaries))
+		}
+	}
 	// One manifest write for the whole import: its cost grows with the runs
 	// stored, not with their square. Interrupted before it, nothing is stored.
 	from := map[string]importedSummary{}

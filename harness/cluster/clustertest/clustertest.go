@@ -83,7 +83,9 @@ func StartSpec(tb testing.TB, s cluster.Spec) cluster.Cluster {
 // it, the kernel kills the JVM (Linux) because it is the JVM's parent.
 func StartForMain() (cluster.Cluster, func(), error) {
 	v := Version()
-	c, err := cluster.NewLocal("").Start(context.Background(), cluster.Spec{Version: v, StartTimeout: startTimeout})
+	// The info server on, as every cluster the job starts has it: its /jmx
+	// carries the agent's request-thread counters (servercost.AgentBean).
+	c, err := cluster.NewLocal("").Start(context.Background(), cluster.Spec{Version: v, StartTimeout: startTimeout, InfoServer: true})
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting HBase %s for the tests: %w", v, err)
 	}

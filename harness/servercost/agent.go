@@ -1,0 +1,199 @@
+package servercost
+
+import (
+	"archive/zip"
+	"context"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/atomicfile"
+)
+
+// The region server agent (agent/RequestThreads.java) is one MBean,
+// regress:type=RequestThreads, that a region server's info server answers
+// on /jmx: the heap bytes and CPU its request threads (the threads
+// requestThread picks from /proc) have spent so far, from the JVM's own
+// per-thread counters. It is what makes alloc_per_op the request path's
+// cost, as cpu_per_op is, instead of the whole JVM's: the GC log's figure
+// holds every chore, the metrics system and whatever answered regress's
+// own readings. A read runs on the info server's thread, which is not a
+// request thread, so reading costs the figure nothing.
+
+//go:embed agent/*.java
+var agentSources embed.FS
+
+// AgentBean is the agent's MBean as /jmx's qry names it.
+const AgentBean = "regress:type=RequestThreads"
+
+// AgentOptions are the JVM options that load the agent jar at path.
+func AgentOptions(jar string) []string {
+	if jar == "" {
+		return nil
+	}
+	return []string{"-javaagent:" + jar}
+}
+
+// AgentJar returns the agent's jar, compiled once per source digest into
+// dir (the user cache's regress/agent when empty) with the first javac found
+// among the JDK homes given, $JAVA_HOME and PATH. The classes target Java 8,
+// so every JDK an HBase line here runs on loads them.
+func AgentJar(ctx context.Context, dir string, javaHomes ...string) (string, error) {
+	srcs, digest, err := agentSourceFiles()
+	if err != nil {
+		return "", err
+	}
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			base = os.TempDir()
+		}
+		dir = filepath.Join(base, "regress", "agent")
+	}
+	jar := filepath.Join(dir, digest, "regress-agent.jar")
+	if fi, err := os.Stat(jar); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+		return jar, nil
+	}
+	javac, err := findJavac(javaHomes)
+	if err != nil {
+		return "", err
+	}
+	work, err := os.MkdirTemp("", "regress-agent-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(work)
+	var args []string
+	for name, src := range srcs {
+		p := filepath.Join(work, "src", name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			return "", err
+		}
+		args = append(args, p)
+	}
+	classes := filepath.Join(work, "classes")
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, javac, append([]string{"--release", "8", "-nowarn", "-Xlint:-options", "-d", classes}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("compiling regress's region server agent with %s: %v: %s", javac, err, strings.TrimSpace(string(out)))
+	}
+	if err := os.MkdirAll(filepath.Dir(jar), 0o755); err != nil {
+		return "", err
+	}
+	err = atomicfile.Write(jar, 0o644, func(w io.Writer) error { return writeAgentJar(w, classes) })
+	if err != nil {
+		return "", fmt.Errorf("writing the agent jar %s: %w", jar, err)
+	}
+	return jar, nil
+}
+
+// agentSourceFiles returns the agent's sources by path under their package
+// directory, and a digest of them that names the compiled jar.
+func agentSourceFiles() (map[string][]byte, string, error) {
+	ents, err := agentSources.ReadDir("agent")
+	if err != nil {
+		return nil, "", err
+	}
+	h := sha256.New()
+	out := map[string][]byte{}
+	for _, e := range ents {
+		b, err := agentSources.ReadFile("agent/" + e.Name())
+		if err != nil {
+			return nil, "", err
+		}
+		h.Write([]byte(e.Name()))
+		h.Write(b)
+		out[filepath.Join("regress", "agent", e.Name())] = b
+	}
+	return out, hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// findJavac returns the first javac among homes' bin, $JAVA_HOME's and PATH's.
+func findJavac(homes []string) (string, error) {
+	for _, h := range append(homes, os.Getenv("JAVA_HOME")) {
+		if h == "" {
+			continue
+		}
+		p := filepath.Join(h, "bin", "javac")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath("javac"); err == nil {
+		return p, nil
+	}
+	return "", errors.New("no javac to compile regress's region server agent (a JDK's bin/javac, $JAVA_HOME or PATH): alloc_per_op falls back to the whole JVM's allocation from its GC log")
+}
+
+// writeAgentJar writes a jar of the class files under classes with the
+// manifest that makes it a -javaagent.
+func writeAgentJar(w io.Writer, classes string) error {
+	zw := zip.NewWriter(w)
+	mf, err := zw.Create("META-INF/MANIFEST.MF")
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(mf, "Manifest-Version: 1.0\r\nPremain-Class: regress.agent.RequestThreads\r\nAgent-Class: regress.agent.RequestThreads\r\n\r\n")
+	err = filepath.WalkDir(classes, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(classes, path)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, err := zw.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(b)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// agentReading is the agent's counters at one instant.
+type agentReading struct {
+	requestAlloc int64
+	requestCPU   time.Duration
+	threads      int64
+}
+
+// readAgent reads the agent's bean from the info server at addr; an error
+// when the bean is not there (a JVM started without the agent).
+func readAgent(ctx context.Context, client *http.Client, addr string) (agentReading, error) {
+	beans, err := getBeans(ctx, client, addr, AgentBean)
+	if err != nil {
+		return agentReading{}, err
+	}
+	if len(beans) == 0 {
+		return agentReading{}, fmt.Errorf("%s: no %s bean (the JVM runs without regress's agent)", addr, AgentBean)
+	}
+	b := beans[0]
+	if _, ok := b["RequestAllocatedBytes"]; !ok {
+		return agentReading{}, fmt.Errorf("%s: the %s bean has no RequestAllocatedBytes", addr, AgentBean)
+	}
+	return agentReading{requestAlloc: b.int("RequestAllocatedBytes"), requestCPU: time.Duration(b.int("RequestCpuTime")),
+		threads: b.int("RequestThreadCount")}, nil
+}
