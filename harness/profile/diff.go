@@ -270,18 +270,21 @@ func WriteDiffTable(w io.Writer, d *Differential) error {
 }
 
 // ShortStack keeps a folded stack's last n frames, each as Class.method
-// (ShortFrame), marking a cut with "…": the table's view of a stack.
+// (ShortFrameCalling, so a lambda is named by its body), marking a cut with
+// "…": the table's view of a stack.
 func ShortStack(stack string, n int) string {
 	frames := strings.Split(stack, ";")
-	cut := len(frames) > n
-	if cut {
-		frames = frames[len(frames)-n:]
+	from := max(0, len(frames)-n)
+	short := make([]string, 0, len(frames)-from)
+	for i := from; i < len(frames); i++ {
+		if i+1 < len(frames) {
+			short = append(short, ShortFrameCalling(frames[i], frames[i+1]))
+		} else {
+			short = append(short, ShortFrame(frames[i]))
+		}
 	}
-	for i, f := range frames {
-		frames[i] = ShortFrame(f)
-	}
-	s := strings.Join(frames, ";")
-	if cut {
+	s := strings.Join(short, ";")
+	if from > 0 {
 		s = "…;" + s
 	}
 	return s

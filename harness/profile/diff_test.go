@@ -193,6 +193,12 @@ func TestShortFrame(t *testing.T) {
 		"Burner.spin": "Burner.spin",
 		"main":        "main",
 		"[truncated]": "[truncated]",
+		"org.apache.hadoop.hbase.http.PrometheusHadoopServlet$$Lambda.get":                               "PrometheusHadoopServlet (lambda).get",
+		"org.apache.hadoop.hbase.http.PrometheusHadoopServlet$$Lambda+0x0000000800c3d440.1852655488.get": "PrometheusHadoopServlet (lambda).get", // as stored before
+		"org.apache.hadoop.hbase.regionserver.HRegion$RegionScannerImpl$$Lambda.apply":                   "HRegion$RegionScannerImpl (lambda).apply",
+		"org.apache.hadoop.hbase.regionserver.HRegion.lambda$get$3":                                      "HRegion.lambda$get",
+		"java.lang.invoke.LambdaForm$MH.invoke":                                                          "LambdaForm$MH.invoke",
+		"$$Lambda.get":                                                                                   "[unknown] (lambda).get",
 	} {
 		if got := ShortFrame(in); got != want {
 			t.Errorf("ShortFrame(%q) = %q, want %q", in, got, want)
@@ -209,6 +215,16 @@ func TestShortStack(t *testing.T) {
 		{"a;b;c", 5, "a;b;c"},
 		{"p.A.a;p.B.b;q.r.C.c", 3, "A.a;B.b;C.c"},
 		{"p.A.a;p.B.b;q.r.C.c;D.d", 2, "…;C.c;D.d"},
+		// A lambda calling its body is named by the method that wrote it.
+		{"p.Foo.bar;p.Foo$$Lambda.get;p.Foo.lambda$bar$3;p.Baz.qux", 3, "…;Foo.bar (lambda);Foo.lambda$bar;Baz.qux"},
+		// The body is the leaf.
+		{"p.Foo$$Lambda.get;p.Foo.lambda$bar$3", 1, "…;Foo.lambda$bar"},
+		{"p.Foo$$Lambda.get;p.Foo.lambda$bar$3", 2, "Foo.bar (lambda);Foo.lambda$bar"},
+		// A method reference calls the method itself: the lambda keeps its class.
+		{"p.Foo$$Lambda.apply;java.util.ArrayList.<init>", 2, "Foo (lambda).apply;ArrayList.<init>"},
+		// The lambda as the leaf (it allocated, or ran itself).
+		{"p.Foo.bar;p.Foo$$Lambda.get", 2, "Foo.bar;Foo (lambda).get"},
+		{"p.Foo.bar;p.Foo$$Lambda+0x0000000800c3d440.1852655488.get", 2, "Foo.bar;Foo (lambda).get"},
 	} {
 		if got := ShortStack(tc.in, tc.n); got != tc.want {
 			t.Errorf("ShortStack(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)

@@ -196,20 +196,43 @@ func ParseJSON(r io.Reader) (*Profile, error) {
 
 var (
 	// Generated classes carry a number or address that differs from one JVM
-	// to the next; without them the same lambda matches across the two sides.
-	// A hidden class's address follows "/", "." or "+" depending on the JDK.
-	lambdaSuffix = regexp.MustCompile(`\$\$Lambda[$0-9]*`)
-	hiddenSuffix = regexp.MustCompile(`[./+]0x[0-9a-fA-F]+$`)
+	// to the next; without them the same lambda matches across the two
+	// sides. JFR names a hidden or anonymous class by the class's own name,
+	// whose address follows "/", "." or "+" depending on the JDK, and then,
+	// from JDK 11 on, "/" and the class's decimal identity hash: JDK 17 wrote
+	// "a.B$$Lambda$62+0x00007f5ba802b018/1536882624" (testdata/burn17.json).
+	// Read with "/" as ".", the hash was taken for the class and the frame
+	// printed as "1536882624.run". hiddenSuffix takes every such tail off
+	// the dotted name (a class name is never all digits, nor "0x" and hex).
+	hiddenSuffix = regexp.MustCompile(`(?:[+.]0x[0-9a-fA-F]+|\.[0-9]+)+$`)
+	lambdaSuffix = regexp.MustCompile(`\$\$Lambda(?:\$[0-9]+)+`)
 	generatedNum = regexp.MustCompile(`(GeneratedMethodAccessor|GeneratedConstructorAccessor|GeneratedSerializationConstructorAccessor|\$Proxy)[0-9]+`)
-	frameSafe    = strings.NewReplacer("/", ".", ";", ":", " ", "_") // ";" and " " would break the folded format
+	frameSafe    = strings.NewReplacer(";", ":", " ", "_") // ";" and " " would break the folded format
 )
 
 // FrameName names a frame "package.Class.method" from JFR's internal class
 // name ("java/util/ArrayList"), with the run-specific numbers of generated
-// classes removed.
+// classes removed (CanonicalFrame).
 func FrameName(class, method string) string {
-	c := class
-	if strings.Contains(c, "0x") || strings.Contains(c, "$$Lambda") {
+	return frameSafe.Replace(canonicalClass(strings.ReplaceAll(class, "/", ".")) + "." + canonicalMethod(method))
+}
+
+// CanonicalFrame takes the run-specific numbers out of a
+// "package.Class.method" frame, as FrameName does: ReadFolded applies it so
+// stacks stored before a form was known match those folded since.
+func CanonicalFrame(frame string) string {
+	i := strings.LastIndexByte(frame, '.')
+	if i < 0 {
+		return frame
+	}
+	return canonicalClass(frame[:i]) + "." + canonicalMethod(frame[i+1:])
+}
+
+// canonicalClass removes a dotted class name's hidden-class address and
+// hash, a lambda class's sequence number and a generated accessor's number.
+// The cheap tests first: it runs for every frame of every event.
+func canonicalClass(c string) string {
+	if n := len(c); n > 0 && (c[n-1] >= '0' && c[n-1] <= '9' || strings.Contains(c, "Lambda") || strings.Contains(c, "0x")) {
 		c = hiddenSuffix.ReplaceAllString(c, "")
 		c = lambdaSuffix.ReplaceAllString(c, "$$$$Lambda")
 	}
@@ -219,5 +242,27 @@ func FrameName(class, method string) string {
 	if c == "" {
 		c = "[unknown]"
 	}
-	return frameSafe.Replace(c + "." + method)
+	return c
+}
+
+// lambdaBodyPrefix starts the name javac gives a lambda's body, a method of
+// the enclosing class: "lambda$" + the enclosing method + "$" + a number.
+const lambdaBodyPrefix = "lambda$"
+
+// canonicalMethod drops a lambda body's number ("lambda$get$3" is
+// "lambda$get"): javac numbers a class's lambdas in order, so one lambda
+// added above another renumbers it between two releases, and the same code
+// would show as one frame gone and another new. Two lambdas of one method
+// are one frame.
+func canonicalMethod(m string) string {
+	if !strings.HasPrefix(m, lambdaBodyPrefix) {
+		return m
+	}
+	for {
+		i := strings.LastIndexByte(m, '$')
+		if i < len(lambdaBodyPrefix) || i == len(m)-1 || strings.Trim(m[i+1:], "0123456789") != "" {
+			return m
+		}
+		m = m[:i]
+	}
 }
