@@ -34,6 +34,9 @@ const TruncatedFrame = "[truncated]"
 type Profile struct {
 	CPU   Folded // stack -> jdk.ExecutionSample events
 	Alloc Folded // stack -> bytes, from AllocEvent
+	// AllocSamples counts the events behind each of Alloc's stacks: what an
+	// allocation frame's P is tested on (allocP), the bytes being no count.
+	AllocSamples Folded
 	// AllocEvent names the allocation events Alloc came from:
 	// EventAllocSample, or the TLAB events where the JDK has no sampled event.
 	AllocEvent string
@@ -136,22 +139,22 @@ func ParseJSON(r io.Reader) (*Profile, error) {
 			return nil, fmt.Errorf("not jfr print --json output: found %v where %v belongs", tok, want)
 		}
 	}
-	p := &Profile{CPU: Folded{}, Alloc: Folded{}}
-	tlab := Folded{}                 // kept apart: used only when the recording has no sampled allocation event
-	sampled := map[[2]flexInt]bool{} // threads whose first allocation sample has been seen
+	p := &Profile{CPU: Folded{}, Alloc: Folded{}, AllocSamples: Folded{}}
+	tlab, tlabN := Folded{}, Folded{} // kept apart: used only when the recording has no sampled allocation event
+	sampled := map[[2]flexInt]bool{}  // threads whose first allocation sample has been seen
 	var frames []string
 	for n := 1; dec.More(); n++ {
 		var ev jsonEvent
 		if err := dec.Decode(&ev); err != nil {
 			return nil, fmt.Errorf("event %d: %w", n, err)
 		}
-		var into Folded
+		var into, count Folded
 		var w int64
 		switch ev.Type {
 		case EventExecutionSample:
 			into, w = p.CPU, 1
 		case EventAllocSample:
-			into, w = p.Alloc, int64(ev.Values.Weight)
+			into, count, w = p.Alloc, p.AllocSamples, int64(ev.Values.Weight)
 			if t := ev.Values.EventThread; t != nil {
 				id := [2]flexInt{t.JavaThreadID, t.OSThreadID}
 				if !sampled[id] {
@@ -161,9 +164,9 @@ func ParseJSON(r io.Reader) (*Profile, error) {
 				}
 			}
 		case EventAllocNewTLAB:
-			into, w = tlab, int64(ev.Values.TLABSize)
+			into, count, w = tlab, tlabN, int64(ev.Values.TLABSize)
 		case EventAllocOutside:
-			into, w = tlab, int64(ev.Values.AllocationSize)
+			into, count, w = tlab, tlabN, int64(ev.Values.AllocationSize)
 		default:
 			continue
 		}
@@ -180,7 +183,11 @@ func ParseJSON(r io.Reader) (*Profile, error) {
 			m := st.Frames[i].Method
 			frames = append(frames, FrameName(m.Type.Name, m.Name))
 		}
-		into[strings.Join(frames, ";")] += w
+		stack := strings.Join(frames, ";")
+		into[stack] += w
+		if count != nil {
+			count[stack]++
+		}
 	}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
 		return nil, errors.New("not jfr print --json output: the events array does not end")
@@ -189,7 +196,7 @@ func ParseJSON(r io.Reader) (*Profile, error) {
 	case len(p.Alloc) > 0:
 		p.AllocEvent = EventAllocSample
 	case len(tlab) > 0:
-		p.Alloc, p.AllocEvent = tlab, EventAllocNewTLAB+"+"+EventAllocOutside
+		p.Alloc, p.AllocSamples, p.AllocEvent = tlab, tlabN, EventAllocNewTLAB+"+"+EventAllocOutside
 	}
 	return p, nil
 }
