@@ -120,7 +120,9 @@ func binomialTail(b, c int64, q float64, grew bool) float64 {
 // reaches in proportion to the bytes it allocates, and the recorder keeps
 // about 150 a second whatever the rate (JDK 11's TLAB events: all of them),
 // so each of a side's samples stands for that side's bytes over its samples
-// on average. Were the frame's bytes per operation equal, its expected
+// on average (a frame whose samples weigh more than its side's average,
+// on a thread that allocates more between samples, does so on both sides,
+// and the ratio cancels). Were the frame's bytes per operation equal, its expected
 // samples on a side would be proportional to the side's ops*samples/bytes,
 // and given b+c, c ~ Binomial(b+c, q) with q the candidate's part of that
 // exposure: countP with exposures for operations. Taking a side's mean weight

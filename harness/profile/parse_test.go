@@ -39,6 +39,9 @@ func TestParseJSONRealJDK17Fixture(t *testing.T) {
 	if got, want := p.Alloc["Burn.main;Burn.alloc"], int64(176816); got != want {
 		t.Errorf("Alloc[Burn.main;Burn.alloc] = %d, want %d; stacks: %v", got, want, p.Alloc)
 	}
+	if want := (Folded{"Burn.main;Burn.alloc": 1}); !reflect.DeepEqual(p.AllocSamples, want) {
+		t.Errorf("AllocSamples = %v, want %v: one count a sample folded, the skipped first none", p.AllocSamples, want)
+	}
 	if p.AllocSkipped != 6714304 {
 		t.Errorf("AllocSkipped = %d, want the first sample's 6714304", p.AllocSkipped)
 	}
@@ -63,6 +66,11 @@ func TestParseJSONTLABFixture(t *testing.T) {
 	}
 	if !reflect.DeepEqual(p.Alloc, wantAlloc) {
 		t.Errorf("Alloc = %v, want %v", p.Alloc, wantAlloc)
+	}
+	for st := range wantAlloc {
+		if p.AllocSamples[st] != 1 {
+			t.Errorf("AllocSamples[%s] = %d, want 1: each TLAB event is one count", st, p.AllocSamples[st])
+		}
 	}
 	if want := (Folded{"java.lang.Thread.run;java.lang.invoke.LambdaForm$MH.invoke": 1}); !reflect.DeepEqual(p.CPU, want) {
 		t.Errorf("CPU = %v, want %v", p.CPU, want)
