@@ -104,7 +104,7 @@ validate-stats:
 FUZZTIME ?= 10s
 FUZZ_TARGETS := \
 	./harness/ycsbfmt:FuzzParseText ./harness/ycsbfmt:FuzzParseHdrLog ./harness/ycsbfmt:FuzzSplitter \
-	./harness/results:FuzzDecodeManifest ./harness/results:FuzzMergeHlog \
+	./harness/results:FuzzDecodeManifest ./harness/results:FuzzMergeHlog ./harness/results:FuzzSplitSuite \
 	./harness/suite:FuzzParse ./harness/loadgen:FuzzReadHlog ./harness/workload:FuzzParseProperties \
 	./harness/hbase:FuzzParseZNode ./harness/hbase:FuzzParseResponse ./harness/hbase:FuzzRawGetDecoder ./harness/hbase:FuzzRawScanDecoder \
 	./harness/results:FuzzReadSweepFile ./harness/servercost:FuzzTimelineParsers ./harness/profile:FuzzParseJSON ./harness/profile:FuzzReadFolded \

@@ -76,12 +76,18 @@ func decide(s samples, r resolved, out *Comparison) ([]detail, error) {
 	applyGateRules(s.throttled, out)
 	gateSources(s.metrics, out)
 	out.NotCompared = append(out.NotCompared, gatedMissing(s, r)...)
+	details = addPrimary(r, out, details)
 	fam := rawPValues(details, out)
 	heldBetter := testHeld(s.held, s.paired, r, out, &fam)
 	if len(fam.metrics) == 0 && !slices.ContainsFunc(out.HeldRate, func(h HeldRate) bool { return h.Gated }) {
 		return nil, fmt.Errorf("compare: the gate %v selects none of the compared metrics; gate on metrics these results report", r.Gate)
 	}
-	regressed, heldRejected := holmFamily(fam, details, out)
+	primRegressed, famAlpha := decidePrimary(details, out)
+	out.FamilyAlpha = famAlpha
+	regressed, heldRejected := holmFamily(fam, details, out, famAlpha)
+	for i, reg := range primRegressed {
+		regressed[i] = reg
+	}
 	heldStatuses(out.HeldRate, heldRejected, heldBetter, out.LookAlpha)
 	metricStatuses(out.Metrics, details, regressed, out.LookAlpha)
 	out.Verdict = verdict(out.Metrics, out.HeldRate)
@@ -171,7 +177,7 @@ func rawPValues(details []detail, out *Comparison) family {
 		e := d.est
 		e.Mean *= d.key.worseSign()
 		out.Metrics[i].P = e.pAbove(d.c)
-		if out.Metrics[i].Gated {
+		if out.Metrics[i].Gated && !out.Metrics[i].Primary {
 			fam.metrics = append(fam.metrics, i)
 			fam.p = append(fam.p, out.Metrics[i].P)
 		}
@@ -206,8 +212,15 @@ func testHeld(held []heldSample, paired bool, r resolved, out *Comparison, fam *
 // holmFamily runs Holm over the family at the look's alpha, stores the
 // adjusted p-values and each gated metric's Holm level, and returns which
 // metrics and held rates it rejected.
-func holmFamily(fam family, details []detail, out *Comparison) (regressed []bool, heldRejected map[int]bool) {
-	adj, reject, level := holm(fam.p, out.LookAlpha)
+func holmFamily(fam family, details []detail, out *Comparison, alpha float64) (regressed []bool, heldRejected map[int]bool) {
+	adj, reject, level := holm(fam.p, alpha)
+	// A p-value is shown against the look's alpha: one tested at a share
+	// of it is scaled up by the same factor, so p < alpha still reads
+	// "rejected".
+	scale := out.LookAlpha / alpha
+	for j := range adj {
+		adj[j] = math.Min(1, adj[j]*scale)
+	}
 	regressed = make([]bool, len(out.Metrics))
 	for j, i := range fam.metrics {
 		out.Metrics[i].P = adj[j]

@@ -69,8 +69,12 @@ type MetricResult struct {
 	Tolerance       float64 `json:"tolerance"` // fraction, 0.10 = 10%
 	Status          Status  `json:"status"`
 	Gated           bool    `json:"gated"`
-	P               float64 `json:"p"`     // p-value of the one-sided regression test, Holm-adjusted when gated
-	Pairs           int     `json:"pairs"` // pairs (or trials a side when unpaired) the decision used
+	// Primary marks a server cost over every workload that gates it
+	// (Workload AllWorkloads), tested at the look's full alpha outside the
+	// Holm family (primary.go).
+	Primary bool    `json:"primary,omitempty"`
+	P       float64 `json:"p"`     // p-value of the one-sided regression test, Holm-adjusted when gated
+	Pairs   int     `json:"pairs"` // pairs (or trials a side when unpaired) the decision used
 	// Detectable is the smallest change in the worse direction (a fraction:
 	// 0.08 = 8% slower, costlier or less throughput) this run's test would
 	// have flagged as a regression with power 0.8, given the spread between
@@ -145,6 +149,10 @@ type Comparison struct {
 	Runs int `json:"runs,omitempty"`
 	// HeldRate is the held-target check of every workload that ran at a target rate.
 	HeldRate []HeldRate `json:"held_rate,omitempty"`
+	// FamilyAlpha is the level the Holm family of gated metrics was tested
+	// at: LookAlpha, or half of it when primary rows took the other half
+	// and not all of them regressed (primary.go).
+	FamilyAlpha float64 `json:"family_alpha,omitempty"`
 	// NotCompared lists the gated metrics that could not be compared, each
 	// with why (absent or zero in some trial, measured differently by the
 	// two sides): the verdict is never PASS while one is listed.

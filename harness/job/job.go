@@ -274,6 +274,11 @@ func (o *Options) checkPair(b, c sut.Spec) (base, cand sut.Spec, s *suite.Suite,
 	if err = cand.Check(); err != nil {
 		return
 	}
+	if base.Label != "" && base.Label == cand.Label {
+		// A label names one build's results: both sides under it would be one entry.
+		err = fault.Usagef("--baseline-label and --candidate-label are both %q: each side's results need a name of their own; give each its own label (e.g. %s-baseline and %s-candidate), or drop both labels for an A/A run of one version (stored as VERSION+baseline and VERSION+candidate)", base.Label, base.Label, base.Label)
+		return
+	}
 	if s, err = LoadSuite(o.Scenarios, o.Suite); err != nil {
 		return
 	}

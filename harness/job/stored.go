@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
@@ -42,6 +43,9 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 	if err != nil {
 		return fault.Usage(err)
 	}
+	if err := differentEntries(j.Baseline, j.Candidate, bm, cm); err != nil {
+		return err
+	}
 	cfg := compare.Config{}
 	// Tolerances, gates and the planned looks come from the suite file
 	// when it is at hand: an adaptive run was judged at alpha/looks, and
@@ -77,18 +81,27 @@ func (j *Plan) Run(stdout io.Writer) error {
 	if err != nil {
 		return fault.Usage(err)
 	}
-	s, err := LoadSuite(j.Scenarios, j.Suite)
+	// --suite NAME@FINGERPRINT picks the results of one version of an edited suite.
+	name, fp := results.SplitSuite(j.Suite)
+	s, err := LoadSuite(j.Scenarios, name)
 	if err != nil {
 		return err
 	}
-	bm, err := st.Resolve(j.Baseline, s.Name)
+	stored := s.Name
+	if fp != "" {
+		stored += "@" + fp
+	}
+	bm, err := st.Resolve(j.Baseline, stored)
 	if err != nil {
 		return fault.Usage(err)
 	}
 	var cm *results.Manifest
 	if j.Candidate != "" {
-		if cm, err = st.Resolve(j.Candidate, s.Name); err != nil {
+		if cm, err = st.Resolve(j.Candidate, stored); err != nil {
 			return fault.Usage(err)
+		}
+		if err := differentEntries(j.Baseline, j.Candidate, bm, cm); err != nil {
+			return err
 		}
 	}
 	if len(bm.Trials) == 0 || (cm != nil && len(cm.Trials) == 0) {
@@ -100,6 +113,18 @@ func (j *Plan) Run(stdout io.Writer) error {
 	}
 	report.WritePlan(stdout, report.PlanSuite{Name: s.Name, Initial: s.Pairs.Initial, Max: s.Pairs.Max, Looks: s.Pairs.Looks, Alpha: s.Compare.Alpha}, plan, cm != nil)
 	return nil
+}
+
+// differentEntries refuses a baseline and a candidate that resolved to one
+// stored entry (by name, by its directory, or one of each): an entry
+// compared with itself shows no change whatever it holds.
+func differentEntries(baseline, candidate string, bm, cm *results.Manifest) error {
+	a, errA := os.Stat(bm.Dir)
+	b, errB := os.Stat(cm.Dir)
+	if errA != nil || errB != nil || !os.SameFile(a, b) {
+		return nil
+	}
+	return fault.Usagef("--baseline %s and --candidate %s are one stored entry (%s): compared with itself it can only show no change; give the candidate's results (see `regress results list`)", baseline, candidate, bm.Dir)
 }
 
 // WarnIfUndecidable logs, before a run starts, the gated metrics the suite's

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -15,12 +16,16 @@ import (
 // It starts with the vote paragraph, fenced so it reads as the plain text a
 // voter pastes, and adds the regressed workloads' differential profiles.
 func renderMarkdown(w io.Writer, r Report) error {
-	var b bytes.Buffer
-	b.WriteString("```text\n")
-	if err := WriteVote(&b, r.Comparison, r.vote()); err != nil {
+	var vote bytes.Buffer
+	if err := WriteVote(&vote, r.Comparison, r.vote()); err != nil {
 		return err
 	}
-	b.WriteString("```\n\n")
+	// The fence outlasts any run of backticks in the paragraph, which would end it early.
+	fence := strings.Repeat("`", max(3, longestRun(vote.String(), '`')+1))
+	var b bytes.Buffer
+	b.WriteString(fence + "text\n")
+	b.Write(vote.Bytes())
+	b.WriteString(fence + "\n\n")
 	b.Write(markdown(r.Comparison, -1))
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return err
@@ -104,13 +109,34 @@ func mdTable(b *bytes.Buffer, ms []compare.MetricResult) {
 	}
 }
 
-// mdEscape keeps table cells intact: pipes split cells and newlines end rows.
+// mdEscape keeps table cells intact (pipes split cells and newlines end
+// rows) and free text inert: a '<' that could open an HTML tag, comment or
+// autolink is written as an entity, and backticks cannot open code.
 func mdEscape(s string) string {
 	s = strings.ReplaceAll(s, `\`, `\\`)
 	s = strings.ReplaceAll(s, "|", `\|`)
 	s = strings.ReplaceAll(s, "*", `\*`)
 	s = strings.ReplaceAll(s, "_", `\_`)
+	s = strings.ReplaceAll(s, "`", "\\`")
+	s = htmlStart.ReplaceAllString(s, "&lt;$1")
 	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// htmlStart is a '<' that Markdown would take for the start of raw HTML or an autolink.
+var htmlStart = regexp.MustCompile(`<([A-Za-z/!?])`)
+
+// longestRun is the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	best, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
 }
 
 // StepSummaryLimit is GitHub's cap on one step's summary.

@@ -3,6 +3,7 @@ package results
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -32,4 +33,35 @@ func FuzzMergeHlog(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzSplitSuite: a --suite value splits into a name and a fingerprint
+// prefix that join back to it, and a suite file's path is never split.
+func FuzzSplitSuite(f *testing.F) {
+	for _, v := range []string{"smoke", "smoke@0123456789ab", "scenarios/suites/x@y.yaml", "a@", "@abc", "quick@ab@cd", "smoke@../x"} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		name, fp := SplitSuite(v)
+		switch {
+		case fp == "" && name != v:
+			t.Fatalf("SplitSuite(%q) = %q, %q: the name changed without a fingerprint", v, name, fp)
+		case fp != "" && (name+"@"+fp != v || name == "" || strings.ContainsAny(fp, "./@")):
+			t.Fatalf("SplitSuite(%q) = %q, %q", v, name, fp)
+		}
+	})
+}
+
+func TestSplitSuite(t *testing.T) {
+	for v, want := range map[string][2]string{
+		"smoke":                            {"smoke", ""},
+		"smoke@0123456789ab":               {"smoke", "0123456789ab"},
+		"testdata/example-suite.yaml@f00d": {"testdata/example-suite.yaml", "f00d"},
+		"dir@x/suite.yaml":                 {"dir@x/suite.yaml", ""},
+		"smoke@":                           {"smoke@", ""},
+	} {
+		if n, fp := SplitSuite(v); n != want[0] || fp != want[1] {
+			t.Errorf("SplitSuite(%q) = %q, %q; want %q, %q", v, n, fp, want[0], want[1])
+		}
+	}
 }

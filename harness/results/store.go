@@ -47,6 +47,9 @@ var ErrSchema = errors.New("unknown manifest schema")
 // ErrJarsDiffer marks a store target whose stored trials ran other HBase jars.
 var ErrJarsDiffer = errors.New("stored results ran other HBase jars")
 
+// ErrVersionsDiffer marks a store target (a label) whose stored results are of another HBase version.
+var ErrVersionsDiffer = errors.New("stored results are of another HBase version")
+
 // Store is a results directory: <root>/<target>/<suite>-<fingerprint[:12]>/manifest.json
 // beside trials/<trial-id>.hlog. One process writes at a time: every write holds
 // an exclusive lock on <root>/.lock.
@@ -221,6 +224,11 @@ func (s *Store) Ensure(m *Manifest) (_ *Manifest, err error) {
 	defer unlock()
 	existing, err := s.Load(k)
 	if err == nil {
+		// One name, one version: results of two versions under one label
+		// would be compared as one build.
+		if existing.Version != "" && m.Version != "" && existing.Version != m.Version {
+			return nil, fmt.Errorf("%w: %s holds results of HBase %s, not %s: a label names one version; store these under a label of their own, or, if the stored ones are under the wrong name, remove them with `regress results remove %s` and store them again", ErrVersionsDiffer, k, existing.Version, m.Version, k)
+		}
 		if len(existing.JarChecksums) > 0 && len(m.JarChecksums) > 0 && !maps.Equal(existing.JarChecksums, m.JarChecksums) {
 			return nil, fmt.Errorf("%w: %s holds trials of other HBase jars than the ones running now (an earlier RC under the same label?): give this one its own label", ErrJarsDiffer, k)
 		}
@@ -515,24 +523,63 @@ func (s *Store) List() ([]Entry, error) {
 // Find returns the stored entries of one target (version or label), optionally
 // narrowed to a suite name ("" matches any). Damaged entries that could be
 // the ones asked for come back in err as a *DamagedError beside the good ones.
+//
+// suiteName may carry a fingerprint, NAME@FINGERPRINT (any prefix of it, as
+// `regress results list` prints it): what tells apart the results of a suite
+// edited between runs.
 func (s *Store) Find(target, suiteName string) ([]Entry, error) {
 	all, bad, err := s.Scan()
 	if err != nil {
 		return nil, err
 	}
+	name, fp := SplitSuite(suiteName)
 	var out []Entry
 	for _, e := range all {
-		if e.Target == target && (suiteName == "" || e.Suite == suiteName) {
+		if e.Target == target && (name == "" || e.Suite == name && strings.HasPrefix(e.Fingerprint, fp)) {
 			out = append(out, e)
 		}
 	}
 	var mine []Damaged
 	for _, d := range bad {
-		if d.Target == target && (suiteName == "" || d.Suite == suiteName || d.Name == "") {
+		if d.Target == target && (name == "" || d.Suite == name && strings.HasPrefix(d.Name, name+"-"+shortFP(fp)) || d.Name == "") {
 			mine = append(mine, d)
 		}
 	}
 	return out, damagedErr(mine)
+}
+
+// SplitSuite splits a --suite value naming stored results into the suite's
+// name and a fingerprint prefix: NAME@FINGERPRINT, or NAME alone (fp "").
+// Only a tail after the last '@' without '.' or '/' is a fingerprint, so a
+// suite file's path (suite.yaml) stays whole.
+func SplitSuite(v string) (name, fp string) {
+	i := strings.LastIndexByte(v, '@')
+	if i <= 0 || !fingerprintPrefix.MatchString(v[i+1:]) {
+		return v, ""
+	}
+	return v[:i], v[i+1:]
+}
+
+// fingerprintPrefix is what may follow '@' in a --suite value.
+var fingerprintPrefix = regexp.MustCompile(`^[A-Za-z0-9_+-]+$`)
+
+// suiteChoices are the --suite values that pick each entry: its suite's
+// name, or NAME@FINGERPRINT where one name has several fingerprints.
+func suiteChoices(entries []Entry) []string {
+	n := map[string]int{}
+	for _, e := range entries {
+		n[e.Suite]++
+	}
+	var out []string
+	for _, e := range entries {
+		v := e.Suite
+		if n[e.Suite] > 1 {
+			v += "@" + shortFP(e.Fingerprint)
+		}
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }
 
 // FindTrials loads the stored trials of a release for a suite with the given
@@ -593,12 +640,8 @@ func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
 		}
 		if suiteName != "" {
 			if others, _ := s.Find(ref, ""); len(others) > 0 {
-				var names []string
-				for _, e := range others {
-					names = append(names, e.Suite)
-				}
-				sort.Strings(names)
-				return nil, fmt.Errorf("nothing stored for %q under suite %s in %s; it has results of suite %s: choose one with --suite: %w", ref, suiteName, s.Root(), strings.Join(slices.Compact(names), ", "), ErrNotFound)
+				choices := suiteChoices(others)
+				return nil, fmt.Errorf("nothing stored for %q under suite %s in %s; it has results of suite %s: choose one with --suite %s: %w", ref, suiteName, s.Root(), strings.Join(choices, ", "), strings.Join(choices, " or --suite "), ErrNotFound)
 			}
 		}
 		return nil, fmt.Errorf("nothing stored for %q in %s: run `regress run --version %s` or `regress import-ycsb`, or give a directory holding manifest.json (see `regress results list`): %w", ref, s.Root(), shellQuote(ref), ErrNotFound)
@@ -609,7 +652,13 @@ func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
 			names = append(names, e.Key.String())
 		}
 		sort.Strings(names)
-		return nil, fmt.Errorf("%q has results of several suites (%s): choose one with --suite", ref, strings.Join(names, ", "))
+		why := "one suite under several fingerprints (the suite was edited between runs)"
+		for _, e := range entries {
+			if e.Suite != entries[0].Suite {
+				why = "several suites"
+			}
+		}
+		return nil, fmt.Errorf("%q has results of %s (%s): choose one with --suite %s (`regress results list` says when each was stored)", ref, why, strings.Join(names, ", "), strings.Join(suiteChoices(entries), " or --suite "))
 	}
 	if de != nil && suiteName == "" {
 		slog.Warn("results: a damaged entry of this target is left out (see `regress results check`)", "target", ref, "using", entries[0].Key.String(), "damaged", de.Entries[0].String())

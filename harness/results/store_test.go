@@ -381,3 +381,30 @@ func TestEnsureRefusesOtherJarsUnderOneLabel(t *testing.T) {
 		t.Fatalf("other jars under the RC0 label: err = %v, want ErrJarsDiffer", err)
 	}
 }
+
+func TestEnsureRefusesAnotherVersionUnderOneLabel(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Manifest{Version: "2.6.0", Label: "same", Provider: "external", Suite: SuiteInfo{Name: "ycsb-import", Fingerprint: "f"}}
+	if _, err := s.Ensure(m); err != nil {
+		t.Fatal(err)
+	}
+	other := *m
+	other.Version = "2.6.1"
+	_, err = s.Ensure(&other)
+	if !errors.Is(err, ErrVersionsDiffer) || !strings.Contains(err.Error(), "holds results of HBase 2.6.0, not 2.6.1") ||
+		!strings.Contains(err.Error(), "regress results remove same/ycsb-import-f") {
+		t.Fatalf("2.6.1 under the label of 2.6.0: err = %v, want ErrVersionsDiffer saying what to do", err)
+	}
+	// A version's own name taken as another version's label is the same mix.
+	plain := &Manifest{Version: "2.6.1", Provider: "local", Suite: SuiteInfo{Name: "smoke", Fingerprint: "f"}}
+	if _, err := s.Ensure(plain); err != nil {
+		t.Fatal(err)
+	}
+	mislabelled := &Manifest{Version: "2.6.0", Label: "2.6.1", Provider: "local", Suite: SuiteInfo{Name: "smoke", Fingerprint: "f"}}
+	if _, err := s.Ensure(mislabelled); !errors.Is(err, ErrVersionsDiffer) {
+		t.Fatalf("2.6.0 labelled 2.6.1: err = %v, want ErrVersionsDiffer", err)
+	}
+}

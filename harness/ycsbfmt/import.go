@@ -27,6 +27,7 @@ func IsHdrLog(path string, content []byte) bool {
 
 // ParseBytes reads one file's content as text output or as an interval log.
 func ParseBytes(path string, content []byte) ([]*Run, error) {
+	content = bytes.TrimPrefix(content, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
 	if IsHdrLog(path, content) {
 		r, err := ParseHdrLog(path, bytes.NewReader(content))
 		if err != nil {

@@ -10,11 +10,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/results"
 )
+
+// workloadName is what a workload may be called: it names a store entry's
+// rows in every report, so free text is refused at the door.
+var workloadName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$`)
 
 // importedSummary is one summary ready to store, with its optional interval log.
 type importedSummary struct {
@@ -46,6 +51,10 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) e
 	}
 	if to.Workload == "" {
 		return fault.Usage(errors.New("import-ycsb: --workload is required (e.g. workloada)"))
+	}
+	if !workloadName.MatchString(to.Workload) {
+		// The name is shown in every report (Markdown, HTML, the vote paragraph).
+		return fault.Usagef("import-ycsb: --workload %q: name a workload with letters, digits, '.', '_', '+' and '-' only, e.g. workloada", to.Workload)
 	}
 	version, label, workload, suiteName, storeDir := to.Version, to.Label, to.Workload, to.Suite, to.Dir
 	var summaries []importedSummary
@@ -113,6 +122,18 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) e
 		return fault.Usage(fmt.Errorf("import-ycsb: %s already holds measured results (source %q); import under another --suite or --label", st.Dir(results.KeyOf(m)), m.Source))
 	}
 	k := results.KeyOf(m)
+	// The same output stored under another workload is skipped as stored,
+	// which would keep the wrong name without a word: say how to fix it.
+	storedAs := map[string]string{}
+	for _, t := range m.Summaries {
+		storedAs[t.ID] = t.Workload
+	}
+	for _, s := range summaries {
+		if w, ok := storedAs[s.trial.ID]; ok && w != workload {
+			return fault.Usagef("import-ycsb: %s is already stored in %s as workload %s, not %s: to store it under the right name, remove that entry with `regress results remove %s` (its %d summaries go with it: import the others again too) and import again, or import under another --label",
+				s.from, k, w, workload, k, len(m.Summaries))
+		}
+	}
 	// One manifest write for the whole import: its cost grows with the runs
 	// stored, not with their square. Interrupted before it, nothing is stored.
 	from := map[string]importedSummary{}

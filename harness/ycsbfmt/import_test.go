@@ -223,6 +223,8 @@ func FuzzParseText(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	f.Add([]byte("\ufeff[OVERALL], RunTime(ms), 10\n[READ], Operations, 2\n[READ], Return=OK, 2\n[READ-FAILED], Operations, 1\n"))
+	f.Add([]byte(utf16LE("[READ], Operations, 1\n", true)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		runs, err := ParseText("fuzz.txt", strings.NewReader(string(b)))
 		if err != nil {
@@ -233,6 +235,14 @@ func FuzzParseText(f *testing.F) {
 			for _, op := range tr.Ops {
 				if op.Count < 0 || op.Errors < 0 || math.IsNaN(op.Service.MeanMicros) || math.IsInf(op.Service.MaxMicros, 0) {
 					t.Fatalf("impossible figures: %+v", op)
+				}
+				var statuses int64
+				for _, n := range op.Statuses {
+					statuses += n
+				}
+				// Each status is rounded on its own (averages of runs): one each of slack.
+				if op.Count > 0 && statuses > op.Count+int64(len(op.Statuses)) {
+					t.Fatalf("statuses %v count more than the %d operations", op.Statuses, op.Count)
 				}
 			}
 		}

@@ -2,10 +2,12 @@ package ycsbfmt
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,6 +67,23 @@ type Op struct {
 	// BelowMicros maps a percentile printed in whole milliseconds as 0 to the
 	// bound it is known to lie under (1000 µs): shown as "< 1 ms", not dropped.
 	BelowMicros map[float64]float64
+
+	// What the parser checks once the run is read: each label's line (a
+	// label given twice is two runs pasted together), the Operations line,
+	// the Return= counts as printed, and the first real latency.
+	seen       map[string]int
+	opsLine    srcLine
+	statusSum  float64
+	okSum      float64
+	okLine     srcLine
+	statusLine srcLine
+	latLine    srcLine
+}
+
+// srcLine is one line of the input, kept to name it in an error.
+type srcLine struct {
+	n   int
+	raw string
 }
 
 // ParseError is a line the importer could not read.
@@ -100,10 +119,17 @@ const maxLine = 1 << 20
 // ParseText reads YCSB text output (any version from 0.1.0 on). name labels
 // errors. Lines outside the measurement block (status lines, the command
 // line, client logs) are skipped; a measurement line it cannot read is an
-// error naming the file and line. A file holding several runs (a load phase
-// then a run phase, say) yields one Run each.
+// error naming the file and line, and so are figures that contradict each
+// other (a label given twice in one run, latencies of no operation, more
+// statuses than operations). A file holding several runs (a load phase then
+// a run phase, say) yields one Run each. A UTF-8 byte order mark is skipped;
+// UTF-16 text is refused saying to convert it.
 func ParseText(name string, r io.Reader) ([]*Run, error) {
-	sc := bufio.NewScanner(r)
+	br := bufio.NewReader(r)
+	if enc := utf16Encoding(br); enc != "" {
+		return nil, fmt.Errorf("%s: the file is %s text, not UTF-8 (Windows PowerShell's `>` writes it so): convert it to UTF-8 first, e.g. `iconv -f UTF-16 -t UTF-8 %s > ycsb-utf8.txt`, and import that", name, enc, shellWord(name))
+	}
+	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 64*1024), maxLine)
 	var runs []*Run
 	var cur *Run
@@ -133,7 +159,9 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 	n := 0
 	for sc.Scan() {
 		n++
-		raw := sc.Text()
+		// A UTF-8 byte order mark (Windows editors write one; files joined
+		// with cat carry one per part) is no part of the line.
+		raw := strings.TrimPrefix(sc.Text(), "\ufeff")
 		line := strings.TrimSpace(quotePrefix.ReplaceAllString(raw, ""))
 		if !strings.HasPrefix(line, "[") {
 			continue // status lines, banners, client logs: not measurements
@@ -200,10 +228,15 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 			}
 		default:
 			op := cur.op(block)
+			if first, ok := op.seen[label]; ok {
+				return nil, perr(fmt.Sprintf("[%s] %s is given a second time in this run (first at line %d): two runs' output pasted together without the second one's [OVERALL] lines? import each run's output as YCSB printed it", block, label, first))
+			}
+			op.seen[label] = n
 			why, kind := op.set(label, val)
 			if why != "" {
 				return nil, perr(why)
 			}
+			op.note(label, val, srcLine{n, raw})
 			switch kind {
 			case kindFractional:
 				cur.Notes = append(cur.Notes, fmt.Sprintf("line %d: [%s] %s %s is not a whole number (an average of several runs?): counted as %d",
@@ -220,6 +253,9 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s:%d: the line is longer than %d MiB, the most one line may hold: this is not YCSB text output (a binary file or one without line breaks?); pass the file YCSB printed at the end of a run", name, n+1, maxLine>>20)
+		}
 		return nil, fmt.Errorf("%s:%d: read: %w", name, n+1, err)
 	}
 	if err := finish(); err != nil {
@@ -271,7 +307,7 @@ func (r *Run) op(block string) *Op {
 }
 
 func newOp() *Op {
-	return &Op{Statuses: map[string]int64{}, PercentilesMicros: map[float64]float64{}, BucketsMillis: map[int]int64{}}
+	return &Op{Statuses: map[string]int64{}, PercentilesMicros: map[float64]float64{}, BucketsMillis: map[int]int64{}, seen: map[string]int{}}
 }
 
 type lineKind int
@@ -424,15 +460,124 @@ func toMicros(v float64, unit string) float64 {
 	return v
 }
 
-// finish derives what the text left out: percentiles from 1 ms buckets.
+// finish checks the run's counts against each other and derives what the
+// text left out: percentiles from 1 ms buckets.
 func (r *Run) finish() error {
-	for _, o := range r.Ops {
+	for _, name := range r.OpNames() {
+		o := r.Ops[name]
+		if err := r.checkCounts(name, o); err != nil {
+			return err
+		}
+		if o.Intended != nil {
+			if err := r.checkCounts("Intended-"+name, o.Intended); err != nil {
+				return err
+			}
+		}
 		o.fromBuckets()
 		if o.Intended != nil {
 			o.Intended.fromBuckets()
 		}
 	}
 	return nil
+}
+
+// note records what checkCounts needs of one line set() accepted.
+func (o *Op) note(label string, v float64, at srcLine) {
+	switch {
+	case label == "Operations":
+		o.opsLine = at
+	case strings.HasPrefix(label, "Return="):
+		o.statusSum += v
+		o.statusLine = at
+		code := strings.TrimPrefix(label, "Return=")
+		if okStatuses[code] || code == "0" {
+			o.okSum += v
+			o.okLine = at
+		}
+	case latencyStat.MatchString(label) || percentile.MatchString(label):
+		if o.latLine.n == 0 && finite(v) && v > 0 && v <= maxPlausible {
+			o.latLine = at
+		}
+	case bucketLabel.MatchString(label):
+		if o.latLine.n == 0 && v > 0 && v == math.Trunc(v) {
+			o.latLine = at
+		}
+	}
+}
+
+// checkCounts refuses an operation whose figures contradict its
+// Operations count, which YCSB never prints: a latency of no operation
+// (its Operations line damaged, and the latencies would be dropped), more
+// successes than operations, or more statuses than its operations and its
+// failures (the X-FAILED blocks) together.
+func (r *Run) checkCounts(name string, o *Op) error {
+	if o.opsLine.n == 0 {
+		return nil // no Operations line: nothing to check against
+	}
+	perr := func(at srcLine, why string) error {
+		return &ParseError{File: r.File, Line: at.n, Text: at.raw, Why: why}
+	}
+	ops := o.OperationsReported
+	if o.Count == 0 && o.latLine.n > 0 {
+		return perr(o.latLine, fmt.Sprintf("[%s] gives a latency, but its Operations (line %d) is %s: one of the two is damaged; fix the file or import YCSB's original output", name, o.opsLine.n, strconv.FormatFloat(ops, 'f', -1, 64)))
+	}
+	// Averages of several runs are fractional: half an operation is slack, not damage.
+	if o.okSum > ops+0.5 {
+		return perr(o.okLine, fmt.Sprintf("[%s] counts more successful operations than its Operations, %s (line %d): the output is damaged or two runs were pasted together; import each run's output as YCSB printed it", name, strconv.FormatFloat(ops, 'f', -1, 64), o.opsLine.n))
+	}
+	failed := 0.0
+	for other, f := range r.Ops {
+		if r.failureOf(other) == name {
+			failed += f.OperationsReported
+		}
+	}
+	if o.statusSum > ops+failed+0.5 {
+		return perr(o.statusLine, fmt.Sprintf("[%s]'s Return= lines count %s operations, more than its Operations, %s (line %d), and its failures' blocks (%s) together: the output is damaged or two runs were pasted together; import each run's output as YCSB printed it",
+			name, strconv.FormatFloat(o.statusSum, 'f', -1, 64), strconv.FormatFloat(ops, 'f', -1, 64), o.opsLine.n, strconv.FormatFloat(failed, 'f', -1, 64)))
+	}
+	return nil
+}
+
+// failureOf names the operation a block measures the failures of
+// ("READ-FAILED", or "READ-NOT_FOUND" with reportlatencyforeacherror), or
+// "" when it is an operation of its own: the longest other operation of
+// the run it extends, READ-MODIFY-WRITE being YCSB's own name.
+func (r *Run) failureOf(name string) string {
+	if slices.Contains(knownOps, name) {
+		return ""
+	}
+	base := ""
+	for other := range r.Ops {
+		if other != name && len(other) > len(base) && strings.HasPrefix(name, other+"-") {
+			base = other
+		}
+	}
+	return base
+}
+
+// utf16Encoding names the encoding of text that starts as UTF-16 does
+// (a byte order mark, or ASCII with every other byte zero), or "".
+// shellWord quotes a file name for a command the user may paste.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-/") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func utf16Encoding(br *bufio.Reader) string {
+	b, _ := br.Peek(4)
+	switch {
+	case len(b) >= 2 && b[0] == 0xff && b[1] == 0xfe:
+		return "UTF-16 (little-endian)"
+	case len(b) >= 2 && b[0] == 0xfe && b[1] == 0xff:
+		return "UTF-16 (big-endian)"
+	case len(b) == 4 && b[0] != 0 && b[1] == 0 && b[2] != 0 && b[3] == 0:
+		return "UTF-16 (little-endian)"
+	case len(b) == 4 && b[0] == 0 && b[1] != 0 && b[2] == 0 && b[3] != 0:
+		return "UTF-16 (big-endian)"
+	}
+	return ""
 }
 
 // fromBuckets fills p50/p95/p99/p99.9 from the 1 ms buckets YCSB's histogram

@@ -1,0 +1,74 @@
+package ycsbfmt
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+// utf16LE encodes s as Windows PowerShell's `>` writes it, with or without its byte order mark.
+func utf16LE(s string, bom bool) string {
+	var b []byte
+	if bom {
+		b = append(b, 0xff, 0xfe)
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return string(b)
+}
+
+// TestDamagedTextIsReadRightOrRefused: YCSB text that was damaged (a byte
+// order mark, two runs pasted into one, counts that contradict each other,
+// a line without end, another encoding) is read right or refused naming the
+// line, never stored with a figure lost or mixed.
+func TestDamagedTextIsReadRightOrRefused(t *testing.T) {
+	const run = "[OVERALL], RunTime(ms), 1000\n[OVERALL], Throughput(ops/sec), 100\n" +
+		"[READ], Operations, 100\n[READ], AverageLatency(us), 500\n[READ], 50thPercentileLatency(us), 400\n[READ], Return=OK, 100\n"
+	for _, tc := range []struct {
+		name, input string
+		err         string // "" when it must read
+		runs        int
+	}{
+		{name: "UTF-8 byte order mark", input: "\ufeff" + run, runs: 1},
+		{name: "byte order mark of a second file joined with cat", input: "\ufeff" + run + "\ufeff" + run, runs: 2},
+		{name: "a [READ] block twice", input: run + "[READ], Operations, 100\n[READ], 50thPercentileLatency(us), 900\n[READ], Return=OK, 100\n",
+			err: "in.txt:7: [READ] Operations is given a second time in this run (first at line 3)"},
+		{name: "Operations 0 beside latencies", input: strings.Replace(run, "Operations, 100", "Operations, 0", 1),
+			err: "in.txt:4: [READ] gives a latency, but its Operations (line 3) is 0"},
+		{name: "Return=OK above the count", input: strings.Replace(run, "Return=OK, 100", "Return=OK, 150", 1),
+			err: "in.txt:6: [READ] counts more successful operations than its Operations, 100 (line 3)"},
+		{name: "statuses above the count", input: run + "[READ], Return=ERROR, 7\n",
+			err: "in.txt:7: [READ]'s Return= lines count 107 operations, more than its Operations, 100 (line 3)"},
+		// YCSB counts a failed READ's status under [READ] and its latency under [READ-FAILED].
+		{name: "failures measured apart", input: strings.Replace(run, "Return=OK, 100", "Return=OK, 100\n[READ], Return=ERROR, 7", 1) +
+			"[READ-FAILED], Operations, 7\n[READ-FAILED], AverageLatency(us), 900\n", runs: 1},
+		{name: "a line over 1 MiB", input: run + strings.Repeat("x", maxLine+1) + "\n",
+			err: "in.txt:7: the line is longer than 1 MiB, the most one line may hold"},
+		{name: "UTF-16 with its byte order mark", input: utf16LE(run, true), err: "in.txt: the file is UTF-16 (little-endian) text, not UTF-8"},
+		{name: "UTF-16 without one", input: utf16LE(run, false), err: "convert it to UTF-8 first, e.g. `iconv -f UTF-16 -t UTF-8 in.txt > ycsb-utf8.txt`"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runs, err := ParseBytes("in.txt", []byte(tc.input))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(runs) != tc.runs {
+				t.Fatalf("%d runs, want %d", len(runs), tc.runs)
+			}
+			for _, r := range runs {
+				tr := r.Trial("id", "workloada")
+				rd := tr.Ops["READ"]
+				if r.RunTimeMillis != 1000 || rd.Count != 100+rd.Errors || rd.Service.P50Micros != 400 {
+					t.Fatalf("run read as runtime %d, READ %+v", r.RunTimeMillis, rd)
+				}
+			}
+		})
+	}
+}
