@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -179,34 +180,60 @@ func safeFile(s string) string {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// value formats a metric value with its unit: latencies scale from µs to ms or s.
+// value formats a metric value with its unit: latencies scale from µs to ms
+// or s by the value as it will print (999.9 µs is "1 ms", never "1e+03 µs"),
+// sizes from B to KiB or MiB; no figure prints with an exponent.
 func value(v float64, unit string) string {
 	if !finite(v) {
 		return "n/a"
 	}
 	switch unit {
 	case metric.Micros:
-		switch {
-		case v >= 1e6:
-			return fmt.Sprintf("%.3g s", v/1e6)
-		case v >= 1e3:
-			return fmt.Sprintf("%.3g ms", v/1e3)
+		switch r := round(math.Abs(v), 3); {
+		case r >= 1e6:
+			return sig(v/1e6, 3) + " s"
+		case r >= 1e3:
+			return sig(v/1e3, 3) + " ms"
 		default:
-			return fmt.Sprintf("%.3g µs", v)
+			return sig(v, 3) + " µs"
 		}
 	case metric.OpsPerSec:
 		return fmt.Sprintf("%.0f ops/s", v)
 	case metric.Bytes:
-		switch {
-		case v >= 1<<20:
-			return fmt.Sprintf("%.3g MiB", v/(1<<20))
-		case v >= 1<<10:
-			return fmt.Sprintf("%.3g KiB", v/(1<<10))
+		switch r := math.Abs(v); {
+		case r >= 1<<20:
+			return sig(v/(1<<20), 3) + " MiB"
+		case r >= 1<<10:
+			return sig(v/(1<<10), 3) + " KiB"
 		default:
 			return fmt.Sprintf("%.0f B", v)
 		}
 	}
-	return fmt.Sprintf("%.4g %s", v, unit)
+	return sig(v, 4) + " " + unit
+}
+
+// round rounds v to digits significant digits.
+func round(v float64, digits int) float64 {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', digits, 64), 64)
+	if err != nil {
+		return v
+	}
+	return r
+}
+
+// sig formats v to digits significant digits as %g does, but never with an
+// exponent: 1000, 12.3, 0.5, 0.00123.
+func sig(v float64, digits int) string {
+	r := round(v, digits)
+	if r == 0 || !finite(r) {
+		return strconv.FormatFloat(r, 'g', digits, 64)
+	}
+	decimals := max(digits-1-int(math.Floor(math.Log10(math.Abs(r)))), 0)
+	out := strconv.FormatFloat(r, 'f', decimals, 64)
+	if strings.Contains(out, ".") {
+		out = strings.TrimRight(strings.TrimRight(out, "0"), ".")
+	}
+	return out
 }
 
 // baseValue and candValue format a side's figure; one only known to lie

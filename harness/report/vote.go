@@ -57,13 +57,14 @@ type Vote struct {
 }
 
 // VoteFrames turns a differential's frames into VoteFrames for one
-// workload, leaving out CPU frames whose change may be chance (P above
-// profile.FrameAlpha).
+// workload, leaving out those whose change may be chance (P above
+// profile.FrameAlpha), CPU and allocation alike, and those without a P
+// (allocation stacks stored before their samples were counted).
 func VoteFrames(workload string, d *profile.Differential) []VoteFrame {
 	out := make([]VoteFrame, 0, len(d.Frames))
 	for _, f := range d.Frames {
-		if d.Kind == profile.CPU && f.P > profile.FrameAlpha {
-			continue // a change this few samples make by chance
+		if f.P <= 0 || f.P > profile.FrameAlpha {
+			continue // a change this few samples make by chance, or one never tested
 		}
 		out = append(out, VoteFrame{Workload: workload, Kind: d.Kind, Frame: f.Frame,
 			BaseShare: f.Self.BaseShare, CandShare: f.Self.CandShare, Delta: f.Self.Delta()})

@@ -201,3 +201,69 @@ func TestVoteValueSaysLessThanAMillisecondOnlyForLatency(t *testing.T) {
 		}
 	}
 }
+
+// TestVoteNamesOnlyFramesThatPass: the vote paragraph names a frame only
+// when its P passes profile.FrameAlpha, allocation as CPU; an allocation
+// frame without a P (stacks stored before the samples were counted) is not
+// named, and a lambda reads as the class that wrote it, never a JVM's number.
+func TestVoteNamesOnlyFramesThatPass(t *testing.T) {
+	const (
+		get      = "java.lang.Thread.run;org.apache.hadoop.hbase.regionserver.RSRpcServices.get"
+		copyLeaf = get + ";java.util.Arrays.copyOfRange"
+		split    = get + ";java.util.regex.Pattern.split"
+		servlet  = "java.lang.Thread.run;org.apache.hadoop.hbase.http.PrometheusHadoopServlet.doGet;org.apache.hadoop.hbase.http.PrometheusHadoopServlet$$Lambda+0x0000000800c3d440.1852655488.get"
+	)
+	// Both sides' allocation samples weigh 64 KiB; Arrays.copyOfRange and
+	// the servlet's lambda grew by far more than their samples' noise,
+	// Pattern.split by two samples.
+	base := profile.Side{Ops: 1_000_000, Stacks: profile.Folded{get: 6400 << 16, copyLeaf: 100 << 16, split: 20 << 16, servlet: 10 << 16}}
+	cand := profile.Side{Ops: 1_000_000, Stacks: profile.Folded{get: 6400 << 16, copyLeaf: 400 << 16, split: 22 << 16, servlet: 200 << 16}}
+	counted := func(s profile.Side) profile.Side {
+		s.Samples = profile.Folded{}
+		for st, w := range s.Stacks {
+			s.Samples[st] = w >> 16
+		}
+		return s
+	}
+	// CPU: RSRpcServices.get gained 2 samples of 40, StoreScanner.next 300.
+	cpu, err := profile.Diff(profile.CPU,
+		profile.Side{Ops: 1_000_000, Stacks: profile.Folded{get: 40, get + ";org.apache.hadoop.hbase.regionserver.StoreScanner.next": 10}},
+		profile.Side{Ops: 1_000_000, Stacks: profile.Folded{get: 42, get + ";org.apache.hadoop.hbase.regionserver.StoreScanner.next": 310}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name       string
+		base, cand profile.Side
+		want, not  []string
+	}{
+		{name: "counted samples: frames that pass are named, one within noise is not", base: counted(base), cand: counted(cand),
+			want: []string{"Frames that grew (allocation, workloadc, self share): Arrays.copyOfRange", "PrometheusHadoopServlet (lambda).get", "Frames that grew (CPU, workloadc, self share): StoreScanner.next"},
+			not:  []string{"Pattern.split", "RSRpcServices.get", "1852655488", "0x"}},
+		{name: "uncounted samples: no allocation frame is named", base: base, cand: cand,
+			want: []string{"Frames that grew (CPU, workloadc, self share): StoreScanner.next"},
+			not:  []string{"allocation", "Arrays.copyOfRange", "PrometheusHadoopServlet", "RSRpcServices.get"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			alloc, err := profile.Diff(profile.Alloc, tc.base, tc.cand, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range alloc.Frames {
+				t.Logf("alloc frame %s: %+.0f bytes/op, p %.2g", f.Frame, f.Self.Delta(), f.P)
+			}
+			v := Vote{Frames: append(VoteFrames("workloadc", cpu), VoteFrames("workloadc", alloc)...)}
+			text := strings.Join(VoteParagraph(voteComparison(), v), "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("paragraph lacks %q:\n%s", w, text)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(text, n) {
+					t.Errorf("paragraph has %q:\n%s", n, text)
+				}
+			}
+		})
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/regress-hbase/regress/harness/loadgen"
 )
 
 // Histograms reads the .hlog of each given trial (checksums verified) and
@@ -37,6 +39,11 @@ func histogramsAt(dir string, k Key, trials []Trial) (map[string]*hdrhistogram.H
 
 // mergeHlog adds every interval of one log into out, by tag.
 func mergeHlog(out map[string]*hdrhistogram.Histogram, log []byte) error {
+	// Every interval's geometry is checked before any is decoded: a hostile
+	// one (1..2^62 at 5 digits) would allocate tens of MiB per interval.
+	if err := loadgen.CheckHlog(log); err != nil {
+		return fmt.Errorf("%w: %w", err, ErrCorrupt)
+	}
 	r := hdrhistogram.NewHistogramLogReader(bytes.NewReader(log))
 	for i := 0; ; i++ {
 		h, err := r.NextIntervalHistogram()

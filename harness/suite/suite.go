@@ -22,6 +22,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/regress-hbase/regress/harness/capacity/section"
+	"github.com/regress-hbase/regress/harness/inputfile"
 	"github.com/regress-hbase/regress/harness/metric"
 )
 
@@ -182,6 +183,9 @@ var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // Resolve finds a suite by name (scenarios/suites/NAME.yaml) or by path.
 func Resolve(scenariosDir, nameOrPath string) (string, error) {
+	if err := CheckScenarios(scenariosDir); err != nil {
+		return "", err
+	}
 	if strings.HasSuffix(nameOrPath, ".yaml") || strings.HasSuffix(nameOrPath, ".yml") || strings.ContainsRune(nameOrPath, os.PathSeparator) {
 		return nameOrPath, nil
 	}
@@ -193,6 +197,24 @@ func Resolve(scenariosDir, nameOrPath string) (string, error) {
 		return "", fmt.Errorf("suite %q not found at %s (known suites: %s)", nameOrPath, p, strings.Join(Names(scenariosDir), ", "))
 	}
 	return p, nil
+}
+
+// ErrScenariosNotDir marks a scenarios directory that is something else
+// (errors.Is): REGRESS_SCENARIOS=/dev/null must not fall back to defaults.
+var ErrScenariosNotDir = errors.New("the scenarios directory is not a directory")
+
+// CheckScenarios refuses a scenarios path that is there but is no
+// directory; one that is absent is left to the caller (compare works
+// without it, with default tolerances).
+func CheckScenarios(dir string) error {
+	if dir == "" {
+		return fmt.Errorf("the scenarios directory is empty: give --scenarios (or REGRESS_SCENARIOS) the directory holding suites/ and the workload files: %w", ErrScenariosNotDir)
+	}
+	fi, err := os.Stat(dir)
+	if err == nil && !fi.IsDir() {
+		return fmt.Errorf("scenarios %s is %s, not a directory: give --scenarios (or REGRESS_SCENARIOS) the directory holding suites/ and the workload files: %w", dir, inputfile.Kind(fi.Mode()), ErrScenariosNotDir)
+	}
+	return nil
 }
 
 // Names lists the suites shipped in scenariosDir/suites.
@@ -210,7 +232,7 @@ func Names(scenariosDir string) []string {
 func Load(path, scenariosDir string) (*Suite, error) {
 	// A FIFO or device would block the read, deaf to signals: refuse it.
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("read suite: %s is not a regular file (%s)", path, fi.Mode().Type())
+		return nil, fmt.Errorf("read suite: %s is %s, not a regular file: give a suite file", path, inputfile.Kind(fi.Mode()))
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {

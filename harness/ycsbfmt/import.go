@@ -2,9 +2,9 @@ package ycsbfmt
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -41,7 +41,7 @@ func ParseBytes(path string, content []byte) ([]*Run, error) {
 
 // ReadFile reads a YCSB text output or .hdr interval log from disk.
 func ReadFile(path string) ([]*Run, error) {
-	b, err := os.ReadFile(path)
+	b, err := readInput(context.Background(), path)
 	if err != nil {
 		return nil, fmt.Errorf("read YCSB output: %w", err)
 	}
