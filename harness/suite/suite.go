@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -84,6 +85,11 @@ type Run struct {
 	Threads int `yaml:"threads"`
 	// TargetOpsPerSec is the global target rate before the per-server clamp.
 	TargetOpsPerSec float64 `yaml:"target"`
+	// Targets sets a workload's own target rate in place of
+	// TargetOpsPerSec (run.targets: {workloade: 400}): scans cost a
+	// server tens of times a Get, so one rate for all either idles the
+	// point workloads or saturates E.
+	Targets map[string]float64 `yaml:"targets"`
 	// PerServerClampOpsPerSec caps the rate per live region server (0: no clamp).
 	PerServerClampOpsPerSec float64       `yaml:"per_server_clamp"`
 	Warmup                  time.Duration `yaml:"-"`
@@ -367,6 +373,14 @@ func (s *Suite) normalise(f *file) error {
 	if r.PerServerClampOpsPerSec < 0 {
 		bad("run.per_server_clamp: cannot be negative, got %g", r.PerServerClampOpsPerSec)
 	}
+	for w, t := range r.Targets {
+		if !slices.Contains(s.Workloads, w) {
+			bad("run.targets: %q is not one of the suite's workloads %v", w, s.Workloads)
+		}
+		if t < 0 || math.IsNaN(t) || math.IsInf(t, 0) {
+			bad("run.targets.%s: a rate in ops/s must be 0 (unthrottled) or more, got %g", w, t)
+		}
+	}
 	var err error
 	r.WarmupRounds = 1
 	if f.Run.WarmupRounds != nil {
@@ -514,11 +528,13 @@ func (s *Suite) Fingerprint() (string, error) {
 		Pin bool `json:",omitempty"`
 		// Cluster: N region servers measure another system than one.
 		Cluster *Cluster `json:",omitempty"`
+		// Targets: a workload's own rate is another load.
+		Targets map[string]float64 `json:",omitempty"`
 	}
 	f := fp{Data: s.Data, Workloads: map[string]string{}, Threads: s.Run.Threads, Target: s.Run.TargetOpsPerSec,
 		Clamp: s.Run.PerServerClampOpsPerSec, Warmup: s.Run.Warmup, Measure: s.Run.Measure,
 		OpCount: s.Run.OperationCount, Properties: s.Properties, Rounds: s.Run.WarmupRounds, Prewarm: s.Run.Prewarm,
-		Duet: s.Run.Mode == ModeDuet, Pin: s.Run.Pin}
+		Duet: s.Run.Mode == ModeDuet, Pin: s.Run.Pin, Targets: s.Run.Targets}
 	if c := s.Cluster; c.RegionServers > 1 || c.RSHeap != "" {
 		c.RegionServers = max(c.RegionServers, 1)
 		f.Cluster = &c
