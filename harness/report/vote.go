@@ -255,7 +255,9 @@ func voteSuite(c *compare.Comparison) string {
 func workloadCount(c *compare.Comparison) int {
 	seen := map[string]bool{}
 	for _, m := range c.Metrics {
-		seen[m.Workload] = true
+		if !m.Primary { // "all workloads" is a row over them, not one more
+			seen[m.Workload] = true
+		}
 	}
 	return len(seen)
 }
@@ -425,6 +427,9 @@ func voteNotes(c *compare.Comparison) []string {
 		case m.GatedFor != "":
 			// "gates in place of p95" restates the p95 row's own note
 			// ("p95 not gated: ...; p50 gates in its place").
+		case m.Primary:
+			// What a primary row is, the full report says; the vote's
+			// change line names it ("all workloads").
 		case m.Metric == metric.Throughput && !m.Gated && len(c.HeldRate) > 0:
 			// A method note: at a target rate the held-rate check gates
 			// instead, as the full report says once.

@@ -267,3 +267,32 @@ func TestVoteNamesOnlyFramesThatPass(t *testing.T) {
 		})
 	}
 }
+
+// TestVotePrimaryRowIsNotAWorkload: a primary row over all workloads is
+// counted as none in the suite line and adds no note of its own; the
+// verdict's bound is said where the printed interval lies beyond tolerance
+// but the row is not REGRESSED.
+func TestVotePrimaryRowIsNotAWorkload(t *testing.T) {
+	c := &compare.Comparison{Verdict: compare.VerdictInconclusive, Suite: "release", Paired: true, Duet: true, Alpha: 0.05, Looks: 2, LookAlpha: 0.025,
+		Baseline: compare.Side{Name: "2.6.1", Trials: 16}, Candidate: compare.Side{Name: "2.6.2", Trials: 16},
+		Metrics: []compare.MetricResult{
+			{Workload: "workloadc", Op: "ALL", Metric: "cpu_per_op", Unit: "us", Baseline: 165, Candidate: 190, Ratio: 1.15, CILow: 1.12, CIHigh: 1.18,
+				RegressionBound: 1.099, Tolerance: 0.10, Status: compare.Inconclusive, Gated: true, Pairs: 8},
+			{Workload: "workloadd", Op: "ALL", Metric: "cpu_per_op", Unit: "us", Baseline: 190, Candidate: 191, Ratio: 1.005, CILow: 0.99, CIHigh: 1.02,
+				RegressionBound: 0.98, Tolerance: 0.10, Status: compare.Unchanged, Gated: true, Pairs: 8},
+			{Workload: compare.AllWorkloads, Op: "ALL", Metric: "cpu_per_op", Unit: "us", Baseline: 177, Candidate: 190, Ratio: 1.07, CILow: 1.05, CIHigh: 1.09,
+				RegressionBound: 1.05, Tolerance: 0.10, Status: compare.Inconclusive, Gated: true, Primary: true, Pairs: 8, Note: "primary: ..."},
+		},
+	}
+	var b bytes.Buffer
+	if err := WriteVote(&b, c, Vote{Baseline: VoteSide{Version: "2.6.1"}, Candidate: VoteSide{Version: "2.6.2"}}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "over 2 workloads") || strings.Contains(out, "primary: ...") {
+		t.Errorf("vote:\n%s\nwant the suite line over 2 workloads and no primary note", out)
+	}
+	if !strings.Contains(out, "the verdict's bound, Holm-adjusted over the gated metrics: +9.9%") {
+		t.Errorf("vote:\n%s\nwant workloadc's verdict bound beside its interval", out)
+	}
+}
