@@ -111,6 +111,8 @@ type jsonReport struct {
 	LookAlpha   jsonNumber      `json:"look_alpha"`
 	Runs        int             `json:"runs,omitempty"`
 	Invalid     string          `json:"invalid,omitempty"`
+	// FamilyAlpha is the level the Holm family was tested at (primary rows took the rest).
+	FamilyAlpha float64 `json:"family_alpha,omitempty"`
 	// NotCompared lists the gated metrics no row compares, with why.
 	NotCompared []string           `json:"gated_not_compared,omitempty"`
 	HeldRate    []compare.HeldRate `json:"held_rate,omitempty"`
@@ -192,7 +194,7 @@ func renderJSON(w io.Writer, r Report) error {
 	c := r.Comparison
 	out := jsonReport{Verdict: c.Verdict, Baseline: c.Baseline, Candidate: c.Candidate, Suite: c.Suite,
 		Paired: c.Paired, Interleaved: c.Interleaved, Duet: c.Duet, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
-		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, NotCompared: c.NotCompared, HeldRate: c.HeldRate,
+		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, FamilyAlpha: c.FamilyAlpha, NotCompared: c.NotCompared, HeldRate: c.HeldRate,
 		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity,
 		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes, Timelines: jsonTimelines(r.Timelines), ServerCounts: c.ServerCounts, ServerCountNotes: c.ServerCountNotes}
 	if out.Warnings == nil {
