@@ -7,6 +7,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/metric"
 )
 
 // Gate holds the capacity comparison's settings: how capacities are tested.
@@ -57,7 +58,7 @@ func (v Gate) Compare(sw *Sweep) (*compare.Comparison, error) {
 		if budget > 0 {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("%s: %d pair(s) cut short by the time budget are left out of the capacity comparison", w, budget))
 		}
-		m := compare.MetricResult{Workload: w, Op: compare.OpAll, Metric: compare.MetricCapacity, Unit: "ops/s", Tolerance: v.Tolerance, Pairs: len(complete)}
+		m := compare.MetricResult{Workload: w, Op: compare.OpAll, Metric: compare.MetricCapacity, Unit: metric.Of(compare.MetricCapacity).Unit, Tolerance: v.Tolerance, Pairs: len(complete)}
 		use := complete
 		if len(use) == 0 {
 			use = pairs // only budget-cut searches: describe what they reached

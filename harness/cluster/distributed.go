@@ -75,7 +75,29 @@ func ValidateTopology(regionServers int, rsHeap string) error {
 	if b < minRSHeapBytes {
 		return fmt.Errorf("heap %q is below 256m: a region server needs at least that much to start", rsHeap)
 	}
+	if mem := machineMemory(); mem > 0 && b > mem {
+		return fmt.Errorf("heap %q is more than this machine's memory (%d MiB): give each region server a heap that fits beside the others, e.g. 1g or 2g", rsHeap, mem>>20)
+	}
 	return nil
+}
+
+// machineMemory is this machine's memory in bytes (MemTotal of /proc/meminfo;
+// 0 when unknown): a region server heap beyond it could only swap, and one
+// beyond the address space fails when its JVM starts.
+var machineMemory = func() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 3 && f[0] == "MemTotal:" && strings.EqualFold(f[2], "kB") {
+			if n, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				return n << 10
+			}
+		}
+	}
+	return 0
 }
 
 // perServerKeys are set for each region server of a pseudo-distributed

@@ -36,8 +36,19 @@ func plan(c *Comparison, details []detail, r resolved, look int) Plan {
 		}
 		d := details[i]
 		need := pairsNeeded(d, c.Paired, c.LookAlpha, r.MaxPairs) - d.est.N
-		if need > p.Extra[d.key.Workload] {
-			p.Extra[d.key.Workload] = need
+		ws := []string{d.key.Workload}
+		if m.Primary { // more pairs of every workload the primary row pools
+			ws = nil
+			for _, o := range c.Metrics {
+				if o.Metric == m.Metric && o.Gated && !o.Primary {
+					ws = append(ws, o.Workload)
+				}
+			}
+		}
+		for _, w := range ws {
+			if need > p.Extra[w] {
+				p.Extra[w] = need
+			}
 		}
 	}
 	// A held rate the candidate missed more often, but not significantly:

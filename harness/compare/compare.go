@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
+	"github.com/regress-hbase/regress/harness/metric"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -185,8 +185,9 @@ func describe(base, cand *results.Manifest, r resolved, out *Comparison) error {
 }
 
 // descriptiveMetrics are the per-operation figures an imported summary is
-// compared on: the trial metrics plus YCSB's MinLatency and MaxLatency.
-var descriptiveMetrics = append(slices.Clone(latencyMetrics), MetricMin, MetricMax)
+// compared on: every per-operation metric of the catalogue, the trial
+// metrics plus YCSB's MinLatency and MaxLatency.
+var descriptiveMetrics = metric.Names(metric.PerOp)
 
 func belowSides(b, c bool) []string {
 	var out []string

@@ -2,41 +2,42 @@ package compare
 
 import (
 	"fmt"
-	"github.com/regress-hbase/regress/harness/policy"
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/regress-hbase/regress/harness/metric"
 )
 
 // Metric names, as they appear in MetricResult.Metric, tolerances and gate
-// selectors: policy's, defined there once.
+// selectors: the metric catalogue's, defined there once.
 const (
-	MetricP50        = policy.P50
-	MetricP95        = policy.P95
-	MetricP99        = policy.P99
-	MetricP999       = policy.P999
-	MetricMean       = policy.Mean
-	MetricThroughput = policy.Throughput
-	// MetricCPUPerOp and MetricAllocPerOp are the servers' cost per operation (policy's).
-	MetricCPUPerOp   = policy.CPUPerOp
-	MetricAllocPerOp = policy.AllocPerOp
+	MetricP50        = metric.P50
+	MetricP95        = metric.P95
+	MetricP99        = metric.P99
+	MetricP999       = metric.P999
+	MetricMean       = metric.Mean
+	MetricThroughput = metric.Throughput
+	// MetricCPUPerOp and MetricAllocPerOp are the servers' cost per operation.
+	MetricCPUPerOp   = metric.CPUPerOp
+	MetricAllocPerOp = metric.AllocPerOp
 	// MetricMin and MetricMax are YCSB's MinLatency and MaxLatency, compared
 	// only descriptively (imported summaries): one extreme value is no basis for a gate.
-	MetricMin = "min"
-	MetricMax = "max"
+	MetricMin = metric.Min
+	MetricMax = metric.Max
+	// MetricCapacity is the capacity metric: the highest open-loop rate a
+	// version sustained within the SLO, in ops/s; higher is better.
+	MetricCapacity = metric.Capacity
 )
 
 // OpAll is the Op of workload-level metrics (throughput).
 const OpAll = "ALL"
 
-// latencyMetrics lists the per-operation metrics in display order.
-var latencyMetrics = policy.LatencyMetrics
-
 // DefaultAlpha is the family-wise error rate of the gate when Config.Alpha is 0.
-const DefaultAlpha = policy.DefaultAlpha
+const DefaultAlpha = metric.DefaultAlpha
 
-// DefaultGate selects the metrics that gate when Config.Gate is nil (policy.DefaultGate).
-var DefaultGate = policy.DefaultGate
+// DefaultGate selects the metrics that gate when Config.Gate is nil (metric.DefaultGate).
+var DefaultGate = metric.DefaultGate
 
 // Config says how strict the comparison is. The zero value means the defaults.
 type Config struct {
@@ -44,7 +45,7 @@ type Config struct {
 	// run, all looks included (0 means DefaultAlpha).
 	Alpha float64
 	// Tolerances maps a metric name to the change (a fraction, 0.10 = 10%) that
-	// counts as no change; missing metrics take policy.DefaultTolerances.
+	// counts as no change; missing metrics take metric.DefaultTolerances.
 	Tolerances map[string]float64
 	// Gate selects the gated metrics. A selector is "metric", "op/metric" or
 	// "workload/op/metric"; any part may be "*"; throughput's op is "ALL".
@@ -63,14 +64,22 @@ type Config struct {
 
 // DefaultConfig returns the defaults spelled out, for callers that show or edit them.
 func DefaultConfig() Config {
-	return Config{Alpha: DefaultAlpha, Tolerances: policy.DefaultTolerances(), Gate: slices.Clone(DefaultGate), Looks: 1}
+	return Config{Alpha: DefaultAlpha, Tolerances: metric.DefaultTolerances(), Gate: slices.Clone(DefaultGate), Looks: 1}
 }
 
 // resolved is a validated Config with defaults filled in.
 type resolved struct {
 	Config
 	tol  map[string]float64
-	gate []policy.Selector
+	gate []metric.Selector
+}
+
+// Check refuses a Config the comparison would refuse (alpha, looks, a
+// tolerance outside its metric's range, a gate selector): callers check a
+// suite's before any trial runs.
+func (c Config) Check() error {
+	_, err := c.resolve()
+	return err
 }
 
 // resolve validates c and fills in the defaults.
@@ -91,7 +100,7 @@ func (c Config) resolve() (resolved, error) {
 	if r.MaxPairs < 0 {
 		return r, fmt.Errorf("compare: max pairs %d is negative; use 0 for no adaptive growth", c.MaxPairs)
 	}
-	r.tol = policy.DefaultTolerances()
+	r.tol = metric.DefaultTolerances()
 	keys := make([]string, 0, len(c.Tolerances))
 	for k := range c.Tolerances {
 		keys = append(keys, k)
@@ -99,11 +108,11 @@ func (c Config) resolve() (resolved, error) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		v := c.Tolerances[k]
-		if !policy.IsMetric(k) {
-			return r, fmt.Errorf("compare: tolerance for unknown metric %q; known metrics: %s", k, policy.MetricList())
+		if !metric.IsMetric(k) {
+			return r, fmt.Errorf("compare: tolerance for unknown metric %q; known metrics: %s", k, metric.List())
 		}
-		if math.IsNaN(v) || v <= 0 || v > 1 {
-			return r, fmt.Errorf("compare: tolerance %v for %s is not a fraction in (0, 1]; write 10%% as 0.10", v, k)
+		if err := metric.CheckTolerance(k, v); err != nil {
+			return r, fmt.Errorf("compare: tolerance %v for %s: %w (tolerances are fractions: 0.10 is 10%%)", v, k, err)
 		}
 		r.tol[k] = v
 	}
@@ -112,7 +121,7 @@ func (c Config) resolve() (resolved, error) {
 		gate = DefaultGate
 	}
 	for _, g := range gate {
-		s, err := policy.ParseSelector(g)
+		s, err := metric.ParseSelector(g)
 		if err != nil {
 			return r, fmt.Errorf("compare: %w", err)
 		}

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -147,10 +148,11 @@ func shortCounts(bt, ct []results.Trial) string {
 			c := t.Server.Counts
 			r, w := results.ExpectedServerRequests(t.Ops)
 			var short []string
-			if r-c.ServerReadRequests > countSlack(r) {
+			slack := func(n int64) int64 { return max(countSlack(n), shareSlack(n, c.WindowShare)) }
+			if r-c.ServerReadRequests > slack(r) {
 				short = append(short, fmt.Sprintf("%d reads for the client's %d", c.ServerReadRequests, r))
 			}
-			if w-c.ServerWriteRequests > countSlack(w) {
+			if w-c.ServerWriteRequests > slack(w) {
 				short = append(short, fmt.Sprintf("%d writes for the client's %d", c.ServerWriteRequests, w))
 			}
 			if len(short) > 0 {
@@ -163,4 +165,16 @@ func shortCounts(bt, ct []results.Trial) string {
 	}
 	return fmt.Sprintf("%d trial(s) had fewer requests counted by the servers than the client's operations (beyond %.0f%% or %d): %s; those operations' latencies are not all the servers'",
 		len(names), 100*countSlackFraction, countSlackMin, firstFew(names))
+}
+
+// shareSlack is how far a count scaled to the window by share (the
+// window's part of the client's operations, results.Counts.WindowShare) may
+// fall short of n by chance alone: which operations of a type fell in the
+// warm-up rather than the window is a binomial draw, so four of its
+// standard deviations. 0 for an unscaled count.
+func shareSlack(n int64, share float64) int64 {
+	if share <= 0 || share >= 1 || n <= 0 {
+		return 0
+	}
+	return int64(math.Ceil(4 * math.Sqrt(float64(n)*(1-share)/share)))
 }

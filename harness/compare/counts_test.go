@@ -23,6 +23,12 @@ func countedTrial(w string, pair int, reads, writes, sreads, swrites, hits, miss
 	}}}
 }
 
+// scaled marks t's counts as scaled to the window by share.
+func scaled(t results.Trial, share float64) results.Trial {
+	t.Server.Counts.WindowShare = share
+	return t
+}
+
 func TestShortCounts(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -37,6 +43,9 @@ func TestShortCounts(t *testing.T) {
 			want: []string{"1 trial(s)", "workloadc pair 3 candidate (2100 reads for the client's 2400)"}},
 		{name: "writes short on the baseline", bt: []results.Trial{countedTrial("workloada", 1, 1200, 1200, 1200, 0, 0, 0)},
 			want: []string{"workloada pair 1 baseline (0 writes for the client's 1200)"}},
+		{name: "a count scaled to the window may fall short by chance", bt: []results.Trial{scaled(countedTrial("workloadb", 5, 9500, 488, 9480, 476, 0, 0), 0.833)}},
+		{name: "a scaled count far short is still named", bt: []results.Trial{scaled(countedTrial("workloadb", 5, 9500, 488, 9480, 300, 0, 0), 0.833)},
+			want: []string{"workloadb pair 5 baseline (300 writes for the client's 488)"}},
 		{name: "unknown counts are not judged", bt: []results.Trial{{Workload: "workloadc", Ops: map[string]results.OpStats{"READ": {Count: 9}},
 			Server: &results.ServerStats{Counts: &results.Counts{CountsNote: "HBase 1.x"}}}, {Workload: "workloadc"}}},
 	}

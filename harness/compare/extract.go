@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/regress-hbase/regress/harness/policy"
+	"github.com/regress-hbase/regress/harness/metric"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -134,7 +134,7 @@ func extractMetric(k metricKey, bt, ct []results.Trial, sched schedule) metricSa
 	if k.Op != OpAll {
 		m.opsPerTrial = minOps(k.Workload, k.Op, bt, ct)
 	}
-	if policy.IsEfficiency(k.Metric) {
+	if metric.IsEfficiency(k.Metric) {
 		m.sources = [2]string{costSources(k, bt), costSources(k, ct)}
 	}
 	return m
@@ -150,10 +150,7 @@ func costSources(k metricKey, ts []results.Trial) string {
 		if t.Workload != k.Workload || t.Server == nil {
 			continue
 		}
-		src := t.Server.CPUSource
-		if k.Metric == MetricAllocPerOp {
-			src = t.Server.AllocSource
-		}
+		src := metric.Of(k.Metric).Source(t.Server)
 		if src == "" {
 			src = "unrecorded"
 		}
@@ -188,45 +185,9 @@ func trialValues(k metricKey, bt, ct []results.Trial, sched schedule) (b, c []fl
 	return b, c
 }
 
-// value extracts the metric from a trial; 0 means the trial did not report it.
-func (k metricKey) value(t *results.Trial) float64 {
-	switch k.Metric {
-	case MetricThroughput:
-		return t.AchievedOpsPerSec
-	case MetricCPUPerOp:
-		if t.Server == nil {
-			return 0
-		}
-		return t.Server.CPUPerOpMicros
-	case MetricAllocPerOp:
-		if t.Server == nil {
-			return 0
-		}
-		return t.Server.AllocPerOpBytes
-	}
-	op, ok := t.Ops[k.Op]
-	if !ok {
-		return 0
-	}
-	l := op.Intended
-	switch k.Metric {
-	case MetricP50:
-		return l.P50Micros
-	case MetricP95:
-		return l.P95Micros
-	case MetricP99:
-		return l.P99Micros
-	case MetricP999:
-		return l.P999Micros
-	case MetricMean:
-		return l.MeanMicros
-	case MetricMin:
-		return l.MinMicros
-	case MetricMax:
-		return l.MaxMicros
-	}
-	return 0
-}
+// value reads the metric off a trial through the catalogue; 0 means the
+// trial did not report it.
+func (k metricKey) value(t *results.Trial) float64 { return metric.Of(k.Metric).Value(t, k.Op) }
 
 // below returns the bound a zero figure of k is known to lie under in t (an
 // imported percentile printed as 0 whole milliseconds), or 0.
@@ -367,36 +328,35 @@ func firstFew(names []string) string {
 }
 
 // allKeys lists every metric a set of trials reports, sorted for display:
-// by workload, then operation, then metric in latencyMetrics order, with each
-// workload's throughput last.
+// by workload, then operation, then metric in the catalogue's order, with
+// each workload's throughput and server costs last. A server cost is listed
+// only where a trial read the servers.
 func allKeys(ts []results.Trial) []metricKey {
 	seen := map[metricKey]bool{}
+	rows := metric.All()
 	for i := range ts {
 		t := &ts[i]
-		for op := range t.Ops {
-			for _, m := range latencyMetrics {
-				seen[metricKey{t.Workload, op, m}] = true
+		for _, m := range rows {
+			if !m.Gated() {
+				continue
 			}
-		}
-		seen[metricKey{t.Workload, OpAll, MetricThroughput}] = true
-		if t.Server != nil {
-			for _, m := range policy.EfficiencyMetrics {
-				seen[metricKey{t.Workload, OpAll, m}] = true
+			switch m.Scope {
+			case metric.PerOp:
+				for op := range t.Ops {
+					seen[metricKey{t.Workload, op, m.Name}] = true
+				}
+			case metric.PerTrial:
+				seen[metricKey{t.Workload, OpAll, m.Name}] = true
+			case metric.Server:
+				if t.Server != nil {
+					seen[metricKey{t.Workload, OpAll, m.Name}] = true
+				}
 			}
 		}
 	}
 	keys := make([]metricKey, 0, len(seen))
 	for k := range seen {
 		keys = append(keys, k)
-	}
-	rank := func(k metricKey) int {
-		if k.Metric == MetricThroughput {
-			return len(latencyMetrics)
-		}
-		if i := slices.Index(policy.EfficiencyMetrics, k.Metric); i >= 0 {
-			return len(latencyMetrics) + 1 + i
-		}
-		return slices.Index(latencyMetrics, k.Metric)
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		a, b := keys[i], keys[j]
@@ -409,7 +369,7 @@ func allKeys(ts []results.Trial) []metricKey {
 		if a.Op != b.Op {
 			return a.Op < b.Op
 		}
-		return rank(a) < rank(b)
+		return metric.Rank(a.Metric) < metric.Rank(b.Metric)
 	})
 	return keys
 }

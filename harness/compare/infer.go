@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/regress-hbase/regress/harness/policy"
+	"github.com/regress-hbase/regress/harness/metric"
 )
 
 // This file decides a comparison from extracted samples (extract.go): plain
@@ -18,25 +18,12 @@ type metricKey struct{ Workload, Op, Metric string }
 
 func (k metricKey) String() string { return k.Workload + "/" + k.Op + "/" + k.Metric }
 
-// unit is the unit a metric is expressed in.
-func (k metricKey) unit() string {
-	switch k.Metric {
-	case MetricThroughput:
-		return "ops/s"
-	case MetricAllocPerOp:
-		return "B"
-	}
-	return "us"
-}
+// unit is the unit a metric is expressed in (the catalogue's).
+func (k metricKey) unit() string { return metric.Of(k.Metric).Unit }
 
 // worseSign is +1 when a larger value is worse (latency) and -1 when a
 // smaller value is worse (throughput): the flip that lets one rule decide both.
-func (k metricKey) worseSign() float64 {
-	if k.Metric == MetricThroughput {
-		return -1
-	}
-	return 1
-}
+func (k metricKey) worseSign() float64 { return metric.Of(k.Metric).Worse.Sign() }
 
 // usable reports whether v can be compared on the log scale.
 func usable(v float64) bool { return v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
@@ -76,12 +63,18 @@ func decide(s samples, r resolved, out *Comparison) ([]detail, error) {
 	applyGateRules(s.throttled, out)
 	gateSources(s.metrics, out)
 	out.NotCompared = append(out.NotCompared, gatedMissing(s, r)...)
+	details = addPrimary(r, out, details)
 	fam := rawPValues(details, out)
 	heldBetter := testHeld(s.held, s.paired, r, out, &fam)
 	if len(fam.metrics) == 0 && !slices.ContainsFunc(out.HeldRate, func(h HeldRate) bool { return h.Gated }) {
 		return nil, fmt.Errorf("compare: the gate %v selects none of the compared metrics; gate on metrics these results report", r.Gate)
 	}
-	regressed, heldRejected := holmFamily(fam, details, out)
+	primRegressed, famAlpha := decidePrimary(details, out)
+	out.FamilyAlpha = famAlpha
+	regressed, heldRejected := holmFamily(fam, details, out, famAlpha)
+	for i, reg := range primRegressed {
+		regressed[i] = reg
+	}
 	heldStatuses(out.HeldRate, heldRejected, heldBetter, out.LookAlpha)
 	metricStatuses(out.Metrics, details, regressed, out.LookAlpha)
 	out.Verdict = verdict(out.Metrics, out.HeldRate)
@@ -171,7 +164,7 @@ func rawPValues(details []detail, out *Comparison) family {
 		e := d.est
 		e.Mean *= d.key.worseSign()
 		out.Metrics[i].P = e.pAbove(d.c)
-		if out.Metrics[i].Gated {
+		if out.Metrics[i].Gated && !out.Metrics[i].Primary {
 			fam.metrics = append(fam.metrics, i)
 			fam.p = append(fam.p, out.Metrics[i].P)
 		}
@@ -206,8 +199,15 @@ func testHeld(held []heldSample, paired bool, r resolved, out *Comparison, fam *
 // holmFamily runs Holm over the family at the look's alpha, stores the
 // adjusted p-values and each gated metric's Holm level, and returns which
 // metrics and held rates it rejected.
-func holmFamily(fam family, details []detail, out *Comparison) (regressed []bool, heldRejected map[int]bool) {
-	adj, reject, level := holm(fam.p, out.LookAlpha)
+func holmFamily(fam family, details []detail, out *Comparison, alpha float64) (regressed []bool, heldRejected map[int]bool) {
+	adj, reject, level := holm(fam.p, alpha)
+	// A p-value is shown against the look's alpha: one tested at a share
+	// of it is scaled up by the same factor, so p < alpha still reads
+	// "rejected".
+	scale := out.LookAlpha / alpha
+	for j := range adj {
+		adj[j] = math.Min(1, adj[j]*scale)
+	}
 	regressed = make([]bool, len(out.Metrics))
 	for j, i := range fam.metrics {
 		out.Metrics[i].P = adj[j]
@@ -269,7 +269,7 @@ func applyGateRules(throttled map[string]bool, out *Comparison) {
 	}
 	for i := range out.Metrics {
 		m := &out.Metrics[i]
-		if !m.Gated || policy.IsEfficiency(m.Metric) {
+		if !m.Gated || metric.IsEfficiency(m.Metric) {
 			continue
 		}
 		if m.Metric == MetricThroughput {
@@ -308,7 +308,7 @@ func applyGateRules(throttled map[string]bool, out *Comparison) {
 // among the gated metrics not compared.
 func gateSources(ms []metricSample, out *Comparison) {
 	for i, s := range ms {
-		if s.sources[0] == s.sources[1] || !policy.IsEfficiency(s.key.Metric) {
+		if s.sources[0] == s.sources[1] || !metric.IsEfficiency(s.key.Metric) {
 			continue
 		}
 		m := &out.Metrics[i]
@@ -337,7 +337,7 @@ func gatedMissing(s samples, r resolved) []string {
 		}
 	}
 	for _, w := range s.workloads {
-		for _, m := range policy.EfficiencyMetrics {
+		for _, m := range metric.EfficiencyMetrics {
 			k := metricKey{w, OpAll, m}
 			if r.gated(k) && !have[k] && !seen[k] {
 				seen[k] = true

@@ -1,16 +1,10 @@
 package compare
 
-import "math"
+import (
+	"math"
 
-// MetricCapacity is the capacity metric: the highest open-loop rate a
-// version sustained within the SLO, in ops/s; higher is better.
-const MetricCapacity = "capacity"
-
-// HigherIsBetter reports whether a larger value of metric is an improvement
-// (throughput and capacity) rather than a slowdown (latency).
-func HigherIsBetter(metric string) bool {
-	return metric == MetricThroughput || metric == MetricCapacity
-}
+	"github.com/regress-hbase/regress/harness/metric"
+)
 
 // PairedRatios is one metric a caller observed once a side in each of
 // several pairs, already extracted and paired (capacity's searches): the
@@ -29,7 +23,7 @@ type PairedRatios struct {
 
 // ComparePaired tests the gated rows with the paired t on their log
 // ratios, Holm over them at family-wise rate alpha, each against its
-// tolerance band in the direction HigherIsBetter gives its metric, and
+// tolerance band in the direction the catalogue gives its metric, and
 // returns every row (P, interval, bounds and status set on the gated ones)
 // and the verdict over the gated rows. The caller says what a family
 // without a gated row means.
@@ -49,19 +43,14 @@ func ComparePaired(rows []PairedRatios, alpha float64) ([]MetricResult, Verdict)
 		}
 		ests[i] = e
 		worse := e
-		if HigherIsBetter(r.Row.Metric) {
-			worse.Mean = -worse.Mean
-		}
+		worse.Mean *= metric.Of(r.Row.Metric).Worse.Sign()
 		gated = append(gated, i)
 		raw = append(raw, worse.pAbove(math.Log1p(r.Row.Tolerance)))
 	}
 	adj, reject, level := holm(raw, alpha)
 	for j, i := range gated {
 		m, e := &out[i], ests[i]
-		sign := 1.0
-		if HigherIsBetter(m.Metric) {
-			sign = -1
-		}
+		sign := metric.Of(m.Metric).Worse.Sign()
 		m.P = adj[j]
 		lo, hi := e.interval(alpha)
 		m.CILow, m.CIHigh = math.Exp(lo), math.Exp(hi)

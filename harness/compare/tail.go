@@ -1,9 +1,12 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/regress-hbase/regress/harness/metric"
 )
 
 // MinTailSamples is how many samples every trial must hold beyond a
@@ -12,19 +15,25 @@ import (
 // it moves with every stall and a gate on it has no power.
 const MinTailSamples = 50
 
-// percentileQuantile maps a percentile metric to its quantile.
-var percentileQuantile = map[string]float64{MetricP50: 0.50, MetricP95: 0.95, MetricP99: 0.99, MetricP999: 0.999}
-
 // fallbackOrder is where the gate looks, from the highest percentile down,
-// for one with enough samples; the mean needs none beyond it.
-var fallbackOrder = []string{MetricP999, MetricP99, MetricP95, MetricP50, MetricMean}
+// for one with enough samples; the per-operation metrics without a quantile
+// (the mean) need none beyond it and come last.
+var fallbackOrder = func() []string {
+	ms := slices.DeleteFunc(metric.All(), func(m metric.Metric) bool { return m.Scope != metric.PerOp || !m.Gated() })
+	slices.SortStableFunc(ms, func(a, b metric.Metric) int { return cmp.Compare(b.Quantile, a.Quantile) })
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Name
+	}
+	return out
+}()
 
 // OpsNeeded is the fewest operations of one type a trial must record for the
 // percentile metric to gate: MinTailSamples beyond it (5000 for p99).
 // It is 0 for metrics without a tail (mean, throughput).
-func OpsNeeded(metric string) int64 {
-	q, ok := percentileQuantile[metric]
-	if !ok {
+func OpsNeeded(name string) int64 {
+	q := metric.Of(name).Quantile
+	if q <= 0 {
 		return 0
 	}
 	return int64(math.Ceil(float64(MinTailSamples)/(1-q) - 1e-9))
@@ -74,5 +83,8 @@ func TailNotes(metric, fallback string, ops []int64) string {
 
 func tailNote(metric, fallback string, ops int64) string {
 	return fmt.Sprintf("%s not gated: a trial recorded only %d operations, so %.0f samples lie beyond %s (%d needed; %s needs %d operations per trial); %s gates in its place",
-		metric, ops, float64(ops)*(1-percentileQuantile[metric]), metric, MinTailSamples, metric, OpsNeeded(metric), fallback)
+		metric, ops, float64(ops)*(1-quantile(metric)), metric, MinTailSamples, metric, OpsNeeded(metric), fallback)
 }
+
+// quantile is the catalogue's quantile of a percentile metric, 0 for others.
+func quantile(name string) float64 { return metric.Of(name).Quantile }

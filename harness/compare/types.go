@@ -40,12 +40,14 @@ type Side struct {
 	Trials int    `json:"trials"`
 }
 
-// MetricResult is the comparison of one metric of one operation of one workload.
+// MetricResult is the comparison of one metric of one operation of one
+// workload. Its fields are in the order report.json writes them (the JSON
+// report derives its rows from this type).
 type MetricResult struct {
 	Workload string `json:"workload"`
 	Op       string `json:"op"`     // READ, UPDATE, ..., or "ALL" for throughput
-	Metric   string `json:"metric"` // p50, p95, p99, p99.9, mean, throughput
-	Unit     string `json:"unit"`   // us or ops/s
+	Metric   string `json:"metric"` // a name of the metric catalogue (harness/metric)
+	Unit     string `json:"unit"`   // the catalogue's: us, ops/s or B
 	// Baseline and Candidate are geometric means of the per-trial values.
 	Baseline  float64 `json:"baseline"`
 	Candidate float64 `json:"candidate"`
@@ -53,9 +55,18 @@ type MetricResult struct {
 	// interval; the interval (and P) are zero in a descriptive comparison.
 	// Each end of [CILow, CIHigh] is a one-sided bound at the look's alpha
 	// (Comparison.LookAlpha), so the worse end is PassBound.
-	Ratio  float64 `json:"ratio"`
-	CILow  float64 `json:"ci_low"`
-	CIHigh float64 `json:"ci_high"`
+	Ratio     float64 `json:"ratio"`
+	CILow     float64 `json:"ci_low"`
+	CIHigh    float64 `json:"ci_high"`
+	Tolerance float64 `json:"tolerance"` // fraction, 0.10 = 10%
+	Status    Status  `json:"status"`
+	Gated     bool    `json:"gated"`
+	// Primary marks a server cost over every workload that gates it
+	// (Workload AllWorkloads), tested at the look's full alpha outside the
+	// Holm family (primary.go).
+	Primary bool    `json:"primary,omitempty"`
+	P       float64 `json:"p"`     // p-value of the one-sided regression test, Holm-adjusted when gated
+	Pairs   int     `json:"pairs"` // pairs (or trials a side when unpaired) the decision used
 	// PassBound is the non-inferiority bound: the one-sided (1-LookAlpha)
 	// bound of the ratio in the worse direction (upper for latency, lower for
 	// throughput). A gated metric lets the gate PASS when it is within
@@ -66,29 +77,24 @@ type MetricResult struct {
 	// exactly when it lies beyond tolerance (above 1+tau for latency, below
 	// 1/(1+tau) for throughput).
 	RegressionBound float64 `json:"regression_bound"`
-	Tolerance       float64 `json:"tolerance"` // fraction, 0.10 = 10%
-	Status          Status  `json:"status"`
-	Gated           bool    `json:"gated"`
-	P               float64 `json:"p"`     // p-value of the one-sided regression test, Holm-adjusted when gated
-	Pairs           int     `json:"pairs"` // pairs (or trials a side when unpaired) the decision used
-	// Detectable is the smallest change in the worse direction (a fraction:
-	// 0.08 = 8% slower, costlier or less throughput) this run's test would
-	// have flagged as a regression with power 0.8, given the spread between
-	// its pairs: what the run could see. 0 when not estimated.
-	Detectable float64 `json:"detectable,omitempty"`
 	// OpsPerTrial is the fewest operations of this type any trial of either
 	// side recorded (0 for throughput): what a percentile rests on.
 	OpsPerTrial int64 `json:"ops_per_trial,omitempty"`
+	// BaselineBelow and CandidateBelow say the side's figure is only known to
+	// lie below Baseline (Candidate): an imported percentile printed as 0 ms.
+	BaselineBelow  bool `json:"baseline_below,omitempty"`
+	CandidateBelow bool `json:"candidate_below,omitempty"`
 	// GatedFor names the metric this one gates in place of, when the gate
 	// fell back to it (e.g. "p99": too few samples beyond p99 in some trial).
 	GatedFor string `json:"gated_for,omitempty"`
 	// Note says why a metric the gate selects is not gated, or why it gates
 	// in place of another (the tail-sample rule, a held target rate).
 	Note string `json:"note,omitempty"`
-	// BaselineBelow and CandidateBelow say the side's figure is only known to
-	// lie below Baseline (Candidate): an imported percentile printed as 0 ms.
-	BaselineBelow  bool `json:"baseline_below,omitempty"`
-	CandidateBelow bool `json:"candidate_below,omitempty"`
+	// Detectable is the smallest change in the worse direction (a fraction:
+	// 0.08 = 8% slower, costlier or less throughput) this run's test would
+	// have flagged as a regression with power 0.8, given the spread between
+	// its pairs: what the run could see. 0 when not estimated.
+	Detectable float64 `json:"detectable,omitempty"`
 	// BaselineValues and CandidateValues are the per-trial values, in pair
 	// order when paired (element i of both is pair i).
 	BaselineValues  []float64 `json:"baseline_values,omitempty"`
@@ -145,6 +151,10 @@ type Comparison struct {
 	Runs int `json:"runs,omitempty"`
 	// HeldRate is the held-target check of every workload that ran at a target rate.
 	HeldRate []HeldRate `json:"held_rate,omitempty"`
+	// FamilyAlpha is the level the Holm family of gated metrics was tested
+	// at: LookAlpha, or half of it when primary rows took the other half
+	// and not all of them regressed (primary.go).
+	FamilyAlpha float64 `json:"family_alpha,omitempty"`
 	// NotCompared lists the gated metrics that could not be compared, each
 	// with why (absent or zero in some trial, measured differently by the
 	// two sides): the verdict is never PASS while one is listed.

@@ -45,6 +45,10 @@ const (
 	smokeCPUPairSD      = 0.017
 	smokeAllocPairSD    = 0.078
 	smokeNoisyCPUPairSD = 0.051
+	// The release suite's, measured in its A/A of 2026-12-03 (the request
+	// threads' CPU and allocation, 10 s at 1000 ops/s, load 6-13).
+	releaseCPUPairSD   = 0.027
+	releaseAllocPairSD = 0.024
 )
 
 // noisyDay widens a smoke scenario's CPU per op spread to a noisy day's.
@@ -67,6 +71,18 @@ func suiteScenario(suite string) simScenario {
 		s.cfg = Config{Alpha: 0.05, Gate: []string{MetricP95, MetricThroughput, MetricCPUPerOp}, Looks: 2, MaxPairs: 8,
 			Tolerances: map[string]float64{MetricP50: 0.25, MetricMean: 0.25, MetricP95: 0.20, MetricP99: 0.50, MetricP999: 1.0, MetricThroughput: 0.05,
 				MetricCPUPerOp: 0.10, MetricAllocPerOp: 0.15}}
+	case "release": // 10 s at 1000 ops/s in duets, 8 to 10 pairs, 2 looks, gate the servers' cost (and its primary rows)
+		// Latency is shown, not gated, so 2400 operations a trial keep the
+		// simulation quick without changing a gated row. The servers' cost
+		// spreads as measured in the release A/A of 2026-12-03 (load 6-13):
+		// cpu_per_op 2-3% a pair (scans more), the request threads'
+		// allocation 0.1-2.4%.
+		s.family = coreFamily(2400, "A", "B", "C", "D", "E", "F")
+		s.pairs, s.adaptive = 8, true
+		s.model.cpuSD, s.model.allocSD = releaseCPUPairSD/math.Sqrt2, releaseAllocPairSD/math.Sqrt2
+		s.cfg = Config{Alpha: 0.05, Gate: []string{MetricThroughput, MetricCPUPerOp, MetricAllocPerOp}, Looks: 2, MaxPairs: 10,
+			Tolerances: map[string]float64{MetricP50: 0.10, MetricMean: 0.10, MetricP95: 0.20, MetricP99: 0.50, MetricP999: 1.0, MetricThroughput: 0.05,
+				MetricCPUPerOp: 0.05, MetricAllocPerOp: 0.05}}
 	case "quick": // 20 s at 2000 ops/s: 40k operations a trial, 5 to 12 pairs, 2 looks
 		s.family = coreFamily(40000, "A", "B", "C", "E")
 		s.pairs, s.adaptive = 5, true
@@ -109,6 +125,7 @@ func TestValidationFamilies(t *testing.T) {
 		{mk("smoke", "A/A, noisy day (cpu sd 0.051)", simEffect{}, noisyDay), "aa", nil},
 		{mk("quick", "A/A", simEffect{}, nil), "pass-target", nil},
 		{mk("rc", "A/A", simEffect{}, nil), "aa", nil},
+		{mk("release", "A/A", simEffect{}, nil), "pass-target", nil},
 	}
 	qA := []string{"A/UPDATE/p99"}
 	cpuC, allocC := []string{"C/ALL/" + MetricCPUPerOp}, []string{"C/ALL/" + MetricAllocPerOp}
@@ -123,6 +140,11 @@ func TestValidationFamilies(t *testing.T) {
 		{mk("rc", "all requests x1.20 (2 tau)", simEffect{all: 1.20}, nil), "power", nil},
 		{mk("rc", "A UPDATE only x1.20 (2 tau)", simEffect{workload: "A", op: "UPDATE", opFactor: 1.20}, nil), "power", qA},
 		{mk("quick", "candidate misses the rate in 60% of trials", simEffect{missRate: 0.6}, nil), "shown", []string{"A/held rate"}},
+		{mk("release", "every cpu_per_op x1.05 (= tau)", simEffect{cpu: 1.05}, nil), "false-pass", nil},
+		{mk("release", "C cpu_per_op x1.05 (= tau)", simEffect{workload: "C", cpu: 1.05}, nil), "false-pass", nil},
+		{mk("release", "every cpu_per_op x1.10 (2 tau)", simEffect{cpu: 1.10}, nil), "power", nil},
+		{mk("release", "C cpu_per_op x1.10 (2 tau)", simEffect{workload: "C", cpu: 1.10}, nil), "power", cpuC},
+		{mk("release", "C alloc_per_op x1.10 (2 tau)", simEffect{workload: "C", alloc: 1.10}, nil), "power", allocC},
 		{mk("smoke", "C cpu_per_op x1.10 (= tau)", simEffect{workload: "C", cpu: 1.10}, nil), "false-pass", nil},
 		{mk("smoke", "every cpu_per_op x1.10 (= tau)", simEffect{cpu: 1.10}, nil), "false-pass", nil},
 		{mk("smoke", "C cpu_per_op x1.20 (2 tau)", simEffect{workload: "C", cpu: 1.20}, nil), "power", cpuC},

@@ -30,10 +30,18 @@ type config struct {
 	rpcTimeout  time.Duration
 	maxRetries  int
 	pause       time.Duration
+	zkWait      zkWait
 }
 
 // WithZNodeParent sets HBase's base znode (zookeeper.znode.parent), default /hbase.
 func WithZNodeParent(p string) Option { return func(c *config) { c.znodeParent = p } }
+
+// WithZKWait bounds each wait for ZooKeeper to answer (default
+// ZKAnswerTimeout) and, when notice is set, has it say what it waits for
+// after a few seconds instead of waiting silently.
+func WithZKWait(timeout time.Duration, notice func(msg string)) Option {
+	return func(c *config) { c.zkWait = zkWait{timeout: timeout, notice: notice} }
+}
 
 // WithRPCTimeout bounds each RPC (default 60s); the context's deadline also applies.
 func WithRPCTimeout(d time.Duration) Option { return func(c *config) { c.rpcTimeout = d } }
@@ -142,7 +150,7 @@ func (c *Client) Close() error {
 
 // refreshLocations reads the master and meta znodes.
 func (c *Client) refreshLocations(ctx context.Context) error {
-	data, err := readZNodes(ctx, c.zkAddr, c.cfg.znodeParent, "master", "meta-region-server")
+	data, err := readZNodes(ctx, c.zkAddr, c.cfg.znodeParent, c.cfg.zkWait, "master", "meta-region-server")
 	if err != nil {
 		return fmt.Errorf("hbase: locate cluster: %w", err)
 	}

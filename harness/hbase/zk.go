@@ -85,10 +85,26 @@ func (zkLogger) Printf(format string, args ...any) {
 	slog.Debug("zookeeper: " + fmt.Sprintf(format, args...))
 }
 
+// ZKAnswerTimeout bounds the wait for ZooKeeper to answer a read. A server
+// that accepts the connection but never answers (not a ZooKeeper, or one
+// that is stuck) would otherwise hold the caller until its own deadline,
+// silently: go-zookeeper retries it forever.
+const ZKAnswerTimeout = 10 * time.Second
+
+// zkNoticeAfter is when a wait for ZooKeeper says what it waits for.
+const zkNoticeAfter = 3 * time.Second
+
+// zkWait is how a read of znodes waits: at most timeout, saying so through
+// notice (when set) once it has waited zkNoticeAfter.
+type zkWait struct {
+	timeout time.Duration
+	notice  func(string)
+}
+
 // readZNodes reads the given znodes under parent and returns their data in
 // order. go-zookeeper retries a dead server forever, so the session is bounded
-// by ctx and always closed before returning.
-func readZNodes(ctx context.Context, zkAddr, parent string, names ...string) ([][]byte, error) {
+// by ctx and w.timeout and always closed before returning.
+func readZNodes(ctx context.Context, zkAddr, parent string, w zkWait, names ...string) ([][]byte, error) {
 	// A quorum is host:port[,host:port...]; go-zookeeper takes the servers one by one.
 	conn, _, err := zk.Connect(zk.FormatServers(strings.Split(zkAddr, ",")), 30*time.Second, zk.WithLogger(zkLogger{}), zk.WithLogInfo(false))
 	if err != nil {
@@ -117,16 +133,32 @@ func readZNodes(ctx context.Context, zkAddr, parent string, names ...string) ([]
 		}
 		ch <- r
 	}()
-	select {
-	case r := <-ch:
-		conn.Close()
-		if r.err != nil {
-			return nil, fmt.Errorf("zookeeper %s: %w", zkAddr, r.err)
+	if w.timeout <= 0 {
+		w.timeout = ZKAnswerTimeout
+	}
+	notice := time.NewTimer(min(zkNoticeAfter, w.timeout/2))
+	defer notice.Stop()
+	deadline := time.NewTimer(w.timeout)
+	defer deadline.Stop()
+	for {
+		select {
+		case r := <-ch:
+			conn.Close()
+			if r.err != nil {
+				return nil, fmt.Errorf("zookeeper %s: %w", zkAddr, r.err)
+			}
+			return r.out, nil
+		case <-notice.C:
+			if w.notice != nil {
+				w.notice(fmt.Sprintf("waiting for ZooKeeper %s to answer (reading %s/%s); giving up after %v", zkAddr, parent, strings.Join(names, ", "), w.timeout))
+			}
+		case <-deadline.C:
+			conn.Close() // unblocks the Get in the goroutine
+			return nil, fmt.Errorf("zookeeper %s did not answer within %v (is the address right, is a ZooKeeper listening there, and is HBase up? `regress doctor --zk %s` checks it)", zkAddr, w.timeout, zkAddr)
+		case <-ctx.Done():
+			conn.Close()
+			return nil, fmt.Errorf("zookeeper %s did not answer (is the address right and HBase up?): %w", zkAddr, ctx.Err())
 		}
-		return r.out, nil
-	case <-ctx.Done():
-		conn.Close() // unblocks the Get in the goroutine
-		return nil, fmt.Errorf("zookeeper %s did not answer (is the address right and HBase up?): %w", zkAddr, ctx.Err())
 	}
 }
 
@@ -187,7 +219,7 @@ func parseTableZNode(data []byte) (string, error) {
 // legacyTableState reads a table's state the way 1.x clients do: from its
 // znode, since 1.x masters have no GetTableState.
 func (c *Client) legacyTableState(ctx context.Context, table string) (string, error) {
-	datas, err := readZNodes(ctx, c.zkAddr, c.cfg.znodeParent+"/table", table)
+	datas, err := readZNodes(ctx, c.zkAddr, c.cfg.znodeParent+"/table", c.cfg.zkWait, table)
 	if err != nil {
 		if errors.Is(err, errNoZNode) {
 			return "", fmt.Errorf("hbase: state of table %q: %w", table, &TableNotFoundError{Table: table})

@@ -14,72 +14,42 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/regress-hbase/regress/harness/policy"
+	"github.com/regress-hbase/regress/harness/metric"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
-// Metric is one figure a history follows: a name and how to read it off a
-// trial. New figures (CPU or bytes allocated per operation on the server)
-// plug in as one more Metric in TrialMetrics or OpMetrics.
+// Metric is one figure a history follows: a row of the metric catalogue
+// (harness/metric: unit, direction, default tolerance, reading), for one
+// operation when the row is per operation. A new figure is a new row there.
 type Metric struct {
 	// Name is what reports and --metric call it: "READ/p95", "throughput".
 	Name string
-	// Kind names its tolerance in a suite's compare.tolerances ("p95",
-	// "throughput"); a kind without one gets DefaultTolerance.
-	Kind string
-	Unit string
-	// Worse is +1 when a larger value is worse (latency, cost) and -1 when a
-	// smaller one is (throughput).
-	Worse float64
-	// Value reads the metric off a trial; 0, a negative value, NaN or an
-	// infinity means the trial does not report it.
-	Value func(*results.Trial) float64
+	// Op is the operation of a per-operation metric ("READ"), else "".
+	Op string
+	// Row is the catalogue's row: its Name is the metric's kind, the key of
+	// its tolerance in a suite's compare.tolerances ("p95", "throughput").
+	Row metric.Metric
 }
 
-// OpMetric is a per-operation figure: it becomes one Metric "OP/Name" for
-// every operation type a workload's trials record.
-type OpMetric struct {
-	Name, Unit string
-	Worse      float64
-	Value      func(results.OpStats) float64
-}
+// Value reads the metric off a trial; 0, a negative value, NaN or an
+// infinity means the trial does not report it.
+func (m Metric) Value(t *results.Trial) float64 { return m.Row.Value(t, m.Op) }
 
-// DefaultTolerance is the tolerance of a metric kind the suite and policy
-// name none for.
-const DefaultTolerance = 0.05
-
-// OpMetrics are the per-operation figures: intended latency percentiles and
-// mean, as compare judges them.
-var OpMetrics = []OpMetric{
-	{policy.P50, "us", 1, func(o results.OpStats) float64 { return o.Intended.P50Micros }},
-	{policy.P95, "us", 1, func(o results.OpStats) float64 { return o.Intended.P95Micros }},
-	{policy.P99, "us", 1, func(o results.OpStats) float64 { return o.Intended.P99Micros }},
-	{policy.P999, "us", 1, func(o results.OpStats) float64 { return o.Intended.P999Micros }},
-	{policy.Mean, "us", 1, func(o results.OpStats) float64 { return o.Intended.MeanMicros }},
-}
-
-// TrialMetrics are the per-trial figures of a workload.
-var TrialMetrics = []Metric{
-	{Name: policy.Throughput, Kind: policy.Throughput, Unit: "ops/s", Worse: -1,
-		Value: func(t *results.Trial) float64 { return t.AchievedOpsPerSec }},
-	{Name: policy.CPUPerOp, Kind: policy.CPUPerOp, Unit: "us", Worse: 1,
-		Value: func(t *results.Trial) float64 {
-			if t.Server == nil {
-				return 0
-			}
-			return t.Server.CPUPerOpMicros
-		}},
-	{Name: policy.AllocPerOp, Kind: policy.AllocPerOp, Unit: "B", Worse: 1,
-		Value: func(t *results.Trial) float64 {
-			if t.Server == nil {
-				return 0
-			}
-			return t.Server.AllocPerOpBytes
-		}},
+// followed are the catalogue's rows a history follows: every metric a suite
+// may gate on (the per-operation ones first), as compare judges them.
+func followed(scopes ...metric.Scope) []metric.Metric {
+	var out []metric.Metric
+	for _, r := range metric.All() {
+		if r.Gated() && slices.Contains(scopes, r.Scope) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // MetricsOf lists the metrics the trials of one workload report: each
-// operation's OpMetrics (operations sorted), then TrialMetrics.
+// operation's per-operation metrics (operations sorted), then the
+// workload's (throughput, and the servers' costs where some trial read them).
 func MetricsOf(trials []results.Trial, workload string) []Metric {
 	ops := map[string]bool{}
 	for i := range trials {
@@ -97,19 +67,13 @@ func MetricsOf(trials []results.Trial, workload string) []Metric {
 	sort.Strings(names)
 	var out []Metric
 	for _, op := range names {
-		for _, om := range OpMetrics {
-			out = append(out, Metric{Name: op + "/" + om.Name, Kind: om.Name, Unit: om.Unit, Worse: om.Worse,
-				Value: func(t *results.Trial) float64 {
-					s, ok := t.Ops[op]
-					if !ok {
-						return 0
-					}
-					return om.Value(s)
-				}})
+		for _, r := range followed(metric.PerOp) {
+			out = append(out, Metric{Name: op + "/" + r.Name, Op: op, Row: r})
 		}
 	}
-	for _, m := range TrialMetrics {
-		if m.Kind == policy.Throughput || reports(trials, workload, m) {
+	for _, r := range followed(metric.PerTrial, metric.Server) {
+		m := Metric{Name: r.Name, Row: r}
+		if r.Scope == metric.PerTrial || reports(trials, workload, m) {
 			out = append(out, m)
 		}
 	}
@@ -145,37 +109,33 @@ func FindMetric(ms []Metric, name string) (Metric, bool) {
 	return ms[i], true
 }
 
-// CheckMetricName refuses a name no metric can have: a TrialMetrics name,
-// or OP/NAME with NAME one of OpMetrics (the operation is checked against
-// the trials later, once there are some).
+// CheckMetricName refuses a name no metric can have: a per-workload
+// metric's name, or OP/NAME with NAME a per-operation one (the operation is
+// checked against the trials later, once there are some).
 func CheckMetricName(name string) error {
 	var valid []string
-	for _, m := range TrialMetrics {
-		if m.Name == name {
+	for _, r := range followed(metric.PerTrial, metric.Server) {
+		if r.Name == name {
 			return nil
 		}
-		valid = append(valid, m.Name)
+		valid = append(valid, r.Name)
 	}
 	op, kind, ok := strings.Cut(name, "/")
-	for _, om := range OpMetrics {
-		if ok && op != "" && kind == om.Name {
+	for _, r := range followed(metric.PerOp) {
+		if ok && op != "" && kind == r.Name {
 			return nil
 		}
-		valid = append(valid, "OP/"+om.Name)
+		valid = append(valid, "OP/"+r.Name)
 	}
 	return fmt.Errorf("metric %q: write one of %s (OP is READ, UPDATE, INSERT, SCAN or READ-MODIFY-WRITE)", name, strings.Join(valid, ", "))
 }
 
-// Tolerance is the metric's tolerance from the suite's map, then policy's
-// defaults, then DefaultTolerance.
+// Tolerance is the metric's tolerance from the suite's map, else the catalogue's default.
 func Tolerance(m Metric, tols map[string]float64) float64 {
-	if v, ok := tols[m.Kind]; ok && v > 0 {
+	if v, ok := tols[m.Row.Name]; ok && v > 0 {
 		return v
 	}
-	if v, ok := policy.DefaultTolerances()[m.Kind]; ok {
-		return v
-	}
-	return DefaultTolerance
+	return m.Row.Tolerance
 }
 
 func usable(v float64) bool { return v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/changepoint"
 	"github.com/regress-hbase/regress/harness/compare"
-	"github.com/regress-hbase/regress/harness/policy"
+	"github.com/regress-hbase/regress/harness/metric"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -34,9 +34,9 @@ type Run struct {
 type Options struct {
 	// Alpha is the one-sided level of each bound of a release's interval, as
 	// in compare (so the interval is 1-2·Alpha two-sided), and the level of
-	// the change-point test (0: policy.DefaultAlpha).
+	// the change-point test (0: metric.DefaultAlpha).
 	Alpha float64
-	// Tolerances are the suite's, by metric kind (policy's defaults fill in).
+	// Tolerances are the suite's, by metric kind (the catalogue's defaults fill in).
 	Tolerances map[string]float64
 	// ChangePoints tunes the change-point search; its Alpha defaults to Alpha.
 	ChangePoints changepoint.Options
@@ -111,7 +111,7 @@ type History struct {
 // resolve fills in the defaults.
 func (o Options) resolve() (Options, error) {
 	if o.Alpha == 0 {
-		o.Alpha = policy.DefaultAlpha
+		o.Alpha = metric.DefaultAlpha
 	}
 	if math.IsNaN(o.Alpha) || o.Alpha <= 0 || o.Alpha >= 0.5 {
 		return o, fmt.Errorf("history: alpha %v is not a level in (0, 0.5); use e.g. 0.05", o.Alpha)
@@ -160,7 +160,7 @@ func Build(suite, reference string, runs []Run, workloads []string, o Options) (
 
 func buildSeries(w string, m Metric, runs []Run, o Options) (Series, error) {
 	tol := Tolerance(m, o.Tolerances)
-	s := Series{Workload: w, Metric: m.Name, Unit: m.Unit, HigherIsWorse: m.Worse > 0, Tolerance: tol, Shifts: []Shift{}}
+	s := Series{Workload: w, Metric: m.Name, Unit: m.Row.Unit, HigherIsWorse: m.Row.Worse == metric.WorseHigher, Tolerance: tol, Shifts: []Shift{}}
 	for _, r := range runs {
 		s.Points = append(s.Points, PointOf(r, w, m, tol, o.Alpha))
 	}
@@ -251,7 +251,7 @@ func PointOf(r Run, w string, m Metric, tol, alpha float64) Point {
 		h = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(d) - 1)}.Quantile(1-alpha) * p.SE
 	}
 	p.Ratio, p.Low, p.High = math.Exp(mean), math.Exp(mean-h), math.Exp(mean+h)
-	p.Status = status(mean-h, mean+h, math.Log1p(tol), m.Worse)
+	p.Status = status(mean-h, mean+h, math.Log1p(tol), m.Row.Worse.Sign())
 	return p
 }
 

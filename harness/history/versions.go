@@ -68,22 +68,57 @@ func ResolveVersions(spec string, known []string) ([]string, error) {
 	return version.Sort(out), nil
 }
 
-func expandRange(from, to, item string, releases map[string]bool) ([]string, error) {
+// CheckVersions checks --versions as written, without resolving it, so a
+// bad item is refused before anything lists versions (Maven): every item is
+// a version or a range with both ends, the older first.
+func CheckVersions(spec string) error {
+	if strings.TrimSpace(spec) == "" {
+		return errors.New("--versions is empty: give releases as a list (2.6.0,2.6.2,2.6.4) or a range (2.5.10..2.6.4)")
+	}
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			return fmt.Errorf("--versions %q has an empty item; separate releases with single commas", spec)
+		}
+		from, to, isRange := strings.Cut(item, "..")
+		if !isRange {
+			if err := version.Validate(item); err != nil {
+				return fmt.Errorf("--versions: %w", err)
+			}
+			continue
+		}
+		if err := checkRange(strings.TrimSpace(from), strings.TrimSpace(to), item); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRange checks a range's two ends as written: both given, both
+// versions, the older first.
+func checkRange(from, to, item string) error {
 	for _, v := range []string{from, to} {
 		if v == "" {
-			return nil, fmt.Errorf("--versions %q: a range needs both ends, e.g. 2.5.10..2.6.4", item)
+			return fmt.Errorf("--versions %q: a range needs both ends, e.g. 2.5.10..2.6.4 (for every release from one on, name the last one too; `regress cluster versions` lists them)", item)
 		}
 		if err := version.Validate(v); err != nil {
-			return nil, fmt.Errorf("--versions %q: %w", item, err)
+			return fmt.Errorf("--versions %q: %w", item, err)
 		}
+	}
+	if version.Compare(version.Release(from), version.Release(to)) > 0 {
+		return fmt.Errorf("--versions %q runs backwards: write the older release first (%s..%s)", item, version.Release(to), version.Release(from))
+	}
+	return nil
+}
+
+func expandRange(from, to, item string, releases map[string]bool) ([]string, error) {
+	if err := checkRange(from, to, item); err != nil {
+		return nil, err
 	}
 	if len(releases) == 0 {
 		return nil, fmt.Errorf("--versions %q: %w to resolve the range against (no Maven to list them and none cached; see `regress cluster versions`): list the releases instead, e.g. 2.6.0,2.6.1,2.6.2", item, ErrNoVersions)
 	}
 	from, to = version.Release(from), version.Release(to)
-	if version.Compare(from, to) > 0 {
-		return nil, fmt.Errorf("--versions %q runs backwards: write the older release first (%s..%s)", item, to, from)
-	}
 	for _, end := range []string{from, to} {
 		if !releases[end] {
 			return nil, fmt.Errorf("--versions %q: %s is not among the %d versions `regress cluster versions` knows; check the spelling (known near it: %s)",

@@ -66,3 +66,16 @@ func TestResolveVersions(t *testing.T) {
 		t.Errorf("err = %v, want the known versions near 2.6.7", err)
 	}
 }
+
+func FuzzCheckVersions(f *testing.F) {
+	for _, s := range []string{"2.6.0,2.6.1", "2.5.10..2.6.4", "2.6.0..", "..2.6.1", "2.6.1..2.6.0", "a,,b", "2.6.0-hadoop3..2.6.1"} {
+		f.Add(s)
+	}
+	known := []string{"2.5.10", "2.5.11", "2.6.0", "2.6.0-hadoop3", "2.6.1", "2.6.4"}
+	f.Fuzz(func(t *testing.T, spec string) {
+		checked := CheckVersions(spec)
+		if _, err := ResolveVersions(spec, known); err == nil && checked != nil {
+			t.Fatalf("%q resolves but the check as written refuses it: %v", spec, checked)
+		}
+	})
+}

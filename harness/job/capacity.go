@@ -72,7 +72,7 @@ func (j *Capacity) config(s *suite.Suite) (capacity.Config, error) {
 // Run sweeps both sides (or reads the stored sweep), stores the sweep, and
 // returns the verdict as an error when it fails the job.
 func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
-	if err := j.Report.Check(); err != nil {
+	if err := j.Report.CheckIn(j.Store); err != nil {
 		return err
 	}
 	if j.From != "" {

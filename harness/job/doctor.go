@@ -28,7 +28,7 @@ func Doctor(ctx context.Context, out io.Writer, zkAddr, znode string, timeout ti
 	}
 	// Retries are bounded by the timeout, not a count: a master that is still
 	// initializing answers PleaseHold for a while and should get that time.
-	c, err := hbase.Connect(ctx, zkAddr, hbase.WithZNodeParent(znode), hbase.WithRPCTimeout(timeout), hbase.WithMaxRetries(1000))
+	c, err := hbase.Connect(ctx, zkAddr, hbase.WithZNodeParent(znode), hbase.WithRPCTimeout(timeout), hbase.WithMaxRetries(1000), hbase.WithZKWait(timeout, nil))
 	if err != nil {
 		return fail("cannot reach HBase; is it running and is --zk the address `regress cluster up` printed?", err)
 	}

@@ -190,6 +190,10 @@ func narrowWorkloads(s *suite.Suite, names []string, flag string) error {
 // resolveReleases turns --versions into releases, asking known (or the
 // cache and Maven) only when a range needs resolving.
 func resolveReleases(ctx context.Context, spec, cacheDir string, known func(context.Context) ([]string, error)) ([]string, error) {
+	// Checked as written first: a bad range must not wait on Maven.
+	if err := history.CheckVersions(spec); err != nil {
+		return nil, fault.Usage(err)
+	}
 	var vs []string
 	if strings.Contains(spec, "..") {
 		if known == nil {

@@ -72,7 +72,7 @@ func (j *Compare) Asked() bool {
 
 // Run runs the job and returns the verdict as an error when it fails the job.
 func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
-	if err := j.Report.Check(); err != nil {
+	if err := j.Report.CheckIn(j.Store); err != nil {
 		return err
 	}
 	base, cand, s, err := j.checkPair(j.Baseline, j.Candidate)
@@ -184,6 +184,12 @@ func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cf
 	case compare.VerdictInconclusive:
 		if rp.FailOnInconclusive {
 			return &fault.VerdictError{Verdict: fault.Inconclusive, Err: errors.New("verdict INCONCLUSIVE (--fail-on-inconclusive): run more pairs (raise pairs.max in the suite) or accept wider tolerances")}
+		}
+	case compare.VerdictDescriptive:
+		// A gate that must decide is not passed by a comparison that decides
+		// nothing: imported summaries give ratios only.
+		if rp.FailOnInconclusive {
+			return &fault.VerdictError{Verdict: fault.Inconclusive, Err: errors.New("no verdict (DESCRIPTIVE: imported summaries carry no trials, so nothing was decided) with --fail-on-inconclusive: compare measured trials (regress run, or the job) to gate on")}
 		}
 	}
 	return nil
@@ -317,6 +323,12 @@ func (o *Options) open(ctx context.Context, stderr io.Writer) (*session, error) 
 	if o.LoadHosts.N < 0 {
 		return nil, fault.Usagef("--load-hosts %d: give the number of `regress worker` hosts, or 0 to run the load here", o.LoadHosts.N)
 	}
+	if o.LoadHosts.Timeout < 0 {
+		return nil, fault.Usagef("--load-hosts-timeout %v: give a positive time to wait for the load hosts to register, e.g. 5m", o.LoadHosts.Timeout)
+	}
+	if err := CheckZNode("--znode", o.ZNode); err != nil {
+		return nil, err
+	}
 	store, err := results.Open(o.Store)
 	if err != nil {
 		return nil, fault.Usage(err)
@@ -384,13 +396,19 @@ func LoadSuite(scenarios, name string) (*suite.Suite, error) {
 }
 
 // loadSuiteFile loads and validates the suite file at p, its cluster section
-// as the targets it shapes would refuse it.
+// as the targets it shapes would refuse it and its compare section as the
+// comparison would.
 func loadSuiteFile(p, scenarios string) (*suite.Suite, error) {
 	s, err := suite.Load(p, scenarios)
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
 	if err := sut.CheckSuite(s); err != nil {
+		return nil, fault.Usagef("suite %s: %w", p, err)
+	}
+	// The comparison's own check, before any cluster starts: what it would
+	// refuse after the trials is refused here.
+	if err := CompareConfig(s).Check(); err != nil {
 		return nil, fault.Usagef("suite %s: %w", p, err)
 	}
 	return s, nil
@@ -438,6 +456,48 @@ func (rp Report) Check() error {
 	f.Close()
 	_ = os.Remove(f.Name())
 	return nil
+}
+
+// CheckIn is Check, and refuses an --out inside the results store: reports
+// written there would land in (or beside) its entry directories, where
+// `results check` and `results remove` take them for the store's own.
+func (rp Report) CheckIn(store string) error {
+	if err := rp.Check(); err != nil {
+		return err
+	}
+	if rp.Out == "" || store == "" {
+		return nil
+	}
+	out, err1 := filepath.Abs(rp.Out)
+	root, err2 := filepath.Abs(store)
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	if o, err := evalExisting(out); err == nil {
+		out = o
+	}
+	if rel, err := filepath.Rel(root, out); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fault.Usagef("--out %s lies inside the results store %s: give a directory outside it, e.g. reports/NAME (the default is reports/<timestamp>)", rp.Out, store)
+	}
+	return nil
+}
+
+// evalExisting resolves the symbolic links of path's longest existing prefix
+// and keeps the rest as written.
+func evalExisting(path string) (string, error) {
+	rest := ""
+	for p := path; ; p = filepath.Dir(p) {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest), nil
+		}
+		if filepath.Dir(p) == p {
+			return path, nil
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+	}
 }
 
 // CheckFormat refuses a --format no renderer has.
@@ -541,4 +601,13 @@ func (h atLeast) WithAttrs(as []slog.Attr) slog.Handler {
 
 func (h atLeast) WithGroup(name string) slog.Handler {
 	return atLeast{h.Handler.WithGroup(name), h.min}
+}
+
+// CheckZNode refuses a znode parent ZooKeeper would not take: it must be an
+// absolute path (/hbase), as zookeeper.znode.parent is.
+func CheckZNode(flag, znode string) error {
+	if !strings.HasPrefix(znode, "/") || strings.ContainsAny(znode, " \t\n") || (len(znode) > 1 && strings.HasSuffix(znode, "/")) || strings.Contains(znode, "//") {
+		return fault.Usagef("%s %q: give the cluster's zookeeper.znode.parent, an absolute znode path such as /hbase (the default)", flag, znode)
+	}
+	return nil
 }

@@ -30,6 +30,19 @@ type sideStacks struct {
 	trials     int
 	ops        int64
 	cpu, alloc []profile.Folded
+	// allocN are the allocation samples behind alloc, a trial's nil where
+	// they were not stored (profile.AllocSamples).
+	allocN []profile.Folded
+}
+
+// allocSamples is the side's allocation samples pooled, or nil unless every
+// trial stored them: bytes of a trial without counts would be tested on
+// another trial's samples.
+func (s *sideStacks) allocSamples() profile.Folded {
+	if slices.ContainsFunc(s.allocN, func(f profile.Folded) bool { return f == nil }) {
+		return nil
+	}
+	return profile.Merge(s.allocN...)
 }
 
 // storedStacks reads the folded stacks of m's runs, per workload: those of
@@ -56,6 +69,12 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 		if ops <= 0 {
 			return
 		}
+		// The samples behind alloc: stored since allocation frames carry a
+		// P; without them (or unreadable) the side's frames have none.
+		allocN, err := readFolded(runner.ProfileFile(m.Dir, id, profile.AllocSamples))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			notes = append(notes, fmt.Sprintf("allocation samples of trial %s not used: %v", id, err))
+		}
 		s := out[workload]
 		if s == nil {
 			s = &sideStacks{}
@@ -63,7 +82,7 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 		}
 		s.trials++
 		s.ops += ops
-		s.cpu, s.alloc = append(s.cpu, cpu), append(s.alloc, alloc)
+		s.cpu, s.alloc, s.allocN = append(s.cpu, cpu), append(s.alloc, alloc), append(s.allocN, allocN)
 	}
 	runs := map[string]bool{}
 	for _, t := range m.Trials {
@@ -140,10 +159,11 @@ func Differentials(bm, cm *results.Manifest) ([]report.WorkloadProfile, []string
 		for _, k := range []struct {
 			kind       profile.Kind
 			base, cand []profile.Folded
+			bn, cn     profile.Folded // the samples behind allocated bytes
 			into       *report.KindProfile
-		}{{profile.CPU, b.cpu, c.cpu, &p.CPU}, {profile.Alloc, b.alloc, c.alloc, &p.Alloc}} {
-			bs := profile.Side{Stacks: profile.Merge(k.base...), Ops: b.ops}
-			cs := profile.Side{Stacks: profile.Merge(k.cand...), Ops: c.ops}
+		}{{profile.CPU, b.cpu, c.cpu, nil, nil, &p.CPU}, {profile.Alloc, b.alloc, c.alloc, b.allocSamples(), c.allocSamples(), &p.Alloc}} {
+			bs := profile.Side{Stacks: profile.Merge(k.base...), Ops: b.ops, Samples: k.bn}
+			cs := profile.Side{Stacks: profile.Merge(k.cand...), Ops: c.ops, Samples: k.cn}
 			if bs.Stacks.Total() == 0 && cs.Stacks.Total() == 0 {
 				notes = append(notes, fmt.Sprintf("%s: no %s differential: neither side's recording holds a %s sample (JFR samples a region server's threads thinly; record a longer window)", w, k.kind, k.kind))
 				continue

@@ -91,6 +91,54 @@ func TestDifferentialsFromStoredStacks(t *testing.T) {
 	}
 }
 
+// TestDifferentialsTestAllocationOnStoredSamples: a side whose every
+// profiled trial stored its allocation samples gives allocation frames a P;
+// one trial without them leaves the frames untested.
+func TestDifferentialsTestAllocationOnStoredSamples(t *testing.T) {
+	stacks := map[string]profile.Folded{"run-workloadc-p00": {"rpc;get": 100}, "run-workloadc-p01": {"rpc;get": 100}}
+	count := func(m *results.Manifest, alloc profile.Folded, ids ...string) *results.Manifest {
+		for _, id := range ids {
+			samples := profile.Folded{}
+			for s, w := range alloc {
+				samples[s] = w >> 16
+			}
+			if err := profile.WriteFoldedFile(runner.ProfileFile(m.Dir, id, profile.Alloc), alloc); err != nil {
+				t.Fatal(err)
+			}
+			if err := profile.WriteFoldedFile(runner.ProfileFile(m.Dir, id, profile.AllocSamples), samples); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return m
+	}
+	base := profile.Folded{"a;b": 100 << 16}
+	grown := profile.Folded{"a;b": 100 << 16, "a;c": 100 << 16}
+	for _, tc := range []struct {
+		name   string
+		bm, cm *results.Manifest
+		wantP  bool
+	}{
+		{"every trial counted", count(profiledManifest(t, stacks), base, "run-workloadc-p00", "run-workloadc-p01"),
+			count(profiledManifest(t, stacks), grown, "run-workloadc-p00", "run-workloadc-p01"), true},
+		{"one trial not counted", count(profiledManifest(t, stacks), base, "run-workloadc-p00"),
+			count(profiledManifest(t, stacks), grown, "run-workloadc-p00", "run-workloadc-p01"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps, notes := Differentials(tc.bm, tc.cm)
+			if len(ps) != 1 || ps[0].Alloc.Diff == nil {
+				t.Fatalf("profiles %+v, notes %q: want one with an allocation differential", ps, notes)
+			}
+			d := ps[0].Alloc.Diff
+			if d.HasP() != tc.wantP {
+				t.Errorf("allocation frames %+v: HasP %v, want %v", d.Frames, d.HasP(), tc.wantP)
+			}
+			if tc.wantP && (d.Frames[0].Frame != "c" || d.Frames[0].P > profile.FrameAlpha) {
+				t.Errorf("allocation frames %+v: want c on top with a P that passes", d.Frames)
+			}
+		})
+	}
+}
+
 func TestVoteOfNamesTheBuildsAndTheMachine(t *testing.T) {
 	bm := &results.Manifest{Version: "2.6.1", JarChecksums: map[string]string{"b.jar": "2", "a.jar": "1"}}
 	cm := &results.Manifest{Version: "2.6.2", Label: "2.6.2RC1", JarChecksums: map[string]string{"a.jar": "1", "b.jar": "2"},

@@ -28,7 +28,7 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 	if j.Baseline == "" || j.Candidate == "" {
 		return fault.Usage(errors.New("compare needs --baseline and --candidate: a stored version or label, or a directory holding a manifest.json"))
 	}
-	if err := j.Report.Check(); err != nil {
+	if err := j.Report.CheckIn(j.Store); err != nil {
 		return err
 	}
 	st, err := results.OpenReadOnly(j.Store)
@@ -45,6 +45,9 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 	}
 	if err := differentEntries(j.Baseline, j.Candidate, bm, cm); err != nil {
 		return err
+	}
+	if err := suite.CheckScenarios(j.Scenarios); err != nil {
+		return fault.Usage(err) // defaults must not stand in for a suite the user pointed at
 	}
 	cfg := compare.Config{}
 	// Tolerances, gates and the planned looks come from the suite file

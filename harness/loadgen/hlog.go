@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -24,7 +25,16 @@ func ReadHlog(r io.Reader) (out []*hdr.Histogram, err error) {
 			err = fmt.Errorf("read interval log after %d intervals: damaged input: %v", len(out), p)
 		}
 	}()
-	lr := hdr.NewHistogramLogReader(r)
+	// The whole log is checked before any of it is decoded: a hostile
+	// geometry must not allocate (CheckHlog).
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read interval log: %w", err)
+	}
+	if err := CheckHlog(b); err != nil {
+		return nil, fmt.Errorf("read interval log: %w", err)
+	}
+	lr := hdr.NewHistogramLogReader(bytes.NewReader(b))
 	for {
 		h, err := lr.NextIntervalHistogram()
 		if err != nil {

@@ -251,7 +251,7 @@ func (w *Worker) client(ctx context.Context, zkAddr, znode string) (*hbase.Clien
 	}
 	cctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	c, err := hbase.Connect(cctx, zkAddr, hbase.WithZNodeParent(znode))
+	c, err := hbase.Connect(cctx, zkAddr, hbase.WithZNodeParent(znode), hbase.WithZKWait(hbase.ZKAnswerTimeout, func(msg string) { w.log().Warn(msg) }))
 	if err != nil {
 		return nil, fmt.Errorf("connect to HBase at %s%s: %w", zkAddr, znode, err)
 	}

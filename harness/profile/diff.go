@@ -14,10 +14,14 @@ import (
 // Kind says what a profile's weights count.
 type Kind string
 
-// The two kinds of profile a recording gives.
+// The two kinds of profile a recording gives, and the count behind Alloc.
 const (
 	CPU   Kind = "cpu"   // jdk.ExecutionSample events
 	Alloc Kind = "alloc" // allocated bytes
+	// AllocSamples counts the allocation events behind Alloc's bytes, one
+	// a sample (Profile.AllocSamples): what an allocation frame's P is
+	// computed from. Not a differential of its own.
+	AllocSamples Kind = "alloc-samples"
 )
 
 // TopN is how many frames and stacks a differential keeps.
@@ -28,6 +32,10 @@ const TopN = 10
 type Side struct {
 	Stacks Folded
 	Ops    int64
+	// Samples, for allocated bytes, counts the samples behind each of
+	// Stacks' stacks (Profile.AllocSamples), summed as Stacks was. Without it
+	// on both sides allocation frames carry no P.
+	Samples Folded
 }
 
 // Weight is one frame's or stack's weight on both sides.
@@ -60,17 +68,19 @@ type FrameChange struct {
 	Frame string `json:"frame"`
 	Self  Weight `json:"self"`
 	Total Weight `json:"total"`
-	// P is, for CPU samples, the chance of a change in self samples per
-	// operation at least this large (in its direction) were the frame's cost
-	// per operation the same on both sides: the exact conditional test of
-	// two Poisson counts. 0 for allocated bytes, whose weights are not counts.
+	// P is the chance of a change in self weight per operation at least
+	// this large (in its direction) were the frame's cost per operation the
+	// same on both sides: the exact conditional test of two Poisson counts,
+	// of the frame's CPU samples, or of its allocation samples (allocP). 0
+	// when not known: allocated bytes whose samples were not counted.
 	P float64 `json:"p,omitempty"`
 }
 
-// FrameAlpha is the P above which a CPU frame's change may be chance: the
-// vote paragraph leaves such frames out. A run's profiled pair records a few
-// dozen samples a side at smoke's rate (docs/profiles.md), where shares move
-// by several points from noise alone.
+// FrameAlpha is the P above which a frame's change may be chance, CPU or
+// allocation: the vote paragraph leaves such frames out, and those without
+// a P. A run's profiled pair records a few dozen CPU samples a side at
+// smoke's rate (docs/profiles.md), where shares move by several points from
+// noise alone.
 const FrameAlpha = 0.01
 
 // countP is the one-sided P of b baseline and c candidate samples over
@@ -78,21 +88,68 @@ const FrameAlpha = 0.01
 // sampled a frame at the same rate per operation: given n = b+c, c is then
 // Binomial(n, q) with q = cOps/(bOps+cOps). The tails are regularized
 // incomplete beta functions, exact where 1-CDF would round to 0.
-func countP(b, c, bOps, cOps int64) float64 {
+func countP(b, c int64, bOps, cOps float64) float64 {
+	q := cOps / (bOps + cOps)
+	return binomialTail(b, c, q, float64(c) >= q*float64(b+c))
+}
+
+// binomialTail is P(X >= c) (grew) or P(X <= c) for X ~ Binomial(b+c, q),
+// 0 < q < 1.
+func binomialTail(b, c int64, q float64, grew bool) float64 {
 	n := b + c
-	if n == 0 {
-		return 1
-	}
-	q := float64(cOps) / float64(bOps+cOps)
-	// Diff refuses sides without operations, so 0 < q < 1 and c > 0 where
-	// c >= q*n.
 	var p float64
-	if float64(c) >= q*float64(n) { // grew: P(X >= c) = I_q(c, n-c+1)
+	switch {
+	case n == 0 || grew && c == 0 || !grew && b == 0:
+		return 1 // the whole distribution
+	case grew: // P(X >= c) = I_q(c, n-c+1)
 		p = mathext.RegIncBeta(float64(c), float64(n-c+1), q)
-	} else { // shrank: P(X <= c) = I_(1-q)(n-c, c+1)
+	default: // P(X <= c) = I_(1-q)(n-c, c+1)
 		p = mathext.RegIncBeta(float64(n-c), float64(c+1), 1-q)
 	}
 	return min(1, max(p, 1e-300))
+}
+
+// allocP is the P of an allocation frame's change in bytes per operation,
+// tested on its samples, b and c, in the direction its bytes moved.
+//
+// Bytes are not counts: JFR weighs each allocation sample by the bytes its
+// thread allocated since that thread's previous sample, so a frame's bytes
+// are a sum of a random number of random weights, and their spread is not
+// their mean. The samples are counts. A sample is taken where a thread
+// fills its allocation buffer (or allocates outside one), which a method
+// reaches in proportion to the bytes it allocates, and the recorder keeps
+// about 150 a second whatever the rate (JDK 11's TLAB events: all of them),
+// so each of a side's samples stands for that side's bytes over its samples
+// on average (a frame whose samples weigh more than its side's average,
+// on a thread that allocates more between samples, does so on both sides,
+// and the ratio cancels). Were the frame's bytes per operation equal, its expected
+// samples on a side would be proportional to the side's ops*samples/bytes,
+// and given b+c, c ~ Binomial(b+c, q) with q the candidate's part of that
+// exposure: countP with exposures for operations. Taking a side's mean weight
+// as known costs little (it comes from all of the side's samples, a frame's
+// from a few); a permutation or bootstrap over recordings was not possible:
+// a run profiles one pair, one recording a region server.
+func allocP(b, c int64, base, cand Side, grew bool) float64 {
+	bExp, cExp := exposure(base), exposure(cand)
+	switch {
+	case bExp == 0 && cExp == 0:
+		return 0
+	case bExp == 0: // a side without samples weighs as the other does
+		bExp = cExp / float64(cand.Ops) * float64(base.Ops)
+	case cExp == 0:
+		cExp = bExp / float64(base.Ops) * float64(cand.Ops)
+	}
+	return binomialTail(b, c, cExp/(bExp+cExp), grew)
+}
+
+// exposure is a side's operations over the bytes one of its samples stands
+// for: its expected samples for a frame allocating one byte an operation.
+func exposure(s Side) float64 {
+	n, t := s.Samples.Total(), s.Stacks.Total()
+	if n <= 0 || t <= 0 {
+		return 0
+	}
+	return float64(s.Ops) * float64(n) / float64(t)
 }
 
 // StackChange is one whole folded stack's change.
@@ -174,11 +231,29 @@ func Diff(kind Kind, base, cand Side, top int) (*Differential, error) {
 			}
 		}
 	}
+	// An allocation frame's P is tested on its samples, when both sides
+	// counted them (older stores did not).
+	var selfSamples map[string][2]int64
+	if kind == Alloc && len(base.Samples) > 0 && len(cand.Samples) > 0 {
+		selfSamples = map[string][2]int64{}
+		for i, f := range []Folded{base.Samples, cand.Samples} {
+			for s, n := range f {
+				leaf := s[strings.LastIndexByte(s, ';')+1:]
+				v := selfSamples[leaf]
+				v[i] += n
+				selfSamples[leaf] = v
+			}
+		}
+	}
 	for fr, t := range total {
 		s := self[fr]
 		f := FrameChange{Frame: fr, Self: weigh(s[0], s[1]), Total: weigh(t[0], t[1])}
-		if kind == CPU {
-			f.P = countP(s[0], s[1], base.Ops, cand.Ops)
+		switch {
+		case kind == CPU:
+			f.P = countP(s[0], s[1], float64(base.Ops), float64(cand.Ops))
+		case selfSamples != nil && f.Self.Delta() != 0:
+			n := selfSamples[fr]
+			f.P = allocP(n[0], n[1], base, cand, f.Self.Delta() > 0)
 		}
 		d.Frames = append(d.Frames, f)
 	}
@@ -191,6 +266,12 @@ func Diff(kind Kind, base, cand Side, top int) (*Differential, error) {
 	})
 	d.Frames = d.Frames[:min(top, len(d.Frames))]
 	return d, nil
+}
+
+// HasP says whether the frames carry a P: CPU frames always, allocation
+// frames when both sides' samples were counted.
+func (d *Differential) HasP() bool {
+	return d.Kind == CPU || slices.ContainsFunc(d.Frames, func(f FrameChange) bool { return f.P > 0 })
 }
 
 // byChange orders by absolute change per operation, largest first, then by name for a stable order.
@@ -241,18 +322,24 @@ func WriteDiffTable(w io.Writer, d *Differential) error {
 		what, d.BaseTotal, d.BaseOps, num(bp), unit, d.CandTotal, d.CandOps, num(cp), unit, pct(bp, cp))
 
 	fmt.Fprintf(&b, "\nframes whose self %s changed most (%s; share of the side's total", what, unit)
-	if d.Kind == CPU {
+	hasP := d.HasP()
+	switch {
+	case hasP && d.Kind == Alloc:
+		fmt.Fprintf(&b, "; p: chance of so large a change at equal cost per op, from the allocation samples, above %g maybe chance", FrameAlpha)
+	case hasP:
 		fmt.Fprintf(&b, "; p: chance of so large a change at equal cost per op, above %g maybe chance", FrameAlpha)
+	case len(d.Frames) > 0:
+		b.WriteString("; no p: the allocation samples were not counted when these were stored, and no frame is named as a cause")
 	}
 	b.WriteString("):\n")
 	rows := [][]string{{"change", "self base", "self cand", "total base", "total cand", "frame"}}
-	if d.Kind == CPU {
+	if hasP {
 		rows[0] = slices.Insert(rows[0], 1, "p")
 	}
 	for _, f := range d.Frames {
 		row := []string{signed(f.Self.Delta() * scale), percent(f.Self.BaseShare), percent(f.Self.CandShare),
 			percent(f.Total.BaseShare), percent(f.Total.CandShare), f.Frame}
-		if d.Kind == CPU {
+		if hasP {
 			row = slices.Insert(row, 1, fmt.Sprintf("%.2g", f.P))
 		}
 		rows = append(rows, row)
@@ -270,18 +357,21 @@ func WriteDiffTable(w io.Writer, d *Differential) error {
 }
 
 // ShortStack keeps a folded stack's last n frames, each as Class.method
-// (ShortFrame), marking a cut with "…": the table's view of a stack.
+// (ShortFrameCalling, so a lambda is named by its body), marking a cut with
+// "…": the table's view of a stack.
 func ShortStack(stack string, n int) string {
 	frames := strings.Split(stack, ";")
-	cut := len(frames) > n
-	if cut {
-		frames = frames[len(frames)-n:]
+	from := max(0, len(frames)-n)
+	short := make([]string, 0, len(frames)-from)
+	for i := from; i < len(frames); i++ {
+		if i+1 < len(frames) {
+			short = append(short, ShortFrameCalling(frames[i], frames[i+1]))
+		} else {
+			short = append(short, ShortFrame(frames[i]))
+		}
 	}
-	for i, f := range frames {
-		frames[i] = ShortFrame(f)
-	}
-	s := strings.Join(frames, ";")
-	if cut {
+	s := strings.Join(short, ";")
+	if from > 0 {
 		s = "…;" + s
 	}
 	return s

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"maps"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -155,6 +158,7 @@ func TestDiffTableGolden(t *testing.T) {
 	}{
 		{"diff_cpu.txt", CPU, base, cand},
 		{"diff_alloc.txt", Alloc, allocBase, allocCand},
+		{"diff_alloc_p.txt", Alloc, withSamples(allocBase, 512<<10), withSamples(allocCand, 512<<10)},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			d, err := Diff(tc.kind, tc.base, tc.cand, 0)
@@ -168,6 +172,16 @@ func TestDiffTableGolden(t *testing.T) {
 			golden(t, tc.golden, b.Bytes())
 		})
 	}
+}
+
+// withSamples gives s the sample counts of a recorder whose every sample
+// weighed perSample bytes (at least one a stack).
+func withSamples(s Side, perSample int64) Side {
+	s.Samples = Folded{}
+	for st, w := range s.Stacks {
+		s.Samples[st] = max(1, w/perSample)
+	}
+	return s
 }
 
 func golden(t *testing.T, name string, got []byte) {
@@ -193,6 +207,12 @@ func TestShortFrame(t *testing.T) {
 		"Burner.spin": "Burner.spin",
 		"main":        "main",
 		"[truncated]": "[truncated]",
+		"org.apache.hadoop.hbase.http.PrometheusHadoopServlet$$Lambda.get":                               "PrometheusHadoopServlet (lambda).get",
+		"org.apache.hadoop.hbase.http.PrometheusHadoopServlet$$Lambda+0x0000000800c3d440.1852655488.get": "PrometheusHadoopServlet (lambda).get", // as stored before
+		"org.apache.hadoop.hbase.regionserver.HRegion$RegionScannerImpl$$Lambda.apply":                   "HRegion$RegionScannerImpl (lambda).apply",
+		"org.apache.hadoop.hbase.regionserver.HRegion.lambda$get$3":                                      "HRegion.lambda$get",
+		"java.lang.invoke.LambdaForm$MH.invoke":                                                          "LambdaForm$MH.invoke",
+		"$$Lambda.get":                                                                                   "[unknown] (lambda).get",
 	} {
 		if got := ShortFrame(in); got != want {
 			t.Errorf("ShortFrame(%q) = %q, want %q", in, got, want)
@@ -209,6 +229,16 @@ func TestShortStack(t *testing.T) {
 		{"a;b;c", 5, "a;b;c"},
 		{"p.A.a;p.B.b;q.r.C.c", 3, "A.a;B.b;C.c"},
 		{"p.A.a;p.B.b;q.r.C.c;D.d", 2, "…;C.c;D.d"},
+		// A lambda calling its body is named by the method that wrote it.
+		{"p.Foo.bar;p.Foo$$Lambda.get;p.Foo.lambda$bar$3;p.Baz.qux", 3, "…;Foo.bar (lambda);Foo.lambda$bar;Baz.qux"},
+		// The body is the leaf.
+		{"p.Foo$$Lambda.get;p.Foo.lambda$bar$3", 1, "…;Foo.lambda$bar"},
+		{"p.Foo$$Lambda.get;p.Foo.lambda$bar$3", 2, "Foo.bar (lambda);Foo.lambda$bar"},
+		// A method reference calls the method itself: the lambda keeps its class.
+		{"p.Foo$$Lambda.apply;java.util.ArrayList.<init>", 2, "Foo (lambda).apply;ArrayList.<init>"},
+		// The lambda as the leaf (it allocated, or ran itself).
+		{"p.Foo.bar;p.Foo$$Lambda.get", 2, "Foo.bar;Foo (lambda).get"},
+		{"p.Foo.bar;p.Foo$$Lambda+0x0000000800c3d440.1852655488.get", 2, "Foo.bar;Foo (lambda).get"},
 	} {
 		if got := ShortStack(tc.in, tc.n); got != tc.want {
 			t.Errorf("ShortStack(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
@@ -275,8 +305,9 @@ func TestFlameGraphColoursGrownRedAndShrunkBlue(t *testing.T) {
 // side make the same counts less surprising.
 func TestCountPIsTheBinomialTail(t *testing.T) {
 	for _, tc := range []struct {
-		b, c, bOps, cOps int64
-		want             float64
+		b, c       int64
+		bOps, cOps float64
+		want       float64
 	}{
 		{0, 10, 1, 1, 1.0 / 1024},
 		{10, 0, 1, 1, 1.0 / 1024},
@@ -285,7 +316,7 @@ func TestCountPIsTheBinomialTail(t *testing.T) {
 		{0, 3, 1, 3, 27.0 / 64}, // q = 3/4: P(X >= 3 of 3) = (3/4)^3
 	} {
 		if got := countP(tc.b, tc.c, tc.bOps, tc.cOps); math.Abs(got-tc.want) > 1e-12 {
-			t.Errorf("countP(%d, %d, %d, %d) = %g, want %g", tc.b, tc.c, tc.bOps, tc.cOps, got, tc.want)
+			t.Errorf("countP(%d, %d, %g, %g) = %g, want %g", tc.b, tc.c, tc.bOps, tc.cOps, got, tc.want)
 		}
 	}
 	// A frame that only a burn explains stays far below FrameAlpha; one
@@ -295,5 +326,132 @@ func TestCountPIsTheBinomialTail(t *testing.T) {
 	}
 	if p := countP(12, 14, 1000, 1000); p < FrameAlpha {
 		t.Errorf("12 vs 14 samples at equal operations has P %g, below FrameAlpha", p)
+	}
+}
+
+// jfrAllocSide draws one side's allocation profile the way JFR's throttled
+// sampler records it: samples a second whatever the rate, each landing on a
+// stack in proportion to the bytes it allocates and weighing the bytes its
+// thread allocated since its previous sample (spread as an exponential).
+func jfrAllocSide(rng *rand.Rand, ops int64, bytesPerOp map[string]float64, samples int) Side {
+	stacks := slices.Sorted(maps.Keys(bytesPerOp))
+	var perOp float64
+	for _, s := range stacks {
+		perOp += bytesPerOp[s]
+	}
+	mean := perOp * float64(ops) / float64(samples)
+	side := Side{Ops: ops, Stacks: Folded{}, Samples: Folded{}}
+	for range samples {
+		u := rng.Float64() * perOp
+		s := stacks[len(stacks)-1]
+		for _, st := range stacks {
+			if u -= bytesPerOp[st]; u < 0 {
+				s = st
+				break
+			}
+		}
+		side.Stacks[s] += int64(rng.ExpFloat64()*mean) + 1
+		side.Samples[s]++
+	}
+	return side
+}
+
+// TestAllocPSeesGrowthAndNotNoise: a frame whose bytes per operation grew
+// by half has a P far below FrameAlpha; with the same bytes per operation
+// on both sides (the candidate serving 30% more operations, its recorder
+// kept to the same samples a second) a frame passes FrameAlpha about as
+// often as FrameAlpha says, where the bytes taken for counts would pass in
+// nearly every seed.
+func TestAllocPSeesGrowthAndNotNoise(t *testing.T) {
+	const x, y, z = "a;b;x", "a;b;y", "a;c;z"
+	base := map[string]float64{x: 2000, y: 8000, z: 1000}
+	grown := map[string]float64{x: 3000, y: 8000, z: 1000}
+	pOf := func(d *Differential, frame string) (float64, bool) {
+		for _, f := range d.Frames {
+			if f.Frame == frame {
+				return f.P, f.Self.Delta() > 0
+			}
+		}
+		return 1, false
+	}
+	rng := rand.New(rand.NewPCG(31, 7))
+	for seed := range 20 {
+		d, err := Diff(Alloc, jfrAllocSide(rng, 1_000_000, base, 3000), jfrAllocSide(rng, 1_100_000, grown, 3000), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, grew := pOf(d, "x"); !grew || p > 1e-6 {
+			t.Errorf("seed %d: x grew by half per op; P = %g, grew %v; want P below 1e-6", seed, p, grew)
+		}
+	}
+
+	const seeds = 400
+	passed, bytesPassed := 0, 0
+	var ps []float64
+	for range seeds {
+		b, c := jfrAllocSide(rng, 1_000_000, base, 3000), jfrAllocSide(rng, 1_300_000, base, 3000)
+		d, err := Diff(Alloc, b, c, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := pOf(d, "x")
+		if p == 0 {
+			t.Fatalf("frame x has no P with both sides' samples counted: %+v", d.Frames)
+		}
+		ps = append(ps, p)
+		if p <= FrameAlpha {
+			passed++
+		}
+		self := func(f Folded) (n int64) {
+			for s, w := range f {
+				if strings.HasSuffix(s, ";x") {
+					n += w
+				}
+			}
+			return n
+		}
+		if countP(self(b.Stacks), self(c.Stacks), float64(b.Ops), float64(c.Ops)) <= FrameAlpha {
+			bytesPassed++
+		}
+	}
+	slices.Sort(ps)
+	t.Logf("noise, %d seeds: P <= %g in %d from the samples, %d from the bytes taken for counts; median P %.2g", seeds, FrameAlpha, passed, bytesPassed, ps[seeds/2])
+	// One-sided in either direction: 2*FrameAlpha of the seeds pass by
+	// chance; allow for 400 draws and the weights' spread.
+	if rate := float64(passed) / seeds; rate > 3*FrameAlpha {
+		t.Errorf("noise: frame x passed FrameAlpha in %d of %d seeds (%.1f%%), want about %.0f%%", passed, seeds, 100*rate, 200*FrameAlpha)
+	}
+	if median := ps[seeds/2]; median < 0.1 {
+		t.Errorf("noise: median P %g, want one well above FrameAlpha", median)
+	}
+	if bytesPassed < seeds*9/10 {
+		t.Errorf("bytes taken for counts passed in %d of %d seeds; the test's noise is too weak to show why samples are counted", bytesPassed, seeds)
+	}
+}
+
+// TestAllocFramesWithoutSamplesHaveNoP: stacks stored before the samples
+// were counted give allocation frames no P, which the vote paragraph reads
+// as not passing.
+func TestAllocFramesWithoutSamplesHaveNoP(t *testing.T) {
+	base := Side{Ops: 10, Stacks: Folded{"a;x": 1000, "a;y": 1000}}
+	cand := Side{Ops: 10, Stacks: Folded{"a;x": 5000, "a;y": 1000}}
+	for _, tc := range []struct {
+		name       string
+		base, cand Side
+		wantP      bool
+	}{
+		{"neither counted", base, cand, false},
+		{"one side counted", withSamples(base, 100), cand, false},
+		{"both counted", withSamples(base, 100), withSamples(cand, 100), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := Diff(Alloc, tc.base, tc.cand, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.HasP() != tc.wantP || (d.Frames[0].P > 0) != tc.wantP {
+				t.Errorf("HasP = %v, x's P = %g; want a P: %v", d.HasP(), d.Frames[0].P, tc.wantP)
+			}
+		})
 	}
 }

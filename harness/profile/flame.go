@@ -113,6 +113,11 @@ func WriteFlameGraph(w io.Writer, title string, kind Kind, base, cand Side) erro
 				label := n.name
 				if len([]rune(label)) > chars {
 					label = ShortFrame(label)
+					if len(n.kids) == 1 {
+						for _, k := range n.kids {
+							label = ShortFrameCalling(n.name, k.name)
+						}
+					}
 				}
 				if r := []rune(label); len(r) > chars {
 					label = string(r[:chars-2]) + ".."
@@ -168,14 +173,46 @@ func kindNoun(k Kind) string {
 }
 
 // ShortFrame keeps "Class.method" of "package.Class.method": what fits where
-// the full name does not (a narrow frame, the vote paragraph).
+// the package does not. A lambda's class ("pkg.Foo$$Lambda.get", or a
+// stored form with its JVM's numbers) reads "Foo (lambda).get": the class
+// that wrote the lambda and the interface method it implements, never the
+// JVM's number for it. ShortFrameCalling names it by its body when known.
 func ShortFrame(f string) string {
+	f = CanonicalFrame(f)
 	i := strings.LastIndexByte(f, '.')
 	if i <= 0 {
 		return f
 	}
-	if j := strings.LastIndexByte(f[:i], '.'); j >= 0 {
-		return f[j+1:]
+	class, method := f[:i], f[i+1:]
+	if k := strings.Index(class, lambdaClassMark); k >= 0 {
+		return shortClass(class[:k]) + " (lambda)." + method
 	}
-	return f
+	return shortClass(class) + "." + method
+}
+
+// lambdaClassMark is what the JDK puts between the class that wrote a lambda and the number of the class it spins for it.
+const lambdaClassMark = "$$Lambda"
+
+// ShortFrameCalling is ShortFrame for a frame whose callee is known (the
+// next frame toward the leaf): a lambda's class calling the lambda's body,
+// "pkg.Foo.lambda$bar$3", is named by the method that wrote the lambda,
+// "Foo.bar (lambda)". A lambda that is a method reference calls the
+// referenced method itself, and keeps ShortFrame's name.
+func ShortFrameCalling(f, callee string) string {
+	f = CanonicalFrame(f)
+	if i := strings.LastIndexByte(f, '.'); i > 0 && strings.Contains(f[:i], lambdaClassMark) {
+		callee = CanonicalFrame(callee)
+		if j := strings.LastIndexByte(callee, '.'); j > 0 && strings.HasPrefix(callee[j+1:], lambdaBodyPrefix) && len(callee) > j+1+len(lambdaBodyPrefix) {
+			return shortClass(callee[:j]) + "." + callee[j+1+len(lambdaBodyPrefix):] + " (lambda)"
+		}
+	}
+	return ShortFrame(f)
+}
+
+// shortClass is a dotted class name without its package.
+func shortClass(c string) string {
+	if c == "" {
+		return "[unknown]"
+	}
+	return c[strings.LastIndexByte(c, '.')+1:]
 }

@@ -59,7 +59,10 @@ func (f Folded) WriteTo(w io.Writer) (int64, error) {
 	return n, bw.Flush()
 }
 
-// ReadFolded reads the folded format: a stack, a space, and a whole weight a line; blank lines are skipped.
+// ReadFolded reads the folded format: a stack, a space, and a whole weight a
+// line; blank lines are skipped. Frames are read as CanonicalFrame names
+// them, so stacks stored with a JVM's lambda numbers (before FrameName
+// knew every form) match across the two sides.
 func ReadFolded(r io.Reader) (Folded, error) {
 	f := Folded{}
 	sc := bufio.NewScanner(r)
@@ -77,12 +80,25 @@ func ReadFolded(r io.Reader) (Folded, error) {
 		if err != nil || w < 0 {
 			return nil, fmt.Errorf("profile: folded line %d %q: weight %q is not a whole number of 0 or more", line, trim(s), s[i+1:])
 		}
-		f[strings.TrimSpace(s[:i])] += w
+		f[canonicalStack(strings.TrimSpace(s[:i]))] += w
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("profile: read folded stacks: %w", err)
 	}
 	return f, nil
+}
+
+// canonicalStack applies CanonicalFrame to each frame of a stack that may
+// hold a generated class or a lambda's body; most stacks hold neither.
+func canonicalStack(s string) string {
+	if !strings.Contains(s, "0x") && !strings.Contains(s, "ambda") {
+		return s
+	}
+	frames := strings.Split(s, ";")
+	for i, f := range frames {
+		frames[i] = CanonicalFrame(f)
+	}
+	return strings.Join(frames, ";")
 }
 
 // WriteFoldedFile writes f to path atomically (atomicfile), creating its directory.

@@ -34,6 +34,9 @@ const TruncatedFrame = "[truncated]"
 type Profile struct {
 	CPU   Folded // stack -> jdk.ExecutionSample events
 	Alloc Folded // stack -> bytes, from AllocEvent
+	// AllocSamples counts the events behind each of Alloc's stacks: what an
+	// allocation frame's P is tested on (allocP), the bytes being no count.
+	AllocSamples Folded
 	// AllocEvent names the allocation events Alloc came from:
 	// EventAllocSample, or the TLAB events where the JDK has no sampled event.
 	AllocEvent string
@@ -136,22 +139,22 @@ func ParseJSON(r io.Reader) (*Profile, error) {
 			return nil, fmt.Errorf("not jfr print --json output: found %v where %v belongs", tok, want)
 		}
 	}
-	p := &Profile{CPU: Folded{}, Alloc: Folded{}}
-	tlab := Folded{}                 // kept apart: used only when the recording has no sampled allocation event
-	sampled := map[[2]flexInt]bool{} // threads whose first allocation sample has been seen
+	p := &Profile{CPU: Folded{}, Alloc: Folded{}, AllocSamples: Folded{}}
+	tlab, tlabN := Folded{}, Folded{} // kept apart: used only when the recording has no sampled allocation event
+	sampled := map[[2]flexInt]bool{}  // threads whose first allocation sample has been seen
 	var frames []string
 	for n := 1; dec.More(); n++ {
 		var ev jsonEvent
 		if err := dec.Decode(&ev); err != nil {
 			return nil, fmt.Errorf("event %d: %w", n, err)
 		}
-		var into Folded
+		var into, count Folded
 		var w int64
 		switch ev.Type {
 		case EventExecutionSample:
 			into, w = p.CPU, 1
 		case EventAllocSample:
-			into, w = p.Alloc, int64(ev.Values.Weight)
+			into, count, w = p.Alloc, p.AllocSamples, int64(ev.Values.Weight)
 			if t := ev.Values.EventThread; t != nil {
 				id := [2]flexInt{t.JavaThreadID, t.OSThreadID}
 				if !sampled[id] {
@@ -161,9 +164,9 @@ func ParseJSON(r io.Reader) (*Profile, error) {
 				}
 			}
 		case EventAllocNewTLAB:
-			into, w = tlab, int64(ev.Values.TLABSize)
+			into, count, w = tlab, tlabN, int64(ev.Values.TLABSize)
 		case EventAllocOutside:
-			into, w = tlab, int64(ev.Values.AllocationSize)
+			into, count, w = tlab, tlabN, int64(ev.Values.AllocationSize)
 		default:
 			continue
 		}
@@ -180,7 +183,11 @@ func ParseJSON(r io.Reader) (*Profile, error) {
 			m := st.Frames[i].Method
 			frames = append(frames, FrameName(m.Type.Name, m.Name))
 		}
-		into[strings.Join(frames, ";")] += w
+		stack := strings.Join(frames, ";")
+		into[stack] += w
+		if count != nil {
+			count[stack]++
+		}
 	}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
 		return nil, errors.New("not jfr print --json output: the events array does not end")
@@ -189,27 +196,50 @@ func ParseJSON(r io.Reader) (*Profile, error) {
 	case len(p.Alloc) > 0:
 		p.AllocEvent = EventAllocSample
 	case len(tlab) > 0:
-		p.Alloc, p.AllocEvent = tlab, EventAllocNewTLAB+"+"+EventAllocOutside
+		p.Alloc, p.AllocSamples, p.AllocEvent = tlab, tlabN, EventAllocNewTLAB+"+"+EventAllocOutside
 	}
 	return p, nil
 }
 
 var (
 	// Generated classes carry a number or address that differs from one JVM
-	// to the next; without them the same lambda matches across the two sides.
-	// A hidden class's address follows "/", "." or "+" depending on the JDK.
-	lambdaSuffix = regexp.MustCompile(`\$\$Lambda[$0-9]*`)
-	hiddenSuffix = regexp.MustCompile(`[./+]0x[0-9a-fA-F]+$`)
+	// to the next; without them the same lambda matches across the two
+	// sides. JFR names a hidden or anonymous class by the class's own name,
+	// whose address follows "/", "." or "+" depending on the JDK, and then,
+	// from JDK 11 on, "/" and the class's decimal identity hash: JDK 17 wrote
+	// "a.B$$Lambda$62+0x00007f5ba802b018/1536882624" (testdata/burn17.json).
+	// Read with "/" as ".", the hash was taken for the class and the frame
+	// printed as "1536882624.run". hiddenSuffix takes every such tail off
+	// the dotted name (a class name is never all digits, nor "0x" and hex).
+	hiddenSuffix = regexp.MustCompile(`(?:[+.]0x[0-9a-fA-F]+|\.[0-9]+)+$`)
+	lambdaSuffix = regexp.MustCompile(`\$\$Lambda(?:\$[0-9]+)+`)
 	generatedNum = regexp.MustCompile(`(GeneratedMethodAccessor|GeneratedConstructorAccessor|GeneratedSerializationConstructorAccessor|\$Proxy)[0-9]+`)
-	frameSafe    = strings.NewReplacer("/", ".", ";", ":", " ", "_") // ";" and " " would break the folded format
+	frameSafe    = strings.NewReplacer(";", ":", " ", "_") // ";" and " " would break the folded format
 )
 
 // FrameName names a frame "package.Class.method" from JFR's internal class
 // name ("java/util/ArrayList"), with the run-specific numbers of generated
-// classes removed.
+// classes removed (CanonicalFrame).
 func FrameName(class, method string) string {
-	c := class
-	if strings.Contains(c, "0x") || strings.Contains(c, "$$Lambda") {
+	return frameSafe.Replace(canonicalClass(strings.ReplaceAll(class, "/", ".")) + "." + canonicalMethod(method))
+}
+
+// CanonicalFrame takes the run-specific numbers out of a
+// "package.Class.method" frame, as FrameName does: ReadFolded applies it so
+// stacks stored before a form was known match those folded since.
+func CanonicalFrame(frame string) string {
+	i := strings.LastIndexByte(frame, '.')
+	if i < 0 {
+		return frame
+	}
+	return canonicalClass(frame[:i]) + "." + canonicalMethod(frame[i+1:])
+}
+
+// canonicalClass removes a dotted class name's hidden-class address and
+// hash, a lambda class's sequence number and a generated accessor's number.
+// The cheap tests first: it runs for every frame of every event.
+func canonicalClass(c string) string {
+	if n := len(c); n > 0 && (c[n-1] >= '0' && c[n-1] <= '9' || strings.Contains(c, "Lambda") || strings.Contains(c, "0x")) {
 		c = hiddenSuffix.ReplaceAllString(c, "")
 		c = lambdaSuffix.ReplaceAllString(c, "$$$$Lambda")
 	}
@@ -219,5 +249,27 @@ func FrameName(class, method string) string {
 	if c == "" {
 		c = "[unknown]"
 	}
-	return frameSafe.Replace(c + "." + method)
+	return c
+}
+
+// lambdaBodyPrefix starts the name javac gives a lambda's body, a method of
+// the enclosing class: "lambda$" + the enclosing method + "$" + a number.
+const lambdaBodyPrefix = "lambda$"
+
+// canonicalMethod drops a lambda body's number ("lambda$get$3" is
+// "lambda$get"): javac numbers a class's lambdas in order, so one lambda
+// added above another renumbers it between two releases, and the same code
+// would show as one frame gone and another new. Two lambdas of one method
+// are one frame.
+func canonicalMethod(m string) string {
+	if !strings.HasPrefix(m, lambdaBodyPrefix) {
+		return m
+	}
+	for {
+		i := strings.LastIndexByte(m, '$')
+		if i < len(lambdaBodyPrefix) || i == len(m)-1 || strings.Trim(m[i+1:], "0123456789") != "" {
+			return m
+		}
+		m = m[:i]
+	}
 }

@@ -39,6 +39,9 @@ func TestParseJSONRealJDK17Fixture(t *testing.T) {
 	if got, want := p.Alloc["Burn.main;Burn.alloc"], int64(176816); got != want {
 		t.Errorf("Alloc[Burn.main;Burn.alloc] = %d, want %d; stacks: %v", got, want, p.Alloc)
 	}
+	if want := (Folded{"Burn.main;Burn.alloc": 1}); !reflect.DeepEqual(p.AllocSamples, want) {
+		t.Errorf("AllocSamples = %v, want %v: one count a sample folded, the skipped first none", p.AllocSamples, want)
+	}
 	if p.AllocSkipped != 6714304 {
 		t.Errorf("AllocSkipped = %d, want the first sample's 6714304", p.AllocSkipped)
 	}
@@ -63,6 +66,11 @@ func TestParseJSONTLABFixture(t *testing.T) {
 	}
 	if !reflect.DeepEqual(p.Alloc, wantAlloc) {
 		t.Errorf("Alloc = %v, want %v", p.Alloc, wantAlloc)
+	}
+	for st := range wantAlloc {
+		if p.AllocSamples[st] != 1 {
+			t.Errorf("AllocSamples[%s] = %d, want 1: each TLAB event is one count", st, p.AllocSamples[st])
+		}
 	}
 	if want := (Folded{"java.lang.Thread.run;java.lang.invoke.LambdaForm$MH.invoke": 1}); !reflect.DeepEqual(p.CPU, want) {
 		t.Errorf("CPU = %v, want %v", p.CPU, want)
@@ -97,6 +105,23 @@ func TestFrameNameMatchesGeneratedClassesAcrossRuns(t *testing.T) {
 		{"a/B$$Lambda$123/0x0000000800c0b000", "run", "a.B$$Lambda.run"},
 		{"a/B$$Lambda$124.0x0000000800c0c000", "run", "a.B$$Lambda.run"},
 		{"a/B$$Lambda/0x00007f0000123400", "run", "a.B$$Lambda.run"}, // JDK 21's shape
+		// JDK 17's jfr, from testdata/burn17.json: the dotted name, the
+		// address after "+", the identity hash after "/". Read before as
+		// the frame "1536882624.run".
+		{"jdk.internal.platform.CgroupUtil$$Lambda$62+0x00007f5ba802b018/1536882624", "run", "jdk.internal.platform.CgroupUtil$$Lambda.run"},
+		{"org.apache.hadoop.hbase.http.PrometheusHadoopServlet$$Lambda$1234+0x0000000800c3d440/1852655488", "get", "org.apache.hadoop.hbase.http.PrometheusHadoopServlet$$Lambda.get"},
+		// JDK 11: an anonymous class, the identity hash alone after "/".
+		{"org/apache/hadoop/hbase/regionserver/HRegion$$Lambda$512/1852655488", "apply", "org.apache.hadoop.hbase.regionserver.HRegion$$Lambda.apply"},
+		{"java/lang/invoke/LambdaForm$MH/1852655488", "invoke", "java.lang.invoke.LambdaForm$MH.invoke"},
+		{"java.lang.invoke.LambdaForm$MH+0x0000000800c01000/99", "invoke", "java.lang.invoke.LambdaForm$MH.invoke"},
+		{"a/B$Proxy$ByteBuddy+0x00007f000012a0ef", "call", "a.B$Proxy$ByteBuddy.call"}, // a hidden class ending in a hex letter
+		// A lambda's body: javac's number goes, the method that wrote it stays.
+		{"org/apache/hadoop/hbase/regionserver/HRegion", "lambda$get$3", "org.apache.hadoop.hbase.regionserver.HRegion.lambda$get"},
+		{"a/B", "lambda$null$0$1", "a.B.lambda$null"},
+		{"a/B", "lambda$", "a.B.lambda$"},
+		{"a/B", "lambda$9", "a.B.lambda$9"},
+		{"java/util/Base64", "encode", "java.util.Base64.encode"}, // a class that ends in a digit keeps it
+		{"a/B$1", "run", "a.B$1.run"},                             // an anonymous inner class keeps its number: javac's, not the JVM's
 		{"java/lang/invoke/LambdaForm$MH/0x0000000800c01000", "invoke", "java.lang.invoke.LambdaForm$MH.invoke"},
 		{"jdk/internal/reflect/GeneratedMethodAccessor42", "invoke", "jdk.internal.reflect.GeneratedMethodAccessor.invoke"},
 		{"com/sun/proxy/$Proxy17", "get", "com.sun.proxy.$Proxy.get"},
@@ -106,6 +131,50 @@ func TestFrameNameMatchesGeneratedClassesAcrossRuns(t *testing.T) {
 		if got := FrameName(tc.class, tc.method); got != tc.want {
 			t.Errorf("FrameName(%q, %q) = %q, want %q", tc.class, tc.method, got, tc.want)
 		}
+	}
+}
+
+// TestParseJSONNamesJDK17LambdaByItsBody: the real recording's lambda
+// frame, "CgroupUtil$$Lambda$62+0x00007f5ba802b018/1536882624.run", is
+// stored without the JVM's numbers and shown as the method that wrote it.
+func TestParseJSONNamesJDK17LambdaByItsBody(t *testing.T) {
+	p := parseFixture(t, "burn17.json")
+	const lambda = "jdk.internal.platform.CgroupUtil$$Lambda.run;jdk.internal.platform.CgroupUtil.lambda$readStringValue"
+	var stack string
+	for s := range p.CPU {
+		if strings.Contains(s, lambda) {
+			stack = s
+		}
+		for _, f := range strings.Split(s, ";") {
+			if short := ShortFrame(f); short[0] >= '0' && short[0] <= '9' {
+				t.Errorf("frame %q reads %q: a JVM's number for a class", f, short)
+			}
+		}
+	}
+	if stack == "" {
+		t.Fatalf("no stack holds %s; stacks: %v", lambda, p.CPU)
+	}
+	i := strings.Index(stack, lambda)
+	if got := ShortStack(stack[:i+len(lambda)], 2); got != "…;CgroupUtil.readStringValue (lambda);CgroupUtil.lambda$readStringValue" {
+		t.Errorf("ShortStack = %q, want the lambda named CgroupUtil.readStringValue (lambda)", got)
+	}
+}
+
+// TestReadFoldedMatchesLambdasStoredWithTheirNumbers: stacks stored before
+// FrameName knew JDK 17's form hold each JVM's own numbers; read back, the
+// two sides' lambda is one frame again.
+func TestReadFoldedMatchesLambdasStoredWithTheirNumbers(t *testing.T) {
+	in := "a.Thread.run;a.P$$Lambda+0x00007f5ba802b018.1536882624.get 10\n" +
+		"a.Thread.run;a.P$$Lambda+0x0000000800c3d440.1852655488.get 5\n" +
+		"a.Thread.run;a.P$$Lambda.get;a.P.lambda$get$3 2\n" +
+		"a.Thread.run;a.Q.run 1\n"
+	got, err := ReadFolded(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Folded{"a.Thread.run;a.P$$Lambda.get": 15, "a.Thread.run;a.P$$Lambda.get;a.P.lambda$get": 2, "a.Thread.run;a.Q.run": 1}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ReadFolded = %v, want %v", got, want)
 	}
 }
 
@@ -161,6 +230,7 @@ func FuzzParseJSON(f *testing.F) {
 
 func FuzzReadFolded(f *testing.F) {
 	f.Add([]byte("a;b;c 3\nx 1\n"))
+	f.Add([]byte("a.B$$Lambda$1+0x1f/2.get;a.B.lambda$c$1$2 3\n.0x1.m 1\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, err := ReadFolded(bytes.NewReader(b))
 		if err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"reflect"
+	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
 )
@@ -35,35 +37,63 @@ func (n jsonNumber) MarshalJSON() ([]byte, error) {
 	return json.Marshal(n.v)
 }
 
-type jsonMetric struct {
-	Workload  string         `json:"workload"`
-	Op        string         `json:"op"`
-	Metric    string         `json:"metric"`
-	Unit      string         `json:"unit"`
-	Baseline  jsonNumber     `json:"baseline"`
-	Candidate jsonNumber     `json:"candidate"`
-	Ratio     jsonNumber     `json:"ratio"`
-	CILow     jsonNumber     `json:"ci_low"`
-	CIHigh    jsonNumber     `json:"ci_high"`
-	Tolerance jsonNumber     `json:"tolerance"`
-	Status    compare.Status `json:"status"`
-	Gated     bool           `json:"gated"`
-	P         jsonNumber     `json:"p"`
-	Pairs     int            `json:"pairs"`
-	// PassBound and RegressionBound are the bounds the PASS and REGRESSED
-	// rules read (null when there is no interval).
-	PassBound       jsonNumber `json:"pass_bound"`
-	RegressionBound jsonNumber `json:"regression_bound"`
-	OpsPerTrial     int64      `json:"ops_per_trial,omitempty"`
-	BaselineBelow   bool       `json:"baseline_below,omitempty"`
-	CandidateBelow  bool       `json:"candidate_below,omitempty"`
-	GatedFor        string     `json:"gated_for,omitempty"`
-	Note            string     `json:"note,omitempty"`
-	// Detectable is the smallest change in the worse direction this run
-	// would have flagged with power 0.8 (a fraction; absent when not estimated).
-	Detectable      float64      `json:"detectable,omitempty"`
-	BaselineValues  []jsonNumber `json:"baseline_values,omitempty"`
-	CandidateValues []jsonNumber `json:"candidate_values,omitempty"`
+// jsonMetric is one row of report.json: a compare.MetricResult field for
+// field, in its order and with its tags, except that every float the
+// comparison may leave NaN, infinite or unset (a float64 without omitempty,
+// the per-trial values) is a jsonNumber, null when not finite. Its type is
+// derived from MetricResult (jsonMetricType), so a field added there
+// reaches the JSON without a copy here.
+type jsonMetric struct{ v reflect.Value }
+
+// MarshalJSON writes the row's derived struct.
+func (m jsonMetric) MarshalJSON() ([]byte, error) { return json.Marshal(m.v.Interface()) }
+
+var (
+	jsonNumberType  = reflect.TypeFor[jsonNumber]()
+	jsonNumbersType = reflect.TypeFor[[]jsonNumber]()
+	jsonMetricType  = nullable(reflect.TypeFor[compare.MetricResult]())
+)
+
+// nullable derives from struct type t one with the same fields, tags and
+// order whose nullable floats are jsonNumbers.
+func nullable(t reflect.Type) reflect.Type {
+	fs := make([]reflect.StructField, t.NumField())
+	for i := range fs {
+		f := t.Field(i)
+		typ := f.Type
+		switch {
+		case typ == reflect.TypeFor[float64]() && !strings.HasSuffix(f.Tag.Get("json"), ",omitempty"):
+			typ = jsonNumberType
+		case typ == reflect.TypeFor[[]float64]():
+			typ = jsonNumbersType
+		}
+		fs[i] = reflect.StructField{Name: f.Name, Type: typ, Tag: f.Tag}
+	}
+	return reflect.StructOf(fs)
+}
+
+// toJSONMetric copies m into its JSON row.
+func toJSONMetric(m compare.MetricResult) jsonMetric {
+	src, dst := reflect.ValueOf(m), reflect.New(jsonMetricType).Elem()
+	for i := range src.NumField() {
+		switch f := dst.Field(i); f.Type() {
+		case jsonNumberType:
+			f.Set(reflect.ValueOf(num(src.Field(i).Float())))
+		case jsonNumbersType:
+			f.Set(reflect.ValueOf(nums(src.Field(i).Interface().([]float64))))
+		default:
+			f.Set(src.Field(i))
+		}
+	}
+	return jsonMetric{dst}
+}
+
+// null writes the named fields as null: figures the report does not stand
+// behind (no interval, no test).
+func (m jsonMetric) null(fields ...string) {
+	for _, name := range fields {
+		m.v.FieldByName(name).Set(reflect.ValueOf(jsonNumber{}))
+	}
 }
 
 type jsonReport struct {
@@ -81,6 +111,8 @@ type jsonReport struct {
 	LookAlpha   jsonNumber      `json:"look_alpha"`
 	Runs        int             `json:"runs,omitempty"`
 	Invalid     string          `json:"invalid,omitempty"`
+	// FamilyAlpha is the level the Holm family was tested at (primary rows took the rest).
+	FamilyAlpha float64 `json:"family_alpha,omitempty"`
 	// NotCompared lists the gated metrics no row compares, with why.
 	NotCompared []string           `json:"gated_not_compared,omitempty"`
 	HeldRate    []compare.HeldRate `json:"held_rate,omitempty"`
@@ -162,7 +194,7 @@ func renderJSON(w io.Writer, r Report) error {
 	c := r.Comparison
 	out := jsonReport{Verdict: c.Verdict, Baseline: c.Baseline, Candidate: c.Candidate, Suite: c.Suite,
 		Paired: c.Paired, Interleaved: c.Interleaved, Duet: c.Duet, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
-		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, NotCompared: c.NotCompared, HeldRate: c.HeldRate,
+		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, FamilyAlpha: c.FamilyAlpha, NotCompared: c.NotCompared, HeldRate: c.HeldRate,
 		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity,
 		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes, Timelines: jsonTimelines(r.Timelines), ServerCounts: c.ServerCounts, ServerCountNotes: c.ServerCountNotes}
 	if out.Warnings == nil {
@@ -176,19 +208,12 @@ func renderJSON(w io.Writer, r Report) error {
 		out.Generated = r.Generated.UTC().Format("2006-01-02T15:04:05Z")
 	}
 	for _, m := range c.Metrics {
-		jm := jsonMetric{Workload: m.Workload, Op: m.Op, Metric: m.Metric, Unit: m.Unit,
-			Baseline: num(m.Baseline), Candidate: num(m.Candidate), Ratio: num(m.Ratio),
-			CILow: num(m.CILow), CIHigh: num(m.CIHigh), Tolerance: num(m.Tolerance),
-			Status: m.Status, Gated: m.Gated, P: num(m.P), Pairs: m.Pairs,
-			PassBound: num(m.PassBound), RegressionBound: num(m.RegressionBound),
-			OpsPerTrial: m.OpsPerTrial, GatedFor: m.GatedFor, Note: m.Note, Detectable: m.Detectable,
-			BaselineBelow: m.BaselineBelow, CandidateBelow: m.CandidateBelow,
-			BaselineValues: nums(m.BaselineValues), CandidateValues: nums(m.CandidateValues)}
+		jm := toJSONMetric(m)
 		if !hasCI(m) {
-			jm.CILow, jm.CIHigh, jm.PassBound, jm.RegressionBound = jsonNumber{}, jsonNumber{}, jsonNumber{}, jsonNumber{}
+			jm.null("CILow", "CIHigh", "PassBound", "RegressionBound")
 		}
 		if m.Status == compare.Descriptive {
-			jm.P = jsonNumber{}
+			jm.null("P")
 		}
 		out.Metrics = append(out.Metrics, jm)
 	}

@@ -12,12 +12,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/metric"
 )
 
 // DescriptiveNote is printed wherever a descriptive comparison is shown.
@@ -135,34 +137,60 @@ func safeFile(s string) string {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// value formats a metric value with its unit: latencies scale from µs to ms or s.
+// value formats a metric value with its unit: latencies scale from µs to ms
+// or s by the value as it will print (999.9 µs is "1 ms", never "1e+03 µs"),
+// sizes from B to KiB or MiB; no figure prints with an exponent.
 func value(v float64, unit string) string {
 	if !finite(v) {
 		return "n/a"
 	}
 	switch unit {
-	case "us":
-		switch {
-		case v >= 1e6:
-			return fmt.Sprintf("%.3g s", v/1e6)
-		case v >= 1e3:
-			return fmt.Sprintf("%.3g ms", v/1e3)
+	case metric.Micros:
+		switch r := round(math.Abs(v), 3); {
+		case r >= 1e6:
+			return sig(v/1e6, 3) + " s"
+		case r >= 1e3:
+			return sig(v/1e3, 3) + " ms"
 		default:
-			return fmt.Sprintf("%.3g µs", v)
+			return sig(v, 3) + " µs"
 		}
-	case "ops/s":
+	case metric.OpsPerSec:
 		return fmt.Sprintf("%.0f ops/s", v)
-	case "B":
-		switch {
-		case v >= 1<<20:
-			return fmt.Sprintf("%.3g MiB", v/(1<<20))
-		case v >= 1<<10:
-			return fmt.Sprintf("%.3g KiB", v/(1<<10))
+	case metric.Bytes:
+		switch r := math.Abs(v); {
+		case r >= 1<<20:
+			return sig(v/(1<<20), 3) + " MiB"
+		case r >= 1<<10:
+			return sig(v/(1<<10), 3) + " KiB"
 		default:
 			return fmt.Sprintf("%.0f B", v)
 		}
 	}
-	return fmt.Sprintf("%.4g %s", v, unit)
+	return sig(v, 4) + " " + unit
+}
+
+// round rounds v to digits significant digits.
+func round(v float64, digits int) float64 {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', digits, 64), 64)
+	if err != nil {
+		return v
+	}
+	return r
+}
+
+// sig formats v to digits significant digits as %g does, but never with an
+// exponent: 1000, 12.3, 0.5, 0.00123.
+func sig(v float64, digits int) string {
+	r := round(v, digits)
+	if r == 0 || !finite(r) {
+		return strconv.FormatFloat(r, 'g', digits, 64)
+	}
+	decimals := max(digits-1-int(math.Floor(math.Log10(math.Abs(r)))), 0)
+	out := strconv.FormatFloat(r, 'f', decimals, 64)
+	if strings.Contains(out, ".") {
+		out = strings.TrimRight(strings.TrimRight(out, "0"), ".")
+	}
+	return out
 }
 
 // baseValue and candValue format a side's figure; one only known to lie
@@ -259,7 +287,7 @@ func boundText(m compare.MetricResult, b float64, op, flipped string) string {
 	if !hasCI(m) || !finite(b) || b <= 0 {
 		return "-"
 	}
-	if compare.HigherIsBetter(m.Metric) {
+	if metric.Of(m.Metric).Worse == metric.WorseLower {
 		op = flipped
 	}
 	if math.Abs(b-1) < 0.01 {
@@ -391,6 +419,7 @@ func detectLine(c *compare.Comparison) string {
 	type item struct {
 		what string
 		d    float64
+		sign string // the worse direction's: + for latency and cost, - for throughput
 	}
 	var items []item
 	for _, m := range c.Metrics {
@@ -401,7 +430,11 @@ func detectLine(c *compare.Comparison) string {
 		if m.Op != compare.OpAll {
 			what = m.Workload + " " + m.Op + " " + m.Metric
 		}
-		items = append(items, item{what, m.Detectable})
+		sign := "+"
+		if metric.Of(m.Metric).Worse == metric.WorseLower {
+			sign = "-"
+		}
+		items = append(items, item{what, m.Detectable, sign})
 	}
 	if len(items) == 0 {
 		return ""
@@ -417,11 +450,7 @@ func detectLine(c *compare.Comparison) string {
 	})
 	parts := make([]string, len(items))
 	for i, it := range items {
-		sign := "+"
-		if strings.HasSuffix(it.what, compare.MetricThroughput) {
-			sign = "-"
-		}
-		parts[i] = fmt.Sprintf("%s%.0f%% %s", sign, 100*it.d, it.what)
+		parts[i] = fmt.Sprintf("%s%.0f%% %s", it.sign, 100*it.d, it.what)
 	}
 	return "this run could detect (power 0.8): " + strings.Join(parts, ", ")
 }

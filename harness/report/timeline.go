@@ -6,6 +6,8 @@ import (
 	"html/template"
 	"math"
 	"strings"
+
+	"github.com/regress-hbase/regress/harness/metric"
 )
 
 // TrialTimeline is one trial's latency over its measurement window and
@@ -136,7 +138,7 @@ func timelineSVG(t TrialTimeline) string {
 		}
 		for _, y := range logTicks(lo, hi) {
 			fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eaeef2"/>`, left, sy(y), left+pw, sy(y))
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, sy(y)+4, html.EscapeString(value(y, "us")))
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, sy(y)+4, html.EscapeString(value(y, metric.Micros)))
 		}
 		for _, s := range []struct {
 			colour string
@@ -155,7 +157,7 @@ func timelineSVG(t TrialTimeline) string {
 			for _, iv := range t.Intervals {
 				if s.v(iv) > 0 {
 					fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s</title></circle>`, sx((iv.StartMillis+iv.EndMillis)/2), sy(s.v(iv)), s.colour,
-						html.EscapeString(fmt.Sprintf("%.1f-%.1f s: %s %s over %d ops", iv.StartMillis/1e3, iv.EndMillis/1e3, s.name, value(s.v(iv), "us"), iv.Count)))
+						html.EscapeString(fmt.Sprintf("%.1f-%.1f s: %s %s over %d ops", iv.StartMillis/1e3, iv.EndMillis/1e3, s.name, value(s.v(iv), metric.Micros), iv.Count)))
 				}
 			}
 		}
@@ -198,7 +200,7 @@ func timelineSVG(t TrialTimeline) string {
 			w := math.Max(sx(e.AtMillis+e.DurationMillis)-x0, 2)
 			tip := fmt.Sprintf("%s at %.3f s", l.label, e.AtMillis/1e3)
 			if e.DurationMillis > 0 {
-				tip += fmt.Sprintf(", %s", value(e.DurationMillis*1e3, "us"))
+				tip += fmt.Sprintf(", %s", value(e.DurationMillis*1e3, metric.Micros))
 			}
 			if e.Server != "" {
 				tip += " on " + e.Server

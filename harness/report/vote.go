@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
-	"github.com/regress-hbase/regress/harness/policy"
+	"github.com/regress-hbase/regress/harness/metric"
 	"github.com/regress-hbase/regress/harness/profile"
 )
 
@@ -57,13 +57,14 @@ type Vote struct {
 }
 
 // VoteFrames turns a differential's frames into VoteFrames for one
-// workload, leaving out CPU frames whose change may be chance (P above
-// profile.FrameAlpha).
+// workload, leaving out those whose change may be chance (P above
+// profile.FrameAlpha), CPU and allocation alike, and those without a P
+// (allocation stacks stored before their samples were counted).
 func VoteFrames(workload string, d *profile.Differential) []VoteFrame {
 	out := make([]VoteFrame, 0, len(d.Frames))
 	for _, f := range d.Frames {
-		if d.Kind == profile.CPU && f.P > profile.FrameAlpha {
-			continue // a change this few samples make by chance
+		if f.P <= 0 || f.P > profile.FrameAlpha {
+			continue // a change this few samples make by chance, or one never tested
 		}
 		out = append(out, VoteFrame{Workload: workload, Kind: d.Kind, Frame: f.Frame,
 			BaseShare: f.Self.BaseShare, CandShare: f.Self.CandShare, Delta: f.Self.Delta()})
@@ -254,7 +255,9 @@ func voteSuite(c *compare.Comparison) string {
 func workloadCount(c *compare.Comparison) int {
 	seen := map[string]bool{}
 	for _, m := range c.Metrics {
-		seen[m.Workload] = true
+		if !m.Primary { // "all workloads" is a row over them, not one more
+			seen[m.Workload] = true
+		}
 	}
 	return len(seen)
 }
@@ -340,7 +343,7 @@ func verdictBoundNote(m compare.MetricResult) string {
 		return ""
 	}
 	worse := m.CILow > 1+m.Tolerance
-	if m.Unit == "ops/s" {
+	if metric.Of(m.Metric).Worse == metric.WorseLower {
 		worse = m.CIHigh < 1/(1+m.Tolerance)
 	}
 	if !worse {
@@ -349,12 +352,12 @@ func verdictBoundNote(m compare.MetricResult) string {
 	return fmt.Sprintf("(the verdict's bound, Holm-adjusted over the gated metrics: %+.1f%%, within the %.0f%% tolerance)", (m.RegressionBound-1)*100, m.Tolerance*100)
 }
 
-// voteValue prints a latency in milliseconds, "< 1 ms" below one (or when
-// only known to lie below a bound under a millisecond); the server's CPU per
-// operation, never a latency and mostly under a millisecond, and other units
-// as the tables do.
-func voteValue(metric string, v float64, below bool, unit string) string {
-	if unit != "us" || metric == policy.CPUPerOp || !finite(v) {
+// voteValue prints a client latency (a per-operation metric) in
+// milliseconds, "< 1 ms" below one (or when only known to lie below a bound
+// under a millisecond); the server's CPU per operation, never a latency and
+// mostly under a millisecond, and other units as the tables do.
+func voteValue(name string, v float64, below bool, unit string) string {
+	if metric.Of(name).Scope != metric.PerOp || !finite(v) {
 		return sideValue(v, below, unit)
 	}
 	if v < 1000 || (below && v <= 1000) {
@@ -424,7 +427,10 @@ func voteNotes(c *compare.Comparison) []string {
 		case m.GatedFor != "":
 			// "gates in place of p95" restates the p95 row's own note
 			// ("p95 not gated: ...; p50 gates in its place").
-		case m.Metric == policy.Throughput && !m.Gated && len(c.HeldRate) > 0:
+		case m.Primary:
+			// What a primary row is, the full report says; the vote's
+			// change line names it ("all workloads").
+		case m.Metric == metric.Throughput && !m.Gated && len(c.HeldRate) > 0:
 			// A method note: at a target rate the held-rate check gates
 			// instead, as the full report says once.
 		case !m.Gated && fb != "":

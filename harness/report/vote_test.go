@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/regress-hbase/regress/harness/compare"
-	"github.com/regress-hbase/regress/harness/policy"
+	"github.com/regress-hbase/regress/harness/metric"
 	"github.com/regress-hbase/regress/harness/profile"
 )
 
@@ -194,10 +194,105 @@ func TestVoteValueSaysLessThanAMillisecondOnlyForLatency(t *testing.T) {
 	}{
 		{"p95", 847, "< 1 ms"},
 		{"mean", 3330, "3.33 ms"},
-		{policy.CPUPerOp, 311, "311 µs"},
+		{metric.CPUPerOp, 311, "311 µs"},
 	} {
 		if got := voteValue(tc.metric, tc.v, false, "us"); got != tc.want {
 			t.Errorf("voteValue(%s, %v) = %q, want %q", tc.metric, tc.v, got, tc.want)
 		}
+	}
+}
+
+// TestVoteNamesOnlyFramesThatPass: the vote paragraph names a frame only
+// when its P passes profile.FrameAlpha, allocation as CPU; an allocation
+// frame without a P (stacks stored before the samples were counted) is not
+// named, and a lambda reads as the class that wrote it, never a JVM's number.
+func TestVoteNamesOnlyFramesThatPass(t *testing.T) {
+	const (
+		get      = "java.lang.Thread.run;org.apache.hadoop.hbase.regionserver.RSRpcServices.get"
+		copyLeaf = get + ";java.util.Arrays.copyOfRange"
+		split    = get + ";java.util.regex.Pattern.split"
+		servlet  = "java.lang.Thread.run;org.apache.hadoop.hbase.http.PrometheusHadoopServlet.doGet;org.apache.hadoop.hbase.http.PrometheusHadoopServlet$$Lambda+0x0000000800c3d440.1852655488.get"
+	)
+	// Both sides' allocation samples weigh 64 KiB; Arrays.copyOfRange and
+	// the servlet's lambda grew by far more than their samples' noise,
+	// Pattern.split by two samples.
+	base := profile.Side{Ops: 1_000_000, Stacks: profile.Folded{get: 6400 << 16, copyLeaf: 100 << 16, split: 20 << 16, servlet: 10 << 16}}
+	cand := profile.Side{Ops: 1_000_000, Stacks: profile.Folded{get: 6400 << 16, copyLeaf: 400 << 16, split: 22 << 16, servlet: 200 << 16}}
+	counted := func(s profile.Side) profile.Side {
+		s.Samples = profile.Folded{}
+		for st, w := range s.Stacks {
+			s.Samples[st] = w >> 16
+		}
+		return s
+	}
+	// CPU: RSRpcServices.get gained 2 samples of 40, StoreScanner.next 300.
+	cpu, err := profile.Diff(profile.CPU,
+		profile.Side{Ops: 1_000_000, Stacks: profile.Folded{get: 40, get + ";org.apache.hadoop.hbase.regionserver.StoreScanner.next": 10}},
+		profile.Side{Ops: 1_000_000, Stacks: profile.Folded{get: 42, get + ";org.apache.hadoop.hbase.regionserver.StoreScanner.next": 310}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name       string
+		base, cand profile.Side
+		want, not  []string
+	}{
+		{name: "counted samples: frames that pass are named, one within noise is not", base: counted(base), cand: counted(cand),
+			want: []string{"Frames that grew (allocation, workloadc, self share): Arrays.copyOfRange", "PrometheusHadoopServlet (lambda).get", "Frames that grew (CPU, workloadc, self share): StoreScanner.next"},
+			not:  []string{"Pattern.split", "RSRpcServices.get", "1852655488", "0x"}},
+		{name: "uncounted samples: no allocation frame is named", base: base, cand: cand,
+			want: []string{"Frames that grew (CPU, workloadc, self share): StoreScanner.next"},
+			not:  []string{"allocation", "Arrays.copyOfRange", "PrometheusHadoopServlet", "RSRpcServices.get"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			alloc, err := profile.Diff(profile.Alloc, tc.base, tc.cand, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range alloc.Frames {
+				t.Logf("alloc frame %s: %+.0f bytes/op, p %.2g", f.Frame, f.Self.Delta(), f.P)
+			}
+			v := Vote{Frames: append(VoteFrames("workloadc", cpu), VoteFrames("workloadc", alloc)...)}
+			text := strings.Join(VoteParagraph(voteComparison(), v), "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("paragraph lacks %q:\n%s", w, text)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(text, n) {
+					t.Errorf("paragraph has %q:\n%s", n, text)
+				}
+			}
+		})
+	}
+}
+
+// TestVotePrimaryRowIsNotAWorkload: a primary row over all workloads is
+// counted as none in the suite line and adds no note of its own; the
+// verdict's bound is said where the printed interval lies beyond tolerance
+// but the row is not REGRESSED.
+func TestVotePrimaryRowIsNotAWorkload(t *testing.T) {
+	c := &compare.Comparison{Verdict: compare.VerdictInconclusive, Suite: "release", Paired: true, Duet: true, Alpha: 0.05, Looks: 2, LookAlpha: 0.025,
+		Baseline: compare.Side{Name: "2.6.1", Trials: 16}, Candidate: compare.Side{Name: "2.6.2", Trials: 16},
+		Metrics: []compare.MetricResult{
+			{Workload: "workloadc", Op: "ALL", Metric: "cpu_per_op", Unit: "us", Baseline: 165, Candidate: 190, Ratio: 1.15, CILow: 1.12, CIHigh: 1.18,
+				RegressionBound: 1.099, Tolerance: 0.10, Status: compare.Inconclusive, Gated: true, Pairs: 8},
+			{Workload: "workloadd", Op: "ALL", Metric: "cpu_per_op", Unit: "us", Baseline: 190, Candidate: 191, Ratio: 1.005, CILow: 0.99, CIHigh: 1.02,
+				RegressionBound: 0.98, Tolerance: 0.10, Status: compare.Unchanged, Gated: true, Pairs: 8},
+			{Workload: compare.AllWorkloads, Op: "ALL", Metric: "cpu_per_op", Unit: "us", Baseline: 177, Candidate: 190, Ratio: 1.07, CILow: 1.05, CIHigh: 1.09,
+				RegressionBound: 1.05, Tolerance: 0.10, Status: compare.Inconclusive, Gated: true, Primary: true, Pairs: 8, Note: "primary: ..."},
+		},
+	}
+	var b bytes.Buffer
+	if err := WriteVote(&b, c, Vote{Baseline: VoteSide{Version: "2.6.1"}, Candidate: VoteSide{Version: "2.6.2"}}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "over 2 workloads") || strings.Contains(out, "primary: ...") {
+		t.Errorf("vote:\n%s\nwant the suite line over 2 workloads and no primary note", out)
+	}
+	if !strings.Contains(out, "the verdict's bound, Holm-adjusted over the gated metrics: +9.9%") {
+		t.Errorf("vote:\n%s\nwant workloadc's verdict bound beside its interval", out)
 	}
 }

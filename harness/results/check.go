@@ -10,28 +10,45 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/inputfile"
 )
 
 // Status is one entry or stored sweep as `regress results check` sees it:
-// usable, or damaged and why.
+// usable, or damaged and why, or something left in the store that is no
+// entry (Leftover).
 type Status struct {
 	// Name is the entry as `regress results remove` takes it:
-	// TARGET/SUITE-FINGERPRINT, or capacity/<run id> for a sweep.
+	// TARGET/SUITE-FINGERPRINT, or capacity/<run id> for a sweep; for a
+	// leftover, its path relative to the store.
 	Name string
 	Dir  string
 	// Entry is set for a usable entry; Sweep for a usable sweep.
 	Entry *Entry
 	Sweep *SweepEntry
-	// Err says why the entry is damaged (nil when it is usable).
+	// Err says why the entry is damaged, or what the leftover is and what to
+	// do with it (nil when the entry is usable).
 	Err error
+	// Leftover marks what is no entry: an empty entry, an entry directory
+	// without its manifest, an interrupted removal or write, a stray file,
+	// directory or symbolic link.
+	Leftover bool
 }
 
 // Check verifies every entry of the store: its manifest (checksum, schema,
 // the directory it lies in) and every .hlog it names (present, regular,
 // checksum), then every stored sweep (checksum, or a readable plain sweep
-// from before the checksum). Damaged entries are reported, never skipped;
-// err is set only when the store itself cannot be read.
+// from before the checksum), then finds what is left in the store that is no
+// entry (see Status.Leftover). It holds the store's lock (shared) while it
+// reads, so a removal or write in progress is never seen half done. Damaged
+// entries are reported, never skipped; err is set only when the store
+// itself cannot be read.
 func (s *Store) Check() ([]Status, error) {
+	unlock, err := s.readLock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	good, bad, err := s.Scan()
 	if err != nil {
 		return nil, err
@@ -42,15 +59,24 @@ func (s *Store) Check() ([]Status, error) {
 	}
 	bad = append(bad, badSweeps...)
 	var out []Status
+	entries := map[string]*Manifest{}
 	for _, e := range good {
+		if isLink(e.Dir) {
+			continue // a linked directory: a leftover, named below
+		}
 		st := Status{Name: e.Key.Target + "/" + filepath.Base(e.Dir), Dir: e.Dir}
 		m, err := s.Load(e.Key)
 		if err == nil {
+			entries[e.Dir] = m
 			err = checkLogs(e.Dir, e.Key, m)
 		}
-		if err != nil {
+		switch {
+		case err != nil:
 			st.Err = err
-		} else {
+		case len(m.Trials) == 0 && len(m.Summaries) == 0:
+			st.Leftover = true
+			st.Err = fmt.Errorf("an empty entry: no trials and no summaries (left by an interrupted or failed run or import, or a run still measuring its first trial): remove it with `regress results remove %s`", st.Name)
+		default:
 			st.Entry = &e
 		}
 		out = append(out, st)
@@ -59,9 +85,171 @@ func (s *Store) Check() ([]Status, error) {
 		out = append(out, Status{Name: e.Name, Dir: e.Path, Sweep: &e})
 	}
 	for _, d := range bad {
+		if isLink(d.Dir) {
+			continue
+		}
+		entries[d.Dir] = nil
 		out = append(out, Status{Name: d.String(), Dir: d.Dir, Err: d.Err})
 	}
-	return out, nil
+	return append(out, s.leftovers(entries)...), nil
+}
+
+// isLink reports whether path is a symbolic link.
+func isLink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
+}
+
+// isTemp reports whether name is a temporary file of an atomic write
+// (atomicfile's ".NAME.tmp-*").
+func isTemp(name string) bool { return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-") }
+
+// leftovers finds what lies in the store that is no entry, no sweep and no
+// part of one. entries holds every entry directory Check saw, with its
+// manifest when it is usable (nil when damaged).
+func (s *Store) leftovers(entries map[string]*Manifest) []Status {
+	var out []Status
+	add := func(path, format string, args ...any) {
+		rel, err := filepath.Rel(s.root, path)
+		if err != nil {
+			rel = path
+		}
+		out = append(out, Status{Name: filepath.ToSlash(rel), Dir: path, Leftover: true, Err: fmt.Errorf(format, args...)})
+	}
+	// stray says what a non-directory where a directory belongs is and what to do.
+	stray := func(path string, mode fs.FileMode, belongs string) {
+		if mode&fs.ModeSymlink != 0 {
+			add(path, "a symbolic link where %s belongs: the store does not follow links; put the directory itself there, or delete the link (rm %s)", belongs, shellQuote(path))
+			return
+		}
+		add(path, "%s where %s belongs: move it out of the store", inputfile.Kind(mode), belongs)
+	}
+	temp := func(path string) {
+		add(path, "a temporary file of a write that was interrupted: delete it (rm %s)", shellQuote(path))
+	}
+	top, err := os.ReadDir(s.root)
+	if err != nil {
+		return nil
+	}
+	for _, t := range top {
+		name, path := t.Name(), filepath.Join(s.root, t.Name())
+		switch {
+		case name == lockFile:
+			continue
+		case strings.HasPrefix(name, ".removing-"):
+			add(path, "left by a `regress results remove` that was interrupted (the entry was already out of the store): delete it (rm -rf %s)", shellQuote(path))
+			continue
+		case isTemp(name):
+			temp(path)
+			continue
+		case strings.HasPrefix(name, "."):
+			continue // not regress's
+		case !t.IsDir():
+			stray(path, t.Type(), "a target directory")
+			continue
+		}
+		dirs, err := os.ReadDir(path)
+		if err != nil {
+			continue // Scan reported it
+		}
+		for _, d := range dirs {
+			dname, dpath := d.Name(), filepath.Join(path, d.Name())
+			switch {
+			case isTemp(dname):
+				temp(dpath)
+				continue
+			case strings.HasPrefix(dname, "."):
+				continue
+			case name == sweepsDir && !d.IsDir():
+				continue // a sweep: Sweeps read it
+			case !d.IsDir():
+				stray(dpath, d.Type(), "an entry directory")
+				continue
+			}
+			m, isEntry := entries[dpath]
+			if !isEntry {
+				s.strayDir(dpath, add)
+				continue
+			}
+			s.entryLeftovers(dpath, m, add, temp, stray)
+		}
+	}
+	return out
+}
+
+// strayDir names a directory of a target that holds no manifest.json: one
+// whose manifest was deleted beside its .hlog files, or a stray directory.
+func (s *Store) strayDir(dir string, add func(path, format string, args ...any)) {
+	logs, _ := filepath.Glob(filepath.Join(dir, trialsDir, "*.hlog"))
+	if len(logs) > 0 {
+		add(dir, "%s is missing beside %d .hlog files (deleted or lost?): restore it from a copy, or delete the directory (rm -rf %s); its trials cannot be read without it", manifestFile, len(logs), shellQuote(dir))
+		return
+	}
+	add(dir, "a directory that is no store entry (it holds no %s): move it out of the store, or delete it (rm -rf %s)", manifestFile, shellQuote(dir))
+}
+
+// entryLeftovers names what lies in an entry directory beside its manifest
+// and the .hlog files it names (m nil: a damaged entry, whose logs are not
+// known).
+func (s *Store) entryLeftovers(dir string, m *Manifest, add func(path, format string, args ...any), temp func(string), stray func(string, fs.FileMode, string)) {
+	named := map[string]bool{}
+	if m != nil {
+		for _, t := range append(append([]Trial(nil), m.Trials...), m.Summaries...) {
+			if t.HlogFile != "" {
+				named[filepath.Join(dir, filepath.FromSlash(t.HlogFile))] = true
+			}
+		}
+	}
+	files, _ := os.ReadDir(dir)
+	for _, f := range files {
+		path := filepath.Join(dir, f.Name())
+		switch {
+		case f.Name() == manifestFile:
+		case isTemp(f.Name()):
+			temp(path)
+		case f.Name() == trialsDir && f.IsDir():
+			logs, _ := os.ReadDir(path)
+			for _, l := range logs {
+				lpath := filepath.Join(path, l.Name())
+				switch {
+				case isTemp(l.Name()):
+					temp(lpath)
+				case m != nil && !named[lpath]:
+					add(lpath, "a file the manifest does not name (left by a write that failed before its manifest): delete it (rm %s)", shellQuote(lpath))
+				}
+			}
+		case f.Type()&fs.ModeSymlink != 0 || !f.IsDir() && !f.Type().IsRegular():
+			stray(path, f.Type(), "nothing")
+		}
+	}
+}
+
+// RemoveIfEmpty removes k's entry when it holds no trials and no summaries:
+// what a failed or refused import leaves after Ensure created the entry.
+// It takes the store's lock; an entry with anything in it is kept.
+func (s *Store) RemoveIfEmpty(k Key) error {
+	if err := k.validate(); err != nil {
+		return err
+	}
+	unlock, err := s.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	m, err := s.Load(k)
+	if err != nil || len(m.Trials) > 0 || len(m.Summaries) > 0 {
+		return nil
+	}
+	dir := s.Dir(k)
+	trash := filepath.Join(s.root, fmt.Sprintf(".removing-%s-%s-%d", k.Target, filepath.Base(dir), time.Now().UnixNano()))
+	if err := os.Rename(dir, trash); err != nil {
+		return fmt.Errorf("remove the empty entry %s: %w", k, err)
+	}
+	if err := os.RemoveAll(trash); err != nil {
+		return fmt.Errorf("remove the empty entry %s: %s could not be deleted: %w", k, trash, err)
+	}
+	_ = os.Remove(filepath.Dir(dir)) // only when empty
+	return nil
 }
 
 // checkLogs reads every .hlog a manifest names and verifies its checksum.
@@ -97,7 +285,7 @@ func (s *Store) Remove(name string) (string, error) {
 		return "", fmt.Errorf("remove %q: %w", name, err)
 	}
 	if fi, err := os.Lstat(filepath.Join(s.root, target)); err == nil && !fi.IsDir() {
-		return "", fmt.Errorf("remove %q: %s is not a directory of this store (%s); remove it by hand if it should go", name, filepath.Join(s.root, target), fi.Mode().Type())
+		return "", fmt.Errorf("remove %q: %s is %s, not a directory of this store; remove it by hand if it should go", name, filepath.Join(s.root, target), inputfile.Kind(fi.Mode()))
 	}
 	dir := filepath.Join(s.root, target, entry)
 	fi, err := os.Lstat(dir)
@@ -111,7 +299,7 @@ func (s *Store) Remove(name string) (string, error) {
 		return "", fmt.Errorf("remove %q: %w", name, err)
 	}
 	if !fi.IsDir() {
-		return "", fmt.Errorf("remove %q: %s is not an entry directory (%s); remove it by hand if it should go", name, dir, fi.Mode().Type())
+		return "", fmt.Errorf("remove %q: %s is %s, not an entry directory; remove it by hand if it should go", name, dir, inputfile.Kind(fi.Mode()))
 	}
 	if _, err := os.Lstat(filepath.Join(dir, manifestFile)); err != nil {
 		return "", fmt.Errorf("remove %q: %s holds no %s, so it is not a store entry; remove it by hand if it should go", name, dir, manifestFile)

@@ -21,6 +21,10 @@ type Counts struct {
 	BlockCacheMisses   int64   `json:"block_cache_misses,omitempty"`
 	BlockCacheHitRatio float64 `json:"block_cache_hit_ratio,omitempty"`
 	BlockCacheKnown    bool    `json:"block_cache_known,omitempty"`
+	// WindowShare is the window's part of the client's operations over the
+	// span the counts were read across (warm-up and window: they are read
+	// outside the window), by which the counts were scaled; 0 when not scaled.
+	WindowShare float64 `json:"window_share,omitempty"`
 	// CountsNote says why a count is not known ("" when both are).
 	CountsNote string `json:"counts_note,omitempty"`
 }

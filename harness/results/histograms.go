@@ -40,6 +40,12 @@ func histogramsAt(dir string, k Key, trials []Trial) (map[string]*hdrhistogram.H
 // mergeHlog adds every interval of one log into out, by tag, through
 // loadgen's one reader of interval logs.
 func mergeHlog(out map[string]*hdrhistogram.Histogram, log []byte) error {
+	// A hostile geometry (1..2^62 at 5 digits would allocate tens of MiB per
+	// interval) is the stored file's damage: refused here as ErrCorrupt,
+	// before ReadHlog (which checks it too) decodes anything.
+	if err := loadgen.CheckHlog(log); err != nil {
+		return fmt.Errorf("%w: %w", err, ErrCorrupt)
+	}
 	intervals, err := loadgen.ReadHlog(bytes.NewReader(log))
 	if err != nil {
 		return err

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/regress-hbase/regress/harness/atomicfile"
+	"github.com/regress-hbase/regress/harness/inputfile"
 )
 
 // DefaultRoot is the store directory used when --store is not given.
@@ -174,7 +175,7 @@ func (s *Store) Load(k Key) (*Manifest, error) {
 
 // ReadManifestFile reads and verifies one manifest.json.
 func ReadManifestFile(path string) (*Manifest, error) {
-	b, err := readRegular(path)
+	b, err := readRegular(path, MaxManifestBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", path, ErrNotFound)
 	}
@@ -189,23 +190,29 @@ func ReadManifestFile(path string) (*Manifest, error) {
 	return m, nil
 }
 
-// readRegular reads a stored file that must be a regular file. It opens
-// without blocking, so a FIFO or device put in the store's place is refused
-// at once instead of hanging the reader.
-func readRegular(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlock, 0)
-	if err != nil {
-		return nil, err
+// Size bounds of the store's files, checked before a file is read (and
+// before a manifest is written): a file beyond them was not written by
+// regress, and reading it would cost its size in memory and more.
+const (
+	// MaxManifestBytes bounds a manifest.json (a trial or summary takes 0.5
+	// to 2 KiB of it: 36,000 imported runs take about 50 MiB).
+	MaxManifestBytes = 256 << 20
+	// MaxHlogBytes bounds one trial's or summary's .hlog.
+	MaxHlogBytes = 256 << 20
+	// MaxSweepBytes bounds a stored capacity sweep.
+	MaxSweepBytes = 64 << 20
+)
+
+// readRegular reads a stored file that must be a regular file of at most
+// limit bytes. It opens without blocking, so a FIFO or device put in the
+// store's place is refused at once instead of hanging the reader, and
+// refuses a file beyond limit before reading it.
+func readRegular(path string, limit int64) ([]byte, error) {
+	b, err := inputfile.ReadFile(path, limit)
+	if errors.Is(err, inputfile.ErrNotRegular) || errors.Is(err, inputfile.ErrTooLarge) {
+		return nil, fmt.Errorf("%w: %w; remove it", err, ErrCorrupt)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s): %w; remove it", path, fi.Mode().Type(), ErrCorrupt)
-	}
-	return io.ReadAll(f)
+	return b, err
 }
 
 // Ensure returns the manifest stored under m's key, creating it from m (with
@@ -376,7 +383,7 @@ func readHlogAt(dir string, k Key, t Trial) ([]byte, error) {
 		return nil, fmt.Errorf("trial %s in %s: hlog path %q leaves the store entry: %w", t.ID, k, t.HlogFile, ErrCorrupt)
 	}
 	path := filepath.Join(dir, rel)
-	b, err := readRegular(path)
+	b, err := readRegular(path, MaxHlogBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read hlog of trial %s: %w", t.ID, err)
 	}
@@ -695,6 +702,9 @@ func EncodeManifest(m *Manifest) ([]byte, error) {
 	out, err := json.MarshalIndent(envelope{Format: envelopeFormat, SHA256: hex.EncodeToString(sum[:]), Manifest: body}, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode manifest: %w", err)
+	}
+	if len(out)+1 > MaxManifestBytes {
+		return nil, fmt.Errorf("encode manifest: it would take %s, beyond the %s a manifest may hold (and be read back): store further runs under another --label or suite", inputfile.Size(int64(len(out)+1)), inputfile.Size(MaxManifestBytes))
 	}
 	return append(out, '\n'), nil
 }

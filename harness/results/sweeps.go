@@ -1,6 +1,8 @@
 package results
 
 import (
+	"github.com/regress-hbase/regress/harness/inputfile"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -111,7 +113,7 @@ func sweepHead(body []byte) (SweepHead, error) {
 // plain sweep (written before the envelope) is read as it is. A missing file
 // wraps ErrNotFound; a damaged one ErrCorrupt.
 func ReadSweepFile(path string) (SweepEntry, []byte, error) {
-	b, err := readRegular(path)
+	b, err := readRegular(path, MaxSweepBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return SweepEntry{}, nil, fmt.Errorf("%s: %w", path, ErrNotFound)
 	}
@@ -204,7 +206,7 @@ func (s *Store) removeSweep(name, runID string) (string, error) {
 		return "", fmt.Errorf("remove %q: %w", name, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("remove %q: %s is not a sweep file (%s); remove it by hand if it should go", name, path, fi.Mode().Type())
+		return "", fmt.Errorf("remove %q: %s is %s, not a sweep file; remove it by hand if it should go", name, path, inputfile.Kind(fi.Mode()))
 	}
 	unlock, err := s.lock()
 	if err != nil {

@@ -145,6 +145,7 @@ func (p *countProbe) after(ctx context.Context, s *side, res *loadgen.Result) *r
 		scale := func(v int64) int64 { return int64(math.Round(float64(v) * share)) }
 		c.ServerReadRequests, c.ServerWriteRequests, c.ServerFilteredReads = scale(c.ServerReadRequests), scale(c.ServerWriteRequests), scale(c.ServerFilteredReads)
 		c.BlockCacheHits, c.BlockCacheMisses = scale(c.BlockCacheHits), scale(c.BlockCacheMisses)
+		c.WindowShare = share
 	}
 	return c
 }

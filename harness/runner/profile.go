@@ -244,14 +244,14 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta 
 	if !stored || len(p.jfrs) == 0 || meta == nil || meta.Ops <= 0 {
 		return
 	}
-	var cpu, alloc []profile.Folded
+	var cpu, alloc, allocN []profile.Folded
 	for _, jfr := range p.jfrs {
 		prof, err := profile.Parse(ctx, p.jdk.Jfr, jfr)
 		if err != nil {
 			r.profileErrs(p.s, w, "read", []error{err})
 			continue
 		}
-		cpu, alloc = append(cpu, prof.CPU), append(alloc, prof.Alloc)
+		cpu, alloc, allocN = append(cpu, prof.CPU), append(alloc, prof.Alloc), append(allocN, prof.AllocSamples)
 	}
 	if len(cpu) == 0 {
 		return
@@ -264,7 +264,7 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta 
 	for _, f := range []struct {
 		kind  profile.Kind
 		stack profile.Folded
-	}{{profile.CPU, profile.Merge(cpu...)}, {profile.Alloc, profile.Merge(alloc...)}} {
+	}{{profile.CPU, profile.Merge(cpu...)}, {profile.Alloc, profile.Merge(alloc...)}, {profile.AllocSamples, profile.Merge(allocN...)}} {
 		path := ProfileFile(dir, id, f.kind)
 		if err := atomicfile.Write(path, 0o644, func(wr io.Writer) error { _, err := f.stack.WriteTo(wr); return err }); err != nil {
 			r.profileErrs(p.s, w, "store", []error{err})

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -178,6 +180,45 @@ type agentReading struct {
 	requestAlloc int64
 	requestCPU   time.Duration
 	threads      int64
+	// byThread is each request thread's bytes by thread id; nil from an
+	// agent built before it had them.
+	byThread map[int64]int64
+}
+
+// parseByThread reads "id=bytes id=bytes ..."; nil when s holds none.
+func parseByThread(s string) map[int64]int64 {
+	out := map[int64]int64{}
+	for _, f := range strings.Fields(s) {
+		id, v, ok := strings.Cut(f, "=")
+		if !ok {
+			continue
+		}
+		i, err1 := strconv.ParseInt(id, 10, 64)
+		n, err2 := strconv.ParseInt(v, 10, 64)
+		if err1 == nil && err2 == nil && n >= 0 {
+			out[i] = n
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// allocDelta is what the threads of b allocated since a, as threadsDelta
+// counts CPU: a thread that ended in the window loses only its own bytes.
+func allocDelta(a, b map[int64]int64) int64 {
+	var d int64
+	for id, nb := range b {
+		if na, ok := a[id]; ok {
+			if nb > na {
+				d += nb - na
+			}
+			continue
+		}
+		d += nb
+	}
+	return d
 }
 
 // readAgent reads the agent's bean from the info server at addr; an error
@@ -194,6 +235,11 @@ func readAgent(ctx context.Context, client *http.Client, addr string) (agentRead
 	if _, ok := b["RequestAllocatedBytes"]; !ok {
 		return agentReading{}, fmt.Errorf("%s: the %s bean has no RequestAllocatedBytes", addr, AgentBean)
 	}
-	return agentReading{requestAlloc: b.int("RequestAllocatedBytes"), requestCPU: time.Duration(b.int("RequestCpuTime")),
-		threads: b.int("RequestThreadCount")}, nil
+	r := agentReading{requestAlloc: b.int("RequestAllocatedBytes"), requestCPU: time.Duration(b.int("RequestCpuTime")),
+		threads: b.int("RequestThreadCount")}
+	var by string
+	if json.Unmarshal(b["RequestAllocatedBytesByThread"], &by) == nil {
+		r.byThread = parseByThread(by)
+	}
+	return r, nil
 }

@@ -54,8 +54,13 @@ var jmxQueries = []string{
 	"java.lang:type=Memory",
 	"java.lang:type=GarbageCollector,name=*",
 	"Hadoop:service=HBase,name=RegionServer,sub=Server",
-	"java.lang:type=Threading",
+	threadingQuery,
 }
+
+// threadingQuery asks for the JVM's Threading bean, whose
+// TotalThreadAllocatedBytes (JDK 14+) is the whole JVM's allocation so far;
+// a server that does not answer it leaves allocation unknown.
+const threadingQuery = "java.lang:type=Threading"
 
 // readJMX takes a reading from a region server's info server at addr
 // (host:port): CPU, heap use and GC from the JVM's beans, and the counts of
@@ -67,6 +72,9 @@ func readJMX(ctx context.Context, client *http.Client, addr string) (Reading, jm
 	var ev jmxEvents
 	for i, q := range jmxQueries {
 		beans, err := getBeans(ctx, client, addr, q)
+		if err != nil && q == threadingQuery {
+			continue // allocation unknown; the rest stands
+		}
 		if err != nil {
 			return r, ev, err
 		}

@@ -58,6 +58,10 @@ type Reading struct {
 	perfOK         bool
 	// jmx holds HBase's event counts when the reading came from /jmx.
 	jmx *jmxEvents
+	// requestThreads is each request thread's CPU by thread id (RequestCPU's parts).
+	requestThreads map[int]time.Duration
+	// allocThreads is each request thread's allocated bytes by Java thread id (RequestAlloc's parts).
+	allocThreads map[int64]int64
 	// totalAlloc is the JVM's TotalThreadAllocatedBytes when the reading
 	// came from /jmx (JDK 14+; totalAllocOK says it was there).
 	totalAlloc   int64
@@ -81,13 +85,13 @@ func (s Server) Read() (Reading, error) {
 		return r, fmt.Errorf("%s (pid %d): %w", s.Name, s.PID, err)
 	}
 	r.CPU = cpu
-	r.RequestCPU = requestCPU(s.PID)
+	r.RequestCPU, r.requestThreads = requestThreadsCPU(s.PID)
 	if s.Agent != "" {
 		// The agent's bean answers on an info server thread, not a request
 		// thread: this reading adds nothing to the figure it reads.
 		ctx, cancel := context.WithTimeout(context.Background(), agentTimeout)
 		if a, err := readAgent(ctx, jmxClient, s.Agent); err == nil {
-			r.RequestAlloc, r.RequestAllocOK = a.requestAlloc, true
+			r.RequestAlloc, r.RequestAllocOK, r.allocThreads = a.requestAlloc, true, a.byThread
 		}
 		cancel()
 	}
@@ -148,7 +152,13 @@ type Cost struct {
 // Since is the cost of s from reading a to reading b.
 func (s Server) Since(a, b Reading) Cost {
 	c := Cost{Server: s.Name, Window: b.At.Sub(a.At), CPU: b.CPU - a.CPU, RequestCPU: b.RequestCPU - a.RequestCPU}
-	if a.RequestAllocOK && b.RequestAllocOK && b.RequestAlloc >= a.RequestAlloc {
+	if a.requestThreads != nil && b.requestThreads != nil {
+		c.RequestCPU = threadsDelta(a.requestThreads, b.requestThreads)
+	}
+	switch {
+	case a.allocThreads != nil && b.allocThreads != nil:
+		c.RequestAllocated, c.RequestAllocKnown = allocDelta(a.allocThreads, b.allocThreads), true
+	case a.RequestAllocOK && b.RequestAllocOK && b.RequestAlloc >= a.RequestAlloc:
 		c.RequestAllocated, c.RequestAllocKnown = b.RequestAlloc-a.RequestAlloc, true
 	}
 	if a.jmx != nil && b.jmx != nil {
@@ -337,20 +347,51 @@ func requestThread(comm string) bool {
 // requestCPU sums the CPU time of pid's request-serving threads from
 // /proc/<pid>/task; 0 when the tasks cannot be read.
 func requestCPU(pid int) time.Duration {
+	sum, _ := requestThreadsCPU(pid)
+	return sum
+}
+
+// requestThreadsCPU is requestCPU with each thread's CPU by its id.
+func requestThreadsCPU(pid int) (time.Duration, map[int]time.Duration) {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task"
 	tasks, err := os.ReadDir(dir)
 	if err != nil {
-		return 0
+		return 0, nil
 	}
 	var sum time.Duration
+	by := map[int]time.Duration{}
 	for _, t := range tasks {
 		comm, err := os.ReadFile(dir + "/" + t.Name() + "/comm")
 		if err != nil || !requestThread(strings.TrimSpace(string(comm))) {
 			continue
 		}
-		sum += threadCPU(dir + "/" + t.Name())
+		c := threadCPU(dir + "/" + t.Name())
+		sum += c
+		if tid, err := strconv.Atoi(t.Name()); err == nil {
+			by[tid] = c
+		}
 	}
-	return sum
+	return sum, by
+}
+
+// threadsDelta is what the threads of b spent since a: a thread in both
+// readings its difference, one born in the window all it spent. A thread
+// that ended in the window is lost (its in-window CPU with it) instead of
+// taking its whole life's CPU off the sum: the totals' difference went
+// negative in such windows, and cpu_per_op fell back to the process's
+// figure for that trial, mixing two quantities in one metric.
+func threadsDelta(a, b map[int]time.Duration) time.Duration {
+	var d time.Duration
+	for tid, cb := range b {
+		if ca, ok := a[tid]; ok {
+			if cb > ca {
+				d += cb - ca
+			}
+			continue
+		}
+		d += cb
+	}
+	return d
 }
 
 // threadCPU is one thread's CPU time: schedstat's nanoseconds on the CPU

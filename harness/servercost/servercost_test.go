@@ -407,3 +407,25 @@ func startAllocator(t *testing.T, java, classes, heap string, live, round, gcs i
 	}
 	return Server{Name: "test JVM", PID: cmd.Process.Pid, GCLog: gcLog}, cmd
 }
+
+// TestThreadsDeltaLosesOnlyWhatAnEndedThreadSpentInTheWindow: a request
+// thread that ended between two readings must not take its whole life's
+// CPU off the window's sum (the totals' difference went negative, and the
+// trial's cpu_per_op fell back to the process's figure).
+func TestThreadsDeltaLosesOnlyWhatAnEndedThreadSpentInTheWindow(t *testing.T) {
+	a := map[int]time.Duration{1: 10 * time.Second, 2: 5 * time.Second, 3: 40 * time.Second}
+	b := map[int]time.Duration{1: 11 * time.Second, 2: 5500 * time.Millisecond, 4: 200 * time.Millisecond}
+	if got, want := threadsDelta(a, b), 1700*time.Millisecond; got != want {
+		t.Errorf("delta %v, want %v (1 s + 0.5 s + a new thread's 0.2 s; thread 3 ended)", got, want)
+	}
+	var sa, sb time.Duration
+	for _, v := range a {
+		sa += v
+	}
+	for _, v := range b {
+		sb += v
+	}
+	if sb-sa >= 0 {
+		t.Fatalf("the case must make the totals' difference negative, got %v", sb-sa)
+	}
+}

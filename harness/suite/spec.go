@@ -83,6 +83,7 @@ func (s *Suite) load(w string) (loadspec.Spec, error) {
 // sets the trial's table and seed.
 func (s *Suite) TrialSpec(w string, servers int) (loadspec.Spec, error) {
 	r := s.Run
+	r.TargetOpsPerSec = r.Target(w)
 	rate, err := loadspec.ClampRate(r.TargetOpsPerSec, r.PerServerClampOpsPerSec, servers)
 	if err != nil {
 		return loadspec.Spec{}, err
@@ -137,6 +138,15 @@ func (s *Suite) spec(w string, operations int64, schedule loadgen.Schedule) (loa
 		return l, err
 	}
 	return l, nil
+}
+
+// Target is workload w's target rate before the clamp: its run.targets
+// entry, else run.target.
+func (r Run) Target(w string) float64 {
+	if t, ok := r.Targets[w]; ok {
+		return t
+	}
+	return r.TargetOpsPerSec
 }
 
 // expectedOps is the number of operations a trial should run, which YCSB

@@ -134,7 +134,7 @@ func TestShippedSuitesLoad(t *testing.T) {
 
 // TestGateSelectorsAsCompareReadsThem: a suite accepts every selector the
 // comparison does (op/metric, workload/op/metric), since both parse them
-// with policy.ParseSelector.
+// with metric.ParseSelector.
 func TestGateSelectorsAsCompareReadsThem(t *testing.T) {
 	s, err := Parse([]byte(minimal+"compare: {gate: [READ/p95, workloada/UPDATE/p99, '*/ALL/throughput']}"), scenariosWith(t, "workloada"))
 	if err != nil {
@@ -197,5 +197,40 @@ func TestClusterSectionChangesTheFingerprintOnlyWhenSet(t *testing.T) {
 	}
 	if two == none || heap == two {
 		t.Errorf("fingerprints none=%s two=%s two+heap=%s: a 2-server or heap change must change it", none, two, heap)
+	}
+}
+
+// TestPerWorkloadTargets: run.targets sets a workload's own rate, the
+// others keep run.target; it changes the fingerprint, and names a workload
+// of the suite with a rate of 0 or more, or the suite is refused.
+func TestPerWorkloadTargets(t *testing.T) {
+	dir := scenariosWith(t, "workloada", "workloade")
+	const two = "workloads: [workloada, workloade]\ndata: {recordcount: 1000}\n"
+	plain, err := Parse([]byte(two+"run: {target: 1000}"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse([]byte(two+"run: {target: 1000, targets: {workloade: 400}}"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for w, want := range map[string]float64{"workloada": 1000, "workloade": 400} {
+		l, err := s.TrialSpec(w, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Schedule.TargetRate != want || l.Schedule.Rate != want {
+			t.Errorf("%s: target %g rate %g, want %g", w, l.Schedule.TargetRate, l.Schedule.Rate, want)
+		}
+	}
+	fp, _ := plain.Fingerprint()
+	fs, _ := s.Fingerprint()
+	if fp == fs {
+		t.Error("a workload's own target kept the fingerprint")
+	}
+	for _, bad := range []string{"run: {targets: {workloadz: 10}}", "run: {targets: {workloade: -1}}"} {
+		if _, err := Parse([]byte(two+bad), dir); err == nil || !strings.Contains(err.Error(), "run.targets") {
+			t.Errorf("%s: err %v, want a run.targets error", bad, err)
+		}
 	}
 }

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/inputfile"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/suite"
 	"github.com/regress-hbase/regress/harness/version"
@@ -77,6 +79,21 @@ func (s Spec) check() error {
 	if s.ZK != "" && (len(s.Conf) > 0 || len(s.JVMOpts) > 0 || len(s.Jars) > 0) {
 		return fault.Usagef("%s, %s and %s apply only to clusters regress starts, not to %s", fl("-conf"), fl("-jvm-opt"), fl("-jar"), fl("-zk"))
 	}
+	if s.Home != "" {
+		if err := checkHome(s.Home); err != nil {
+			return fault.Usagef("%s %s is not an HBase home (%w): give an unpacked HBase binary release or its hbase-X-bin.tar.gz", fl("-home"), s.Home, err)
+		}
+	}
+	if s.JavaHome != "" {
+		if fi, err := os.Stat(filepath.Join(s.JavaHome, "bin", "java")); err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+			return fault.Usagef("%s %s: no JDK there (no executable bin/java): give the directory of a JDK install, e.g. /usr/lib/jvm/java-17-openjdk-amd64, or leave the flag out to let regress choose one", fl("-java-home"), s.JavaHome)
+		}
+	}
+	for _, o := range s.JVMOpts {
+		if t := strings.TrimSpace(o); t == "" || !strings.HasPrefix(t, "-") {
+			return fault.Usagef("%s %q: a JVM option starts with a dash, e.g. -XX:+UseG1GC or -Dkey=value (java would take anything else for its main class)", fl("-jvm-opt"), o)
+		}
+	}
 	for _, j := range s.Jars {
 		if fi, err := os.Stat(j); err != nil || fi.IsDir() || !strings.HasSuffix(j, ".jar") {
 			return fault.Usagef("%s %s: not a .jar file; give the path of a built jar (a coprocessor or a patched module)", fl("-jar"), j)
@@ -93,6 +110,23 @@ func (s Spec) checkLabel() error {
 	}
 	if err := results.ValidateTarget(s.Label); err != nil {
 		return fault.Usagef("%s: %w", s.flag("-label"), err)
+	}
+	return nil
+}
+
+// checkHome refuses an HBase home no provider can start from: it must be a
+// directory (an unpacked release) or a .tar.gz (.tgz) file.
+func checkHome(home string) error {
+	fi, err := os.Stat(home)
+	switch {
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return nil
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("it is %s", inputfile.Kind(fi.Mode()))
+	case !strings.HasSuffix(home, ".tar.gz") && !strings.HasSuffix(home, ".tgz"):
+		return errors.New("a file, but not a .tar.gz")
 	}
 	return nil
 }

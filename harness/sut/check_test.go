@@ -55,7 +55,7 @@ func TestGoodSidesPassAndTheirConfIsParsed(t *testing.T) {
 	}
 	for _, s := range []Spec{
 		{Role: Baseline, Version: "2.6.1", Conf: []string{"a.b= x=y"}, Jars: []string{jar}, Label: "2.6.1RC1"},
-		{Role: Candidate, Home: "/h"},
+		{Role: Candidate, Home: t.TempDir()},
 		{Role: Candidate, ZK: "h:1"},
 		{Role: Run, ZK: "h:1", Label: "prod-2.6.1"},
 		{Role: Up, Version: "2.6.1", Repo: "file:///r"},

@@ -207,7 +207,7 @@ func start(ctx context.Context, opt Options, log *slog.Logger, s Spec) (*Target,
 	}
 	cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	client, err := hbase.Connect(cctx, zk, hbase.WithZNodeParent(opt.ZNode))
+	client, err := hbase.Connect(cctx, zk, hbase.WithZNodeParent(opt.ZNode), hbase.WithZKWait(hbase.ZKAnswerTimeout, func(msg string) { log.Warn(msg, "side", s.Role) }))
 	if err != nil {
 		return nil, cl, fmt.Errorf("%s: connect to HBase at %s: %w", s.Role, zk, err)
 	}

@@ -2,15 +2,17 @@ package workload
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/regress-hbase/regress/harness/inputfile"
 )
 
 // OverrideSource names the origin of a property set on the command line with -p.
@@ -161,14 +163,22 @@ func (p Properties) OneOf(key, def string, allowed ...string) (string, error) {
 	return "", p.valueError(key, v, "must be one of "+strings.Join(allowed, ", "))
 }
 
-// LoadPropertiesFile reads a property file in Java .properties syntax.
+// MaxPropertyFile bounds a property file (YCSB's are a few KiB): a larger
+// file is refused before it is read.
+const MaxPropertyFile = 16 << 20
+
+// LoadPropertiesFile reads a property file in Java .properties syntax. It
+// must be a regular file (a FIFO or `<(...)` is refused at once rather than
+// waited on) of at most MaxPropertyFile bytes.
 func LoadPropertiesFile(path string) (Properties, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return Properties{}, fmt.Errorf("open property file: %w", err)
+	b, err := inputfile.ReadFile(path, MaxPropertyFile)
+	if errors.Is(err, inputfile.ErrNotRegular) {
+		return Properties{}, fmt.Errorf("read property file: %w (give -P a property file on disk; copy a pipe's output to one first)", err)
 	}
-	defer f.Close()
-	p, err := ParseProperties(f, path)
+	if err != nil {
+		return Properties{}, fmt.Errorf("read property file: %w", err)
+	}
+	p, err := ParseProperties(bytes.NewReader(b), path)
 	if err != nil {
 		return Properties{}, err
 	}

@@ -2,9 +2,9 @@ package ycsbfmt
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,6 +12,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/regress-hbase/regress/harness/metric"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -40,7 +41,7 @@ func ParseBytes(path string, content []byte) ([]*Run, error) {
 
 // ReadFile reads a YCSB text output or .hdr interval log from disk.
 func ReadFile(path string) ([]*Run, error) {
-	b, err := os.ReadFile(path)
+	b, err := readInput(context.Background(), path)
 	if err != nil {
 		return nil, fmt.Errorf("read YCSB output: %w", err)
 	}
@@ -156,8 +157,8 @@ func (r *Run) Trial(id, workload string) results.Trial {
 	return t
 }
 
-// percentileNames maps the percentiles a Latency holds to their metric names.
-var percentileNames = map[float64]string{50: "p50", 95: "p95", 99: "p99", 99.9: "p99.9"}
+// percentileNames maps the percentiles a Latency holds to their names in the metric catalogue.
+var percentileNames = map[float64]string{50: metric.P50, 95: metric.P95, 99: metric.P99, 99.9: metric.P999}
 
 func (o *Op) latency() results.Latency {
 	if o.Count == 0 && o.Histogram == nil {

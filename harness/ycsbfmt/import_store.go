@@ -8,12 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/inputfile"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -45,7 +47,7 @@ type ImportSpec struct {
 // its summaries are stored with one manifest write. It prints what it stored
 // on out. When ctx ends it stops, stores nothing, says so, and returns a run
 // error.
-func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) error {
+func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (err error) {
 	if to.Version == "" {
 		return fault.Usage(errors.New("import-ycsb: --version is required (the HBase version the YCSB run measured)"))
 	}
@@ -112,6 +114,16 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) e
 		Suite: results.SuiteInfo{Name: suiteName, Fingerprint: hex.EncodeToString(fp[:])[:16],
 			DataSpec: "imported from YCSB output; data spec unknown"},
 	})
+	if err == nil && m.Source == "ycsb-import" && len(m.Trials) == 0 && len(m.Summaries) == 0 {
+		// Ensure created the entry (or found one an import left empty): an
+		// import that stores nothing must not leave it behind, empty, looking
+		// good. An empty entry of a run (still measuring) is not ours to remove.
+		defer func(k results.Key) {
+			if err != nil {
+				_ = st.RemoveIfEmpty(k)
+			}
+		}(results.KeyOf(m))
+	}
 	if ctx.Err() != nil {
 		return interrupted("nothing was stored")
 	}
@@ -167,16 +179,42 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) e
 	return nil
 }
 
-// readInput reads one file given on the command line. A FIFO or process
-// substitution is read too, but a read that blocks ends when ctx does.
+// MaxImportFile bounds one file import-ycsb reads (YCSB's text output is a
+// few KiB a run, its .hdr logs a few MiB an hour): a larger file, or a pipe
+// that gives more, is refused rather than held in memory.
+const MaxImportFile = 256 << 20
+
+// readInput reads one file given on the command line, at most MaxImportFile
+// bytes. A FIFO or process substitution is read too, but a read that blocks
+// ends when ctx does; a device (/dev/zero) is refused before it is read.
 func readInput(ctx context.Context, path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	switch m := fi.Mode(); {
+	case m.IsRegular() && fi.Size() > MaxImportFile:
+		return nil, fmt.Errorf("%s is %s, beyond the %s one imported file may hold: split the YCSB output into one file per run", path, inputfile.Size(fi.Size()), inputfile.Size(MaxImportFile))
+	case !m.IsRegular() && m&fs.ModeNamedPipe == 0:
+		return nil, fmt.Errorf("%s is %s: give a YCSB output file (or a pipe)", path, inputfile.Kind(m))
+	}
 	type res struct {
 		b   []byte
 		err error
 	}
 	ch := make(chan res, 1)
 	go func() {
-		b, err := os.ReadFile(path)
+		f, err := os.Open(path)
+		if err != nil {
+			ch <- res{nil, err}
+			return
+		}
+		defer f.Close()
+		b, err := io.ReadAll(io.LimitReader(f, MaxImportFile+1))
+		if err == nil && len(b) > MaxImportFile {
+			err = fmt.Errorf("%s gave more than the %s one imported file may hold: split the YCSB output into one file per run", path, inputfile.Size(MaxImportFile))
+			b = nil
+		}
 		ch <- res{b, err}
 	}()
 	select {

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/regress-hbase/regress/harness/loadgen"
 )
 
 // Encoding cookies of HdrHistogram's serialised forms (the word-size nibble masked off).
@@ -157,6 +159,9 @@ func decodePayload(p string) (*hdrhistogram.Histogram, error) {
 		return nil, fmt.Errorf("histogram payload uses HdrHistogram's V1/V0 encoding (\"HISTgg...\", written by old YCSB builds), which hdrhistogram-go cannot decode; use the text output of that run instead, or re-encode the log with HdrHistogram Java 2.1.5+ (HistogramLogProcessor)")
 	default:
 		return nil, fmt.Errorf("histogram payload is not a compressed HdrHistogram")
+	}
+	if err := loadgen.CheckHistogramPayload(p); err != nil {
+		return nil, err
 	}
 	h, err := hdrhistogram.Decode([]byte(p))
 	if err != nil {

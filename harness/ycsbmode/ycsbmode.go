@@ -126,7 +126,9 @@ func ParseArgs(phase string, args []string) (*Args, error) {
 		case "-h", "-help", "--help":
 			return nil, ErrHelp
 		case "--zk", "-zk":
-			a.zk, err = value()
+			if a.zk, err = value(); err == nil {
+				_, err = hbase.ParseQuorum(a.zk)
+			}
 		case "-P":
 			var path string
 			if path, err = value(); err == nil {
@@ -199,13 +201,14 @@ func ParseArgs(phase string, args []string) (*Args, error) {
 }
 
 // connect opens the cluster named by --zk.
-func (a *Args) connect(ctx context.Context, phase string) (*hbase.Client, error) {
+func (a *Args) connect(ctx context.Context, phase string, stderr io.Writer) (*hbase.Client, error) {
 	if a.zk == "" {
 		return nil, usageErr(fmt.Errorf("ycsb %s: --zk HOST:PORT is required (the zookeeper= address `regress cluster up` prints)", phase))
 	}
 	cctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	c, err := hbase.Connect(cctx, a.zk, hbase.WithZNodeParent(a.props.String("zookeeper.znode.parent", "/hbase")))
+	say := func(msg string) { fmt.Fprintf(stderr, "regress: ycsb %s: %s\n", phase, msg) }
+	c, err := hbase.Connect(cctx, a.zk, hbase.WithZNodeParent(a.props.String("zookeeper.znode.parent", "/hbase")), hbase.WithZKWait(hbase.ZKAnswerTimeout, say))
 	if err != nil {
 		return nil, usageErr(fmt.Errorf("ycsb %s: cannot reach HBase through ZooKeeper %s (is it running, and is --zk the address `regress cluster up` printed?): %w", phase, a.zk, err))
 	}
@@ -259,7 +262,7 @@ func CreateTable(ctx context.Context, out io.Writer, a *Args) error {
 			return fail(err)
 		}
 	}
-	c, err := a.connect(ctx, Create)
+	c, err := a.connect(ctx, Create, os.Stderr)
 	if err != nil {
 		return err
 	}
@@ -389,7 +392,7 @@ func RunPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a *Ar
 		return err
 	}
 	table, ld := ph.load.Workload.Table, &ph.load
-	c, err := a.connect(ctx, phase)
+	c, err := a.connect(ctx, phase, stderr)
 	if err != nil {
 		return err
 	}

@@ -55,6 +55,9 @@ func newResultsCmd() *cobra.Command {
 			if err != nil {
 				return fault.Usage(err)
 			}
+			if cmd.Context().Err() != nil {
+				return fault.Run(fmt.Errorf("list interrupted: %w (nothing was changed)", cmd.Context().Err()))
+			}
 			w := cmd.OutOrStdout()
 			switch {
 			case len(entries) == 0 && len(sweeps) == 0:
@@ -85,8 +88,10 @@ func newResultsCmd() *cobra.Command {
 		Use:   "check",
 		Short: "Verify every stored entry (manifest and .hlog checksums) and say which are damaged and why",
 		Long: "check reads every entry of the store: its manifest's checksum and schema, the directory it lies in, and " +
-			"every .hlog it names; then every capacity sweep (its checksum). It prints one line per entry, good or DAMAGED with the reason, and exits 2 when " +
-			"any is damaged. Remove a damaged entry with `regress results remove NAME`, or restore it from a copy.",
+			"every .hlog it names; then every capacity sweep (its checksum); then what lies in the store that is no entry (an empty entry, a directory " +
+			"whose manifest.json is gone, an interrupted removal or write, a stray file, directory or symbolic link). It holds the store's lock while " +
+			"it reads, so a removal in progress is not seen half done. It prints one line per entry, good, DAMAGED or LEFTOVER with the reason, and exits 2 when " +
+			"any is damaged or left over. Remove a damaged entry with `regress results remove NAME`, or restore it from a copy.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			st, err := results.OpenReadOnly(store)
@@ -97,11 +102,19 @@ func newResultsCmd() *cobra.Command {
 			if err != nil {
 				return fault.Usage(err)
 			}
+			if cmd.Context().Err() != nil {
+				return fault.Run(fmt.Errorf("check interrupted: %w (nothing was changed)", cmd.Context().Err()))
+			}
 			w := cmd.OutOrStdout()
-			bad := 0
+			bad, left := 0, 0
 			for _, s := range sts {
 				if cmd.Context().Err() != nil {
 					return fault.Run(fmt.Errorf("check interrupted: %w (nothing was changed)", cmd.Context().Err()))
+				}
+				if s.Leftover {
+					left++
+					fmt.Fprintf(w, "LEFTOVER %s: %s\n", s.Name, strings.ReplaceAll(s.Err.Error(), "\n", "; "))
+					continue
 				}
 				if s.Err != nil {
 					bad++
@@ -118,7 +131,10 @@ func newResultsCmd() *cobra.Command {
 				fmt.Fprintf(w, "no results stored in %s\n", st.Root())
 			}
 			if bad > 0 {
-				return fault.Usagef("%d of %d entries in %s are damaged: remove each with `regress results remove NAME` (its results are lost) or restore it from a copy", bad, len(sts), st.Root())
+				return fault.Usagef("%d of %d entries in %s are damaged: remove each with `regress results remove NAME` (its results are lost) or restore it from a copy", bad, len(sts)-left, st.Root())
+			}
+			if left > 0 {
+				return fault.Usagef("%d things in %s are no store entry (LEFTOVER above): each line says what it is and what to do with it", left, st.Root())
 			}
 			return nil
 		},

@@ -31,6 +31,9 @@ func newDoctorCmd() *cobra.Command {
 			if zkAddr == "" {
 				return fault.Usage(errors.New("doctor: --zk HOST:PORT is required (the address `regress cluster up` prints)"))
 			}
+			if err := job.CheckZNode("--znode", znode); err != nil {
+				return err
+			}
 			if timeout <= 0 {
 				return fault.Usage(fmt.Errorf("doctor: --timeout %v must be positive", timeout))
 			}
@@ -39,7 +42,7 @@ func newDoctorCmd() *cobra.Command {
 			return job.Doctor(ctx, cmd.OutOrStdout(), zkAddr, znode, timeout)
 		},
 	}
-	cmd.Flags().StringVar(&zkAddr, "zk", "", "ZooKeeper address of the cluster, HOST:PORT")
+	quorumVar(cmd.Flags(), &zkAddr, "zk", "ZooKeeper address of the cluster, HOST:PORT")
 	cmd.Flags().StringVar(&znode, "znode", "/hbase", "HBase's base znode (zookeeper.znode.parent)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "give up when the cluster has not answered within this time")
 	return cmd

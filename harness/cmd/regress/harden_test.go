@@ -324,7 +324,10 @@ func TestCheckedBeforeAnyClusterStarts(t *testing.T) {
 	writeFile(t, file, "x")
 	badSuite := filepath.Join(dir, "bad.yaml")
 	writeFile(t, badSuite, "workloads: [workloadc]\ndata: {recordcount: 1000}\nproperties: {requestdistribution: bell}\n")
-	home := filepath.Join(dir, "no-hbase-home")
+	home := filepath.Join(dir, "empty-hbase-home") // a directory: the checks after the home's own run
+	if err := os.Mkdir(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string

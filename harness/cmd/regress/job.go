@@ -54,7 +54,7 @@ func addCommon(f *pflag.FlagSet, o *job.Options) {
 	f.BoolVar(&o.Quiet, "quiet", false, "no progress output")
 	f.BoolVar(&o.Keep, "keep", false, "keep the started clusters' work dirs (data, config, logs) after the run")
 	addLoadHosts(f, &o.LoadHosts)
-	f.IntVar(&o.RegionServers, "region-servers", 0, "region servers of every cluster regress starts (both sides): 1 is standalone HBase, 2+ a ZooKeeper, master and N region server JVMs (default: the suite's cluster.region_servers, else 1)")
+	f.Var(countFlag{&o.RegionServers}, "region-servers", "region servers of every cluster regress starts (both sides): 1 is standalone HBase, 2+ a ZooKeeper, master and N region server JVMs (default: the suite's cluster.region_servers, else 1)")
 	f.StringVar(&o.RSHeap, "rs-heap", "", "heap (-Xmx) of each region server regress starts, e.g. 2g (default: the suite's cluster.rs_heap, else 1g)")
 }
 
@@ -67,7 +67,8 @@ func addScenarios(f *pflag.FlagSet, p *string, usage string) {
 }
 
 func addStore(f *pflag.FlagSet, p *string) {
-	f.StringVar(p, "store", results.DefaultRoot, "results store directory")
+	*p = results.DefaultRoot
+	f.Var(storeFlag{p}, "store", "results store directory")
 }
 
 // addReport adds --out, --format and --fail-on-inconclusive (whose help says what fails).
@@ -86,7 +87,7 @@ func addSides(f *pflag.FlagSet, base, cand *sut.Spec) {
 	}{{"baseline", base}, {"candidate", cand}} {
 		role, side := s.role, s.side
 		f.StringVar(&side.Version, role, "", role+" HBase version (started by the provider)")
-		f.StringVar(&side.ZK, role+"-zk", "", "use the running cluster at this ZooKeeper address as the "+role)
+		quorumVar(f, &side.ZK, role+"-zk", "use the running cluster at this ZooKeeper address as the "+role)
 		f.StringArrayVar(&side.Conf, role+"-conf", nil, "hbase-site.xml override key=value for the "+role+" (repeatable)")
 		f.StringArrayVar(&side.JVMOpts, role+"-jvm-opt", nil, "extra JVM option for the "+role+" (repeatable)")
 		f.StringArrayVar(&side.Jars, role+"-jar", nil, "extra jar on the "+role+"'s HBase class path, e.g. a coprocessor or a patched module (repeatable; with --"+role+"-conf hbase.coprocessor.region.classes=...)")

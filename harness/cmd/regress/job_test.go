@@ -48,7 +48,7 @@ func TestJobBadInputExits2WithAHint(t *testing.T) {
 		{"home and zk", []string{"--baseline", "2.6.0", "--candidate-home", "/x", "--candidate-zk", "h:1"}, "exclude each other"},
 		{"java home on external", []string{"--baseline", "2.6.0", "--candidate-zk", "h:1", "--candidate-java-home", "/j"}, "only to clusters regress starts"},
 		{"label not a store name", []string{"--baseline", "2.6.0", "--candidate", "2.6.1", "--candidate-label", "rc/1"}, "cannot name a store directory"},
-		{"one label on both sides", []string{"--baseline-home", "/nonexistent/hbase", "--baseline-label", "same", "--candidate-home", "/nonexistent/hbase2", "--candidate-label", "same", "--scenarios", scen},
+		{"one label on both sides", []string{"--baseline", "2.6.0", "--baseline-label", "same", "--candidate", "2.6.1", "--candidate-label", "same", "--scenarios", scen},
 			"--baseline-label and --candidate-label are both \"same\""},
 		{"home that does not exist", []string{"--baseline-home", "/nonexistent/hbase", "--candidate-home", "/nonexistent/hbase2", "--scenarios", scen}, "not an HBase home"},
 		{"region servers out of range", []string{"--baseline", "2.6.0", "--candidate", "2.6.1", "--scenarios", scen, "--region-servers", "99"}, "--region-servers/--rs-heap: region servers: 99 is out of range"},

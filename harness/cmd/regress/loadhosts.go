@@ -30,6 +30,9 @@ func newWorkerCmd() *cobra.Command {
 			if w.ZK == "" {
 				return fault.Usage(errors.New("--zk HOST:PORT is required: the ZooKeeper of the cluster under test (what `regress cluster up` prints as zookeeper=)"))
 			}
+			if w.ConnectTimeout <= 0 {
+				return fault.Usagef("--zk-timeout %v: give a positive time to wait for ZooKeeper to answer, e.g. --zk-timeout 30s (the default)", w.ConnectTimeout)
+			}
 			w.Log = job.NewLogger(quiet)
 			if err := w.Serve(cmd.Context()); err != nil {
 				return fault.Run(err)
@@ -38,7 +41,7 @@ func newWorkerCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&w.ZK, "zk", "", "ZooKeeper quorum of the cluster under test (host:port[,host:port...])")
+	quorumVar(f, &w.ZK, "zk", "ZooKeeper quorum of the cluster under test (host:port[,host:port...])")
 	f.DurationVar(&w.ConnectTimeout, "zk-timeout", loadhosts.DefaultConnectTimeout, "give up when ZooKeeper has not answered within this time")
 	f.StringVar(&w.Root, "root", loadhosts.DefaultRoot, "znode under which load hosts register (the same on the run)")
 	f.BoolVar(&quiet, "quiet", false, "log warnings only")
@@ -48,7 +51,7 @@ func newWorkerCmd() *cobra.Command {
 // addLoadHosts adds the flags that run trials on `regress worker` load hosts.
 func addLoadHosts(f *pflag.FlagSet, l *job.LoadHosts) {
 	f.IntVar(&l.N, "load-hosts", 0, "run every trial's workload on `N` regress worker load hosts as one client (default: the suite's run.load_hosts; 0 runs it in this process)")
-	f.StringVar(&l.ZK, "load-hosts-zk", "", "ZooKeeper the load hosts registered in (default: the measured cluster's; the baseline's for a comparison)")
+	quorumVar(f, &l.ZK, "load-hosts-zk", "ZooKeeper the load hosts registered in (default: the measured cluster's; the baseline's for a comparison)")
 	f.StringVar(&l.Root, "load-hosts-root", loadhosts.DefaultRoot, "znode under which the load hosts registered")
 	f.DurationVar(&l.Timeout, "load-hosts-timeout", loadhosts.DefaultHostsTimeout, "how long to wait for the load hosts to register")
 }

@@ -26,7 +26,7 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 	f := cmd.Flags()
 	addCommon(f, &j.Options)
 	f.StringVar(&j.Side.Version, "version", "", "HBase version to start and measure")
-	f.StringVar(&j.Side.ZK, "zk", "", "ZooKeeper address of a running cluster to measure instead")
+	quorumVar(f, &j.Side.ZK, "zk", "ZooKeeper address of a running cluster to measure instead")
 	f.StringVar(&j.Side.Label, "label", "", "name to store results under (required with --zk)")
 	f.StringArrayVar(&j.Side.Conf, "conf", nil, "hbase-site.xml override key=value (repeatable)")
 	f.StringArrayVar(&j.Side.JVMOpts, "jvm-opt", nil, "extra JVM option (repeatable)")

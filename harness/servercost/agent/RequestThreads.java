@@ -77,6 +77,23 @@ public final class RequestThreads implements RequestThreadsMBean {
     }
 
     @Override
+    public String getRequestAllocatedBytesByThread() {
+        long[] ids = requestIds();
+        long[] bytes = threads.getThreadAllocatedBytes(ids);
+        StringBuilder b = new StringBuilder(ids.length * 16);
+        for (int i = 0; i < ids.length; i++) {
+            if (bytes[i] < 0) {
+                continue;
+            }
+            if (b.length() > 0) {
+                b.append(' ');
+            }
+            b.append(ids[i]).append('=').append(bytes[i]);
+        }
+        return b.toString();
+    }
+
+    @Override
     public long getRequestCpuTime() {
         return sum(threads.getThreadCpuTime(requestIds()));
     }

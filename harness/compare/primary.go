@@ -1,0 +1,147 @@
+package compare
+
+import (
+	"math"
+	"slices"
+
+	"github.com/regress-hbase/regress/harness/metric"
+)
+
+// AllWorkloads is the workload of a primary row: a server cost over every
+// workload that gates it.
+const AllWorkloads = "all workloads"
+
+// The primary figures. A per-request cost HBase ships (an object built on
+// every RPC, one more comparison per cell) moves the servers' cost per
+// operation in most workloads at once, by a few percent each. Each
+// workload's own row is tested inside the gated family, whose Holm step
+// needs its bound beyond tolerance at alpha over the family's size (about
+// twenty rows in a suite that gates every workload's cost and median):
+// a +5% cost with a 3% tolerance then reads INCONCLUSIVE with every
+// interval shown above tolerance. The primary row of a cost asks the
+// question the release asks, "did the servers' cost per operation grow
+// beyond tolerance over the suite's workloads?", with the workload as a
+// factor: the mean over workloads of each workload's mean log ratio,
+// weighted by the inverse of its squared standard error, degrees of freedom
+// by Welch-Satterthwaite. Under the null every workload's change is at most
+// the tolerance, so any weighted mean of them is too. It is
+// tested outside the Holm family at half the look's alpha, and gates: a
+// cost confined to one workload (scans only) is still the per-workload
+// rows' to find. At a change exactly at tolerance in every workload the
+// primary row alone flags it with probability alpha; together with the
+// family the verdict's rate stays near alpha because both read the same
+// pairs (TestPrimaryCostFalseAlarmAtTolerance).
+
+// decidePrimary tests the primary rows (Holm among them) at half the
+// look's alpha and returns which regressed, by row, and the alpha left to
+// the Holm family of the other gated metrics: the other half, or the whole
+// when every primary row regressed (a graphical procedure, Bretz et al.
+// 2009: the rejected node passes its alpha on). With no primary row the
+// family has the whole. Either way the verdict's false alarm rate stays at
+// most the look's alpha (TestPrimaryCostFalseAlarmAtTolerance).
+func decidePrimary(details []detail, out *Comparison) (regressed map[int]bool, familyAlpha float64) {
+	var rows []int
+	var ps []float64
+	for i, m := range out.Metrics {
+		if m.Primary {
+			rows = append(rows, i)
+			ps = append(ps, m.P)
+		}
+	}
+	if len(rows) == 0 {
+		return nil, out.LookAlpha
+	}
+	half := out.LookAlpha / 2
+	adj, reject, level := holm(ps, half)
+	regressed = map[int]bool{}
+	all := true
+	for j, i := range rows {
+		out.Metrics[i].P = math.Min(1, adj[j]*2)
+		details[i].level = level[j]
+		regressed[i] = reject[j]
+		all = all && reject[j]
+	}
+	if all {
+		return regressed, out.LookAlpha
+	}
+	return regressed, half
+}
+
+// addPrimary appends a primary row for each server cost metric gated in two
+// or more workloads, with its detail, and returns the details grown.
+func addPrimary(r resolved, out *Comparison, details []detail) []detail {
+	for _, name := range metric.EfficiencyMetrics {
+		var rows []int
+		for i, m := range out.Metrics {
+			if m.Metric == name && m.Gated && m.Workload != AllWorkloads {
+				rows = append(rows, i)
+			}
+		}
+		if len(rows) < 2 {
+			continue
+		}
+		// Inverse-variance weights, each SE floored at the workloads'
+		// median: a workload whose cost swings between pairs (scans: 37% a
+		// pair in one A/A here, against 2-3% for the others) would
+		// otherwise set the whole row's width, while weights from every
+		// workload's own estimated SE are themselves noisy and made the
+		// row flag a change exactly at tolerance in 7.7% of seeded runs
+		// at alpha 5% (equal weights: 4.9%). With the floor the typical
+		// workloads weigh the same and only a noisier one weighs less.
+		floor := medianSE(details, rows)
+		wt := make([]float64, len(rows))
+		var sumW float64
+		for j, i := range rows {
+			se := max(details[i].est.SE, floor)
+			wt[j] = 1 / (se * se)
+			sumW += wt[j]
+		}
+		var mean, v, dfDen, logB, logC float64
+		n := math.MaxInt
+		for j, i := range rows {
+			e := details[i].est
+			f := wt[j] / sumW
+			mean += f * e.Mean
+			se := max(e.SE, floor)
+			a := f * f * se * se
+			v += a
+			if e.DF > 0 {
+				dfDen += a * a / e.DF
+			}
+			n = min(n, e.N)
+			logB += f * math.Log(out.Metrics[i].Baseline)
+			logC += f * math.Log(out.Metrics[i].Candidate)
+		}
+		df := float64(n - 1)
+		if dfDen > 0 {
+			df = v * v / dfDen
+		}
+		k := metricKey{AllWorkloads, OpAll, name}
+		d := detail{key: k, est: estimate{Mean: mean, SE: math.Sqrt(v), DF: df, N: n},
+			level: out.LookAlpha, c: math.Log1p(r.tol[name])}
+		details = append(details, d)
+		out.Metrics = append(out.Metrics, MetricResult{
+			Workload: AllWorkloads, Op: OpAll, Metric: name, Unit: k.unit(),
+			Baseline: math.Exp(logB), Candidate: math.Exp(logC), Ratio: math.Exp(mean),
+			Tolerance: r.tol[name], Gated: true, Primary: true, Pairs: n,
+			Note: "primary: the inverse-variance weighted mean over the workloads that gate it, tested outside the Holm family at half the look's alpha",
+		})
+	}
+	return details
+}
+
+// medianSE is the median of the rows' standard errors (the upper one of an
+// even count), 1 when none is positive.
+func medianSE(details []detail, rows []int) float64 {
+	var ses []float64
+	for _, i := range rows {
+		if se := details[i].est.SE; se > 0 {
+			ses = append(ses, se)
+		}
+	}
+	if len(ses) == 0 {
+		return 1
+	}
+	slices.Sort(ses)
+	return ses[len(ses)/2]
+}

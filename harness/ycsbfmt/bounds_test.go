@@ -1,0 +1,104 @@
+package ycsbfmt
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// hostileHdr is a small YCSB .hdr log whose every interval declares a
+// histogram of 1..2^62 at 5 significant digits: 48 MiB of counts each.
+func hostileHdr(t *testing.T, intervals int) []byte {
+	t.Helper()
+	h := hdr.New(1, 1<<62, 5)
+	_ = h.RecordValue(1000)
+	p, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("#[Histogram log format version 1.3]\n#[StartTime: 1489406467 (seconds since epoch)]\n")
+	b.WriteString("\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n")
+	for i := range intervals {
+		fmt.Fprintf(&b, "%d.000,1.000,1.000,%s\n", i, p)
+	}
+	return []byte(b.String())
+}
+
+func TestHostileHdrGeometryIsRefusedBeforeAllocating(t *testing.T) {
+	log := hostileHdr(t, 200)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	_, err := ParseHdrLog("READ.hdr", strings.NewReader(string(log)))
+	took := time.Since(start)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "significant digits needs") {
+		t.Fatalf("ParseHdrLog of 1..2^62 at 5 digits: %v, want the geometry refused", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 || took > 2*time.Second {
+		t.Errorf("refusing a %d KiB log took %v and %d MiB", len(log)>>10, took, alloc>>20)
+	}
+}
+
+func TestImportRefusesDevicesAndFilesBeyondItsBound(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big.txt")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxImportFile + 1); err != nil { // sparse: costs no disk
+		t.Fatal(err)
+	}
+	f.Close()
+	for path, want := range map[string]string{"/dev/zero": "is a character device", big: "beyond the 256 MiB one imported file may hold"} {
+		done := make(chan error, 1)
+		go func() { _, err := readInput(context.Background(), path); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v, want %q", path, err, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s was read instead of refused", path)
+		}
+	}
+}
+
+// cancelAfter is a context that reports itself cancelled from its n+1-th
+// Err call on: it interrupts Import at a chosen point, between its steps.
+type cancelAfter struct {
+	context.Context
+	n int
+}
+
+func (c *cancelAfter) Err() error {
+	if c.n <= 0 {
+		return context.Canceled
+	}
+	c.n--
+	return nil
+}
+
+func TestAnInterruptedImportLeavesNoEmptyEntry(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "store")
+	spec := ImportSpec{Dir: store, Version: "2.6.1", Workload: "workloada", Suite: "ycsb-import"}
+	// One Err call after reading the file; the next, once the entry exists, says interrupted.
+	ctx := &cancelAfter{Context: context.Background(), n: 1}
+	var out strings.Builder
+	err := Import(ctx, &out, []string{fixture("ycsb-0.17-workloada.txt")}, spec)
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("Import: %v, want it interrupted", err)
+	}
+	if entries, _ := filepath.Glob(filepath.Join(store, "*", "*")); len(entries) > 0 {
+		t.Errorf("an interrupted import left %v", entries)
+	}
+}
