@@ -18,6 +18,9 @@ func Doctor(ctx context.Context, out io.Writer, zkAddr, znode string, timeout ti
 	if zkAddr == "" {
 		return fault.Usage(errors.New("doctor: --zk HOST:PORT is required (the address `regress cluster up` prints)"))
 	}
+	if err := CheckZNode("--znode", znode); err != nil {
+		return err
+	}
 	if timeout <= 0 {
 		return fault.Usage(fmt.Errorf("doctor: --timeout %v must be positive", timeout))
 	}

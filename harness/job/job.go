@@ -55,9 +55,10 @@ type Report struct {
 	FailOnInconclusive bool
 }
 
-// Compare is the main job: baseline against candidate, interleaved pairs
-// (or the candidate alone against stored baseline trials).
-type Compare struct {
+// Main is the main job (`regress --baseline V1 --candidate V2`): baseline
+// against candidate, in pairs (or the candidate alone against stored
+// baseline trials).
+type Main struct {
 	Options
 	Report
 	Baseline, Candidate sut.Spec
@@ -65,13 +66,13 @@ type Compare struct {
 }
 
 // Asked says whether any side was given (without one the CLI shows its help).
-func (j *Compare) Asked() bool {
+func (j *Main) Asked() bool {
 	b, c := j.Baseline, j.Candidate
 	return b.Version != "" || b.ZK != "" || c.Version != "" || c.ZK != "" || b.Home != "" || c.Home != ""
 }
 
 // Run runs the job and returns the verdict as an error when it fails the job.
-func (j *Compare) Run(ctx context.Context, stdout, stderr io.Writer) error {
+func (j *Main) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := j.Report.CheckIn(j.Store); err != nil {
 		return err
 	}
@@ -221,15 +222,15 @@ func writeReports(stdout io.Writer, rp Report, rep report.Report, stepSummary bo
 	return nil
 }
 
-// Single is `regress run`: one target measured with a suite, its trials stored.
-type Single struct {
+// Run is `regress run`: one target measured with a suite, its trials stored.
+type Run struct {
 	Options
 	// Side is the target; its Label (required with ZK) names the stored results.
 	Side sut.Spec
 }
 
 // Run measures the target and prints where its trials are stored.
-func (j *Single) Run(ctx context.Context, stdout, stderr io.Writer) error {
+func (j *Run) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	side := j.Side
 	side.Role = sut.Run
 	if err := side.Check(); err != nil {

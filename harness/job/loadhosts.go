@@ -2,6 +2,7 @@ package job
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -10,6 +11,22 @@ import (
 	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/suite"
 )
+
+// Serve is `regress worker`: w serves trials as a load host until ctx ends,
+// logging warnings only when quiet.
+func Serve(ctx context.Context, w *loadhosts.Worker, quiet bool) error {
+	if w.ZK == "" {
+		return fault.Usage(errors.New("--zk HOST:PORT is required: the ZooKeeper of the cluster under test (what `regress cluster up` prints as zookeeper=)"))
+	}
+	if w.ConnectTimeout <= 0 {
+		return fault.Usagef("--zk-timeout %v: give a positive time to wait for ZooKeeper to answer, e.g. --zk-timeout 30s (the default)", w.ConnectTimeout)
+	}
+	w.Log = NewLogger(quiet)
+	if err := w.Serve(ctx); err != nil {
+		return fault.Run(err)
+	}
+	return nil
+}
 
 // LoadHosts says whether trials run on `regress worker` load hosts.
 type LoadHosts struct {

@@ -14,7 +14,7 @@ import (
 // ListResults (`regress results list`) prints every usable entry of the
 // store, then every stored capacity sweep; a damaged entry is left out of
 // the tables and named in a warning, so it hides none of the others.
-func ListResults(out io.Writer, store string) error {
+func ListResults(ctx context.Context, out io.Writer, store string) error {
 	st, err := results.OpenReadOnly(store)
 	if err != nil {
 		return fault.Usage(err)
@@ -26,6 +26,9 @@ func ListResults(out io.Writer, store string) error {
 	sweeps, badSweeps, err := st.Sweeps()
 	if err != nil {
 		return fault.Usage(err)
+	}
+	if ctx.Err() != nil {
+		return fault.Run(fmt.Errorf("list interrupted: %w (nothing was changed)", ctx.Err()))
 	}
 	switch {
 	case len(entries) == 0 && len(sweeps) == 0:
@@ -52,8 +55,9 @@ func ListResults(out io.Writer, store string) error {
 }
 
 // CheckResults (`regress results check`) verifies every entry and sweep of
-// the store and prints one line each, good or DAMAGED with the reason; any
-// damaged entry is a usage error (exit 2) saying how to deal with it.
+// the store, and names what lies there that is no entry, one line each:
+// good, DAMAGED or LEFTOVER with the reason. Anything damaged or left over
+// is a usage error (exit 2) saying how to deal with it.
 func CheckResults(ctx context.Context, out io.Writer, store string) error {
 	st, err := results.OpenReadOnly(store)
 	if err != nil {
@@ -63,12 +67,18 @@ func CheckResults(ctx context.Context, out io.Writer, store string) error {
 	if err != nil {
 		return fault.Usage(err)
 	}
-	bad := 0
+	if ctx.Err() != nil {
+		return fault.Run(fmt.Errorf("check interrupted: %w (nothing was changed)", ctx.Err()))
+	}
+	bad, left := 0, 0
 	for _, s := range sts {
 		if ctx.Err() != nil {
 			return fault.Run(fmt.Errorf("check interrupted: %w (nothing was changed)", ctx.Err()))
 		}
 		switch {
+		case s.Leftover:
+			left++
+			fmt.Fprintf(out, "LEFTOVER %s: %s\n", s.Name, strings.ReplaceAll(s.Err.Error(), "\n", "; "))
 		case s.Err != nil:
 			bad++
 			fmt.Fprintf(out, "DAMAGED  %s: %s\n", s.Name, strings.ReplaceAll(s.Err.Error(), "\n", "; "))
@@ -82,7 +92,10 @@ func CheckResults(ctx context.Context, out io.Writer, store string) error {
 		fmt.Fprintf(out, "no results stored in %s\n", st.Root())
 	}
 	if bad > 0 {
-		return fault.Usagef("%d of %d entries in %s are damaged: remove each with `regress results remove NAME` (its results are lost) or restore it from a copy", bad, len(sts), st.Root())
+		return fault.Usagef("%d of %d entries in %s are damaged: remove each with `regress results remove NAME` (its results are lost) or restore it from a copy", bad, len(sts)-left, st.Root())
+	}
+	if left > 0 {
+		return fault.Usagef("%d things in %s are no store entry (LEFTOVER above): each line says what it is and what to do with it", left, st.Root())
 	}
 	return nil
 }

@@ -15,16 +15,16 @@ import (
 	"github.com/regress-hbase/regress/harness/suite"
 )
 
-// Stored is `regress compare`: two stored results (versions or labels in the
+// CompareStored is `regress compare`: two stored results (versions or labels in the
 // store, or manifest directories) compared again.
-type Stored struct {
+type CompareStored struct {
 	Report
 	Baseline, Candidate     string
 	Store, Suite, Scenarios string
 }
 
 // Run compares and reports; the verdict comes back as an error when it fails the job.
-func (j *Stored) Run(stdout, stderr io.Writer) error {
+func (j *CompareStored) Run(stdout io.Writer) error {
 	if j.Baseline == "" || j.Candidate == "" {
 		return fault.Usage(errors.New("compare needs --baseline and --candidate: a stored version or label, or a directory holding a manifest.json"))
 	}

@@ -6,8 +6,6 @@ import (
 	"github.com/regress-hbase/regress/harness/job"
 )
 
-func init() { register(newCapacityCmd) }
-
 func newCapacityCmd() *cobra.Command {
 	var j job.Capacity
 	cmd := &cobra.Command{

@@ -8,8 +8,6 @@ import (
 	"github.com/regress-hbase/regress/harness/sut"
 )
 
-func init() { register(newClusterCmd) }
-
 func newClusterCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cluster",

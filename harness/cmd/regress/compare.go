@@ -1,26 +1,19 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 
-	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/job"
-	"github.com/regress-hbase/regress/harness/results"
 )
 
-func init() { register(newCompareCmd); register(newResultsCmd) }
-
 func newCompareCmd() *cobra.Command {
-	var j job.Stored
+	var j job.CompareStored
 	cmd := &cobra.Command{
 		Use:   "compare --baseline V1|DIR --candidate V2|DIR",
 		Short: "Compare stored results (versions or labels in the store, or manifest directories)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return j.Run(cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return j.Run(cmd.OutOrStdout())
 		},
 	}
 	f := cmd.Flags()
@@ -43,47 +36,9 @@ func newResultsCmd() *cobra.Command {
 			"it is left out of the table and named on stderr (see `regress results check`).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := results.OpenReadOnly(store)
-			if err != nil {
-				return fault.Usage(err)
-			}
-			entries, damaged, err := st.Scan()
-			if err != nil {
-				return fault.Usage(err)
-			}
-			sweeps, badSweeps, err := st.Sweeps()
-			if err != nil {
-				return fault.Usage(err)
-			}
-			if cmd.Context().Err() != nil {
-				return fault.Run(fmt.Errorf("list interrupted: %w (nothing was changed)", cmd.Context().Err()))
-			}
-			w := cmd.OutOrStdout()
-			switch {
-			case len(entries) == 0 && len(sweeps) == 0:
-				fmt.Fprintf(w, "no results stored in %s\n", st.Root())
-			case len(entries) > 0:
-				fmt.Fprintf(w, "%-28s %-12s %-14s %-11s %6s %9s  %s\n", "TARGET", "SUITE", "FINGERPRINT", "SOURCE", "TRIALS", "SUMMARIES", "UPDATED")
-				for _, e := range entries {
-					fmt.Fprintf(w, "%-28s %-12s %-14s %-11s %6d %9d  %s\n", e.Target, e.Suite, shortFingerprint(e.Fingerprint), e.Source, e.Trials, e.Summaries, e.Updated.UTC().Format("2006-01-02 15:04"))
-				}
-			}
-			if len(sweeps) > 0 {
-				if len(entries) > 0 {
-					fmt.Fprintln(w)
-				}
-				fmt.Fprintf(w, "%-28s %-12s %-14s %-14s %s\n", "CAPACITY SWEEP", "SUITE", "BASELINE", "CANDIDATE", "UPDATED")
-				for _, e := range sweeps {
-					fmt.Fprintf(w, "%-28s %-12s %-14s %-14s %s\n", e.Name, e.Suite, e.Baseline, e.Candidate, e.Updated.UTC().Format("2006-01-02 15:04"))
-				}
-			}
-			if damaged = append(damaged, badSweeps...); len(damaged) > 0 {
-				fmt.Fprintln(cmd.ErrOrStderr(), "regress: warning:", &results.DamagedError{Entries: damaged})
-			}
-			return nil
+			return job.ListResults(cmd.Context(), cmd.OutOrStdout(), store)
 		},
 	}
-	addStore(list.Flags(), &store)
 	check := &cobra.Command{
 		Use:   "check",
 		Short: "Verify every stored entry (manifest and .hlog checksums) and say which are damaged and why",
@@ -94,52 +49,9 @@ func newResultsCmd() *cobra.Command {
 			"any is damaged or left over. Remove a damaged entry with `regress results remove NAME`, or restore it from a copy.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := results.OpenReadOnly(store)
-			if err != nil {
-				return fault.Usage(err)
-			}
-			sts, err := st.Check()
-			if err != nil {
-				return fault.Usage(err)
-			}
-			if cmd.Context().Err() != nil {
-				return fault.Run(fmt.Errorf("check interrupted: %w (nothing was changed)", cmd.Context().Err()))
-			}
-			w := cmd.OutOrStdout()
-			bad, left := 0, 0
-			for _, s := range sts {
-				if cmd.Context().Err() != nil {
-					return fault.Run(fmt.Errorf("check interrupted: %w (nothing was changed)", cmd.Context().Err()))
-				}
-				if s.Leftover {
-					left++
-					fmt.Fprintf(w, "LEFTOVER %s: %s\n", s.Name, strings.ReplaceAll(s.Err.Error(), "\n", "; "))
-					continue
-				}
-				if s.Err != nil {
-					bad++
-					fmt.Fprintf(w, "DAMAGED  %s: %s\n", s.Name, strings.ReplaceAll(s.Err.Error(), "\n", "; "))
-					continue
-				}
-				if s.Sweep != nil {
-					fmt.Fprintf(w, "good     %s: capacity sweep of %s against %s, suite %s%s\n", s.Name, s.Sweep.Candidate, s.Sweep.Baseline, s.Sweep.Suite, legacyNote(s.Sweep))
-					continue
-				}
-				fmt.Fprintf(w, "good     %s: %d trials, %d summaries\n", s.Name, s.Entry.Trials, s.Entry.Summaries)
-			}
-			if len(sts) == 0 {
-				fmt.Fprintf(w, "no results stored in %s\n", st.Root())
-			}
-			if bad > 0 {
-				return fault.Usagef("%d of %d entries in %s are damaged: remove each with `regress results remove NAME` (its results are lost) or restore it from a copy", bad, len(sts)-left, st.Root())
-			}
-			if left > 0 {
-				return fault.Usagef("%d things in %s are no store entry (LEFTOVER above): each line says what it is and what to do with it", left, st.Root())
-			}
-			return nil
+			return job.CheckResults(cmd.Context(), cmd.OutOrStdout(), store)
 		},
 	}
-	addStore(check.Flags(), &store)
 	remove := &cobra.Command{
 		Use:   "remove TARGET/SUITE-FINGERPRINT",
 		Short: "Remove one stored entry (damaged or not), named as list or check prints it",
@@ -148,37 +60,12 @@ func newResultsCmd() *cobra.Command {
 			"refuses anything that is not an entry directory or a sweep of this store.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := results.OpenReadOnly(store)
-			if err != nil {
-				return fault.Usage(err)
-			}
-			dir, err := st.WithContext(cmd.Context()).Remove(args[0])
-			if err != nil {
-				if cmd.Context().Err() != nil {
-					return fault.Run(fmt.Errorf("%w (nothing was removed)", err))
-				}
-				return fault.Usage(err)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "removed %s (%s)\n", args[0], dir)
-			return nil
+			return job.RemoveResult(cmd.Context(), cmd.OutOrStdout(), store, args[0])
 		},
 	}
-	addStore(remove.Flags(), &store)
+	for _, c := range []*cobra.Command{list, check, remove} {
+		addStore(c.Flags(), &store)
+	}
 	cmd.AddCommand(list, check, remove)
 	return markStopsAtOnce(cmd)
-}
-
-// legacyNote marks a sweep stored before sweeps had a checksum: readable, not verifiable.
-func legacyNote(e *results.SweepEntry) string {
-	if e.Legacy {
-		return " (stored before sweeps had a checksum: read, not verified)"
-	}
-	return ""
-}
-
-func shortFingerprint(fp string) string {
-	if len(fp) > 12 {
-		return fp[:12]
-	}
-	return fp
 }

@@ -1,18 +1,12 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/job"
 )
-
-func init() { register(newDoctorCmd) }
 
 func newDoctorCmd() *cobra.Command {
 	var (
@@ -28,18 +22,7 @@ func newDoctorCmd() *cobra.Command {
 			"cluster fails within --timeout with exit code 2.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if zkAddr == "" {
-				return fault.Usage(errors.New("doctor: --zk HOST:PORT is required (the address `regress cluster up` prints)"))
-			}
-			if err := job.CheckZNode("--znode", znode); err != nil {
-				return err
-			}
-			if timeout <= 0 {
-				return fault.Usage(fmt.Errorf("doctor: --timeout %v must be positive", timeout))
-			}
-			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
-			defer cancel()
-			return job.Doctor(ctx, cmd.OutOrStdout(), zkAddr, znode, timeout)
+			return job.Doctor(cmd.Context(), cmd.OutOrStdout(), zkAddr, znode, timeout)
 		},
 	}
 	quorumVar(cmd.Flags(), &zkAddr, "zk", "ZooKeeper address of the cluster, HOST:PORT")

@@ -9,8 +9,6 @@ import (
 	"github.com/regress-hbase/regress/harness/job"
 )
 
-func init() { register(newHistoryCmd); register(newBisectCmd) }
-
 func newHistoryCmd() *cobra.Command {
 	var j job.History
 	cmd := &cobra.Command{

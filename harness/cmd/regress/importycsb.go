@@ -6,8 +6,6 @@ import (
 	"github.com/regress-hbase/regress/harness/ycsbfmt"
 )
 
-func init() { register(newImportYCSBCmd) }
-
 func newImportYCSBCmd() *cobra.Command {
 	var to ycsbfmt.ImportSpec
 	cmd := &cobra.Command{

@@ -13,31 +13,30 @@ import (
 	"github.com/regress-hbase/regress/harness/sut"
 )
 
-func init() {
-	rootSetup = func(root *cobra.Command) {
-		var j job.Compare
-		root.Use = "regress --baseline V1 --candidate V2 [flags]"
-		root.Example = `  regress --baseline 2.6.1 --candidate 2.6.2 --suite smoke
+// setupMainJob makes root the main job: its flags and RunE.
+func setupMainJob(root *cobra.Command) {
+	var j job.Main
+	root.Use = "regress --baseline V1 --candidate V2 [flags]"
+	root.Example = `  regress --baseline 2.6.1 --candidate 2.6.2 --suite smoke
   regress --baseline 2.6.1 --candidate 2.6.1 --candidate-conf hbase.regionserver.handler.count=10
   regress --baseline 2.6.0 --candidate-home ./hbase-2.6.1-bin.tar.gz --candidate-label 2.6.1RC1
   regress --baseline 2.6.0 --candidate 2.6.1 --candidate-repo https://repository.apache.org/content/repositories/orgapachehbase-1234/ --candidate-label 2.6.1RC0
   regress --baseline-zk zk1:2181 --candidate-zk zk2:2181 --suite quick --format markdown`
-		root.Args = cobra.NoArgs
-		f := root.Flags()
-		addSides(f, &j.Baseline, &j.Candidate)
-		f.BoolVar(&j.ReuseBaseline, "reuse-baseline", false, "compare with stored baseline trials of the same suite instead of running the baseline (unpaired)")
-		addReport(f, &j.Report, "exit 4 when the verdict is INCONCLUSIVE")
-		addCommon(f, &j.Options)
-		profile := f.Bool("profile", false, "record JFR on both sides' region servers over one extra, uncounted pair per workload run after the counted ones, and report the frames that grew (default: the suite's run.profile, on in smoke, quick and rc; --profile=false turns it off)")
-		root.RunE = func(cmd *cobra.Command, _ []string) error {
-			if !j.Asked() {
-				return cmd.Help()
-			}
-			if f.Changed("profile") {
-				j.Profile = profile
-			}
-			return j.Run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+	root.Args = cobra.NoArgs
+	f := root.Flags()
+	addSides(f, &j.Baseline, &j.Candidate)
+	f.BoolVar(&j.ReuseBaseline, "reuse-baseline", false, "compare with stored baseline trials of the same suite instead of running the baseline (unpaired)")
+	addReport(f, &j.Report, "exit 4 when the verdict is INCONCLUSIVE")
+	addCommon(f, &j.Options)
+	profile := f.Bool("profile", false, "record JFR on both sides' region servers over one extra, uncounted pair per workload run after the counted ones, and report the frames that grew (default: the suite's run.profile, on in smoke, quick and rc; --profile=false turns it off)")
+	root.RunE = func(cmd *cobra.Command, _ []string) error {
+		if !j.Asked() {
+			return cmd.Help()
 		}
+		if f.Changed("profile") {
+			j.Profile = profile
+		}
+		return j.Run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
 }
 

@@ -1,17 +1,12 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/job"
 	"github.com/regress-hbase/regress/harness/loadhosts"
 )
-
-func init() { register(newWorkerCmd) }
 
 func newWorkerCmd() *cobra.Command {
 	var w loadhosts.Worker
@@ -26,19 +21,7 @@ func newWorkerCmd() *cobra.Command {
 			"them into one client's result. The worker needs to reach ZooKeeper and every region server; it serves until " +
 			"interrupted. Every host must run the same regress build as the run (a mismatch is refused).",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if w.ZK == "" {
-				return fault.Usage(errors.New("--zk HOST:PORT is required: the ZooKeeper of the cluster under test (what `regress cluster up` prints as zookeeper=)"))
-			}
-			if w.ConnectTimeout <= 0 {
-				return fault.Usagef("--zk-timeout %v: give a positive time to wait for ZooKeeper to answer, e.g. --zk-timeout 30s (the default)", w.ConnectTimeout)
-			}
-			w.Log = job.NewLogger(quiet)
-			if err := w.Serve(cmd.Context()); err != nil {
-				return fault.Run(err)
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return job.Serve(cmd.Context(), &w, quiet) },
 	}
 	f := cmd.Flags()
 	quorumVar(f, &w.ZK, "zk", "ZooKeeper quorum of the cluster under test (host:port[,host:port...])")

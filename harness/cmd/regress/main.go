@@ -31,16 +31,6 @@ const (
 	exitInconclusive = 4
 )
 
-// subcommands holds the constructors each command file registers in init.
-var subcommands []func() *cobra.Command
-
-// register adds a subcommand constructor; each command file calls it from init.
-func register(f func() *cobra.Command) { subcommands = append(subcommands, f) }
-
-// rootSetup lets the root command's own flags and RunE be installed by the
-// file that implements the whole comparison job.
-var rootSetup func(*cobra.Command)
-
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "regress",
@@ -50,12 +40,9 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return fault.Usage(err) })
-	if rootSetup != nil {
-		rootSetup(root)
-	}
-	for _, f := range subcommands {
-		root.AddCommand(f())
-	}
+	setupMainJob(root)
+	root.AddCommand(newRunCmd(), newCompareCmd(), newCapacityCmd(), newPlanCmd(), newHistoryCmd(), newBisectCmd(), newResultsCmd(),
+		newImportYCSBCmd(), newYCSBCmd(), newClusterCmd(), newDoctorCmd(), newWorkerCmd())
 	refuseUnknownSubcommands(root)
 	logFormat := root.PersistentFlags().String("log-format", "text", "log lines on stderr as "+strings.Join(job.LogFormats, " or ")+" (one JSON object a line, for CI)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {

@@ -6,8 +6,6 @@ import (
 	"github.com/regress-hbase/regress/harness/job"
 )
 
-func init() { register(newPlanCmd) }
-
 func newPlanCmd() *cobra.Command {
 	var j job.Plan
 	cmd := &cobra.Command{

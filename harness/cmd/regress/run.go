@@ -6,10 +6,8 @@ import (
 	"github.com/regress-hbase/regress/harness/job"
 )
 
-func init() { register(newRunCmd) }
-
 func newRunCmd() *cobra.Command {
-	var j job.Single
+	var j job.Run
 	cmd := &cobra.Command{
 		Use:   "run (--version V | --zk HOST:PORT --label NAME)",
 		Short: "Run a suite on one target and store its trials (a reusable baseline)",

@@ -8,41 +8,6 @@ import (
 	"github.com/regress-hbase/regress/harness/ycsbmode"
 )
 
-func init() { register(newYCSBCmd) }
-
-// ycsbFlagsHelp documents the YCSB-style flags the load and run commands share.
-const ycsbFlagsHelp = `Flags (YCSB's own syntax, single dash):
-  --zk HOST:PORT   ZooKeeper of the cluster (the zookeeper= address 'regress cluster up' prints); required
-  -P FILE          property file; repeatable, later files win (e.g. -P scenarios/workloadc)
-  -p KEY=VALUE     property; repeatable, wins over every -P file
-  -threads N       client threads (property threadcount, default 1)
-  -target R        global target rate in ops/s (property target, default 0 = as fast as possible)
-  -s               print a status line to stderr every status.interval seconds (default 10)
-  -l LABEL         prefix for the status lines
-  --load-hosts N   run only: run on N 'regress worker' load hosts registered in the
-                   cluster's ZooKeeper and print their merged result as one client's
-  -db CLASS        accepted for YCSB command lines that name an HBase binding; ignored
-  -load / -t       accepted when they agree with the command (load / run)
-
-Properties are YCSB's: table (default usertable), columnfamily (required, as in
-YCSB's hbase2 binding), recordcount, operationcount, insertstart, insertcount,
-fieldcount, fieldlength, readallfields, writeallfields, the *proportion mix,
-requestdistribution, insertorder, zeropadding, threadcount, target,
-maxexecutiontime (seconds), durability (USE_DEFAULT, SKIP_WAL, ASYNC_WAL,
-SYNC_WAL, FSYNC_WAL), measurement.interval, hdrhistogram.percentiles
-(default 50,95,99), hdrhistogram.fileoutput, hdrhistogram.output.path,
-status.interval, exportfile, zookeeper.znode.parent (default /hbase). Beyond
-YCSB: seed=N fixes the random draws (default: from the clock, logged).
-
-Latencies: measurement.interval=op (the default, as in YCSB) reports service
-time, from each operation's actual start. With -target, -p
-measurement.interval=both adds [Intended-READ]-style blocks measured from each
-operation's scheduled start: the coordinated-omission-corrected figures, which
-include the time an operation waited because the client fell behind.
-measurement.interval=intended reports only those, under the plain names.
-The rate is paced open-loop over one global schedule; when the achieved rate
-falls below 95% of the target a warning says so on stderr.`
-
 func newYCSBCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ycsb",
@@ -94,7 +59,7 @@ func newYCSBPhaseCmd(phase string) *cobra.Command {
 	return &cobra.Command{
 		Use:                phase + " --zk HOST:PORT -P FILE [-P FILE]... [-p KEY=VALUE]... [-threads N] [-target R] [-s]",
 		Short:              short,
-		Long:               long + "\n\n" + ycsbFlagsHelp,
+		Long:               long + "\n\n" + ycsbmode.FlagsHelp,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a, err := ycsbmode.ParseArgs(phase, args)
