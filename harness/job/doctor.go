@@ -11,10 +11,17 @@ import (
 	"github.com/regress-hbase/regress/harness/hbase"
 )
 
-// Doctor (`regress doctor`) prints the cluster report, giving up after
-// timeout. Any failure means the cluster at zkAddr is not usable as given:
-// bad input, like other usage errors.
-func Doctor(ctx context.Context, out io.Writer, zkAddr, znode string, timeout time.Duration) error {
+// Doctor is `regress doctor`: it prints the report of the cluster at ZK
+// (znode ZNode), giving up after Timeout. Any failure means the cluster is
+// not usable as given: bad input, like other usage errors.
+type Doctor struct {
+	ZK, ZNode string
+	Timeout   time.Duration
+}
+
+// Run checks the flags, reaches the cluster and prints its report to out.
+func (j *Doctor) Run(ctx context.Context, out io.Writer) error {
+	zkAddr, znode, timeout := j.ZK, j.ZNode, j.Timeout
 	if zkAddr == "" {
 		return fault.Usage(errors.New("doctor: --zk HOST:PORT is required (the address `regress cluster up` prints)"))
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,7 +20,6 @@ import (
 	"github.com/regress-hbase/regress/harness/suite"
 	"github.com/regress-hbase/regress/harness/sut"
 	"github.com/regress-hbase/regress/harness/version"
-	"log/slog"
 )
 
 // History is `regress history`: every release of a list or range measured

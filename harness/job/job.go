@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -557,6 +558,26 @@ func Kept(err error, stored int, store string) error {
 
 func newRunID() string {
 	return time.Now().UTC().Format("20060102T150405")
+}
+
+// ParseCount reads a count flag whose default 0 means the suite's: a value
+// given must be a whole number of at least 1 (`--region-servers 0` is
+// refused, not read as the default).
+func ParseCount(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%q is not a count: give a whole number of at least 1, or leave the flag out for the suite's", s)
+	}
+	return n, nil
+}
+
+// ParseStore reads --store: an empty or blank directory is refused, not read
+// as the default (./baselines), which would write somewhere the user did not name.
+func ParseStore(s string) (string, error) {
+	if strings.TrimSpace(s) == "" {
+		return "", errors.New("the results store directory is empty: give a directory, e.g. --store baselines (the default)")
+	}
+	return s, nil
 }
 
 // LogFormats are the values of --log-format: text (slog's key=value lines)

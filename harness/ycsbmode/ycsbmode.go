@@ -85,6 +85,34 @@ func LogFormatArg(args []string) string {
 	return ""
 }
 
+// Main runs one ycsb command (Create, Load or Run) on its raw command line:
+// YCSB's flags are parsed here, not by the CLI. It returns ErrHelp when the
+// command's help was asked for.
+func Main(ctx context.Context, stdout, stderr io.Writer, phase string, args []string) error {
+	a, err := ParseArgs(phase, args)
+	if err != nil {
+		return err
+	}
+	if phase == Create {
+		return CreateTable(ctx, stdout, a)
+	}
+	return RunPhase(ctx, stdout, stderr, phase, a)
+}
+
+// PhaseHelp is the load or run command's one-line and long help.
+func PhaseHelp(phase string) (short, long string) {
+	if phase == Load {
+		return "YCSB's load phase: insert insertcount rows from insertstart with -threads workers",
+			"load inserts the rows insertstart .. insertstart+insertcount-1 (insertcount defaults to " +
+				"recordcount-insertstart), one INSERT with all fields per row, as YCSB's load phase does; -target " +
+				"paces it. It fails (exit 3) when any insert failed, since the data set is then incomplete.\n\n" + FlagsHelp
+	}
+	return "YCSB's run phase: operationcount operations of the workload's mix at -target ops/s",
+		"run performs operationcount operations of the workload's mix (stopping earlier at " +
+			"maxexecutiontime seconds when set), paced open-loop to -target ops/s over all threads. " +
+			"Operation errors are counted in Return=ERROR lines and warned about, as YCSB does, without failing the run.\n\n" + FlagsHelp
+}
+
 // ErrHelp is returned by ParseArgs for -h, -help and --help: print the command's help.
 var ErrHelp = errors.New("help requested")
 

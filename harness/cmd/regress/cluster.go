@@ -45,7 +45,7 @@ func newClusterUpCmd() *cobra.Command {
 	f.DurationVar(&opt.StartTimeout, "start-timeout", cluster.DefaultStartTimeout, "give up when HBase is not ready this long after its JVM started")
 	f.StringVar(&spec.Repo, "repo", "", "Maven repository to resolve the HBase jars from first (an RC's staging repository, or file:///...)")
 	f.StringVar(&spec.Home, "home", "", "start this HBase home instead: an unpacked binary release or its .tar.gz (version read from its jars)")
-	f.Var(countFlag{&opt.Topology.RegionServers}, "region-servers", "region servers (default 1): 1 is standalone HBase (one JVM); 2 or more start a ZooKeeper, a master and N region server JVMs on 127.0.0.1 (pseudo-distributed)")
+	countVar(f, &opt.Topology.RegionServers, "region-servers", "region servers (default 1): 1 is standalone HBase (one JVM); 2 or more start a ZooKeeper, a master and N region server JVMs on 127.0.0.1 (pseudo-distributed)")
 	f.StringVar(&opt.Topology.RSHeap, "rs-heap", "", "heap (-Xmx) of each region server, e.g. 2g (default 1g)")
 	f.StringVar(&spec.JavaHome, "java-home", "", "JDK to run HBase on (default: one that runs the version, from JAVA_HOME, REGRESS_JDK<N>_HOME, /usr/lib/jvm)")
 	return cmd

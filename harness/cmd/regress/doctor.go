@@ -9,11 +9,7 @@ import (
 )
 
 func newDoctorCmd() *cobra.Command {
-	var (
-		zkAddr  string
-		znode   string
-		timeout time.Duration
-	)
+	var j job.Doctor
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check that an HBase cluster answers and show its version, servers, tables and snapshots",
@@ -21,12 +17,10 @@ func newDoctorCmd() *cobra.Command {
 			"cluster's HBase version, live region servers, tables and snapshots. An unreachable " +
 			"cluster fails within --timeout with exit code 2.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return job.Doctor(cmd.Context(), cmd.OutOrStdout(), zkAddr, znode, timeout)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return j.Run(cmd.Context(), cmd.OutOrStdout()) },
 	}
-	quorumVar(cmd.Flags(), &zkAddr, "zk", "ZooKeeper address of the cluster, HOST:PORT")
-	cmd.Flags().StringVar(&znode, "znode", "/hbase", "HBase's base znode (zookeeper.znode.parent)")
-	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "give up when the cluster has not answered within this time")
+	quorumVar(cmd.Flags(), &j.ZK, "zk", "ZooKeeper address of the cluster, HOST:PORT")
+	cmd.Flags().StringVar(&j.ZNode, "znode", "/hbase", "HBase's base znode (zookeeper.znode.parent)")
+	cmd.Flags().DurationVar(&j.Timeout, "timeout", 10*time.Second, "give up when the cluster has not answered within this time")
 	return cmd
 }

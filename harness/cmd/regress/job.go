@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"os"
 	"strings"
 
@@ -53,21 +54,17 @@ func addCommon(f *pflag.FlagSet, o *job.Options) {
 	f.BoolVar(&o.Quiet, "quiet", false, "no progress output")
 	f.BoolVar(&o.Keep, "keep", false, "keep the started clusters' work dirs (data, config, logs) after the run")
 	addLoadHosts(f, &o.LoadHosts)
-	f.Var(countFlag{&o.RegionServers}, "region-servers", "region servers of every cluster regress starts (both sides): 1 is standalone HBase, 2+ a ZooKeeper, master and N region server JVMs (default: the suite's cluster.region_servers, else 1)")
+	countVar(f, &o.RegionServers, "region-servers", "region servers of every cluster regress starts (both sides): 1 is standalone HBase, 2+ a ZooKeeper, master and N region server JVMs (default: the suite's cluster.region_servers, else 1)")
 	f.StringVar(&o.RSHeap, "rs-heap", "", "heap (-Xmx) of each region server regress starts, e.g. 2g (default: the suite's cluster.rs_heap, else 1g)")
 }
 
 func addScenarios(f *pflag.FlagSet, p *string, usage string) {
-	def := "scenarios"
-	if v := os.Getenv("REGRESS_SCENARIOS"); v != "" {
-		def = v
-	}
-	f.StringVar(p, "scenarios", def, usage)
+	f.StringVar(p, "scenarios", cmp.Or(os.Getenv("REGRESS_SCENARIOS"), "scenarios"), usage)
 }
 
 func addStore(f *pflag.FlagSet, p *string) {
 	*p = results.DefaultRoot
-	f.Var(storeFlag{p}, "store", "results store directory")
+	f.Var(checked[string]{p, job.ParseStore, "string"}, "store", "results store directory")
 }
 
 // addReport adds --out, --format and --fail-on-inconclusive (whose help says what fails).

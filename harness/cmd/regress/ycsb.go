@@ -30,46 +30,28 @@ func newYCSBCreateTableCmd() *cobra.Command {
 			"be set too (in a -P file or with -p); insertorder and zeropadding are honoured. -p compression=SNAPPY " +
 			"(NONE, GZ, LZ4, ZSTD...) sets the family's compression. A table that exists already is an error.",
 		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := ycsbmode.ParseArgs(ycsbmode.Create, args)
-			if errors.Is(err, ycsbmode.ErrHelp) {
-				return cmd.Help()
-			}
-			if err != nil {
-				return err
-			}
-			return ycsbmode.CreateTable(cmd.Context(), cmd.OutOrStdout(), a)
-		},
+		RunE:               runYCSB(ycsbmode.Create),
 	}
 }
 
 func newYCSBPhaseCmd(phase string) *cobra.Command {
-	short := map[string]string{
-		ycsbmode.Load: "YCSB's load phase: insert insertcount rows from insertstart with -threads workers",
-		ycsbmode.Run:  "YCSB's run phase: operationcount operations of the workload's mix at -target ops/s",
-	}[phase]
-	long := map[string]string{
-		ycsbmode.Load: "load inserts the rows insertstart .. insertstart+insertcount-1 (insertcount defaults to " +
-			"recordcount-insertstart), one INSERT with all fields per row, as YCSB's load phase does; -target " +
-			"paces it. It fails (exit 3) when any insert failed, since the data set is then incomplete.",
-		ycsbmode.Run: "run performs operationcount operations of the workload's mix (stopping earlier at " +
-			"maxexecutiontime seconds when set), paced open-loop to -target ops/s over all threads. " +
-			"Operation errors are counted in Return=ERROR lines and warned about, as YCSB does, without failing the run.",
-	}[phase]
+	short, long := ycsbmode.PhaseHelp(phase)
 	return &cobra.Command{
 		Use:                phase + " --zk HOST:PORT -P FILE [-P FILE]... [-p KEY=VALUE]... [-threads N] [-target R] [-s]",
 		Short:              short,
-		Long:               long + "\n\n" + ycsbmode.FlagsHelp,
+		Long:               long,
 		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := ycsbmode.ParseArgs(phase, args)
-			if errors.Is(err, ycsbmode.ErrHelp) {
-				return cmd.Help()
-			}
-			if err != nil {
-				return err
-			}
-			return ycsbmode.RunPhase(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), phase, a)
-		},
+		RunE:               runYCSB(phase),
+	}
+}
+
+// runYCSB runs a ycsb command on its raw args (ycsbmode parses YCSB's flags).
+func runYCSB(phase string) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		err := ycsbmode.Main(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), phase, args)
+		if errors.Is(err, ycsbmode.ErrHelp) {
+			return cmd.Help()
+		}
+		return err
 	}
 }
