@@ -17,9 +17,7 @@ with probability 0.8, and to find a regression of twice the tolerance with proba
 With --candidate it uses the pairs of both sides; with --baseline alone it takes the spread of
 a pair as that of two of the baseline's trials (e.g. after ` + "`regress run --version V`" + `).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return j.Run(cmd.OutOrStdout())
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return j.Run(cmd.OutOrStdout()) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&j.Baseline, "baseline", "", "stored version or label, or a directory with manifest.json")
