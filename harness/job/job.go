@@ -7,6 +7,7 @@
 package job
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -335,7 +336,7 @@ func (o *Options) open(ctx context.Context, stderr io.Writer) (*session, error) 
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
-	return &session{store: store.WithContext(ctx), log: NewLogger(o.Quiet), prog: progress.New(stderr, o.Quiet)}, nil
+	return &session{store: store.WithContext(ctx), log: NewLogger(ctx, stderr, o.Quiet), prog: progress.New(stderr, o.Quiet, NewLogger(ctx, stderr, false))}, nil
 }
 
 // runner is the runner of suite s for this session, reporting to onEvent.
@@ -584,11 +585,15 @@ func ParseStore(s string) (string, error) {
 // and json (one JSON object a line, for CI).
 var LogFormats = []string{"text", "json"}
 
-// NewLogHandler is the one handler every log line of the process goes
-// through, on stderr in format (one of LogFormats); the CLI makes it
-// slog's default.
+// NewLogHandler is the handler of a command's log lines on stderr, in
+// format (one of LogFormats); the CLI makes one slog's default for the
+// packages that log through it, and NewLogger makes the job's own.
 func NewLogHandler(stderr io.Writer, format string) (slog.Handler, error) {
-	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
+	return newLogHandler(stderr, format, slog.LevelInfo)
+}
+
+func newLogHandler(stderr io.Writer, format string, level slog.Level) (slog.Handler, error) {
+	opts := &slog.HandlerOptions{Level: level}
 	switch format {
 	case "text":
 		return slog.NewTextHandler(stderr, opts), nil
@@ -598,31 +603,28 @@ func NewLogHandler(stderr io.Writer, format string) (slog.Handler, error) {
 	return nil, fault.Usagef("--log-format %q: use %s", format, strings.Join(LogFormats, " or "))
 }
 
-// NewLogger is the log a command writes: slog's default handler (the one
-// NewLogHandler made), warnings only when quiet.
-func NewLogger(quiet bool) *slog.Logger {
-	if !quiet {
-		return slog.Default()
+type logFormatKey struct{}
+
+// WithLogFormat is ctx carrying the command's --log-format, for NewLogger.
+func WithLogFormat(ctx context.Context, format string) context.Context {
+	return context.WithValue(ctx, logFormatKey{}, format)
+}
+
+// NewLogger is a command's log on its stderr in ctx's --log-format (text
+// when none was given): the same format as slog's default, but the job's
+// own writer, so commands run side by side in one process (tests) keep
+// their lines apart. Warnings only when quiet.
+func NewLogger(ctx context.Context, stderr io.Writer, quiet bool) *slog.Logger {
+	level := slog.LevelInfo
+	if quiet {
+		level = slog.LevelWarn
 	}
-	return slog.New(atLeast{slog.Default().Handler(), slog.LevelWarn})
-}
-
-// atLeast passes on the records of its handler from level min up.
-type atLeast struct {
-	slog.Handler
-	min slog.Level
-}
-
-func (h atLeast) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= h.min && h.Handler.Enabled(ctx, l)
-}
-
-func (h atLeast) WithAttrs(as []slog.Attr) slog.Handler {
-	return atLeast{h.Handler.WithAttrs(as), h.min}
-}
-
-func (h atLeast) WithGroup(name string) slog.Handler {
-	return atLeast{h.Handler.WithGroup(name), h.min}
+	format, _ := ctx.Value(logFormatKey{}).(string)
+	h, err := newLogHandler(stderr, cmp.Or(format, "text"), level)
+	if err != nil { // the CLI refused the format before any job ran
+		h, _ = newLogHandler(stderr, "text", level)
+	}
+	return slog.New(h)
 }
 
 // CheckZNode refuses a znode parent ZooKeeper would not take: it must be an

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/regress-hbase/regress/harness/fault"
@@ -14,14 +15,14 @@ import (
 
 // Serve is `regress worker`: w serves trials as a load host until ctx ends,
 // logging warnings only when quiet.
-func Serve(ctx context.Context, w *loadhosts.Worker, quiet bool) error {
+func Serve(ctx context.Context, stderr io.Writer, w *loadhosts.Worker, quiet bool) error {
 	if w.ZK == "" {
 		return fault.Usage(errors.New("--zk HOST:PORT is required: the ZooKeeper of the cluster under test (what `regress cluster up` prints as zookeeper=)"))
 	}
 	if w.ConnectTimeout <= 0 {
 		return fault.Usagef("--zk-timeout %v: give a positive time to wait for ZooKeeper to answer, e.g. --zk-timeout 30s (the default)", w.ConnectTimeout)
 	}
-	w.Log = NewLogger(quiet)
+	w.Log = NewLogger(ctx, stderr, quiet)
 	if err := w.Serve(ctx); err != nil {
 		return fault.Run(err)
 	}

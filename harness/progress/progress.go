@@ -1,9 +1,10 @@
 // Package progress shows what a run is doing on stderr: live bars on a
-// terminal, otherwise (CI logs) a log line every few seconds through slog's
-// default handler, so every line there has the log's one format; nothing when quiet.
+// terminal, otherwise (CI logs) a log line every few seconds through the
+// command's logger, so every line there has the log's one format; nothing when quiet.
 package progress
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"log/slog"
@@ -37,9 +38,10 @@ type Progress struct {
 // plainEvery is how often a non-terminal gets a progress line during a trial.
 const plainEvery = 5 * time.Second
 
-// New renders to w; quiet shows nothing.
-func New(w io.Writer, quiet bool) *Progress {
-	pr := &Progress{w: w, quiet: quiet, log: slog.Default()}
+// New renders to w, and off a terminal logs its lines to log (nil:
+// slog's default); quiet shows nothing.
+func New(w io.Writer, quiet bool, log *slog.Logger) *Progress {
+	pr := &Progress{w: w, quiet: quiet, log: cmp.Or(log, slog.Default())}
 	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		pr.tty = true
 	}

@@ -11,13 +11,12 @@ import (
 )
 
 // TestPlainOutputIsLogLines: off a terminal, every line progress shows is a
-// log line of the process's one handler (here JSON), none written plainly;
+// log line of the logger it is given (here JSON), none written plainly;
 // quiet shows nothing.
 func TestPlainOutputIsLogLines(t *testing.T) {
-	defer slog.SetDefault(slog.Default())
 	var logs, plain bytes.Buffer
-	slog.SetDefault(slog.New(slog.NewJSONHandler(&logs, nil)))
-	pr := New(&plain, false)
+	log := slog.New(slog.NewJSONHandler(&logs, nil))
+	pr := New(&plain, false, log)
 	pr.Message("starting HBase 2.6.1")
 	pr.Event(runner.Event{Phase: "trial", Target: "2.6.1", Workload: "workloada", Trial: 1, Trials: 8})
 	pr.Event(runner.Event{Phase: "done", Trials: 8})
@@ -37,7 +36,7 @@ func TestPlainOutputIsLogLines(t *testing.T) {
 		t.Errorf("messages %q, want %q", msgs, want)
 	}
 	logs.Reset()
-	q := New(&plain, true)
+	q := New(&plain, true, log)
 	q.Message("x")
 	q.Event(runner.Event{Phase: "done", Trials: 1})
 	if logs.Len()+plain.Len() != 0 {

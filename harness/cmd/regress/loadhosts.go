@@ -21,7 +21,9 @@ func newWorkerCmd() *cobra.Command {
 			"them into one client's result. The worker needs to reach ZooKeeper and every region server; it serves until " +
 			"interrupted. Every host must run the same regress build as the run (a mismatch is refused).",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return job.Serve(cmd.Context(), &w, quiet) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return job.Serve(cmd.Context(), cmd.ErrOrStderr(), &w, quiet)
+		},
 	}
 	f := cmd.Flags()
 	quorumVar(f, &w.ZK, "zk", "ZooKeeper quorum of the cluster under test (host:port[,host:port...])")

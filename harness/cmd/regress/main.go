@@ -56,6 +56,7 @@ func newRootCmd() *cobra.Command {
 			return err
 		}
 		slog.SetDefault(slog.New(h))
+		cmd.SetContext(job.WithLogFormat(cmd.Context(), format))
 		return nil
 	}
 	return root
