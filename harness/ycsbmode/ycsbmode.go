@@ -292,6 +292,17 @@ func readPhase(phase string, a *Args) (*settings, error) {
 	collect(err)
 	ph.statusEvery = time.Duration(every) * time.Second
 	ph.exportFile = p.String("exportfile", "")
+	if ph.exportFile != "" {
+		// Checked now, not when the run is over and its report would be lost.
+		if st, err := os.Stat(ph.exportFile); err == nil && st.IsDir() {
+			collect(fmt.Errorf("exportfile=%s is a directory: give the path of the file the report is written to", ph.exportFile))
+		} else if st, err := os.Stat(filepath.Dir(ph.exportFile)); err != nil || !st.IsDir() {
+			collect(fmt.Errorf("exportfile=%s: directory %s does not exist: create it, or give a path in an existing directory", ph.exportFile, filepath.Dir(ph.exportFile)))
+		}
+	}
+	if zp := p.String("zookeeper.znode.parent", "/hbase"); !strings.HasPrefix(zp, "/") {
+		collect(fmt.Errorf("zookeeper.znode.parent=%s: give the cluster's base znode, an absolute path such as /hbase (the default)", zp))
+	}
 	ph.load, err = loadspec.FromProperties(p)
 	collect(err)
 	if len(errs) > 0 {

@@ -3,6 +3,7 @@ package ycsbmode
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +34,37 @@ func TestParseYCSBArgsPrecedenceAsYCSB(t *testing.T) {
 	}
 	if a, err := ParseArgs(Load, []string{"--zk=h:2", "-load"}); err != nil || a.zk != "h:2" {
 		t.Errorf("--zk=h:2 -load: %v, %v", a, err)
+	}
+}
+
+// TestRunSettingsRefusedBeforeConnecting: settings that could only fail once
+// the run is over (an exportfile that is a directory or lies in none: the
+// run's report lost) or that YCSB's binding would refuse at connect time
+// (a relative znode parent, said as "cannot reach HBase") are usage errors
+// before anything connects. Issue 29's second probe round.
+func TestRunSettingsRefusedBeforeConnecting(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		prop, want string
+	}{
+		{"exportfile=" + dir, "is a directory"},
+		{"exportfile=" + filepath.Join(dir, "no", "such", "out.txt"), "does not exist"},
+		{"zookeeper.znode.parent=hbase", "an absolute path such as /hbase"},
+		{"zookeeper.znode.parent=", "an absolute path such as /hbase"},
+	} {
+		a, err := ParseArgs(Run, []string{"--zk", "h:1", "-p", "columnfamily=f", "-p", tc.prop})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.prop, err)
+		}
+		if _, err := readPhase(Run, a); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("-p %s: %v, want an error saying %q", tc.prop, err, tc.want)
+		}
+	}
+	a, err := ParseArgs(Run, []string{"--zk", "h:1", "-p", "columnfamily=f", "-p", "recordcount=10", "-p", "operationcount=10", "-p", "exportfile=" + filepath.Join(dir, "out.txt"), "-p", "zookeeper.znode.parent=/hbase-unsecure"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readPhase(Run, a); err != nil {
+		t.Errorf("a new exportfile in an existing directory and an absolute znode: %v, want them accepted", err)
 	}
 }
