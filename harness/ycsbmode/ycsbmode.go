@@ -154,6 +154,10 @@ func (a *Args) connect(ctx context.Context, phase string, stderr io.Writer) (*hb
 	defer cancel()
 	say := func(msg string) { fmt.Fprintf(stderr, "regress: ycsb %s: %s\n", phase, msg) }
 	c, err := hbase.Connect(cctx, a.zk, hbase.WithZNodeParent(a.props.String("zookeeper.znode.parent", "/hbase")), hbase.WithZKWait(hbase.ZKAnswerTimeout, say))
+	if err != nil && ctx.Err() != nil {
+		// A signal, not the address: an interrupted phase (exit 3).
+		return nil, runErr(fmt.Errorf("ycsb %s: interrupted before HBase at ZooKeeper %s answered: %w", phase, a.zk, context.Cause(ctx)))
+	}
 	if err != nil {
 		return nil, usageErr(fmt.Errorf("ycsb %s: cannot reach HBase through ZooKeeper %s (is it running, and is --zk the address `regress cluster up` printed?): %w", phase, a.zk, err))
 	}

@@ -1,10 +1,17 @@
 package ycsbmode
 
 import (
+	"context"
+	"errors"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/fault"
 )
 
 func writeProps(t *testing.T, text string) string {
@@ -66,5 +73,38 @@ func TestRunSettingsRefusedBeforeConnecting(t *testing.T) {
 	}
 	if _, err := readPhase(Run, a); err != nil {
 		t.Errorf("a new exportfile in an existing directory and an absolute znode: %v, want them accepted", err)
+	}
+}
+
+// TestInterruptedConnectIsAnInterruptedPhase: SIGINT while a ZooKeeper that
+// accepts but never answers was waited for said "cannot reach HBase ... is it
+// running?" with exit 2; the docs' exit codes give 3 to an interrupted phase.
+func TestInterruptedConnectIsAnInterruptedPhase(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() { <-done; c.Close() }()
+		}
+	}()
+	a, err := ParseArgs(Run, []string{"--zk", l.Addr().String(), "-p", "columnfamily=f"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	_, err = a.connect(ctx, Run, io.Discard)
+	var re *fault.RunError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("connect interrupted: %v, want a run error (exit 3) saying it was interrupted", err)
 	}
 }
