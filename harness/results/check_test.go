@@ -281,3 +281,35 @@ func TestSuggestedCommandsQuoteUserInput(t *testing.T) {
 		t.Fatalf("other suite: %v", err)
 	}
 }
+
+// TestResolveTakesAManifestFileAndNamesOtherFiles: `compare --baseline
+// DIR/manifest.json` (the file, not its directory) said "nothing stored for
+// ".../manifest.json": run `regress run --version .../manifest.json`", a
+// command that cannot work. The manifest file is now read as its directory
+// is; another file is named as a file.
+func TestResolveTakesAManifestFileAndNamesOtherFiles(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.Ensure(testManifest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AppendTrial(KeyOf(m), testTrial("t1", 0), strings.NewReader("#[Histogram log format version 1.3]\n")); err != nil {
+		t.Fatal(err)
+	}
+	dir := s.Dir(KeyOf(m))
+	got, err := s.Resolve(filepath.Join(dir, manifestFile), "")
+	if err != nil || len(got.Trials) != 1 || got.Dir != dir {
+		t.Fatalf("Resolve(manifest file) = %+v, %v; want its entry with 1 trial, read from %s", got, err, dir)
+	}
+	other := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(other, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Resolve(other, "")
+	if err == nil || !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "is a regular file, not a directory holding manifest.json") || strings.Contains(err.Error(), "regress run --version") {
+		t.Errorf("Resolve(a file) = %v; want it named as a file, with no `regress run --version FILE` advice", err)
+	}
+}

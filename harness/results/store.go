@@ -651,6 +651,14 @@ func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
 				return nil, fmt.Errorf("nothing stored for %q under suite %s in %s; it has results of suite %s: choose one with --suite %s: %w", ref, suiteName, s.Root(), strings.Join(choices, ", "), strings.Join(choices, " or --suite "), ErrNotFound)
 			}
 		}
+		if fi, err := os.Stat(ref); err == nil && !fi.IsDir() {
+			// A path, not a name: the manifest itself is as good as its
+			// directory; anything else is no stored result.
+			if filepath.Base(ref) == manifestFile {
+				return ReadManifestFile(ref)
+			}
+			return nil, fmt.Errorf("%s is %s, not a directory holding %s nor a version or label stored in %s: give an entry's directory, or a name `regress results list` prints: %w", ref, inputfile.Kind(fi.Mode()), manifestFile, s.Root(), ErrNotFound)
+		}
 		return nil, fmt.Errorf("nothing stored for %q in %s: run `regress run --version %s` or `regress import-ycsb`, or give a directory holding manifest.json (see `regress results list`): %w", ref, s.Root(), shellQuote(ref), ErrNotFound)
 	}
 	if len(entries) > 1 {
