@@ -1,6 +1,7 @@
 package job
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -125,6 +126,13 @@ func differentEntries(baseline, candidate string, bm, cm *results.Manifest) erro
 	a, errA := os.Stat(bm.Dir)
 	b, errB := os.Stat(cm.Dir)
 	if errA != nil || errB != nil || !os.SameFile(a, b) {
+		// Two directories, one content: a copied entry (cp -r, a backup)
+		// holds the very trials of the other side, and would PASS.
+		eb, errA := results.EncodeManifest(bm)
+		ec, errB := results.EncodeManifest(cm)
+		if errA == nil && errB == nil && bytes.Equal(eb, ec) {
+			return fault.Usagef("--baseline %s and --candidate %s hold the same results (%s and %s are copies of one entry): compared with itself it can only show no change; give the candidate's results (see `regress results list`)", baseline, candidate, bm.Dir, cm.Dir)
+		}
 		return nil
 	}
 	return fault.Usagef("--baseline %s and --candidate %s are one stored entry (%s): compared with itself it can only show no change; give the candidate's results (see `regress results list`)", baseline, candidate, bm.Dir)
