@@ -313,3 +313,40 @@ func TestResolveTakesAManifestFileAndNamesOtherFiles(t *testing.T) {
 		t.Errorf("Resolve(a file) = %v; want it named as a file, with no `regress run --version FILE` advice", err)
 	}
 }
+
+// TestManifestWithOneIDOrLogTwiceIsDamaged: a manifest edited and re-signed
+// so that two trials share an id, or name one .hlog, read as good to
+// `results check` and `compare` (issue 29's second probe round); the store
+// never writes either, and the two results would be read mixed. It is
+// damaged.
+func TestManifestWithOneIDOrLogTwiceIsDamaged(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(m *Manifest)
+		want string
+	}{
+		{"two trials, one id", func(m *Manifest) { m.Trials[1].ID = m.Trials[0].ID }, `trial id "t1" appears twice`},
+		{"a trial and a summary, one id", func(m *Manifest) { m.Summaries = append(m.Summaries, m.Trials[0]); m.Summaries[0].HlogFile = "" }, `trial id "t1" appears twice`},
+		{"two trials, one log", func(m *Manifest) { m.Trials[1].HlogFile = m.Trials[0].HlogFile }, `trials "t1" and "t2" name one log`},
+	} {
+		m := testManifest()
+		m.Schema = SchemaVersion
+		m.Trials = []Trial{testTrial("t1", 0), testTrial("t2", 1)}
+		m.Trials[0].HlogFile, m.Trials[1].HlogFile = "trials/t1.hlog", "trials/t2.hlog"
+		b, err := EncodeManifest(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := DecodeManifest(b); err != nil {
+			t.Fatalf("%s: the manifest before the edit: %v", tc.name, err)
+		}
+		tc.edit(m)
+		if b, err = EncodeManifest(m); err != nil {
+			t.Fatal(err)
+		}
+		_, err = DecodeManifest(b)
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want a damaged manifest saying %q", tc.name, err, tc.want)
+		}
+	}
+}

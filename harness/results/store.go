@@ -747,6 +747,23 @@ func DecodeManifest(b []byte) (*Manifest, error) {
 	if err := json.Unmarshal(compact, &m); err != nil {
 		return nil, fmt.Errorf("manifest fields do not parse (%v): %w", err, ErrCorrupt)
 	}
+	// The store never writes a trial id or a .hlog twice (appendTo refuses
+	// it): a manifest that holds one was edited and re-signed, and its
+	// trials would be mixed (two results read through one id or one log).
+	ids, logs := map[string]bool{}, map[string]string{}
+	for _, t := range append(slices.Clone(m.Trials), m.Summaries...) {
+		if ids[t.ID] {
+			return nil, fmt.Errorf("trial id %q appears twice in the manifest (the store never writes that; the file was edited): %w; restore it from a copy or delete its directory and re-run", t.ID, ErrCorrupt)
+		}
+		ids[t.ID] = true
+		if t.HlogFile == "" {
+			continue
+		}
+		if other, ok := logs[t.HlogFile]; ok {
+			return nil, fmt.Errorf("trials %q and %q name one log, %s (the store never writes that; the file was edited): %w; restore it from a copy or delete its directory and re-run", other, t.ID, t.HlogFile, ErrCorrupt)
+		}
+		logs[t.HlogFile] = t.ID
+	}
 	return &m, nil
 }
 
