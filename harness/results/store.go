@@ -131,9 +131,17 @@ func (s *Store) Root() string { return s.root }
 // safeName accepts names that are one path element and cannot climb out of the store.
 var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 
+// MaxNameLen bounds a version, label, suite name or trial id: each names a
+// directory or file (an entry's is the suite name and 13 more bytes), and a
+// file system takes 255 bytes a name at most.
+const MaxNameLen = 128
+
 func checkName(what, v string) error {
 	if !safeName.MatchString(v) || strings.Contains(v, "..") {
 		return fmt.Errorf("%s %q cannot name a store directory: use letters, digits, '.', '_', '+' and '-' only", what, v)
+	}
+	if len(v) > MaxNameLen {
+		return fmt.Errorf("%s %q... is %d bytes long: it names a store directory, which takes at most %d; choose a shorter name", what, v[:32], len(v), MaxNameLen)
 	}
 	return nil
 }

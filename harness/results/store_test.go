@@ -184,10 +184,20 @@ func TestUnsafeNamesRefused(t *testing.T) {
 		{Version: "../etc", Suite: SuiteInfo{Name: "smoke", Fingerprint: "ab"}},
 		{Version: "2.6.1", Suite: SuiteInfo{Name: "a/b", Fingerprint: "ab"}},
 		{Version: "", Suite: SuiteInfo{Name: "smoke", Fingerprint: "ab"}},
+		// Issue 29's second probe round: a 300-byte label reached the file
+		// system, which said "file name too long" through "read manifest".
+		{Version: strings.Repeat("a", MaxNameLen+1), Suite: SuiteInfo{Name: "smoke", Fingerprint: "ab"}},
+		{Version: "2.6.1", Suite: SuiteInfo{Name: strings.Repeat("s", 250), Fingerprint: "ab"}},
 	} {
-		if _, err := s.Ensure(m); err == nil {
-			t.Errorf("Ensure(%+v) accepted an unsafe name", m)
+		if _, err := s.Ensure(m); err == nil || strings.Contains(err.Error(), "too long") {
+			t.Errorf("Ensure(%+v): %v; want the name refused by the store's own rule", m, err)
 		}
+	}
+	if err := ValidateTarget(strings.Repeat("a", 300)); err == nil || !strings.Contains(err.Error(), "is 300 bytes long") {
+		t.Errorf("ValidateTarget(300 bytes): %v, want its length refused", err)
+	}
+	if err := ValidateTarget(strings.Repeat("a", MaxNameLen)); err != nil {
+		t.Errorf("ValidateTarget(%d bytes): %v, want it accepted", MaxNameLen, err)
 	}
 	m, _ := s.Ensure(testManifest())
 	if _, err := s.AppendTrial(KeyOf(m), testTrial("../x", 0), nil); err == nil {
