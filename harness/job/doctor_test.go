@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -61,5 +62,23 @@ func TestDoctorInterruptedIsNoUsageError(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("doctor took %v after the cancel, want it to stop at once", d)
+	}
+}
+
+// TestCacheDirThatIsNoDirectoryIsBadInput: --cache-dir /dev/null passed the
+// flag checks; both sides said "starting HBase" and the run failed with exit
+// 3 (a failed run) for what is bad input. It is refused before anything.
+func TestCacheDirThatIsNoDirectoryIsBadInput(t *testing.T) {
+	o := &Options{Store: t.TempDir(), CacheDir: os.DevNull, ZNode: "/hbase"}
+	_, err := o.open(context.Background(), io.Discard)
+	var ue *fault.UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--cache-dir /dev/null is a character device, not a directory") {
+		t.Errorf("open with --cache-dir /dev/null: %v, want a usage error naming it", err)
+	}
+	o.CacheDir = t.TempDir()
+	if se, err := o.open(context.Background(), io.Discard); err != nil {
+		t.Errorf("open with a cache directory: %v", err)
+	} else {
+		se.prog.Close()
 	}
 }
