@@ -350,3 +350,60 @@ func TestManifestWithOneIDOrLogTwiceIsDamaged(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNamesALabelHoldingTwoVersions: a store written before the store
+// refused it across suites holds one label with results of two versions
+// (import-ycsb --label same, then --version 2.6.1 --label same --suite
+// other); `results check` called both entries good. Each is now named, with
+// the other version's entries.
+func TestCheckNamesALabelHoldingTwoVersions(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(version, suite string) {
+		t.Helper()
+		m := testManifest()
+		m.Schema, m.Version, m.Label, m.Suite = SchemaVersion, version, "same", SuiteInfo{Name: suite, Fingerprint: "0123456789abcdef"}
+		m.Trials = []Trial{testTrial("t1", 0)}
+		b, err := EncodeManifest(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := s.Dir(KeyOf(m))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, manifestFile), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("2.6.0", "smoke")
+	put("2.6.1", "other")
+	put("2.6.0-hadoop3", "quick") // the same release's build: no third version
+	sts, err := s.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, st := range sts {
+		if st.Err != nil {
+			got[st.Name] = st.Err.Error()
+		} else {
+			got[st.Name] = "good"
+		}
+	}
+	want := map[string]string{
+		"same/smoke-0123456789ab": "same names results of HBase 2.6.0 here and of 2.6.1 in same/other-0123456789ab",
+		"same/quick-0123456789ab": "same names results of HBase 2.6.0-hadoop3 here and of 2.6.1 in same/other-0123456789ab",
+		"same/other-0123456789ab": "same names results of HBase 2.6.1 here and of 2.6.0 in same/quick-0123456789ab, same/smoke-0123456789ab",
+	}
+	for name, w := range want {
+		if !strings.Contains(got[name], w) {
+			t.Errorf("%s: %q, want %q", name, got[name], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("check = %v, want exactly %v", got, want)
+	}
+}

@@ -252,6 +252,12 @@ func (s *Store) Ensure(m *Manifest) (_ *Manifest, err error) {
 	if !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
+	// A new entry of a name used before, under another suite or an edited
+	// one: the name must still hold one version (the key check above sees
+	// only this suite's entry).
+	if other, v := s.otherVersion(k.Target, m.Version); other != "" {
+		return nil, fmt.Errorf("%w: %s holds results of HBase %s (in %s), not %s: a label names one version, whatever the suite; store these under a label of their own, or, if the stored ones are under the wrong name, remove them with `regress results remove %s` and store them again", ErrVersionsDiffer, k.Target, v, other, m.Version, other)
+	}
 	fresh := *m
 	fresh.Schema = SchemaVersion
 	fresh.Trials = []Trial{}
@@ -699,6 +705,38 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// otherVersion names an entry of target holding results of another HBase
+// version than version, and that version ("" when none does, or version is
+// unknown). Damaged entries are no evidence and are passed over.
+func (s *Store) otherVersion(target, version string) (entry, other string) {
+	if version == "" {
+		return "", ""
+	}
+	dirs, err := os.ReadDir(filepath.Join(s.root, target))
+	if err != nil {
+		return "", ""
+	}
+	for _, d := range dirs {
+		if !d.IsDir() || strings.HasPrefix(d.Name(), ".") {
+			continue
+		}
+		m, err := ReadManifestFile(filepath.Join(s.root, target, d.Name(), manifestFile))
+		if err == nil && m.Version != "" && release(m.Version) != release(version) {
+			return target + "/" + d.Name(), m.Version
+		}
+	}
+	return "", ""
+}
+
+// release is the release a version string names, its build variant
+// (-hadoop2, -hadoop3) dropped: one release's builds are one version here.
+func release(v string) string {
+	for _, s := range []string{"-hadoop3", "-hadoop2"} {
+		v = strings.TrimSuffix(v, s)
+	}
+	return v
 }
 
 // envelope is the on-disk form: the manifest plus the SHA-256 of its compact JSON.

@@ -417,4 +417,23 @@ func TestEnsureRefusesAnotherVersionUnderOneLabel(t *testing.T) {
 	if _, err := s.Ensure(mislabelled); !errors.Is(err, ErrVersionsDiffer) {
 		t.Fatalf("2.6.0 labelled 2.6.1: err = %v, want ErrVersionsDiffer", err)
 	}
+	// Issue 29's second probe round: under another suite (import-ycsb
+	// --suite other), or the suite edited between runs (another
+	// fingerprint), the label took the other version (exit 0).
+	for _, suite := range []SuiteInfo{{Name: "other", Fingerprint: "f"}, {Name: "ycsb-import", Fingerprint: "e"}} {
+		o := *m
+		o.Version, o.Suite = "2.6.1", suite
+		_, err := s.Ensure(&o)
+		if !errors.Is(err, ErrVersionsDiffer) || !strings.Contains(err.Error(), "same holds results of HBase 2.6.0 (in same/ycsb-import-f), not 2.6.1") {
+			t.Errorf("2.6.1 under label same, suite %+v: err = %v, want ErrVersionsDiffer naming the entry", suite, err)
+		}
+	}
+	// The same release's other build, and the same version, under a new suite are welcome.
+	for _, v := range []string{"2.6.0", "2.6.0-hadoop3"} {
+		o := *m
+		o.Version, o.Suite = v, SuiteInfo{Name: "other-" + v, Fingerprint: "f"}
+		if _, err := s.Ensure(&o); err != nil {
+			t.Errorf("%s under label same, a new suite: %v, want it stored", v, err)
+		}
+	}
 }
