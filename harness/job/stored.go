@@ -2,6 +2,7 @@ package job
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +23,8 @@ type Stored struct {
 	Report
 	Baseline, Candidate     string
 	Store, Suite, Scenarios string
+	// Ctx ends with a signal: the comparison then writes no report (nil: never).
+	Ctx context.Context
 }
 
 // Run compares and reports; the verdict comes back as an error when it fails the job.
@@ -65,6 +68,11 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 		cfg = CompareConfig(s)
 	} else {
 		fmt.Fprintf(stderr, "regress: warning: suite %q not found under %s: comparing with default tolerances and gate at one look per run\n", bm.Suite.Name, j.Scenarios)
+	}
+	// Reading a large store takes a while: a signal during it must not be
+	// answered with reports and a verdict (exit 0) as if nothing happened.
+	if j.Ctx != nil && j.Ctx.Err() != nil {
+		return fault.Run(fmt.Errorf("compare interrupted: %w (no report was written)", context.Cause(j.Ctx)))
 	}
 	return Decide(stdout, stderr, st, bm, cm, cfg, j.Report)
 }

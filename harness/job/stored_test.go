@@ -1,7 +1,10 @@
 package job
 
 import (
+	"context"
 	"errors"
+	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -38,5 +41,29 @@ func TestDifferentEntriesRefusesACopyOfOneEntry(t *testing.T) {
 	other := filepath.Join("..", "..", "testdata", "store", "example-2.6.1", "example-e0a1b2c3d4e5")
 	if err := differentEntries("example-2.6.0", "example-2.6.1", read(src), read(other)); err != nil {
 		t.Errorf("two entries: %v, want them compared", err)
+	}
+}
+
+// TestCompareInterruptedWritesNoReport: SIGINT half a second into a compare
+// reading a 14 MB manifest was answered, a second later, with the reports
+// written and exit 0. A comparison whose context ended writes nothing and
+// says it was interrupted (exit 3).
+func TestCompareInterruptedWritesNoReport(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out := filepath.Join(t.TempDir(), "reports")
+	j := &Stored{Report: Report{Out: out, Format: "text"}, Baseline: "example-2.6.0", Candidate: "example-2.6.1",
+		Store: filepath.Join("..", "..", "testdata", "store"), Suite: "example", Scenarios: filepath.Join("..", "..", "scenarios"), Ctx: ctx}
+	err := j.Run(io.Discard, io.Discard)
+	var re *fault.RunError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "compare interrupted") {
+		t.Errorf("compare with its context ended: %v, want a run error saying it was interrupted", err)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) > 0 {
+		t.Errorf("reports written after the interruption: %d files in %s", len(ents), out)
+	}
+	j.Ctx = context.Background()
+	if err := j.Run(io.Discard, io.Discard); err != nil {
+		t.Errorf("the same compare, not interrupted: %v", err)
 	}
 }
