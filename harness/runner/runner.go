@@ -437,7 +437,8 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 			err = derr
 		}
 	}()
-	counts := r.countsBefore(ctx, s, table)
+	hs := []trialHooks{r.hooksFor(s, w, table, pair)}
+	before(ctx, hs)
 	at := timing{}
 	idle := r.watchIdle(ctx, []*side{s})
 	if len(idle) > 0 {
@@ -445,18 +446,16 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 	} else {
 		at.Start = time.Now().Add(startLead)
 	}
-	prof := r.startProfile(ctx, s, w, pair, at)
+	window(ctx, hs, at)
 	m, err := r.measure(ctx, s, w, table, at)
 	if err != nil {
-		prof.keep(ctx, r, w, "", nil, false)
+		stored(ctx, hs, []*measured{nil}, []bool{false})
 		return 0, err
 	}
 	defer os.Remove(m.hlog)
-	m.setCounts(counts.after(ctx, s, m.res))
+	closed(ctx, hs, []*measured{m})
 	err = r.record(s, w, pair, order, requireRate, false, m)
-	if prof != nil {
-		prof.keep(ctx, r, w, r.profileID(w, pair), m.profileMeta(r, w), err == nil)
-	}
+	stored(ctx, hs, []*measured{m}, []bool{err == nil})
 	return m.cpuPerOp(), err
 }
 
@@ -491,20 +490,17 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	if err := errors.Join(cerrs...); err != nil {
 		return nil, err
 	}
-	// Both sides' counts are read before either is watched idle or
-	// measured, and after both windows closed: one side's reading never
-	// falls in the other's window either (their JVMs share the CPUs).
-	counts := make([]*countProbe, 2)
-	for i, s := range sides {
-		cwg.Go(func() { counts[i] = r.countsBefore(ctx, s, tables[i]) })
-	}
-	cwg.Wait()
+	// Both sides' probes run before either is watched idle or measured,
+	// and after both windows closed: one side's reading never falls in
+	// the other's window either (their JVMs share the CPUs).
+	hs := []trialHooks{r.hooksFor(bs, w, tables[0], pair), r.hooksFor(cs, w, tables[1], pair)}
+	before(ctx, hs)
 	idle := r.watchIdle(ctx, sides)
 	at := timing{Start: time.Now().Add(startLead), Seed: time.Now().UnixNano()}
 	if len(idle) > 0 {
 		at.Start = idle[0].until.Add(startLead)
 	}
-	profs := []*windowProfile{r.startProfile(ctx, bs, w, pair, at), r.startProfile(ctx, cs, w, pair, at)}
+	window(ctx, hs, at)
 	ms := make([]*measured, 2)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
@@ -520,23 +516,14 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 		wg.Go(func() { ms[i], errs[i] = r.measure(ctx, s, w, tables[i], at) })
 	}
 	wg.Wait()
-	for i, m := range ms {
+	for _, m := range ms {
 		if m != nil {
 			defer os.Remove(m.hlog)
-			wg.Go(func() { m.setCounts(counts[i].after(ctx, sides[i], m.res)) })
 		}
 	}
-	wg.Wait()
-	stored := make([]bool, 2)
-	defer func() { // both sides' recordings are read at once, between trials
-		var kwg sync.WaitGroup
-		for i, p := range profs {
-			if p != nil {
-				kwg.Go(func() { p.keep(ctx, r, w, r.profileID(w, pair), ms[i].profileMeta(r, w), stored[i]) })
-			}
-		}
-		kwg.Wait()
-	}()
+	closed(ctx, hs, ms)
+	kept := make([]bool, 2)
+	defer stored(ctx, hs, ms, kept) // both sides' recordings are read at once, between trials
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -544,7 +531,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 		if err := r.record(s, w, pair, i, false, true, ms[i]); err != nil {
 			return nil, err
 		}
-		stored[i] = true
+		kept[i] = true
 		costs = append(costs, ms[i].cpuPerOp())
 	}
 	return costs, nil

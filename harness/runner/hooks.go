@@ -1,0 +1,109 @@
+package runner
+
+import (
+	"context"
+	"sync"
+)
+
+// A trial's probes are hooks: plain functions a side's trial hands the
+// driver, which calls them at fixed points and knows nothing else of them
+// (cockroach's workload.Hooks is the model). The window's own cost (the
+// region servers read at its two edges) is the measurement, not a probe;
+// everything else regress asks of a server is one, and is placed so that
+// it never falls in a counted window:
+//
+//	before  ahead of the trial's idle watch (no load yet)
+//	window  once the trial's schedule is fixed; what it starts runs
+//	        across the window, so only uncounted trials have one (JFR on
+//	        the profiled pairs)
+//	closed  after the window's last reading (a duet's: both windows)
+//	stored  after the trial was stored (or was not), between trials
+//
+// A probe registers the phases it needs; hooksFor says which probes a
+// trial gets from the suite's settings.
+type hooks struct {
+	before func(ctx context.Context)
+	window func(ctx context.Context, at timing)
+	closed func(ctx context.Context, m *measured)
+	stored func(ctx context.Context, m *measured, stored bool)
+}
+
+// trialHooks are one side's probes for one trial.
+type trialHooks []hooks
+
+// hooksFor registers s's probes for one trial of workload w on table: its
+// servers' counts when they are read (countsBefore's terms) and, on the
+// profiled pair, the flight recorder over the window.
+func (r *Runner) hooksFor(s *side, w, table string, pair int) trialHooks {
+	var hs trialHooks
+	var counts *countProbe
+	hs = append(hs, hooks{
+		before: func(ctx context.Context) { counts = r.countsBefore(ctx, s, table) },
+		closed: func(ctx context.Context, m *measured) {
+			if m != nil {
+				m.setCounts(counts.after(ctx, s, m.res))
+			}
+		},
+	})
+	if r.profiled(pair) {
+		var prof *windowProfile
+		hs = append(hs, hooks{
+			window: func(ctx context.Context, at timing) { prof = r.startProfile(ctx, s, w, pair, at) },
+			stored: func(ctx context.Context, m *measured, stored bool) {
+				if m == nil {
+					prof.keep(ctx, r, w, "", nil, false)
+					return
+				}
+				prof.keep(ctx, r, w, r.profileID(w, pair), m.profileMeta(r, w), stored)
+			},
+		})
+	}
+	return hs
+}
+
+// before, window, closed and stored call that phase of every side's hooks,
+// the sides at once (a duet's two trials meet each point together).
+func before(ctx context.Context, sides []trialHooks) {
+	each(sides, func(h hooks, _ int) {
+		if h.before != nil {
+			h.before(ctx)
+		}
+	})
+}
+
+func window(ctx context.Context, sides []trialHooks, at timing) {
+	each(sides, func(h hooks, _ int) {
+		if h.window != nil {
+			h.window(ctx, at)
+		}
+	})
+}
+
+func closed(ctx context.Context, sides []trialHooks, ms []*measured) {
+	each(sides, func(h hooks, i int) {
+		if h.closed != nil {
+			h.closed(ctx, ms[i])
+		}
+	})
+}
+
+func stored(ctx context.Context, sides []trialHooks, ms []*measured, ok []bool) {
+	each(sides, func(h hooks, i int) {
+		if h.stored != nil {
+			h.stored(ctx, ms[i], ok[i])
+		}
+	})
+}
+
+// each calls f on every hook of every side, one goroutine a side.
+func each(sides []trialHooks, f func(h hooks, side int)) {
+	var wg sync.WaitGroup
+	for i, hs := range sides {
+		wg.Go(func() {
+			for _, h := range hs {
+				f(h, i)
+			}
+		})
+	}
+	wg.Wait()
+}
