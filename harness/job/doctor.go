@@ -14,6 +14,10 @@ import (
 // cluster at zkAddr is not usable as given: bad input, like other usage errors.
 func Doctor(ctx context.Context, out io.Writer, zkAddr, znode string, timeout time.Duration) error {
 	fail := func(what string, err error) error {
+		if ctx.Err() != nil {
+			// A signal, not the cluster: say so, exit 3 as every interrupted command.
+			return fault.Run(fmt.Errorf("doctor: interrupted before HBase at ZooKeeper %s answered: %w", zkAddr, context.Cause(ctx)))
+		}
 		return fault.Usage(fmt.Errorf("doctor: %s (ZooKeeper %s, znode %s, timeout %v): %w", what, zkAddr, znode, timeout, err))
 	}
 	// Retries are bounded by the timeout, not a count: a master that is still

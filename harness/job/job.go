@@ -23,6 +23,7 @@ import (
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/inputfile"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/progress"
 	"github.com/regress-hbase/regress/harness/report"
@@ -328,6 +329,13 @@ func (o *Options) open(ctx context.Context, stderr io.Writer) (*session, error) 
 	}
 	if err := CheckZNode("--znode", o.ZNode); err != nil {
 		return nil, err
+	}
+	if o.CacheDir != "" {
+		// Found here, not when the first cluster starts (exit 3, after
+		// "starting HBase" for both sides).
+		if fi, err := os.Stat(o.CacheDir); err == nil && !fi.IsDir() {
+			return nil, fault.Usagef("--cache-dir %s is %s, not a directory: give a directory for the HBase jar cache, or leave the flag out (default: the user cache dir)", o.CacheDir, inputfile.Kind(fi.Mode()))
+		}
 	}
 	store, err := results.Open(o.Store)
 	if err != nil {

@@ -1,6 +1,8 @@
 package job
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +23,8 @@ type Stored struct {
 	Report
 	Baseline, Candidate     string
 	Store, Suite, Scenarios string
+	// Ctx ends with a signal: the comparison then writes no report (nil: never).
+	Ctx context.Context
 }
 
 // Run compares and reports; the verdict comes back as an error when it fails the job.
@@ -64,6 +68,11 @@ func (j *Stored) Run(stdout, stderr io.Writer) error {
 		cfg = CompareConfig(s)
 	} else {
 		fmt.Fprintf(stderr, "regress: warning: suite %q not found under %s: comparing with default tolerances and gate at one look per run\n", bm.Suite.Name, j.Scenarios)
+	}
+	// Reading a large store takes a while: a signal during it must not be
+	// answered with reports and a verdict (exit 0) as if nothing happened.
+	if j.Ctx != nil && j.Ctx.Err() != nil {
+		return fault.Run(fmt.Errorf("compare interrupted: %w (no report was written)", context.Cause(j.Ctx)))
 	}
 	return Decide(stdout, stderr, st, bm, cm, cfg, j.Report)
 }
@@ -125,6 +134,13 @@ func differentEntries(baseline, candidate string, bm, cm *results.Manifest) erro
 	a, errA := os.Stat(bm.Dir)
 	b, errB := os.Stat(cm.Dir)
 	if errA != nil || errB != nil || !os.SameFile(a, b) {
+		// Two directories, one content: a copied entry (cp -r, a backup)
+		// holds the very trials of the other side, and would PASS.
+		eb, errA := results.EncodeManifest(bm)
+		ec, errB := results.EncodeManifest(cm)
+		if errA == nil && errB == nil && bytes.Equal(eb, ec) {
+			return fault.Usagef("--baseline %s and --candidate %s hold the same results (%s and %s are copies of one entry): compared with itself it can only show no change; give the candidate's results (see `regress results list`)", baseline, candidate, bm.Dir, cm.Dir)
+		}
 		return nil
 	}
 	return fault.Usagef("--baseline %s and --candidate %s are one stored entry (%s): compared with itself it can only show no change; give the candidate's results (see `regress results list`)", baseline, candidate, bm.Dir)

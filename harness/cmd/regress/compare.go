@@ -20,6 +20,7 @@ func newCompareCmd() *cobra.Command {
 		Short: "Compare stored results (versions or labels in the store, or manifest directories)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			j.Ctx = cmd.Context()
 			return j.Run(cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}

@@ -86,3 +86,26 @@ func (s storeFlag) Set(v string) error {
 
 // Type is "string", as the help printed it before the check.
 func (storeFlag) Type() string { return "string" }
+
+// outFlag is --out: an empty value is refused, not read as the default
+// (reports/<timestamp>), a directory the user did not name, as --store's is.
+type outFlag struct{ p *string }
+
+func (o outFlag) String() string {
+	if o.p == nil {
+		return ""
+	}
+	return *o.p
+}
+
+// Set refuses an empty or blank directory.
+func (o outFlag) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return fmt.Errorf("the report directory is empty: give a directory, e.g. --out reports/NAME, or leave the flag out (reports/<timestamp>)")
+	}
+	*o.p = v
+	return nil
+}
+
+// Type is "string", as the help printed it before the check.
+func (outFlag) Type() string { return "string" }
