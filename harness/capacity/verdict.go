@@ -39,6 +39,7 @@ func (v Gate) Compare(sw *Sweep) (*compare.Comparison, error) {
 	out := &compare.Comparison{Baseline: compare.Side{Name: sw.Baseline}, Candidate: compare.Side{Name: sw.Candidate}, Suite: sw.Suite,
 		Paired: true, Interleaved: true, Alpha: v.Alpha, Looks: 1, LookAlpha: v.Alpha, Runs: 1}
 	var rows []compare.PairedRatios
+	var notCompared []string // workloads with no pair of searches: gated, never compared
 	gated := false
 	for _, w := range sw.Workloads() {
 		pairs := sw.Capacities(w)
@@ -57,6 +58,21 @@ func (v Gate) Compare(sw *Sweep) (*compare.Comparison, error) {
 		}
 		if budget > 0 {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("%s: %d pair(s) cut short by the time budget are left out of the capacity comparison", w, budget))
+		}
+		// A search whose pair lacks the other side's (a cut or edited sweep)
+		// compares with nothing: say so rather than drop it unseen.
+		var sides [2]int
+		for _, s := range sw.Searches {
+			if s.Workload == w {
+				if s.Side == Sides[0] {
+					sides[0]++
+				} else {
+					sides[1]++ // Capacities pairs any other side as the candidate
+				}
+			}
+		}
+		if lone := sides[0] + sides[1] - 2*len(pairs); lone > 0 {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("%s: %d search(es) without the other side's search of their pair are left out (the sweep holds %d %s and %d %s searches of it: cut short or edited)", w, lone, sides[0], Sides[0], sides[1], Sides[1]))
 		}
 		m := compare.MetricResult{Workload: w, Op: compare.OpAll, Metric: compare.MetricCapacity, Unit: metric.Of(compare.MetricCapacity).Unit, Tolerance: v.Tolerance, Pairs: len(complete)}
 		use := complete
@@ -82,6 +98,11 @@ func (v Gate) Compare(sw *Sweep) (*compare.Comparison, error) {
 		out.Baseline.Trials += len(use)
 		out.Candidate.Trials += len(use)
 		switch {
+		case len(pairs) == 0:
+			notCompared = append(notCompared, fmt.Sprintf("%s capacity (no pair of searches holds both sides)", w))
+			m.Status = compare.Descriptive
+			m.Ratio = math.NaN()
+			m.Note = fmt.Sprintf("capacity not compared: no pair of searches holds both sides (%d %s, %d %s searches of %s in this sweep); nothing to compare: run the sweep again", sides[0], Sides[0], sides[1], Sides[1], w)
 		case open > 0 || len(complete) == 0:
 			m.Status = compare.Descriptive
 			m.Note = "capacity " + DescribeOpen(use) + "; descriptive only: no knee, no test (raise capacity.max_rate, lower capacity.start, or give capacity.budget more time)"
@@ -106,6 +127,11 @@ func (v Gate) Compare(sw *Sweep) (*compare.Comparison, error) {
 		return out, nil
 	}
 	out.Metrics, out.Verdict = compare.ComparePaired(rows, v.Alpha)
+	out.NotCompared = notCompared
+	if out.Verdict == compare.Pass && len(notCompared) > 0 {
+		// A gate never passes on a workload it could not compare.
+		out.Verdict = compare.VerdictInconclusive
+	}
 	return out, nil
 }
 

@@ -167,3 +167,46 @@ func TestCapacityOnTheSameGridPointsIsNotCertainty(t *testing.T) {
 		t.Errorf("status %s p %.3g CI [%.3f, %.3f]: two pairs on a 19%% grid cannot be certain", m.Status, m.P, m.CILow, m.CIHigh)
 	}
 }
+
+// TestCapacitySearchesWithoutTheirPairAreNamed: a sweep without the
+// candidate's searches of one workload said "descriptive only: no knee, no
+// test (raise capacity.max_rate ...)", advice about the rates for data that
+// is not there; a search whose pair lacked the other side's was dropped
+// unseen. Both are named. Issue 29's second probe round.
+func TestCapacitySearchesWithoutTheirPairAreNamed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 5))
+	sw := sweepOf(t, rng, capConfig(3), [2]float64{3000, 3000}, 0.02)
+	var kept []Search
+	for _, s := range sw.Searches {
+		if s.Side == Sides[1] && (s.Workload == "workloada" || s.Pair == 2) {
+			continue // workloada's candidate searches gone, and workloadc's pair 2
+		}
+		kept = append(kept, s)
+	}
+	sw.Searches = kept
+	c, err := Gate{Alpha: 0.05, Tolerance: 0.10}.Compare(sw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range c.Metrics {
+		switch m.Workload {
+		case "workloada":
+			if m.Status != compare.Descriptive || m.Gated || !strings.Contains(m.Note, "no pair of searches holds both sides (3 baseline, 0 candidate searches") || strings.Contains(m.Note, "max_rate") {
+				t.Errorf("workloada: status %s gated %v note %q; want it described as not compared, no rate advice", m.Status, m.Gated, m.Note)
+			}
+		case "workloadc":
+			if m.Pairs != 2 {
+				t.Errorf("workloadc: %d pairs, want the 2 with both sides", m.Pairs)
+			}
+		}
+	}
+	// workloadc is tested on its 2 complete pairs; workloada, gated like it,
+	// was not compared: the gate must not pass on workloadc alone.
+	if c.Verdict == compare.Pass || len(c.NotCompared) != 1 || !strings.Contains(c.NotCompared[0], "workloada capacity") {
+		t.Errorf("verdict %s, not compared %q; want no PASS, workloada named", c.Verdict, c.NotCompared)
+	}
+	w := strings.Join(c.Warnings, "\n")
+	if !strings.Contains(w, "workloadc: 1 search(es) without the other side's search of their pair are left out") || !strings.Contains(w, "workloada: 3 search(es) without") {
+		t.Errorf("warnings %q, want the lone searches of both workloads named", c.Warnings)
+	}
+}

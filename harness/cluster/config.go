@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // portKeys are the hbase-site keys that name a TCP port the standalone binds.
@@ -22,12 +25,15 @@ var portKeys = []string{
 	"hbase.regionserver.info.port",
 }
 
-// checkConf refuses malformed overrides and ports that are already taken,
-// before anything is started.
-func checkConf(conf map[string]string) error {
-	for k, v := range conf {
-		if strings.TrimSpace(k) == "" || strings.ContainsAny(k, " \t\n<>&\"'") {
-			return fmt.Errorf("invalid hbase-site key %q (value %q): keys are property names such as hbase.regionserver.handler.count", k, v)
+// ValidateConf refuses malformed overrides (a key that is no property name,
+// a port that is no port) without touching the machine: callers check a
+// side's flags with it before any cluster of the run starts.
+func ValidateConf(conf map[string]string) error {
+	for _, k := range slices.Sorted(maps.Keys(conf)) {
+		if strings.TrimSpace(k) == "" || strings.ContainsFunc(k, func(r rune) bool {
+			return unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune("<>&\"'", r)
+		}) {
+			return fmt.Errorf("invalid hbase-site key %q (value %q): keys are property names such as hbase.regionserver.handler.count", k, conf[k])
 		}
 	}
 	for _, k := range portKeys {
@@ -39,6 +45,22 @@ func checkConf(conf map[string]string) error {
 		if err != nil || p < -1 || p > 65535 {
 			return fmt.Errorf("invalid port %s=%q: use a number from 1 to 65535 (0 or -1 where HBase allows it)", k, v)
 		}
+	}
+	return nil
+}
+
+// checkConf refuses malformed overrides and ports that are already taken,
+// before anything is started.
+func checkConf(conf map[string]string) error {
+	if err := ValidateConf(conf); err != nil {
+		return err
+	}
+	for _, k := range portKeys {
+		v, ok := conf[k]
+		if !ok {
+			continue
+		}
+		p, _ := strconv.Atoi(strings.TrimSpace(v))
 		if p <= 0 {
 			continue
 		}

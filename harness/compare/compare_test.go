@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -628,5 +629,42 @@ func TestCostMeasuredDifferentlyIsNotGated(t *testing.T) {
 	}
 	if cmp.Verdict != VerdictInconclusive || len(cmp.NotCompared) != 1 {
 		t.Errorf("verdict %s, not compared %q; want INCONCLUSIVE naming alloc_per_op", cmp.Verdict, cmp.NotCompared)
+	}
+}
+
+// TestGateSelectorMatchingNothingNeverPasses: a gate selector that picks no
+// metric of the results (a misspelt op or workload, an op the workload never
+// ran) beside one that does let the gate PASS on the other alone (issue 29's
+// second probe round: `gate: [p99, UPDTE/p95]` said PASS). It is named, and
+// the verdict is INCONCLUSIVE.
+func TestGateSelectorMatchingNothingNeverPasses(t *testing.T) {
+	b, c := noisy(1, 6, 1, 0.01)
+	bt, ct := handPairs("A", b, c, 1)
+	for _, tc := range []struct {
+		gate []string
+		pass bool
+	}{
+		{[]string{MetricP95}, true},
+		{[]string{MetricP95, "*/READ/p95"}, true},
+		{[]string{MetricP95, "A/*/p95"}, true},
+		{[]string{MetricP95, "UPDATE/p95"}, false},    // an op workload A never ran
+		{[]string{MetricP95, "REED/p95"}, false},      // a misspelt op
+		{[]string{MetricP95, "B/READ/p95"}, false},    // a workload these trials did not run
+		{[]string{MetricP95, "Aa/READ/p99.9"}, false}, // a misspelt workload
+	} {
+		cmp, err := Compare(simManifest("b", bt), simManifest("c", ct), Config{Gate: tc.gate})
+		if err != nil {
+			t.Errorf("gate %v: %v", tc.gate, err)
+			continue
+		}
+		if tc.pass {
+			if cmp.Verdict != Pass || len(cmp.NotCompared) != 0 {
+				t.Errorf("gate %v: verdict %s, not compared %q; want PASS", tc.gate, cmp.Verdict, cmp.NotCompared)
+			}
+			continue
+		}
+		if cmp.Verdict != VerdictInconclusive || len(cmp.NotCompared) != 1 || !strings.Contains(cmp.NotCompared[0], strconv.Quote(tc.gate[1])) {
+			t.Errorf("gate %v: verdict %s, not compared %q; want INCONCLUSIVE naming %q", tc.gate, cmp.Verdict, cmp.NotCompared, tc.gate[1])
+		}
 	}
 }

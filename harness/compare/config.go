@@ -72,6 +72,8 @@ type resolved struct {
 	Config
 	tol  map[string]float64
 	gate []metric.Selector
+	// gateText holds each selector as written, for messages.
+	gateText []string
 }
 
 // Check refuses a Config the comparison would refuse (alpha, looks, a
@@ -126,6 +128,7 @@ func (c Config) resolve() (resolved, error) {
 			return r, fmt.Errorf("compare: %w", err)
 		}
 		r.gate = append(r.gate, s)
+		r.gateText = append(r.gateText, g)
 	}
 	return r, nil
 }

@@ -3,6 +3,7 @@ package compare
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -343,6 +344,21 @@ func gatedMissing(s samples, r resolved) []string {
 				seen[k] = true
 				out2 = append(out2, fmt.Sprintf("%s %s (no trial read the servers' cost)", w, m))
 			}
+		}
+	}
+	// A selector that picks nothing these results hold (a typo, an op or a
+	// workload the trials did not run) gated nothing: it must not let the
+	// gate pass on the metrics the other selectors picked.
+	keys := slices.Collect(maps.Keys(have))
+	keys = append(keys, s.missingKeys...)
+	for _, w := range append(slices.Clone(s.workloads), AllWorkloads) {
+		for _, m := range metric.EfficiencyMetrics {
+			keys = append(keys, metricKey{w, OpAll, m})
+		}
+	}
+	for i, sel := range r.gate {
+		if !slices.ContainsFunc(keys, func(k metricKey) bool { return sel.Matches(k.Workload, k.Op, k.Metric) }) {
+			out2 = append(out2, fmt.Sprintf("gate selector %q (it matches no metric of these results: a misspelt workload or op, or one these trials did not run)", r.gateText[i]))
 		}
 	}
 	return out2

@@ -18,6 +18,17 @@ var ErrNotRegular = errors.New("not a regular file")
 // ErrTooLarge marks a file beyond the bound its reader set (errors.Is).
 var ErrTooLarge = errors.New("file too large")
 
+// markedError is a message that already says what its mark says: it is
+// the mark (errors.Is) without repeating it ("... not a regular file: not a
+// regular file", as messages read before).
+type markedError struct {
+	msg  string
+	mark error
+}
+
+func (e *markedError) Error() string { return e.msg }
+func (e *markedError) Unwrap() error { return e.mark }
+
 // Kind says what a file mode is, for people: "a regular file", "a directory",
 // "a symbolic link", "a named pipe (FIFO)", "a socket", "a device"...
 func Kind(m fs.FileMode) string {
@@ -75,11 +86,11 @@ func Open(path string, limit int64) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("%s is %s, not a regular file: %w", path, Kind(fi.Mode()), ErrNotRegular)
+		return nil, &markedError{fmt.Sprintf("%s is %s, not a regular file", path, Kind(fi.Mode())), ErrNotRegular}
 	}
 	if limit > 0 && fi.Size() > limit {
 		f.Close()
-		return nil, fmt.Errorf("%s is %s, beyond the %s this file may hold: %w", path, Size(fi.Size()), Size(limit), ErrTooLarge)
+		return nil, &markedError{fmt.Sprintf("%s is %s, beyond the %s this file may hold", path, Size(fi.Size()), Size(limit)), ErrTooLarge}
 	}
 	return f, nil
 }
@@ -101,7 +112,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if limit > 0 && int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s grew beyond the %s this file may hold while it was read: %w", path, Size(limit), ErrTooLarge)
+		return nil, &markedError{fmt.Sprintf("%s grew beyond the %s this file may hold while it was read", path, Size(limit)), ErrTooLarge}
 	}
 	return b, nil
 }

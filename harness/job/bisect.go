@@ -5,13 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/history"
 	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/suite"
 	"github.com/regress-hbase/regress/harness/version"
+	"github.com/regress-hbase/regress/harness/workload"
 )
 
 // Bisect is `regress bisect`: the first release between Good and Bad where
@@ -61,6 +65,9 @@ func (j *Bisect) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := narrowWorkloads(s, []string{j.Workload}, "--workload"); err != nil {
+		return err
+	}
+	if err := checkMetricOp(s, s.Workloads[0], j.Metric); err != nil {
 		return err
 	}
 	spec := j.Versions
@@ -190,4 +197,28 @@ func morePairs(p history.Point, dir compare.Status, initial int) int {
 		return 0
 	}
 	return max(initial/2, 1)
+}
+
+// checkMetricOp refuses an OP/kind metric whose operation workload w never
+// runs (READ/p95 of a scan-only mix, SCAN/p95 of workloadc): found only after
+// the first step's clusters had measured, it wasted a whole step.
+func checkMetricOp(s *suite.Suite, w, name string) error {
+	op, _, ok := strings.Cut(name, "/")
+	if !ok {
+		return nil // throughput or a server cost: every workload has them
+	}
+	l, err := s.TrialSpec(w, 1)
+	if err != nil {
+		return err
+	}
+	var runs []string
+	for o := workload.Op(0); o < workload.NumOps; o++ {
+		if l.Workload.Proportions[o] > 0 {
+			runs = append(runs, o.String())
+		}
+	}
+	if !slices.ContainsFunc(runs, func(r string) bool { return strings.EqualFold(r, op) }) {
+		return fault.Usagef("--metric %s: workload %s runs no %s operations (it runs %s): name one of them, e.g. --metric %s/p95", name, filepath.Base(w), op, strings.Join(runs, ", "), runs[0])
+	}
+	return nil
 }

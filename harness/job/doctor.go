@@ -34,6 +34,10 @@ func (j *Doctor) Run(ctx context.Context, out io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	fail := func(what string, err error) error {
+		if ctx.Err() != nil {
+			// A signal, not the cluster: say so, exit 3 as every interrupted command.
+			return fault.Run(fmt.Errorf("doctor: interrupted before HBase at ZooKeeper %s answered: %w", zkAddr, context.Cause(ctx)))
+		}
 		return fault.Usage(fmt.Errorf("doctor: %s (ZooKeeper %s, znode %s, timeout %v): %w", what, zkAddr, znode, timeout, err))
 	}
 	// Retries are bounded by the timeout, not a count: a master that is still

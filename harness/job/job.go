@@ -25,6 +25,7 @@ import (
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/inputfile"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/progress"
 	"github.com/regress-hbase/regress/harness/report"
@@ -332,6 +333,13 @@ func (o *Options) open(ctx context.Context, stderr io.Writer) (*session, error) 
 	if err := CheckZNode("--znode", o.ZNode); err != nil {
 		return nil, err
 	}
+	if o.CacheDir != "" {
+		// Found here, not when the first cluster starts (exit 3, after
+		// "starting HBase" for both sides).
+		if fi, err := os.Stat(o.CacheDir); err == nil && !fi.IsDir() {
+			return nil, fault.Usagef("--cache-dir %s is %s, not a directory: give a directory for the HBase jar cache, or leave the flag out (default: the user cache dir)", o.CacheDir, inputfile.Kind(fi.Mode()))
+		}
+	}
 	store, err := results.Open(o.Store)
 	if err != nil {
 		return nil, fault.Usage(err)
@@ -577,6 +585,15 @@ func ParseCount(s string) (int, error) {
 func ParseStore(s string) (string, error) {
 	if strings.TrimSpace(s) == "" {
 		return "", errors.New("the results store directory is empty: give a directory, e.g. --store baselines (the default)")
+	}
+	return s, nil
+}
+
+// ParseOut reads --out: an empty or blank directory is refused, not read as
+// the default (reports/<timestamp>), a directory the user did not name.
+func ParseOut(s string) (string, error) {
+	if strings.TrimSpace(s) == "" {
+		return "", errors.New("the report directory is empty: give a directory, e.g. --out reports/NAME, or leave the flag out (reports/<timestamp>)")
 	}
 	return s, nil
 }

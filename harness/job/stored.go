@@ -1,6 +1,8 @@
 package job
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +26,7 @@ type CompareStored struct {
 }
 
 // Run compares and reports; the verdict comes back as an error when it fails the job.
-func (j *CompareStored) Run(stdout io.Writer) error {
+func (j *CompareStored) Run(ctx context.Context, stdout io.Writer) error {
 	if j.Baseline == "" || j.Candidate == "" {
 		return fault.Usage(errors.New("compare needs --baseline and --candidate: a stored version or label, or a directory holding a manifest.json"))
 	}
@@ -64,6 +66,11 @@ func (j *CompareStored) Run(stdout io.Writer) error {
 		cfg = CompareConfig(s)
 	} else {
 		slog.Warn("suite not found: comparing with default tolerances and gate at one look per run", "suite", bm.Suite.Name, "scenarios", j.Scenarios)
+	}
+	// Reading a large store takes a while: a signal during it must not be
+	// answered with reports and a verdict (exit 0) as if nothing happened.
+	if ctx.Err() != nil {
+		return fault.Run(fmt.Errorf("compare interrupted: %w (no report was written)", context.Cause(ctx)))
 	}
 	return Decide(stdout, st, bm, cm, cfg, j.Report)
 }
@@ -125,6 +132,13 @@ func differentEntries(baseline, candidate string, bm, cm *results.Manifest) erro
 	a, errA := os.Stat(bm.Dir)
 	b, errB := os.Stat(cm.Dir)
 	if errA != nil || errB != nil || !os.SameFile(a, b) {
+		// Two directories, one content: a copied entry (cp -r, a backup)
+		// holds the very trials of the other side, and would PASS.
+		eb, errA := results.EncodeManifest(bm)
+		ec, errB := results.EncodeManifest(cm)
+		if errA == nil && errB == nil && bytes.Equal(eb, ec) {
+			return fault.Usagef("--baseline %s and --candidate %s hold the same results (%s and %s are copies of one entry): compared with itself it can only show no change; give the candidate's results (see `regress results list`)", baseline, candidate, bm.Dir, cm.Dir)
+		}
 		return nil
 	}
 	return fault.Usagef("--baseline %s and --candidate %s are one stored entry (%s): compared with itself it can only show no change; give the candidate's results (see `regress results list`)", baseline, candidate, bm.Dir)

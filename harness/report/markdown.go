@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/inputfile"
 )
 
 // renderMarkdown writes the report for a vote thread or a CI step summary.
@@ -152,6 +153,11 @@ func AppendStepSummary(r Report) error {
 	}
 	var used int64
 	if st, err := os.Stat(path); err == nil {
+		if !st.Mode().IsRegular() {
+			// A FIFO nobody reads would block the write (and the command)
+			// for ever; GitHub sets the variable to a regular file.
+			return fmt.Errorf("report: step summary %s is %s, not a regular file: set GITHUB_STEP_SUMMARY to a file, or unset it", path, inputfile.Kind(st.Mode()))
+		}
 		used = st.Size()
 	}
 	body := fitMarkdown(r.Comparison, StepSummaryLimit-used-1024)

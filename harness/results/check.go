@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -80,6 +81,37 @@ func (s *Store) Check() ([]Status, error) {
 			st.Entry = &e
 		}
 		out = append(out, st)
+	}
+	// One name, one version, whatever the suite: stores written before
+	// Ensure checked across suites may hold a label with two.
+	versions := map[string]map[string][]string{} // target -> release -> entries
+	for _, st := range out {
+		if st.Entry == nil {
+			continue
+		}
+		m := entries[st.Dir]
+		if m == nil || m.Version == "" {
+			continue
+		}
+		t := st.Entry.Target
+		if versions[t] == nil {
+			versions[t] = map[string][]string{}
+		}
+		versions[t][release(m.Version)] = append(versions[t][release(m.Version)], st.Name)
+	}
+	for i, st := range out {
+		if st.Entry == nil || len(versions[st.Entry.Target]) < 2 {
+			continue
+		}
+		var others []string
+		for v, names := range versions[st.Entry.Target] {
+			if v != release(entries[st.Dir].Version) {
+				others = append(others, fmt.Sprintf("%s in %s", v, strings.Join(names, ", ")))
+			}
+		}
+		sort.Strings(others)
+		out[i].Entry = nil
+		out[i].Err = fmt.Errorf("%w: %s names results of HBase %s here and of %s: a label names one version; remove the entries under the wrong name (`regress results remove NAME`) and store them under a label of their own", ErrVersionsDiffer, st.Entry.Target, entries[st.Dir].Version, strings.Join(others, "; "))
 	}
 	for _, e := range sweeps {
 		out = append(out, Status{Name: e.Name, Dir: e.Path, Sweep: &e})
@@ -159,6 +191,14 @@ func (s *Store) leftovers(entries map[string]*Manifest) []Status {
 				temp(dpath)
 				continue
 			case strings.HasPrefix(dname, "."):
+				continue
+			case name == sweepsDir && d.Type()&fs.ModeSymlink != 0:
+				// Sweeps reports it damaged, and Check leaves links to
+				// this pass: without this line no one named it.
+				add(dpath, "a symbolic link where a capacity sweep belongs: the store does not follow links; put the sweep file itself there, or delete the link (rm %s)", shellQuote(dpath))
+				continue
+			case name == sweepsDir && !d.IsDir() && !strings.HasSuffix(dname, ".json"):
+				add(dpath, "%s that is no capacity sweep (a sweep is RUN-ID.json): move it out of the store", inputfile.Kind(d.Type()))
 				continue
 			case name == sweepsDir && !d.IsDir():
 				continue // a sweep: Sweeps read it

@@ -281,3 +281,129 @@ func TestSuggestedCommandsQuoteUserInput(t *testing.T) {
 		t.Fatalf("other suite: %v", err)
 	}
 }
+
+// TestResolveTakesAManifestFileAndNamesOtherFiles: `compare --baseline
+// DIR/manifest.json` (the file, not its directory) said "nothing stored for
+// ".../manifest.json": run `regress run --version .../manifest.json`", a
+// command that cannot work. The manifest file is now read as its directory
+// is; another file is named as a file.
+func TestResolveTakesAManifestFileAndNamesOtherFiles(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.Ensure(testManifest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AppendTrial(KeyOf(m), testTrial("t1", 0), strings.NewReader("#[Histogram log format version 1.3]\n")); err != nil {
+		t.Fatal(err)
+	}
+	dir := s.Dir(KeyOf(m))
+	got, err := s.Resolve(filepath.Join(dir, manifestFile), "")
+	if err != nil || len(got.Trials) != 1 || got.Dir != dir {
+		t.Fatalf("Resolve(manifest file) = %+v, %v; want its entry with 1 trial, read from %s", got, err, dir)
+	}
+	other := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(other, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Resolve(other, "")
+	if err == nil || !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "is a regular file, not a directory holding manifest.json") || strings.Contains(err.Error(), "regress run --version") {
+		t.Errorf("Resolve(a file) = %v; want it named as a file, with no `regress run --version FILE` advice", err)
+	}
+}
+
+// TestManifestWithOneIDOrLogTwiceIsDamaged: a manifest edited and re-signed
+// so that two trials share an id, or name one .hlog, read as good to
+// `results check` and `compare` (issue 29's second probe round); the store
+// never writes either, and the two results would be read mixed. It is
+// damaged.
+func TestManifestWithOneIDOrLogTwiceIsDamaged(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(m *Manifest)
+		want string
+	}{
+		{"two trials, one id", func(m *Manifest) { m.Trials[1].ID = m.Trials[0].ID }, `trial id "t1" appears twice`},
+		{"a trial and a summary, one id", func(m *Manifest) { m.Summaries = append(m.Summaries, m.Trials[0]); m.Summaries[0].HlogFile = "" }, `trial id "t1" appears twice`},
+		{"two trials, one log", func(m *Manifest) { m.Trials[1].HlogFile = m.Trials[0].HlogFile }, `trials "t1" and "t2" name one log`},
+	} {
+		m := testManifest()
+		m.Schema = SchemaVersion
+		m.Trials = []Trial{testTrial("t1", 0), testTrial("t2", 1)}
+		m.Trials[0].HlogFile, m.Trials[1].HlogFile = "trials/t1.hlog", "trials/t2.hlog"
+		b, err := EncodeManifest(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := DecodeManifest(b); err != nil {
+			t.Fatalf("%s: the manifest before the edit: %v", tc.name, err)
+		}
+		tc.edit(m)
+		if b, err = EncodeManifest(m); err != nil {
+			t.Fatal(err)
+		}
+		_, err = DecodeManifest(b)
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want a damaged manifest saying %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestCheckNamesALabelHoldingTwoVersions: a store written before the store
+// refused it across suites holds one label with results of two versions
+// (import-ycsb --label same, then --version 2.6.1 --label same --suite
+// other); `results check` called both entries good. Each is now named, with
+// the other version's entries.
+func TestCheckNamesALabelHoldingTwoVersions(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(version, suite string) {
+		t.Helper()
+		m := testManifest()
+		m.Schema, m.Version, m.Label, m.Suite = SchemaVersion, version, "same", SuiteInfo{Name: suite, Fingerprint: "0123456789abcdef"}
+		m.Trials = []Trial{testTrial("t1", 0)}
+		b, err := EncodeManifest(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := s.Dir(KeyOf(m))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, manifestFile), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("2.6.0", "smoke")
+	put("2.6.1", "other")
+	put("2.6.0-hadoop3", "quick") // the same release's build: no third version
+	sts, err := s.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, st := range sts {
+		if st.Err != nil {
+			got[st.Name] = st.Err.Error()
+		} else {
+			got[st.Name] = "good"
+		}
+	}
+	want := map[string]string{
+		"same/smoke-0123456789ab": "same names results of HBase 2.6.0 here and of 2.6.1 in same/other-0123456789ab",
+		"same/quick-0123456789ab": "same names results of HBase 2.6.0-hadoop3 here and of 2.6.1 in same/other-0123456789ab",
+		"same/other-0123456789ab": "same names results of HBase 2.6.1 here and of 2.6.0 in same/quick-0123456789ab, same/smoke-0123456789ab",
+	}
+	for name, w := range want {
+		if !strings.Contains(got[name], w) {
+			t.Errorf("%s: %q, want %q", name, got[name], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("check = %v, want exactly %v", got, want)
+	}
+}

@@ -164,3 +164,43 @@ func TestRemoveIfEmptyKeepsAnythingStored(t *testing.T) {
 		t.Errorf("left %v", leftovers)
 	}
 }
+
+// TestCheckNamesLinksAndStrayFilesAmongSweeps: a symbolic link in the
+// sweeps' directory (capacity/r.json -> /dev/zero) is damaged to `results
+// list` and `capacity --from`, but `results check` named it nowhere and
+// said all good (exit 0); a file there that is no .json was skipped too.
+func TestCheckNamesLinksAndStrayFilesAmongSweeps(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		make       func(path string) error
+	}{
+		{"r3.json", "symbolic link where a capacity sweep belongs", func(p string) error { return os.Symlink(os.DevNull, p) }},
+		{"r4.json", "symbolic link where a capacity sweep belongs", func(p string) error { return os.Symlink(filepath.Join(filepath.Dir(p), "nowhere.json"), p) }},
+		{"notes.txt", "a regular file that is no capacity sweep", func(p string) error { return os.WriteFile(p, []byte("x"), 0o644) }},
+	} {
+		s, err := Open(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(s.Root(), sweepsDir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := tc.make(filepath.Join(dir, tc.name)); err != nil {
+			t.Fatal(err)
+		}
+		sts, err := s.Check()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var named []string
+		for _, st := range sts {
+			if st.Err != nil && strings.Contains(st.Err.Error(), tc.want) {
+				named = append(named, st.Name)
+			}
+		}
+		if len(named) != 1 || named[0] != sweepsDir+"/"+tc.name {
+			t.Errorf("%s: check named %v (all: %+v), want %s/%s as %q", tc.name, named, sts, sweepsDir, tc.name, tc.want)
+		}
+	}
+}

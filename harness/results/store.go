@@ -131,9 +131,17 @@ func (s *Store) Root() string { return s.root }
 // safeName accepts names that are one path element and cannot climb out of the store.
 var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 
+// MaxNameLen bounds a version, label, suite name or trial id: each names a
+// directory or file (an entry's is the suite name and 13 more bytes), and a
+// file system takes 255 bytes a name at most.
+const MaxNameLen = 128
+
 func checkName(what, v string) error {
 	if !safeName.MatchString(v) || strings.Contains(v, "..") {
 		return fmt.Errorf("%s %q cannot name a store directory: use letters, digits, '.', '_', '+' and '-' only", what, v)
+	}
+	if len(v) > MaxNameLen {
+		return fmt.Errorf("%s %q... is %d bytes long: it names a store directory, which takes at most %d; choose a shorter name", what, v[:32], len(v), MaxNameLen)
 	}
 	return nil
 }
@@ -243,6 +251,12 @@ func (s *Store) Ensure(m *Manifest) (_ *Manifest, err error) {
 	}
 	if !errors.Is(err, ErrNotFound) {
 		return nil, err
+	}
+	// A new entry of a name used before, under another suite or an edited
+	// one: the name must still hold one version (the key check above sees
+	// only this suite's entry).
+	if other, v := s.otherVersion(k.Target, m.Version); other != "" {
+		return nil, fmt.Errorf("%w: %s holds results of HBase %s (in %s), not %s: a label names one version, whatever the suite; store these under a label of their own, or, if the stored ones are under the wrong name, remove them with `regress results remove %s` and store them again", ErrVersionsDiffer, k.Target, v, other, m.Version, other)
 	}
 	fresh := *m
 	fresh.Schema = SchemaVersion
@@ -651,6 +665,14 @@ func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
 				return nil, fmt.Errorf("nothing stored for %q under suite %s in %s; it has results of suite %s: choose one with --suite %s: %w", ref, suiteName, s.Root(), strings.Join(choices, ", "), strings.Join(choices, " or --suite "), ErrNotFound)
 			}
 		}
+		if fi, err := os.Stat(ref); err == nil && !fi.IsDir() {
+			// A path, not a name: the manifest itself is as good as its
+			// directory; anything else is no stored result.
+			if filepath.Base(ref) == manifestFile {
+				return ReadManifestFile(ref)
+			}
+			return nil, fmt.Errorf("%s is %s, not a directory holding %s nor a version or label stored in %s: give an entry's directory, or a name `regress results list` prints: %w", ref, inputfile.Kind(fi.Mode()), manifestFile, s.Root(), ErrNotFound)
+		}
 		return nil, fmt.Errorf("nothing stored for %q in %s: run `regress run --version %s` or `regress import-ycsb`, or give a directory holding manifest.json (see `regress results list`): %w", ref, s.Root(), shellQuote(ref), ErrNotFound)
 	}
 	if len(entries) > 1 {
@@ -683,6 +705,38 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// otherVersion names an entry of target holding results of another HBase
+// version than version, and that version ("" when none does, or version is
+// unknown). Damaged entries are no evidence and are passed over.
+func (s *Store) otherVersion(target, version string) (entry, other string) {
+	if version == "" {
+		return "", ""
+	}
+	dirs, err := os.ReadDir(filepath.Join(s.root, target))
+	if err != nil {
+		return "", ""
+	}
+	for _, d := range dirs {
+		if !d.IsDir() || strings.HasPrefix(d.Name(), ".") {
+			continue
+		}
+		m, err := ReadManifestFile(filepath.Join(s.root, target, d.Name(), manifestFile))
+		if err == nil && m.Version != "" && release(m.Version) != release(version) {
+			return target + "/" + d.Name(), m.Version
+		}
+	}
+	return "", ""
+}
+
+// release is the release a version string names, its build variant
+// (-hadoop2, -hadoop3) dropped: one release's builds are one version here.
+func release(v string) string {
+	for _, s := range []string{"-hadoop3", "-hadoop2"} {
+		v = strings.TrimSuffix(v, s)
+	}
+	return v
 }
 
 // envelope is the on-disk form: the manifest plus the SHA-256 of its compact JSON.
@@ -738,6 +792,23 @@ func DecodeManifest(b []byte) (*Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(compact, &m); err != nil {
 		return nil, fmt.Errorf("manifest fields do not parse (%v): %w", err, ErrCorrupt)
+	}
+	// The store never writes a trial id or a .hlog twice (appendTo refuses
+	// it): a manifest that holds one was edited and re-signed, and its
+	// trials would be mixed (two results read through one id or one log).
+	ids, logs := map[string]bool{}, map[string]string{}
+	for _, t := range append(slices.Clone(m.Trials), m.Summaries...) {
+		if ids[t.ID] {
+			return nil, fmt.Errorf("trial id %q appears twice in the manifest (the store never writes that; the file was edited): %w; restore it from a copy or delete its directory and re-run", t.ID, ErrCorrupt)
+		}
+		ids[t.ID] = true
+		if t.HlogFile == "" {
+			continue
+		}
+		if other, ok := logs[t.HlogFile]; ok {
+			return nil, fmt.Errorf("trials %q and %q name one log, %s (the store never writes that; the file was edited): %w; restore it from a copy or delete its directory and re-run", other, t.ID, t.HlogFile, ErrCorrupt)
+		}
+		logs[t.HlogFile] = t.ID
 	}
 	return &m, nil
 }

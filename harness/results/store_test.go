@@ -183,10 +183,20 @@ func TestUnsafeNamesRefused(t *testing.T) {
 		{Version: "../etc", Suite: SuiteInfo{Name: "smoke", Fingerprint: "ab"}},
 		{Version: "2.6.1", Suite: SuiteInfo{Name: "a/b", Fingerprint: "ab"}},
 		{Version: "", Suite: SuiteInfo{Name: "smoke", Fingerprint: "ab"}},
+		// Issue 29's second probe round: a 300-byte label reached the file
+		// system, which said "file name too long" through "read manifest".
+		{Version: strings.Repeat("a", MaxNameLen+1), Suite: SuiteInfo{Name: "smoke", Fingerprint: "ab"}},
+		{Version: "2.6.1", Suite: SuiteInfo{Name: strings.Repeat("s", 250), Fingerprint: "ab"}},
 	} {
-		if _, err := s.Ensure(m); err == nil {
-			t.Errorf("Ensure(%+v) accepted an unsafe name", m)
+		if _, err := s.Ensure(m); err == nil || strings.Contains(err.Error(), "too long") {
+			t.Errorf("Ensure(%+v): %v; want the name refused by the store's own rule", m, err)
 		}
+	}
+	if err := ValidateTarget(strings.Repeat("a", 300)); err == nil || !strings.Contains(err.Error(), "is 300 bytes long") {
+		t.Errorf("ValidateTarget(300 bytes): %v, want its length refused", err)
+	}
+	if err := ValidateTarget(strings.Repeat("a", MaxNameLen)); err != nil {
+		t.Errorf("ValidateTarget(%d bytes): %v, want it accepted", MaxNameLen, err)
 	}
 	m, _ := s.Ensure(testManifest())
 	if _, err := s.AppendTrial(KeyOf(m), testTrial("../x", 0), nil); err == nil {
@@ -401,5 +411,24 @@ func TestEnsureRefusesAnotherVersionUnderOneLabel(t *testing.T) {
 	mislabelled := &Manifest{Version: "2.6.0", Label: "2.6.1", Provider: "local", Suite: SuiteInfo{Name: "smoke", Fingerprint: "f"}}
 	if _, err := s.Ensure(mislabelled); !errors.Is(err, ErrVersionsDiffer) {
 		t.Fatalf("2.6.0 labelled 2.6.1: err = %v, want ErrVersionsDiffer", err)
+	}
+	// Issue 29's second probe round: under another suite (import-ycsb
+	// --suite other), or the suite edited between runs (another
+	// fingerprint), the label took the other version (exit 0).
+	for _, suite := range []SuiteInfo{{Name: "other", Fingerprint: "f"}, {Name: "ycsb-import", Fingerprint: "e"}} {
+		o := *m
+		o.Version, o.Suite = "2.6.1", suite
+		_, err := s.Ensure(&o)
+		if !errors.Is(err, ErrVersionsDiffer) || !strings.Contains(err.Error(), "same holds results of HBase 2.6.0 (in same/ycsb-import-f), not 2.6.1") {
+			t.Errorf("2.6.1 under label same, suite %+v: err = %v, want ErrVersionsDiffer naming the entry", suite, err)
+		}
+	}
+	// The same release's other build, and the same version, under a new suite are welcome.
+	for _, v := range []string{"2.6.0", "2.6.0-hadoop3"} {
+		o := *m
+		o.Version, o.Suite = v, SuiteInfo{Name: "other-" + v, Fingerprint: "f"}
+		if _, err := s.Ensure(&o); err != nil {
+			t.Errorf("%s under label same, a new suite: %v, want it stored", v, err)
+		}
 	}
 }

@@ -120,11 +120,12 @@ type More func(look int, base, cand *results.Manifest) (extra map[string]int, er
 
 // RunSingle runs Pairs.Initial trials of every workload on one target and
 // returns this run's trials as a manifest.
-func (r *Runner) RunSingle(ctx context.Context, t *sut.Target) (*results.Manifest, error) {
+func (r *Runner) RunSingle(ctx context.Context, t *sut.Target) (_ *results.Manifest, err error) {
 	s, err := r.prepare(ctx, t)
 	if err != nil {
 		return nil, err
 	}
+	defer r.dropEmptyOnFailure(&err, s)
 	r.planned = len(r.Suite.Workloads) * (r.Suite.Pairs.Initial + r.Suite.Run.WarmupRounds)
 	if err := r.warmUp(ctx, s); err != nil {
 		return nil, err
@@ -148,7 +149,7 @@ func (r *Runner) RunSingle(ctx context.Context, t *sut.Target) (*results.Manifes
 // RunPairs runs interleaved pairs: for every pair index and workload, the
 // baseline and candidate trials back to back in random order. After each
 // look, more decides whether to add pairs (nil: never), up to Pairs.Max.
-func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More) (*results.Manifest, *results.Manifest, error) {
+func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More) (_, _ *results.Manifest, err error) {
 	if base.Name == cand.Name && base.Client == cand.Client {
 		return nil, nil, errors.New("baseline and candidate are the same cluster")
 	}
@@ -156,10 +157,12 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More
 	if err != nil {
 		return nil, nil, err
 	}
+	defer r.dropEmptyOnFailure(&err, bs)
 	cs, err := r.prepare(ctx, cand)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer r.dropEmptyOnFailure(&err, cs)
 	rng := r.rng()
 	planned := map[string]int{}
 	done := map[string]int{}
@@ -719,6 +722,19 @@ func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bo
 	}
 	r.stored++
 	return nil
+}
+
+// dropEmptyOnFailure removes s's store entry when the run failed (or was
+// stopped) before storing any trial in it: an empty entry is no result,
+// and `results check` rightly calls it a leftover. An entry holding
+// anything (an earlier run's trials) is kept (Store.RemoveIfEmpty).
+func (r *Runner) dropEmptyOnFailure(err *error, s *side) {
+	if *err == nil || s == nil {
+		return
+	}
+	if rerr := r.Store.RemoveIfEmpty(s.key); rerr != nil {
+		r.logger().Warn("an empty store entry of the failed run is left", "entry", s.key, "err", rerr)
+	}
 }
 
 // rng is the run's source of random orders: Rand, or one seeded at random.

@@ -145,6 +145,11 @@ func (s Spec) settings() (map[string]string, error) {
 		}
 		m[strings.TrimSpace(k)] = v
 	}
+	// Checked here, with the other flags, not when the side's cluster
+	// starts: the other side's JVM may be up by then.
+	if err := cluster.ValidateConf(m); err != nil {
+		return nil, fault.Usagef("%s: %w", s.flag("-conf"), err)
+	}
 	return m, nil
 }
 

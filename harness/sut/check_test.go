@@ -24,6 +24,13 @@ func TestSideFlagsAreRefusedByTheirOwnNames(t *testing.T) {
 		{Spec{Role: Candidate, ZK: "h:1", Conf: []string{"a=b"}}, "--candidate-conf, --candidate-jvm-opt and --candidate-jar apply only to clusters regress starts"},
 		{Spec{Role: Candidate, Version: "2.6.1", Conf: []string{"novalue"}}, `--candidate-conf "novalue": write key=value`},
 		{Spec{Role: Candidate, Version: "2.6.1", Conf: []string{"=x"}}, `--candidate-conf "=x": write key=value`},
+		// Issue 29's second probe round: refused only when the candidate's
+		// cluster started, after the baseline's JVM was up.
+		{Spec{Role: Candidate, Version: "2.6.1", Conf: []string{"a\nb=c"}}, `--candidate-conf: invalid hbase-site key "a\nb"`},
+		{Spec{Role: Candidate, Version: "2.6.1", Conf: []string{"bad key=1"}}, `--candidate-conf: invalid hbase-site key "bad key"`},
+		{Spec{Role: Baseline, Version: "2.6.1", Conf: []string{"<x>=1"}}, `--baseline-conf: invalid hbase-site key "<x>"`},
+		{Spec{Role: Candidate, Version: "2.6.1", Conf: []string{"hbase.master.port=abc"}}, `--candidate-conf: invalid port hbase.master.port="abc"`},
+		{Spec{Role: Run, Version: "2.6.1", Conf: []string{"hbase.regionserver.port=70000"}}, `--conf: invalid port hbase.regionserver.port="70000"`},
 		{Spec{Role: Candidate, Version: "2.6.1;id"}, "invalid HBase version string"},
 		{Spec{Role: Candidate, Version: "2.6.1", Label: "../x"}, "--candidate-label: "},
 		{Spec{Role: Candidate, Version: "2.6.1", Jars: []string{"/nonexistent/x.jar"}}, "--candidate-jar /nonexistent/x.jar: not a .jar file"},

@@ -45,6 +45,18 @@ func TestDamagedTextIsReadRightOrRefused(t *testing.T) {
 			"[READ-FAILED], Operations, 7\n[READ-FAILED], AverageLatency(us), 900\n", runs: 1},
 		{name: "a line over 1 MiB", input: run + strings.Repeat("x", maxLine+1) + "\n",
 			err: "in.txt:7: the line is longer than 1 MiB, the most one line may hold"},
+		// Issue 29's second probe round: these were stored as they were (exit 0).
+		{name: "a p99 below the median", input: strings.Replace(run, "[READ], Return=OK", "[READ], 99thPercentileLatency(us), 3\n[READ], Return=OK", 1),
+			err: "in.txt:6: [READ]'s 99th percentile, 3 µs, is below its 50th percentile, 400 µs (line 5)"},
+		{name: "a p95 below the median in milliseconds", input: strings.Replace(run, "50thPercentileLatency(us), 400", "50thPercentileLatency(ms), 4\n[READ], 95thPercentileLatency(ms), 2", 1),
+			err: "in.txt:6: [READ]'s 95th percentile, 2000 µs, is below its 50th percentile, 4000 µs (line 5)"},
+		{name: "a p95 printed as 0 ms (below 1 ms) above a 400 µs median", input: strings.Replace(run, "50thPercentileLatency(us), 400", "50thPercentileLatency(us), 400\n[READ], 95thPercentileLatency(ms), 0\n[READ], 99thPercentileLatency(ms), 1", 1), runs: 1},
+		{name: "a maximum below the minimum", input: run + "[READ], MinLatency(us), 201\n[READ], MaxLatency(us), 1\n",
+			err: "in.txt:8: [READ]'s maximum latency, 1 µs, is below its minimum, 201 µs (line 7)"},
+		{name: "an equal minimum and maximum", input: run + "[READ], MinLatency(us), 201\n[READ], MaxLatency(us), 201\n", runs: 1},
+		{name: "markup as an operation name", input: strings.ReplaceAll(run, "[READ]", "[<img src=x onerror=alert(1)>]"),
+			err: "in.txt:3: [<img src=x onerror=alert(1)>] is no measurement name YCSB prints"},
+		{name: "an operation name with a space", input: run + "[READ ALL], Operations, 5\n", err: "in.txt:7: [READ ALL] is no measurement name"},
 		{name: "UTF-16 with its byte order mark", input: utf16LE(run, true), err: "in.txt: the file is UTF-16 (little-endian) text, not UTF-8"},
 		{name: "UTF-16 without one", input: utf16LE(run, false), err: "convert it to UTF-8 first, e.g. `iconv -f UTF-16 -t UTF-8 in.txt > ycsb-utf8.txt`"},
 	} {

@@ -56,7 +56,7 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 	}
 	if !workloadName.MatchString(to.Workload) {
 		// The name is shown in every report (Markdown, HTML, the vote paragraph).
-		return fault.Usagef("import-ycsb: --workload %q: name a workload with letters, digits, '.', '_', '+' and '-' only, e.g. workloada", to.Workload)
+		return fault.Usagef("import-ycsb: --workload %q: name a workload with at most 100 letters, digits, '.', '_', '+' and '-', e.g. workloada", to.Workload)
 	}
 	version, label, workload, suiteName, storeDir := to.Version, to.Label, to.Workload, to.Suite, to.Dir
 	var summaries []importedSummary

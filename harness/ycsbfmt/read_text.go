@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -78,6 +79,11 @@ type Op struct {
 	okLine     srcLine
 	statusLine srcLine
 	latLine    srcLine
+	// pctLines, minLine and maxLine are where each percentile, the
+	// minimum and the maximum were given, for checkOrder.
+	pctLines         map[float64]srcLine
+	pctMs            map[float64]bool // printed in whole milliseconds: v ms is [v, v+1) ms
+	minLine, maxLine srcLine
 }
 
 // srcLine is one line of the input, kept to name it in an error.
@@ -111,6 +117,10 @@ var (
 	percentile  = regexp.MustCompile(`^(\d+(?:\.\d+)?)(?:st|nd|rd|th)?PercentileLatency\((us|ms)\)$`)
 	latencyStat = regexp.MustCompile(`^(Average|Min|Max)Latency\((us|ms)\)$`)
 	bucketLabel = regexp.MustCompile(`^>?\d+$`)
+	// opName is what YCSB names a measurement: READ, READ-MODIFY-WRITE,
+	// Intended-UPDATE, a binding's own (READ-NOT_FOUND). Anything else in
+	// brackets (spaces, markup) would reach every report as it is.
+	opName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.+-]*$`)
 )
 
 // maxLine bounds one line so a binary file cannot make the scanner grow without limit.
@@ -227,6 +237,9 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 				cur.GC[block+" "+label] = val
 			}
 		default:
+			if len(block) > 64 || !opName.MatchString(block) {
+				return nil, perr(fmt.Sprintf("[%s] is no measurement name YCSB prints (letters, digits, '-', '_', '.' and '+', as in [READ-MODIFY-WRITE]): the output is damaged or not YCSB's", truncate(block, 40)))
+			}
 			op := cur.op(block)
 			if first, ok := op.seen[label]; ok {
 				return nil, perr(fmt.Sprintf("[%s] %s is given a second time in this run (first at line %d): two runs' output pasted together without the second one's [OVERALL] lines? import each run's output as YCSB printed it", block, label, first))
@@ -468,8 +481,14 @@ func (r *Run) finish() error {
 		if err := r.checkCounts(name, o); err != nil {
 			return err
 		}
+		if err := r.checkOrder(name, o); err != nil {
+			return err
+		}
 		if o.Intended != nil {
 			if err := r.checkCounts("Intended-"+name, o.Intended); err != nil {
+				return err
+			}
+			if err := r.checkOrder("Intended-"+name, o.Intended); err != nil {
 				return err
 			}
 		}
@@ -497,6 +516,23 @@ func (o *Op) note(label string, v float64, at srcLine) {
 	case latencyStat.MatchString(label) || percentile.MatchString(label):
 		if o.latLine.n == 0 && finite(v) && v > 0 && v <= maxPlausible {
 			o.latLine = at
+		}
+		if m := percentile.FindStringSubmatch(label); m != nil {
+			p, _ := strconv.ParseFloat(m[1], 64)
+			if o.pctLines == nil {
+				o.pctLines = map[float64]srcLine{}
+			}
+			o.pctLines[p] = at
+			if m[2] == "ms" {
+				if o.pctMs == nil {
+					o.pctMs = map[float64]bool{}
+				}
+				o.pctMs[p] = true
+			}
+		} else if m := latencyStat.FindStringSubmatch(label); m[1] == "Min" {
+			o.minLine = at
+		} else if m[1] == "Max" {
+			o.maxLine = at
 		}
 	case bucketLabel.MatchString(label):
 		if o.latLine.n == 0 && v > 0 && v == math.Trunc(v) {
@@ -537,6 +573,37 @@ func (r *Run) checkCounts(name string, o *Op) error {
 	}
 	return nil
 }
+
+// checkOrder refuses latencies that contradict each other, which no YCSB
+// prints (nor an average of several runs): a higher percentile below a
+// lower one, or a maximum below the minimum. Stored, the report would show
+// a p99 under the median as a measurement.
+func (r *Run) checkOrder(name string, o *Op) error {
+	perr := func(at srcLine, why string) error {
+		return &ParseError{File: r.File, Line: at.n, Text: at.raw, Why: why}
+	}
+	ps := slices.Sorted(maps.Keys(o.PercentilesMicros))
+	for i := 1; i < len(ps); i++ {
+		lo, hi := ps[i-1], ps[i]
+		below := o.PercentilesMicros[hi] < o.PercentilesMicros[lo]
+		if o.pctMs[hi] {
+			// Whole milliseconds: 0 is below 1 ms, 2 below 3 ms.
+			below = o.PercentilesMicros[hi]+1000 <= o.PercentilesMicros[lo]
+		}
+		if below {
+			return perr(o.pctLines[hi], fmt.Sprintf("[%s]'s %s percentile, %s µs, is below its %s percentile, %s µs (line %d): a latency percentile never falls as the percentile rises; the output is damaged: fix the file or import YCSB's original output",
+				name, fmtPct(hi), fmtFloat(o.PercentilesMicros[hi]), fmtPct(lo), fmtFloat(o.PercentilesMicros[lo]), o.pctLines[lo].n))
+		}
+	}
+	if o.MinMicros > 0 && o.MaxMicros > 0 && o.MaxMicros < o.MinMicros {
+		return perr(o.maxLine, fmt.Sprintf("[%s]'s maximum latency, %s µs, is below its minimum, %s µs (line %d): the output is damaged: fix the file or import YCSB's original output",
+			name, fmtFloat(o.MaxMicros), fmtFloat(o.MinMicros), o.minLine.n))
+	}
+	return nil
+}
+
+func fmtPct(p float64) string   { return strconv.FormatFloat(p, 'f', -1, 64) + "th" }
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // failureOf names the operation a block measures the failures of
 // ("READ-FAILED", or "READ-NOT_FOUND" with reportlatencyforeacherror), or

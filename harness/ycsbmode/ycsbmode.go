@@ -237,6 +237,10 @@ func (a *Args) connect(ctx context.Context, phase string, stderr io.Writer) (*hb
 	defer cancel()
 	say := func(msg string) { fmt.Fprintf(stderr, "regress: ycsb %s: %s\n", phase, msg) }
 	c, err := hbase.Connect(cctx, a.zk, hbase.WithZNodeParent(a.props.String("zookeeper.znode.parent", "/hbase")), hbase.WithZKWait(hbase.ZKAnswerTimeout, say))
+	if err != nil && ctx.Err() != nil {
+		// A signal, not the address: an interrupted phase (exit 3).
+		return nil, runErr(fmt.Errorf("ycsb %s: interrupted before HBase at ZooKeeper %s answered: %w", phase, a.zk, context.Cause(ctx)))
+	}
 	if err != nil {
 		return nil, usageErr(fmt.Errorf("ycsb %s: cannot reach HBase through ZooKeeper %s (is it running, and is --zk the address `regress cluster up` printed?): %w", phase, a.zk, err))
 	}
@@ -375,6 +379,17 @@ func readPhase(phase string, a *Args) (*settings, error) {
 	collect(err)
 	ph.statusEvery = time.Duration(every) * time.Second
 	ph.exportFile = p.String("exportfile", "")
+	if ph.exportFile != "" {
+		// Checked now, not when the run is over and its report would be lost.
+		if st, err := os.Stat(ph.exportFile); err == nil && st.IsDir() {
+			collect(fmt.Errorf("exportfile=%s is a directory: give the path of the file the report is written to", ph.exportFile))
+		} else if st, err := os.Stat(filepath.Dir(ph.exportFile)); err != nil || !st.IsDir() {
+			collect(fmt.Errorf("exportfile=%s: directory %s does not exist: create it, or give a path in an existing directory", ph.exportFile, filepath.Dir(ph.exportFile)))
+		}
+	}
+	if zp := p.String("zookeeper.znode.parent", "/hbase"); !strings.HasPrefix(zp, "/") {
+		collect(fmt.Errorf("zookeeper.znode.parent=%s: give the cluster's base znode, an absolute path such as /hbase (the default)", zp))
+	}
 	ph.load, err = loadspec.FromProperties(p)
 	collect(err)
 	if len(errs) > 0 {

@@ -227,6 +227,20 @@ func TestSmallerHardeningOfRoundTwo(t *testing.T) {
 			}
 		}
 	})
+	// Issue 29's second probe round: --out '' wrote to reports/<timestamp>,
+	// a directory the user did not name, where --store '' is refused.
+	t.Run("empty out", func(t *testing.T) {
+		for _, args := range [][]string{
+			{"compare", "--baseline", "base", "--candidate", "cand", "--store", st.Root(), "--out", ""},
+			{"compare", "--baseline", "base", "--candidate", "cand", "--store", st.Root(), "--out", " "},
+			{"history", "--versions", "2.6.0,2.6.1", "--store", st.Root(), "--out", ""},
+		} {
+			_, _, err := runCLI(t, args...)
+			if code(err) != exitUsage || !strings.Contains(err.Error(), "the report directory is empty") {
+				t.Errorf("%v: %v, want exit 2", args, err)
+			}
+		}
+	})
 	t.Run("scenarios that are no directory", func(t *testing.T) {
 		t.Setenv("REGRESS_SCENARIOS", "/dev/null")
 		_, _, err := runCLI(t, "compare", "--baseline", "base", "--candidate", "cand", "--store", st.Root(), "--out", filepath.Join(dir, "r1"))

@@ -33,7 +33,7 @@ func newHistoryCmd() *cobra.Command {
 	f.StringSliceVar(&j.Workloads, "workloads", nil, "only these workloads of the suite (default: all), e.g. workloada,workloadc")
 	f.BoolVar(&j.Fresh, "fresh", false, "measure every release again even when stored trials against the reference exist")
 	f.BoolVar(&j.RestartReference, "restart-reference", false, "start the reference afresh beside every release measured (one more HBase start and seed each): a reference kept up through a long sweep ages, and its allocation per operation drifts")
-	f.StringVar(&j.Out, "out", "", "report directory: history.txt, .csv, .json, .html (default reports/history-<timestamp>)")
+	f.Var(checked[string]{&j.Out, job.ParseOut, "string"}, "out", "report directory: history.txt, .csv, .json, .html (default reports/history-<timestamp>)")
 	f.StringVar(&j.Format, "format", "text", "report on stdout: "+strings.Join(history.Formats.Names(), "|"))
 	addCommon(f, &j.Options)
 	return cmd

@@ -144,7 +144,7 @@ func TestHistoryAndBisectReuseStoredPairs(t *testing.T) {
 		t.Errorf("bisect output:\n%s", stdout)
 	}
 	_, err = runRegress(t, append([]string{"bisect", "--good", "2.6.0", "--bad", "2.6.8", "--versions", list, "--workload", "workloadc", "--metric", "UPDATE/p95"}, common...)...)
-	if code(err) != exitUsage || !strings.Contains(err.Error(), "workload workloadc reports [READ/p50") {
+	if code(err) != exitUsage || !strings.Contains(err.Error(), "workload workloadc runs no UPDATE operations (it runs READ)") {
 		t.Errorf("a metric the workload lacks: exit %d, %v", code(err), err)
 	}
 }

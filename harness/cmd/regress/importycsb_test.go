@@ -116,7 +116,7 @@ func TestImportYCSBOneNameOneVersion(t *testing.T) {
 	}
 
 	_, err = runImportCmd(t, "import-ycsb", a, "--version", "2.6.3", "--workload", "<img src=x onerror=alert(1)>", "--store", dir)
-	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "name a workload with letters, digits") {
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "name a workload with at most 100 letters, digits") {
 		t.Fatalf("markup as a workload name: err = %v, want exit 2", err)
 	}
 }

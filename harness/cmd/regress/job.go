@@ -70,7 +70,7 @@ func addStore(f *pflag.FlagSet, p *string) {
 // addReport adds --out, --format and --fail-on-inconclusive (whose help says what fails).
 func addReport(f *pflag.FlagSet, r *job.Report, failHelp string) {
 	f.BoolVar(&r.FailOnInconclusive, "fail-on-inconclusive", false, failHelp)
-	f.StringVar(&r.Out, "out", "", "report directory (default reports/<timestamp>)")
+	f.Var(checked[string]{&r.Out, job.ParseOut, "string"}, "out", "report directory (default reports/<timestamp>)")
 	f.StringVar(&r.Format, "format", "text", "report on stdout: "+strings.Join(report.Formats(), "|"))
 }
 
