@@ -183,9 +183,13 @@ type agentReading struct {
 	// byThread is each request thread's bytes by thread id; nil from an
 	// agent built before it had them.
 	byThread map[int64]int64
+	// cpuByThread is each request thread's CPU nanoseconds by thread id;
+	// nil from an agent built before it had them.
+	cpuByThread map[int64]int64
 }
 
-// parseByThread reads "id=bytes id=bytes ..."; nil when s holds none.
+// parseByThread reads "id=value id=value ..." (bytes or CPU nanoseconds by
+// thread id); nil when s holds none.
 func parseByThread(s string) map[int64]int64 {
 	out := map[int64]int64{}
 	for _, f := range strings.Fields(s) {
@@ -205,8 +209,9 @@ func parseByThread(s string) map[int64]int64 {
 	return out
 }
 
-// allocDelta is what the threads of b allocated since a, as threadsDelta
-// counts CPU: a thread that ended in the window loses only its own bytes.
+// allocDelta is what the threads of b allocated (or spent, for CPU
+// nanoseconds) since a, as threadsDelta counts /proc's CPU: a thread that
+// ended in the window loses only its own part.
 func allocDelta(a, b map[int64]int64) int64 {
 	var d int64
 	for id, nb := range b {
@@ -240,6 +245,10 @@ func readAgent(ctx context.Context, client *http.Client, addr string) (agentRead
 	var by string
 	if json.Unmarshal(b["RequestAllocatedBytesByThread"], &by) == nil {
 		r.byThread = parseByThread(by)
+	}
+	by = ""
+	if json.Unmarshal(b["RequestCpuTimeByThread"], &by) == nil {
+		r.cpuByThread = parseByThread(by)
 	}
 	return r, nil
 }

@@ -65,8 +65,9 @@ const threadingQuery = "java.lang:type=Threading"
 // readJMX takes a reading from a region server's info server at addr
 // (host:port): CPU, heap use and GC from the JVM's beans, and the counts of
 // flushes, compactions and splits from HBase's, kept in the Reading's event
-// counters, and the JVM's allocation so far from its Threading bean
-// (TotalThreadAllocatedBytes, JDK 14+).
+// counters, the JVM's allocation so far from its Threading bean
+// (TotalThreadAllocatedBytes, JDK 14+), and the request threads' figures
+// from regress's agent where the JVM runs it.
 func readJMX(ctx context.Context, client *http.Client, addr string) (Reading, jmxEvents, error) {
 	r := Reading{At: time.Now()}
 	var ev jmxEvents
@@ -97,6 +98,14 @@ func readJMX(ctx context.Context, client *http.Client, addr string) (Reading, jm
 				}
 			}
 		}
+	}
+	// A server whose JVM runs regress's agent (installed by its operators,
+	// `regress agent`) also gives the request threads' CPU and allocation,
+	// the figures a server regress started gives; without it they stay
+	// unknown and the process's figures stand.
+	if a, err := readAgent(ctx, client, addr); err == nil {
+		r.RequestAlloc, r.RequestAllocOK, r.allocThreads = a.requestAlloc, true, a.byThread
+		r.RequestCPU, r.cpuThreads = a.requestCPU, a.cpuByThread
 	}
 	r.perfOK = true
 	return r, ev, nil

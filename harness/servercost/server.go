@@ -21,8 +21,9 @@ type Server struct {
 	// PID is the JVM's process id on this machine; 0 for a server elsewhere.
 	PID int
 	// JMX is the host:port of the server's info server, read when PID is 0:
-	// CPU, heap, GC, flush/compaction/split counts and (JDK 14+) the whole
-	// JVM's allocation.
+	// CPU, heap, GC, flush/compaction/split counts, (JDK 14+) the whole
+	// JVM's allocation and, where the JVM runs regress's agent (`regress
+	// agent`), the request threads' CPU and allocation.
 	JMX string
 	// GCLog is the JVM's unified GC log (GCLogOptions); empty means no
 	// allocation figure.
@@ -62,6 +63,9 @@ type Reading struct {
 	requestThreads map[int]time.Duration
 	// allocThreads is each request thread's allocated bytes by Java thread id (RequestAlloc's parts).
 	allocThreads map[int64]int64
+	// cpuThreads is each request thread's CPU nanoseconds by Java thread id,
+	// from the agent when the reading came from /jmx (RequestCPU's parts).
+	cpuThreads map[int64]int64
 	// totalAlloc is the JVM's TotalThreadAllocatedBytes when the reading
 	// came from /jmx (JDK 14+; totalAllocOK says it was there).
 	totalAlloc   int64
@@ -162,6 +166,9 @@ func (s Server) Since(a, b Reading) Cost {
 		c.RequestAllocated, c.RequestAllocKnown = b.RequestAlloc-a.RequestAlloc, true
 	}
 	if a.jmx != nil && b.jmx != nil {
+		if a.cpuThreads != nil && b.cpuThreads != nil {
+			c.RequestCPU = time.Duration(allocDelta(a.cpuThreads, b.cpuThreads))
+		}
 		c.GCs, c.GCPause = b.GCs-a.GCs, b.GCPause-a.GCPause
 		if a.totalAllocOK && b.totalAllocOK && b.totalAlloc >= a.totalAlloc {
 			c.Allocated, c.AllocKnown = b.totalAlloc-a.totalAlloc, true

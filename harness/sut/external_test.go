@@ -16,7 +16,9 @@ import (
 // TestExternalClusterServerCostThroughJMX treats a running cluster as one
 // regress did not start (--baseline-zk): its region servers are found in
 // ZooKeeper with their info ports, and a window's CPU, heap and GC are read
-// through /jmx; allocation is not, and the target says so.
+// through /jmx, the whole JVM's allocation on JDK 14+, and, since this
+// server runs regress's agent as a cluster whose operators installed it
+// would, the request threads' CPU and allocation too.
 func TestExternalClusterServerCostThroughJMX(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real HBase; skipped under -short")
@@ -78,5 +80,18 @@ func TestExternalClusterServerCostThroughJMX(t *testing.T) {
 			t.Logf("%s from %s: %s %s", q, tgt.Servers[0].JMX, resp.Status, b)
 		}
 	}
-	t.Logf("external cluster over %v: CPU %v, %d GCs (%v), events %+v", c.Window, c.CPU, c.GCs, c.GCPause, c.Events)
+	// The cluster's JVM runs regress's agent (local clusters load it): read
+	// from the outside, the request threads' figures come with the rest.
+	agent := false
+	for _, p := range cl.(cluster.Processes).Processes() {
+		agent = agent || p.Agent != ""
+	}
+	if !agent {
+		t.Fatalf("the local cluster runs without regress's agent: nothing to read through /jmx")
+	}
+	if c.RequestCPU <= 0 || c.RequestCPU > c.CPU || !c.RequestAllocKnown || c.RequestAllocated <= 0 {
+		t.Errorf("window cost %+v: want the request threads' CPU (above 0, within the process's) and allocation from the agent's bean", c)
+	}
+	t.Logf("external cluster over %v: CPU %v (request threads %v), %d GCs (%v), request threads allocated %d B, events %+v",
+		c.Window, c.CPU, c.RequestCPU, c.GCs, c.GCPause, c.RequestAllocated, c.Events)
 }

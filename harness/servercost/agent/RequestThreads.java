@@ -79,16 +79,26 @@ public final class RequestThreads implements RequestThreadsMBean {
     @Override
     public String getRequestAllocatedBytesByThread() {
         long[] ids = requestIds();
-        long[] bytes = threads.getThreadAllocatedBytes(ids);
+        return byThread(ids, threads.getThreadAllocatedBytes(ids));
+    }
+
+    @Override
+    public String getRequestCpuTimeByThread() {
+        long[] ids = requestIds();
+        return byThread(ids, threads.getThreadCpuTime(ids));
+    }
+
+    /** "id=value" items separated by spaces, a thread that ended (-1) left out. */
+    private static String byThread(long[] ids, long[] values) {
         StringBuilder b = new StringBuilder(ids.length * 16);
         for (int i = 0; i < ids.length; i++) {
-            if (bytes[i] < 0) {
+            if (values[i] < 0) {
                 continue;
             }
             if (b.length() > 0) {
                 b.append(' ');
             }
-            b.append(ids[i]).append('=').append(bytes[i]);
+            b.append(ids[i]).append('=').append(values[i]);
         }
         return b.toString();
     }

@@ -15,6 +15,14 @@ public interface RequestThreadsMBean {
     /** CPU nanoseconds the live request threads have spent since they started. */
     long getRequestCpuTime();
 
+    /**
+     * Each live request thread's CPU nanoseconds so far, "id=nanos" items
+     * separated by spaces: the CPU figure of a server read only through its
+     * info server (a cluster regress did not start), an ended thread losing
+     * only its own in-window time.
+     */
+    String getRequestCpuTimeByThread();
+
     /** How many request threads are alive. */
     int getRequestThreadCount();
 
