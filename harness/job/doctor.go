@@ -9,6 +9,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/servercost"
 )
 
 // Doctor is `regress doctor`: it prints the report of the cluster at ZK
@@ -77,5 +78,30 @@ func (j *Doctor) Run(ctx context.Context, out io.Writer) error {
 	for _, s := range snaps {
 		fmt.Fprintf(out, "  %s (table %s, %s)\n", s.Name, s.Table, s.Created.UTC().Format(time.RFC3339))
 	}
+	serverCost(ctx, out, c)
 	return nil
+}
+
+// serverCost prints what a trial on this cluster, were regress not to start
+// it, would read of each region server's cost (through its info server's
+// /jmx): the request threads' figures, the process's, or nothing. It never
+// fails doctor: a cluster without info servers still serves trials.
+func serverCost(ctx context.Context, out io.Writer, c *hbase.Client) {
+	infos, err := c.InfoServers(ctx)
+	if err != nil {
+		fmt.Fprintf(out, "Server cost:         not read (%v)\n", err)
+		return
+	}
+	fmt.Fprintf(out, "Server cost:         what --*-zk trials read per region server\n")
+	for _, is := range infos {
+		src := "none: it runs no info server (hbase.regionserver.info.port), whose /jmx holds its CPU"
+		if is.Info != "" {
+			if s, err := servercost.InfoSource(ctx, is.Info); err != nil {
+				src = fmt.Sprintf("none: its info server %s does not answer /jmx (%v)", is.Info, err)
+			} else {
+				src = s + ", info server " + is.Info
+			}
+		}
+		fmt.Fprintf(out, "  %s: %s\n", is.Server, src)
+	}
 }

@@ -252,3 +252,17 @@ func readAgent(ctx context.Context, client *http.Client, addr string) (agentRead
 	}
 	return r, nil
 }
+
+// InfoSource says what a trial will read of the region server whose info
+// server is at addr (host:port): the request threads' figures where the JVM
+// runs regress's agent, else the whole process's; an error when its /jmx
+// does not answer.
+func InfoSource(ctx context.Context, addr string) (string, error) {
+	if _, err := readAgent(ctx, jmxClient, addr); err == nil {
+		return "request threads (regress's agent)", nil
+	}
+	if _, err := getBeans(ctx, jmxClient, addr, jmxQueries[0]); err != nil {
+		return "", err
+	}
+	return "process (no agent on it: see `regress cluster agent`)", nil
+}

@@ -12,9 +12,9 @@ func newDoctorCmd() *cobra.Command {
 	var j job.Doctor
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Check that an HBase cluster answers and show its version, servers, tables and snapshots",
+		Short: "Check that an HBase cluster answers and show its version, servers, tables, snapshots and server cost source",
 		Long: "doctor connects to HBase through ZooKeeper with the harness's own client and prints the " +
-			"cluster's HBase version, live region servers, tables and snapshots. An unreachable " +
+			"cluster's HBase version, live region servers, tables, snapshots, and what a trial reads of each server's cost. An unreachable " +
 			"cluster fails within --timeout with exit code 2.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return j.Run(cmd.Context(), cmd.OutOrStdout()) },

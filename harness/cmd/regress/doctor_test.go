@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/cluster/clustertest"
 	"github.com/regress-hbase/regress/harness/fault"
 )
@@ -45,13 +46,17 @@ func TestDoctorRejectsBadFlags(t *testing.T) {
 	}
 }
 
+// TestDoctorReportsVersionAndServers also checks doctor says what a trial
+// would read of each region server's cost: this one runs an info server and
+// regress's agent (as a cluster whose operators loaded it would).
 func TestDoctorReportsVersionAndServers(t *testing.T) {
-	c := clustertest.Start(t)
+	c := clustertest.StartSpec(t, cluster.Spec{InfoServer: true})
 	out, err := runRegress(t, "doctor", "--zk", c.ZKAddr(), "--timeout", "30s")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"HBase version:       " + clustertest.Version() + "\n", "Live region servers: 1\n", "Tables:", "Snapshots:"} {
+	for _, want := range []string{"HBase version:       " + clustertest.Version() + "\n", "Live region servers: 1\n", "Tables:", "Snapshots:",
+		"Server cost:", ": request threads (regress's agent), info server 127.0.0.1:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("doctor output lacks %q:\n%s", want, out)
 		}
