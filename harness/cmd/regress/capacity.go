@@ -32,7 +32,7 @@ knee reports "at least X", described, not tested.`,
 	}
 	f := cmd.Flags()
 	addSides(f, &j.Baseline, &j.Candidate)
-	addCommon(f, &j.Options)
+	addCommon(f, &j.Options, "smoke")
 	if fl := f.Lookup("suite"); fl != nil {
 		fl.DefValue, fl.Usage = "capacity", "suite whose capacity: section drives the sweep (scenarios/suites/NAME.yaml) or path to a suite file"
 		_ = fl.Value.Set("capacity")

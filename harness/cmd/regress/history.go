@@ -35,7 +35,7 @@ func newHistoryCmd() *cobra.Command {
 	f.BoolVar(&j.RestartReference, "restart-reference", false, "start the reference afresh beside every release measured (one more HBase start and seed each): a reference kept up through a long sweep ages, and its allocation per operation drifts")
 	f.Var(checked[string]{&j.Out, job.ParseOut, "string"}, "out", "report directory: history.txt, .csv, .json, .html (default reports/history-<timestamp>)")
 	f.StringVar(&j.Format, "format", "text", "report on stdout: "+strings.Join(history.Formats.Names(), "|"))
-	addCommon(f, &j.Options)
+	addCommon(f, &j.Options, "smoke")
 	return cmd
 }
 
@@ -64,6 +64,6 @@ func newBisectCmd() *cobra.Command {
 	f.StringVar(&j.Workload, "workload", "", "the suite's workload the metric belongs to, e.g. workloadc")
 	f.StringVar(&j.Metric, "metric", "", "OP/p50|p95|p99|p99.9|mean (e.g. READ/p95), throughput, cpu_per_op or alloc_per_op (the servers' CPU or bytes allocated per operation)")
 	f.BoolVar(&j.Fresh, "fresh", false, "measure every step again even when stored trials against the good release exist")
-	addCommon(f, &j.Options)
+	addCommon(f, &j.Options, "smoke")
 	return cmd
 }

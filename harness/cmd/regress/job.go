@@ -28,7 +28,7 @@ func setupMainJob(root *cobra.Command) {
 	addSides(f, &j.Baseline, &j.Candidate)
 	f.BoolVar(&j.ReuseBaseline, "reuse-baseline", false, "compare with stored baseline trials of the same suite instead of running the baseline (unpaired)")
 	addReport(f, &j.Report, "exit 4 when the verdict is INCONCLUSIVE")
-	addCommon(f, &j.Options)
+	addCommon(f, &j.Options, "release")
 	profile := f.Bool("profile", false, "record JFR on both sides' region servers over one extra, uncounted pair per workload run after the counted ones, and report the frames that grew (default: the suite's run.profile, on in smoke, quick and rc; --profile=false turns it off)")
 	root.RunE = func(cmd *cobra.Command, _ []string) error {
 		if !j.Asked() {
@@ -41,9 +41,10 @@ func setupMainJob(root *cobra.Command) {
 	}
 }
 
-// addCommon adds the flags the main job, `regress run` and `regress capacity` share.
-func addCommon(f *pflag.FlagSet, o *job.Options) {
-	f.StringVar(&o.Suite, "suite", "smoke", "suite name (scenarios/suites/NAME.yaml) or path to a suite file")
+// addCommon adds the flags the main job, `regress run`, `regress capacity`,
+// history and bisect share; suite is the command's default suite.
+func addCommon(f *pflag.FlagSet, o *job.Options, suite string) {
+	f.StringVar(&o.Suite, "suite", suite, "suite name (scenarios/suites/NAME.yaml) or path to a suite file")
 	addScenarios(f, &o.Scenarios, "directory holding the workload files and suites/ (env REGRESS_SCENARIOS)")
 	addStore(f, &o.Store)
 	f.StringVar(&o.Provider, "provider", "local", "cluster provider for --baseline/--candidate/--version: local (HBase jars from Maven Central)")

@@ -22,7 +22,7 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 		},
 	}
 	f := cmd.Flags()
-	addCommon(f, &j.Options)
+	addCommon(f, &j.Options, "release")
 	f.StringVar(&j.Side.Version, "version", "", "HBase version to start and measure")
 	quorumVar(f, &j.Side.ZK, "zk", "ZooKeeper address of a running cluster to measure instead")
 	f.StringVar(&j.Side.Label, "label", "", "name to store results under (required with --zk)")
