@@ -272,6 +272,13 @@ type simScenario struct {
 	// family, when set, is the suite's workloads (model gives the noise, each
 	// workload its mix and size); empty means one workload "A" of model.
 	family []simWorkload
+	// instanceCPUSD and instanceAllocSD, when set, give each replication's
+	// candidate JVM an offset in cpu_per_op and alloc_per_op (log scale,
+	// this sd) over the whole run and every workload: two server JVMs of
+	// one release differ so for a whole run, which no number of pairs
+	// removes. instCPU and instAlloc are the replication's draws.
+	instanceCPUSD, instanceAllocSD float64
+	instCPU, instAlloc             float64
 }
 
 // workloads returns the scenario's workloads as models.
@@ -316,6 +323,10 @@ func (s simScenario) simPairs(rng *rand.Rand, rec *simRecorder, base, cand *[]re
 	if eff.workload != "" && eff.workload != name {
 		eff = simEffect{tput: eff.tput, missRate: eff.missRate}
 	}
+	if s.instCPU != 0 || s.instAlloc != 0 {
+		eff.cpu = factorOr1(eff.cpu) * math.Exp(s.instCPU)
+		eff.alloc = factorOr1(eff.alloc) * math.Exp(s.instAlloc)
+	}
 	for p := from; p < to; p++ {
 		var slotB, slotC int
 		first := rng.IntN(2) // 0: baseline first
@@ -358,6 +369,9 @@ func (s simScenario) run(rng *rand.Rand, rec *simRecorder) (*Comparison, error) 
 			ct = append(ct, t)
 		}
 		return Compare(simManifest("base", bt), simManifest("cand", ct), s.cfg)
+	}
+	if s.instanceCPUSD > 0 || s.instanceAllocSD > 0 {
+		s.instCPU, s.instAlloc = s.instanceCPUSD*rng.NormFloat64(), s.instanceAllocSD*rng.NormFloat64()
 	}
 	ws := s.workloads()
 	planned := make([]int, len(ws))

@@ -49,7 +49,25 @@ const (
 	// threads' CPU and allocation, 10 s at 1000 ops/s, load 6-13).
 	releaseCPUPairSD   = 0.027
 	releaseAllocPairSD = 0.024
+	// The offset between two server JVMs of one release over a whole run
+	// (sd of the run's mean log ratio, every workload alike): the release
+	// A/As of 2026-12-03 put the candidate's cpu_per_op at +1.7..+2.9% in
+	// one run and -1.7..+0.3% in the other, its allocation at -1.3..-0.3%
+	// and -0.7..+1.0%.
+	releaseInstanceCPUSD   = 0.017
+	releaseInstanceAllocSD = 0.007
 )
+
+// instances gives a release scenario the measured offsets between server
+// JVMs (releaseInstanceCPUSD, releaseInstanceAllocSD).
+func instances(s *simScenario) {
+	s.instanceCPUSD, s.instanceAllocSD = releaseInstanceCPUSD, releaseInstanceAllocSD
+}
+
+// tolerance3 sets a release scenario's server-cost tolerances to 3%.
+func tolerance3(s *simScenario) {
+	s.cfg.Tolerances[MetricCPUPerOp], s.cfg.Tolerances[MetricAllocPerOp] = 0.03, 0.03
+}
 
 // noisyDay widens a smoke scenario's CPU per op spread to a noisy day's.
 func noisyDay(s *simScenario) { s.model.cpuSD = smokeNoisyCPUPairSD / math.Sqrt2 }
@@ -126,6 +144,11 @@ func TestValidationFamilies(t *testing.T) {
 		{mk("quick", "A/A", simEffect{}, nil), "pass-target", nil},
 		{mk("rc", "A/A", simEffect{}, nil), "aa", nil},
 		{mk("release", "A/A", simEffect{}, nil), "pass-target", nil},
+		{mk("release", "A/A, JVM instance offsets", simEffect{}, instances), "pass-target", nil},
+		// Why the release suite's tolerance is 5%, not 3%: with the measured
+		// offsets between JVMs an A/A at 3% PASSed 31% of runs (R=300), at
+		// 5% 84%.
+		{mk("release", "A/A, instance offsets, tau 3%", simEffect{}, func(s *simScenario) { instances(s); tolerance3(s) }), "aa", nil},
 	}
 	qA := []string{"A/UPDATE/p99"}
 	cpuC, allocC := []string{"C/ALL/" + MetricCPUPerOp}, []string{"C/ALL/" + MetricAllocPerOp}
@@ -145,6 +168,13 @@ func TestValidationFamilies(t *testing.T) {
 		{mk("release", "every cpu_per_op x1.10 (2 tau)", simEffect{cpu: 1.10}, nil), "power", nil},
 		{mk("release", "C cpu_per_op x1.10 (2 tau)", simEffect{workload: "C", cpu: 1.10}, nil), "power", cpuC},
 		{mk("release", "C alloc_per_op x1.10 (2 tau)", simEffect{workload: "C", alloc: 1.10}, nil), "power", allocC},
+		// With the offsets between JVMs (instances as measured), which the
+		// interval does not see, shown, not promised: at R=300 a change of
+		// tau everywhere passed 4% of runs, and 2 tau in C alone was
+		// REGRESSED in 72% (80.7% without offsets). Instances as a level in
+		// the interval is what would make these rows hold (issue 31).
+		{mk("release", "instances: every cpu_per_op x1.05 (= tau)", simEffect{cpu: 1.05}, instances), "shown", nil},
+		{mk("release", "instances: C cpu_per_op x1.10 (2 tau)", simEffect{workload: "C", cpu: 1.10}, instances), "shown", cpuC},
 		{mk("smoke", "C cpu_per_op x1.10 (= tau)", simEffect{workload: "C", cpu: 1.10}, nil), "false-pass", nil},
 		{mk("smoke", "every cpu_per_op x1.10 (= tau)", simEffect{cpu: 1.10}, nil), "false-pass", nil},
 		{mk("smoke", "C cpu_per_op x1.20 (2 tau)", simEffect{workload: "C", cpu: 1.20}, nil), "power", cpuC},
