@@ -44,21 +44,24 @@ func NeedMorePairs(base, cand *results.Manifest, cfg Config, look int) (Plan, er
 // needs. From a baseline and a candidate it uses their (paired, when they
 // share runs) trials; with cand nil it uses the baseline's trials alone,
 // taking the spread of a pair's log ratio as that of two independent trials.
-// cfg carries the suite's alpha, tolerances, gate and planned looks.
-func PlanPairs(base, cand *results.Manifest, cfg Config) ([]PairsPlan, error) {
+// cfg carries the suite's alpha, tolerances, gate and planned looks. It
+// also returns the gated metrics it could not plan (Comparison.NotCompared:
+// a gate selector matching nothing stored, a cost never read): a run of the
+// suite cannot PASS while they stay so.
+func PlanPairs(base, cand *results.Manifest, cfg Config) ([]PairsPlan, []string, error) {
 	if cand == nil {
 		cand = base
 		cfg.Unpaired = true
 	}
 	r, err := cfg.resolve()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c, details, err := compare(base, cand, cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return planPairs(c, details, r), nil
+	return planPairs(c, details, r), c.NotCompared, nil
 }
 
 func compare(base, cand *results.Manifest, cfg Config) (*Comparison, []detail, error) {

@@ -517,7 +517,7 @@ func TestPlanPairsGrowsWithSpread(t *testing.T) {
 	for _, sd := range []float64{0.02, 0.08} {
 		b, c := noisy(3, 8, 1, sd)
 		bt, ct := handPairs("A", b, c, 1)
-		plan, err := PlanPairs(simManifest("b", bt), simManifest("c", ct), Config{Gate: []string{MetricP99}, Looks: 2})
+		plan, _, err := PlanPairs(simManifest("b", bt), simManifest("c", ct), Config{Gate: []string{MetricP99}, Looks: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -540,7 +540,7 @@ func TestPlanPairsGrowsWithSpread(t *testing.T) {
 	// Alone, a baseline's trials still give a plan (spread of two independent trials).
 	b, c := noisy(4, 6, 1, 0.05)
 	bt, _ := handPairs("A", b, c, 1)
-	plan, err := PlanPairs(simManifest("b", bt), nil, Config{Gate: []string{MetricP99}})
+	plan, _, err := PlanPairs(simManifest("b", bt), nil, Config{Gate: []string{MetricP99}})
 	if err != nil || len(plan) != 1 || plan[0].Spread <= 0 {
 		t.Fatalf("baseline-only plan %+v, %v: want one row with a positive spread", plan, err)
 	}

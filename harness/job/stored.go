@@ -117,11 +117,11 @@ func (j *Plan) Run(stdout io.Writer) error {
 	if len(bm.Trials) == 0 || (cm != nil && len(cm.Trials) == 0) {
 		return fault.Usage(errors.New("plan needs measured trials; imported YCSB summaries have no trial-to-trial spread"))
 	}
-	plan, err := compare.PlanPairs(bm, cm, CompareConfig(s))
+	plan, unplanned, err := compare.PlanPairs(bm, cm, CompareConfig(s))
 	if err != nil {
 		return fault.Usage(err)
 	}
-	report.WritePlan(stdout, report.PlanSuite{Name: s.Name, Initial: s.Pairs.Initial, Max: s.Pairs.Max, Looks: s.Pairs.Looks, Alpha: s.Compare.Alpha}, plan, cm != nil)
+	report.WritePlan(stdout, report.PlanSuite{Name: s.Name, Initial: s.Pairs.Initial, Max: s.Pairs.Max, Looks: s.Pairs.Looks, Alpha: s.Compare.Alpha}, plan, unplanned, cm != nil)
 	return nil
 }
 
@@ -155,7 +155,7 @@ func WarnIfUndecidable(log *slog.Logger, store *results.Store, version string, s
 	if err != nil || len(stored.Trials) < 2*len(s.Workloads) {
 		return
 	}
-	plan, err := compare.PlanPairs(stored, nil, cfg)
+	plan, _, err := compare.PlanPairs(stored, nil, cfg)
 	if err != nil {
 		return
 	}

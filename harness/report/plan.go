@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
 )
@@ -16,7 +17,7 @@ type PlanSuite struct {
 
 // WritePlan prints the pairs planner's table (compare.PlanPairs) and whether
 // the suite's pairs suffice; paired says the spread came from stored pairs.
-func WritePlan(w io.Writer, s PlanSuite, plan []compare.PairsPlan, paired bool) {
+func WritePlan(w io.Writer, s PlanSuite, plan []compare.PairsPlan, unplanned []string, paired bool) {
 	from := "spread of two baseline trials"
 	if paired {
 		from = "spread of the stored pairs"
@@ -41,9 +42,16 @@ func WritePlan(w io.Writer, s PlanSuite, plan []compare.PairsPlan, paired bool) 
 	if fallback {
 		fmt.Fprintln(w, "* gates in place of a higher percentile: too few operations per trial for it (50 samples beyond it needed).")
 	}
-	if short > 0 {
+	if len(unplanned) > 0 {
+		fmt.Fprintf(w, "\ngated but not planned, so a run cannot PASS until they are measured: %s; check the suite's gate (a misspelt operation or workload) or what the trials read.\n",
+			strings.Join(unplanned, "; "))
+	}
+	switch {
+	case short > 0:
 		fmt.Fprintf(w, "\n%d gated metric(s) need more than the suite's %d pairs: expect INCONCLUSIVE (or missed regressions); raise pairs.max, lengthen run.measure, or widen the tolerance.\n", short, s.Max)
-	} else {
+	case len(unplanned) > 0:
+		fmt.Fprintf(w, "\nthe suite's %d pairs suffice for every gated metric planned above.\n", s.Max)
+	default:
 		fmt.Fprintf(w, "\nthe suite's %d pairs suffice for every gated metric.\n", s.Max)
 	}
 }

@@ -107,4 +107,11 @@ func TestEditedSuiteIsChosenWithItsFingerprint(t *testing.T) {
 	if stdout, err := runRegress(t, append(plan, "--suite", suiteFile+"@fedcba987654")...); err != nil || !strings.Contains(stdout, "p99") {
 		t.Fatalf("plan --suite FILE@FINGERPRINT: %v\n%s", err, stdout)
 	}
+	// A misspelt gate selector is named, not silently left out of the plan
+	// (issue 29: plan said the pairs suffice for every gated metric).
+	writeFile(t, suiteFile, "name: fixture\nworkloads: [workloadc]\ndata: {recordcount: 1000, regions: 2}\npairs: {initial: 5, max: 6, looks: 2}\ncompare: {gate: [p99, REED/p95]}\n")
+	stdout, err := runRegress(t, append(plan, "--suite", suiteFile+"@fedcba987654")...)
+	if err != nil || !strings.Contains(stdout, "gated but not planned") || !strings.Contains(stdout, `"REED/p95"`) || strings.Contains(stdout, "suffice for every gated metric.") {
+		t.Errorf("plan gating a selector that matches nothing: %v\n%s", err, stdout)
+	}
 }
