@@ -209,10 +209,10 @@ func parseByThread(s string) map[int64]int64 {
 	return out
 }
 
-// allocDelta is what the threads of b allocated (or spent, for CPU
+// perThreadDelta is what the threads of b allocated (or spent, for CPU
 // nanoseconds) since a, as threadsDelta counts /proc's CPU: a thread that
 // ended in the window loses only its own part.
-func allocDelta(a, b map[int64]int64) int64 {
+func perThreadDelta(a, b map[int64]int64) int64 {
 	var d int64
 	for id, nb := range b {
 		if na, ok := a[id]; ok {

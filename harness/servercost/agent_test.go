@@ -35,7 +35,7 @@ func TestAgentReadingKeepsAnEndedThreadsBytesOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := allocDelta(a.byThread, b.byThread); got != 600+400+300 {
+	if got := perThreadDelta(a.byThread, b.byThread); got != 600+400+300 {
 		t.Errorf("window's bytes %d, want 1300 (thread 13 ended, 14 was born)", got)
 	}
 	if b.requestAlloc >= a.requestAlloc {

@@ -161,13 +161,13 @@ func (s Server) Since(a, b Reading) Cost {
 	}
 	switch {
 	case a.allocThreads != nil && b.allocThreads != nil:
-		c.RequestAllocated, c.RequestAllocKnown = allocDelta(a.allocThreads, b.allocThreads), true
+		c.RequestAllocated, c.RequestAllocKnown = perThreadDelta(a.allocThreads, b.allocThreads), true
 	case a.RequestAllocOK && b.RequestAllocOK && b.RequestAlloc >= a.RequestAlloc:
 		c.RequestAllocated, c.RequestAllocKnown = b.RequestAlloc-a.RequestAlloc, true
 	}
 	if a.jmx != nil && b.jmx != nil {
 		if a.cpuThreads != nil && b.cpuThreads != nil {
-			c.RequestCPU = time.Duration(allocDelta(a.cpuThreads, b.cpuThreads))
+			c.RequestCPU = time.Duration(perThreadDelta(a.cpuThreads, b.cpuThreads))
 		}
 		c.GCs, c.GCPause = b.GCs-a.GCs, b.GCPause-a.GCPause
 		if a.totalAllocOK && b.totalAllocOK && b.totalAlloc >= a.totalAlloc {
