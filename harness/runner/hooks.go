@@ -31,21 +31,27 @@ type hooks struct {
 // trialHooks are one side's probes for one trial.
 type trialHooks []hooks
 
-// hooksFor registers s's probes for one trial of workload w on table: its
-// servers' counts when they are read (countsBefore's terms) and, on the
-// profiled pair, the flight recorder over the window.
+// hooksFor registers s's probes for one trial of workload w on table: on
+// a counted trial its servers' counts when they are read (countsBefore's
+// terms); on the profiled pair the flight recorder over the window and
+// nothing else. The recorder stops when jcmd reaches the JVM, a second or
+// so after the window's last reading, while closed already runs: a counts
+// read then (a /prometheus page, the whole /jmx) would land in the profile
+// as the release's own frames, and the profiled pair's trials are stored
+// only as their profiles, so their counts serve nothing.
 func (r *Runner) hooksFor(s *side, w, table string, pair int) trialHooks {
 	var hs trialHooks
-	var counts *countProbe
-	hs = append(hs, hooks{
-		before: func(ctx context.Context) { counts = r.countsBefore(ctx, s, table) },
-		closed: func(ctx context.Context, m *measured) {
-			if m != nil {
-				m.setCounts(counts.after(ctx, s, m.res))
-			}
-		},
-	})
-	if r.profiled(pair) {
+	if !r.profiled(pair) {
+		var counts *countProbe
+		hs = append(hs, hooks{
+			before: func(ctx context.Context) { counts = r.countsBefore(ctx, s, table) },
+			closed: func(ctx context.Context, m *measured) {
+				if m != nil {
+					m.setCounts(counts.after(ctx, s, m.res))
+				}
+			},
+		})
+	} else {
 		var prof *windowProfile
 		hs = append(hs, hooks{
 			window: func(ctx context.Context, at timing) { prof = r.startProfile(ctx, s, w, pair, at) },
