@@ -40,6 +40,23 @@ func Merge(fs ...Folded) Folded {
 	return out
 }
 
+// Without returns f less every stack holding a frame that contains one of
+// marks, and the weight it removed: the frames of a reader's own requests
+// (regress reading its agent through /jmx at a window's edges), which are
+// not the server's work under test.
+func (f Folded) Without(marks ...string) (Folded, int64) {
+	out := make(Folded, len(f))
+	var removed int64
+	for s, w := range f {
+		if slices.ContainsFunc(marks, func(m string) bool { return strings.Contains(s, m) }) {
+			removed += w
+			continue
+		}
+		out[s] = w
+	}
+	return out, removed
+}
+
 // WriteTo writes one "frame;frame;frame weight" line a stack, sorted by stack so equal profiles give equal files.
 func (f Folded) WriteTo(w io.Writer) (int64, error) {
 	keys := make([]string, 0, len(f))

@@ -110,7 +110,16 @@ type ProfileMeta struct {
 	// CPUPerOpMicros is the trial's server CPU per operation with the
 	// recorder on, for reference (0 when not read): what profiling costs a trial.
 	CPUPerOpMicros float64 `json:"cpu_per_op_us,omitempty"`
+	// OwnReadCPUSamples and OwnReadAllocBytes are what the stored stacks
+	// leave out: regress's own readings at the window's edges (ownReadFrames).
+	OwnReadCPUSamples int64 `json:"own_read_cpu_samples,omitempty"`
+	OwnReadAllocBytes int64 `json:"own_read_alloc_bytes,omitempty"`
 }
+
+// ownReadFrames mark the stacks of regress's own readings of a region
+// server: its agent's frames, and the info server's /jmx servlet that
+// answers them (nothing else reads /jmx of a cluster regress started).
+var ownReadFrames = []string{"regress.agent.", "JMXJsonServlet"}
 
 // profileMeta is what a measured profiled trial's profiles stand for; nil when m is.
 func (m *measured) profileMeta(r *Runner, w string) *ProfileMeta {
@@ -261,10 +270,19 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta 
 		r.profileErrs(p.s, w, "store", []error{err})
 		return
 	}
+	// The window's two edge readings (regress's agent through /jmx) are
+	// in the recording on both sides alike; they are regress's work, not
+	// the release's, so their stacks go (counted in the meta).
+	cpuKept, cpuOwn := profile.Merge(cpu...).Without(ownReadFrames...)
+	allocKept, allocOwn := profile.Merge(alloc...).Without(ownReadFrames...)
+	allocNKept, _ := profile.Merge(allocN...).Without(ownReadFrames...)
+	if meta != nil {
+		meta.OwnReadCPUSamples, meta.OwnReadAllocBytes = cpuOwn, allocOwn
+	}
 	for _, f := range []struct {
 		kind  profile.Kind
 		stack profile.Folded
-	}{{profile.CPU, profile.Merge(cpu...)}, {profile.Alloc, profile.Merge(alloc...)}, {profile.AllocSamples, profile.Merge(allocN...)}} {
+	}{{profile.CPU, cpuKept}, {profile.Alloc, allocKept}, {profile.AllocSamples, allocNKept}} {
 		path := ProfileFile(dir, id, f.kind)
 		if err := atomicfile.Write(path, 0o644, func(wr io.Writer) error { _, err := f.stack.WriteTo(wr); return err }); err != nil {
 			r.profileErrs(p.s, w, "store", []error{err})
