@@ -94,14 +94,24 @@ func serverCost(ctx context.Context, out io.Writer, c *hbase.Client) {
 	}
 	fmt.Fprintf(out, "Server cost:         what --*-zk trials read per region server\n")
 	for _, is := range infos {
-		src := "none: it runs no info server (hbase.regionserver.info.port), whose /jmx holds its CPU"
-		if is.Info != "" {
-			if s, err := servercost.InfoSource(ctx, is.Info); err != nil {
-				src = fmt.Sprintf("none: its info server %s does not answer /jmx (%v)", is.Info, err)
-			} else {
-				src = s + ", info server " + is.Info
-			}
-		}
-		fmt.Fprintf(out, "  %s: %s\n", is.Server, src)
+		fmt.Fprintf(out, "  %s: %s\n", is.Server, costSource(ctx, is))
 	}
+}
+
+// costSource is doctor's line for one region server: what a trial reads of
+// it, or why nothing (no info server, one that does not answer, or one
+// that will not answer regress: TLS that does not verify, SPNEGO, 403).
+func costSource(ctx context.Context, is hbase.InfoServer) string {
+	if is.Info == "" {
+		return "none: it runs no info server (hbase.regionserver.info.port), whose /jmx holds its CPU"
+	}
+	s, err := servercost.InfoSource(ctx, is.Info)
+	var nr *servercost.NotReadError
+	switch {
+	case errors.As(err, &nr):
+		return "none: " + nr.Error()
+	case err != nil:
+		return fmt.Sprintf("none: its info server %s does not answer /jmx (%v)", is.Info, err)
+	}
+	return s + ", info server " + is.Info
 }
