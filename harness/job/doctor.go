@@ -18,6 +18,9 @@ import (
 type Doctor struct {
 	ZK, ZNode string
 	Timeout   time.Duration
+	// InfoPort places every region server's info server at its host and
+	// this port, whatever ZooKeeper says (--info-port); 0: ZooKeeper's.
+	InfoPort int
 }
 
 // Run checks the flags, reaches the cluster and prints its report to out.
@@ -32,6 +35,9 @@ func (j *Doctor) Run(ctx context.Context, out io.Writer) error {
 	if timeout <= 0 {
 		return fault.Usage(fmt.Errorf("doctor: --timeout %v must be positive", timeout))
 	}
+	if j.InfoPort < 0 || j.InfoPort > 65535 {
+		return fault.Usage(fmt.Errorf("doctor: --info-port %d is not a port: give 1 to 65535", j.InfoPort))
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	fail := func(what string, err error) error {
@@ -43,7 +49,11 @@ func (j *Doctor) Run(ctx context.Context, out io.Writer) error {
 	}
 	// Retries are bounded by the timeout, not a count: a master that is still
 	// initializing answers PleaseHold for a while and should get that time.
-	c, err := hbase.Connect(ctx, zkAddr, hbase.WithZNodeParent(znode), hbase.WithRPCTimeout(timeout), hbase.WithMaxRetries(1000), hbase.WithZKWait(timeout, nil))
+	opts := []hbase.Option{hbase.WithZNodeParent(znode), hbase.WithRPCTimeout(timeout), hbase.WithMaxRetries(1000), hbase.WithZKWait(timeout, nil)}
+	if j.InfoPort > 0 {
+		opts = append(opts, hbase.WithInfoPort(j.InfoPort))
+	}
+	c, err := hbase.Connect(ctx, zkAddr, opts...)
 	if err != nil {
 		return fail("cannot reach HBase; is it running and is --zk the address `regress cluster up` printed?", err)
 	}

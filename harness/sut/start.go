@@ -207,7 +207,13 @@ func start(ctx context.Context, opt Options, log *slog.Logger, s Spec) (*Target,
 	}
 	cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	client, err := hbase.Connect(cctx, zk, hbase.WithZNodeParent(opt.ZNode), hbase.WithZKWait(hbase.ZKAnswerTimeout, func(msg string) { log.Warn(msg, "side", s.Role) }))
+	copts := []hbase.Option{hbase.WithZNodeParent(opt.ZNode), hbase.WithZKWait(hbase.ZKAnswerTimeout, func(msg string) { log.Warn(msg, "side", s.Role) })}
+	if s.InfoPort > 0 {
+		// The client's every InfoServers (server cost here, the runner's
+		// block cache counts) then finds the info servers at this port.
+		copts = append(copts, hbase.WithInfoPort(s.InfoPort))
+	}
+	client, err := hbase.Connect(cctx, zk, copts...)
 	if err != nil {
 		return nil, cl, fmt.Errorf("%s: connect to HBase at %s: %w", s.Role, zk, err)
 	}
