@@ -31,6 +31,7 @@ type config struct {
 	maxRetries  int
 	pause       time.Duration
 	zkWait      zkWait
+	infoPort    int
 }
 
 // WithZNodeParent sets HBase's base znode (zookeeper.znode.parent), default /hbase.
@@ -45,6 +46,10 @@ func WithZKWait(timeout time.Duration, notice func(msg string)) Option {
 
 // WithRPCTimeout bounds each RPC (default 60s); the context's deadline also applies.
 func WithRPCTimeout(d time.Duration) Option { return func(c *config) { c.rpcTimeout = d } }
+
+// WithInfoPort has InfoServers place every region server's info server at
+// its host and this port, whatever its znode says (ParseInfoPort checks it).
+func WithInfoPort(port int) Option { return func(c *config) { c.infoPort = port } }
 
 // WithMaxRetries bounds retries of an operation on retriable errors (default 15).
 func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = n } }

@@ -24,7 +24,7 @@ type InfoServer struct {
 
 // InfoServers lists the live region servers from their znodes under
 // <parent>/rs, with each one's info server port (RegionServerInfo.infoPort,
-// which HBase 1.1 and newer write there).
+// which HBase 1.1 and newer write there), or the port WithInfoPort gave.
 func (c *Client) InfoServers(ctx context.Context) ([]InfoServer, error) {
 	conn, _, err := zk.Connect(zk.FormatServers(strings.Split(c.zkAddr, ",")), 30*time.Second, zk.WithLogger(zkLogger{}), zk.WithLogInfo(false))
 	if err != nil {
@@ -52,7 +52,7 @@ func (c *Client) InfoServers(ctx context.Context) ([]InfoServer, error) {
 				r.err = fmt.Errorf("read %s/%s: %w", dir, n, err)
 				break
 			}
-			r.out = append(r.out, infoServerOf(n, data))
+			r.out = append(r.out, infoServerOf(n, data, c.cfg.infoPort))
 		}
 		ch <- r
 	}()
@@ -70,13 +70,30 @@ func (c *Client) InfoServers(ctx context.Context) ([]InfoServer, error) {
 	}
 }
 
+// ParseInfoPort checks an info server port a user gives (--*-info-port):
+// 1 to 65535.
+func ParseInfoPort(s string) (int, error) {
+	p, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || p < 1 || p > 65535 {
+		return 0, fmt.Errorf("%q is not a port: give the region servers' info server port, 1 to 65535 (HBase's default is 16030)", s)
+	}
+	return p, nil
+}
+
 // infoServerOf reads a region server's znode: its name is
 // "host,port,startcode", its data RegionServerInfo (infoPort is field 1).
-func infoServerOf(name string, data []byte) InfoServer {
+// A port override (> 0) places the info server at the znode's host and that
+// port, whatever the data says: a cluster that hides its info port, or
+// serves it on another port through a proxy.
+func infoServerOf(name string, data []byte, override int) InfoServer {
 	parts := strings.Split(name, ",")
 	s := InfoServer{Server: name}
 	if len(parts) == 3 {
 		s.Server = net.JoinHostPort(parts[0], parts[1])
+		if override > 0 {
+			s.Info = net.JoinHostPort(parts[0], strconv.Itoa(override))
+			return s
+		}
 	}
 	payload, err := parseZNode(data)
 	if err != nil {

@@ -18,6 +18,9 @@ import (
 type Doctor struct {
 	ZK, ZNode string
 	Timeout   time.Duration
+	// InfoPort places every region server's info server at its host and
+	// this port, whatever ZooKeeper says (--info-port); 0: ZooKeeper's.
+	InfoPort int
 }
 
 // Run checks the flags, reaches the cluster and prints its report to out.
@@ -32,6 +35,9 @@ func (j *Doctor) Run(ctx context.Context, out io.Writer) error {
 	if timeout <= 0 {
 		return fault.Usage(fmt.Errorf("doctor: --timeout %v must be positive", timeout))
 	}
+	if j.InfoPort < 0 || j.InfoPort > 65535 {
+		return fault.Usage(fmt.Errorf("doctor: --info-port %d is not a port: give 1 to 65535", j.InfoPort))
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	fail := func(what string, err error) error {
@@ -43,7 +49,11 @@ func (j *Doctor) Run(ctx context.Context, out io.Writer) error {
 	}
 	// Retries are bounded by the timeout, not a count: a master that is still
 	// initializing answers PleaseHold for a while and should get that time.
-	c, err := hbase.Connect(ctx, zkAddr, hbase.WithZNodeParent(znode), hbase.WithRPCTimeout(timeout), hbase.WithMaxRetries(1000), hbase.WithZKWait(timeout, nil))
+	opts := []hbase.Option{hbase.WithZNodeParent(znode), hbase.WithRPCTimeout(timeout), hbase.WithMaxRetries(1000), hbase.WithZKWait(timeout, nil)}
+	if j.InfoPort > 0 {
+		opts = append(opts, hbase.WithInfoPort(j.InfoPort))
+	}
+	c, err := hbase.Connect(ctx, zkAddr, opts...)
 	if err != nil {
 		return fail("cannot reach HBase; is it running and is --zk the address `regress cluster up` printed?", err)
 	}
@@ -94,14 +104,24 @@ func serverCost(ctx context.Context, out io.Writer, c *hbase.Client) {
 	}
 	fmt.Fprintf(out, "Server cost:         what --*-zk trials read per region server\n")
 	for _, is := range infos {
-		src := "none: it runs no info server (hbase.regionserver.info.port), whose /jmx holds its CPU"
-		if is.Info != "" {
-			if s, err := servercost.InfoSource(ctx, is.Info); err != nil {
-				src = fmt.Sprintf("none: its info server %s does not answer /jmx (%v)", is.Info, err)
-			} else {
-				src = s + ", info server " + is.Info
-			}
-		}
-		fmt.Fprintf(out, "  %s: %s\n", is.Server, src)
+		fmt.Fprintf(out, "  %s: %s\n", is.Server, costSource(ctx, is))
 	}
+}
+
+// costSource is doctor's line for one region server: what a trial reads of
+// it, or why nothing (no info server, one that does not answer, or one
+// that will not answer regress: TLS that does not verify, SPNEGO, 403).
+func costSource(ctx context.Context, is hbase.InfoServer) string {
+	if is.Info == "" {
+		return "none: it runs no info server (hbase.regionserver.info.port), whose /jmx holds its CPU"
+	}
+	s, err := servercost.InfoSource(ctx, is.Info)
+	var nr *servercost.NotReadError
+	switch {
+	case errors.As(err, &nr):
+		return "none: " + nr.Error()
+	case err != nil:
+		return fmt.Sprintf("none: its info server %s does not answer /jmx (%v)", is.Info, err)
+	}
+	return s + ", info server " + is.Info
 }

@@ -36,8 +36,10 @@ type countServers struct {
 var httpCounts = &http.Client{}
 
 // find lists c's region servers and their info servers; a failure leaves
-// a note, not an error: the trial runs on without its counts.
-func (cs *countSource) find(ctx context.Context, c *hbase.Client) {
+// a note, not an error: the trial runs on without its counts. Servers read
+// through /jmx (a cluster regress did not start) give their info servers as
+// sut found them, https:// where they speak TLS.
+func (cs *countSource) find(ctx context.Context, c *hbase.Client, servers servercost.Servers) {
 	cs.once.Do(func() {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
@@ -46,6 +48,10 @@ func (cs *countSource) find(ctx context.Context, c *hbase.Client) {
 			cs.requestsNote = fmt.Sprintf("server-counted requests not available: no live region server listed (%v)", err)
 		}
 		cs.regionServer = rs
+		if jmx := jmxAddrs(servers); jmx != nil {
+			cs.infoServers = jmx
+			return
+		}
 		infos, err := c.InfoServers(ctx)
 		if err != nil {
 			cs.cacheNote = "block cache counts not available: " + err.Error()
@@ -63,6 +69,19 @@ func (cs *countSource) find(ctx context.Context, c *hbase.Client) {
 			cs.cacheNote = "block cache counts not available: no region server listed in ZooKeeper"
 		}
 	})
+}
+
+// jmxAddrs are the info servers of servers read through /jmx, nil unless
+// every one is.
+func jmxAddrs(servers servercost.Servers) []string {
+	var out []string
+	for _, sv := range servers {
+		if sv.PID != 0 || sv.JMX == "" {
+			return nil
+		}
+		out = append(out, sv.JMX)
+	}
+	return out
 }
 
 // countReading is one edge's reading: the table's regions and every
@@ -121,7 +140,7 @@ func (r *Runner) countsBefore(ctx context.Context, s *side, table string) *count
 		return nil
 	}
 	cs := &s.counts
-	cs.find(ctx, s.t.Client)
+	cs.find(ctx, s.t.Client, s.t.Servers)
 	return &countProbe{cs: cs, table: table, a: cs.read(ctx, s.t.Client, table)}
 }
 

@@ -255,14 +255,27 @@ func readAgent(ctx context.Context, client *http.Client, addr string) (agentRead
 
 // InfoSource says what a trial will read of the region server whose info
 // server is at addr (host:port): the request threads' figures where the JVM
-// runs regress's agent, else the whole process's; an error when its /jmx
-// does not answer.
+// runs regress's agent, else the whole process's, and "over TLS" where it
+// speaks TLS; a *NotReadError (FindJMX's) when it answers but not to
+// regress, another error when its /jmx does not answer.
 func InfoSource(ctx context.Context, addr string) (string, error) {
-	if _, err := readAgent(ctx, jmxClient, addr); err == nil {
-		return "request threads (regress's agent)", nil
-	}
-	if _, err := getBeans(ctx, jmxClient, addr, jmxQueries[0]); err != nil {
+	return infoSource(ctx, jmxClient, addr)
+}
+
+func infoSource(ctx context.Context, client *http.Client, addr string) (string, error) {
+	at, err := findJMX(ctx, client, addr)
+	if err != nil {
 		return "", err
 	}
-	return "process (no agent on it: see `regress cluster agent`)", nil
+	over := ""
+	if strings.HasPrefix(at, "https://") {
+		over = " over TLS"
+	}
+	if _, err := readAgent(ctx, client, at); err == nil {
+		return "request threads (regress's agent)" + over, nil
+	}
+	if _, err := getBeans(ctx, client, at, jmxQueries[0]); err != nil {
+		return "", err
+	}
+	return "process" + over + " (no agent on it: see `regress cluster agent`)", nil
 }

@@ -36,7 +36,8 @@ const (
 )
 
 // ReadBlockCache reads the block cache counters of the region server whose
-// info server is at addr (host:port) through /prometheus. HBase 2.6+
+// info server is at addr (host:port, or FindJMX's https://host:port) through
+// /prometheus. HBase 2.6+
 // answers it by sampling every metrics source when asked
 // (MetricsExportHelper.export calls MetricsSystemImpl.sampleMetrics), and
 // the region server's source reads the block cache's CacheStats live, so
@@ -95,7 +96,7 @@ func readBlockCacheOnce(ctx context.Context, client *http.Client, addr string) (
 	defer cancel()
 	// qry keeps the answer to the block cache's lines; the sampling is
 	// of every source all the same.
-	u := "http://" + addr + "/prometheus?qry=server_block_cache_"
+	u := baseURL(addr) + "/prometheus?qry=server_block_cache_"
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return BlockCache{}, err

@@ -93,6 +93,21 @@ func TestReadBlockCache(t *testing.T) {
 	}
 }
 
+// TestReadBlockCacheOverTLS: an info server FindJMX found speaking TLS
+// (https://host:port) has its /prometheus read over TLS too.
+func TestReadBlockCacheOverTLS(t *testing.T) {
+	fixture, err := os.ReadFile("testdata/prometheus-blockcache.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(fixture) }))
+	defer srv.Close()
+	bc, err := ReadBlockCache(context.Background(), srv.Client(), srv.URL)
+	if err != nil || bc.Hits != 18132 {
+		t.Fatalf("%+v, %v; want 18132 hits", bc, err)
+	}
+}
+
 func FuzzParseBlockCache(f *testing.F) {
 	f.Add("server_block_cache_hit_count{context=\"regionserver\"} 3\nserver_block_cache_miss_count 1\n")
 	f.Add("a{b 1\n} 2\n{ 3\n")

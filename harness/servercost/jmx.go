@@ -63,7 +63,7 @@ var jmxQueries = []string{
 const threadingQuery = "java.lang:type=Threading"
 
 // readJMX takes a reading from a region server's info server at addr
-// (host:port): CPU, heap use and GC from the JVM's beans, and the counts of
+// (host:port, or FindJMX's https://host:port): CPU, heap use and GC from the JVM's beans, and the counts of
 // flushes, compactions and splits from HBase's, kept in the Reading's event
 // counters, the JVM's allocation so far from its Threading bean
 // (TotalThreadAllocatedBytes, JDK 14+), and the request threads' figures
@@ -117,7 +117,7 @@ type jmxEvents struct{ flushes, compactions, splits int64 }
 func getBeans(ctx context.Context, client *http.Client, addr, qry string) ([]jmxBean, error) {
 	ctx, cancel := context.WithTimeout(ctx, jmxTimeout)
 	defer cancel()
-	u := "http://" + addr + "/jmx?qry=" + url.QueryEscape(qry)
+	u := baseURL(addr) + "/jmx?qry=" + url.QueryEscape(qry)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err

@@ -15,7 +15,12 @@ import (
 // A negative *alloc answers the Threading bean as a JDK before 14 would not have it: 400.
 func jmxServer(t *testing.T, cpuNanos, flushes, alloc *int64) *httptest.Server {
 	t.Helper()
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return httptest.NewServer(jmxHandler(cpuNanos, flushes, alloc))
+}
+
+// jmxHandler is jmxServer's handler, for a server of any kind (TLS).
+func jmxHandler(cpuNanos, flushes, alloc *int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query().Get("qry")
 		var bean string
 		switch {
@@ -34,7 +39,7 @@ func jmxServer(t *testing.T, cpuNanos, flushes, alloc *int64) *httptest.Server {
 			return
 		}
 		fmt.Fprintf(w, "{\n  \"beans\" : [ %s ]\n}", bean)
-	}))
+	})
 }
 
 // TestReadThroughJMX reads a window's CPU, heap, GC and events from a

@@ -20,7 +20,8 @@ type Server struct {
 	Name string
 	// PID is the JVM's process id on this machine; 0 for a server elsewhere.
 	PID int
-	// JMX is the host:port of the server's info server, read when PID is 0:
+	// JMX is the host:port of the server's info server (https://host:port
+	// where it speaks TLS, as FindJMX says), read when PID is 0:
 	// CPU, heap, GC, flush/compaction/split counts, (JDK 14+) the whole
 	// JVM's allocation and, where the JVM runs regress's agent (`regress
 	// agent`), the request threads' CPU and allocation.

@@ -19,7 +19,7 @@ import (
 // Check refuses, as a usage error naming the side's own flags, a spec no
 // provider can start: exactly one of a version, a home or a running cluster;
 // a repository only with a version; a JDK, conf, JVM options and jars only
-// for clusters regress starts; --conf written as key=value; a label or
+// for clusters regress starts, an info port only for one it does not; --conf written as key=value; a label or
 // version that cannot name a store directory.
 func (s Spec) Check() error {
 	err := s.check()
@@ -62,6 +62,10 @@ func (s Spec) check() error {
 		return fault.Usagef("%s and %s exclude each other: a home brings its own jars", fl("-home"), fl("-repo"))
 	case s.ZK != "" && s.JavaHome != "":
 		return fault.Usagef("%s applies only to clusters regress starts, not to %s", fl("-java-home"), fl("-zk"))
+	case s.InfoPort != 0 && s.ZK == "":
+		return fault.Usagef("%s applies only to a running cluster (%s): for one regress starts, use %s hbase.regionserver.info.port=%d", fl("-info-port"), fl("-zk"), fl("-conf"), s.InfoPort)
+	case s.InfoPort < 0 || s.InfoPort > 65535:
+		return fault.Usagef("%s %d is not a port: give 1 to 65535", fl("-info-port"), s.InfoPort)
 	}
 	if s.Version != "" {
 		if err := version.Validate(s.Version); err != nil {

@@ -41,6 +41,10 @@ func TestSideFlagsAreRefusedByTheirOwnNames(t *testing.T) {
 		{Spec{Role: Run, ZK: "h:1", Label: "a/b"}, "--label: "},
 		{Spec{Role: Run, ZK: "h:1", Label: "prod", JavaHome: "/j"}, "--java-home applies only to clusters regress starts, not to --zk"},
 		{Spec{Role: Run, Version: "2.6.1", Conf: []string{"novalue"}}, `--conf "novalue": write key=value`},
+		// An info port places a running cluster's info servers; one regress starts takes it from --conf.
+		{Spec{Role: Candidate, Version: "2.6.1", InfoPort: 8443}, "--candidate-info-port applies only to a running cluster (--candidate-zk): for one regress starts, use --candidate-conf hbase.regionserver.info.port=8443"},
+		{Spec{Role: Run, Version: "2.6.1", InfoPort: 8443}, "--info-port applies only to a running cluster (--zk)"},
+		{Spec{Role: Baseline, ZK: "h:1", InfoPort: 70000}, "--baseline-info-port 70000 is not a port"},
 		// regress cluster up: unprefixed flags, no running cluster, its messages prefixed.
 		{Spec{Role: Up}, "cluster up: give --version V"},
 		{Spec{Role: Up, Home: "/h", Repo: "file:///r"}, "cluster up: --home and --repo exclude each other"},
@@ -65,6 +69,8 @@ func TestGoodSidesPassAndTheirConfIsParsed(t *testing.T) {
 		{Role: Candidate, Home: t.TempDir()},
 		{Role: Candidate, ZK: "h:1"},
 		{Role: Run, ZK: "h:1", Label: "prod-2.6.1"},
+		{Role: Candidate, ZK: "h:1", InfoPort: 8443},
+		{Role: Run, ZK: "h:1", Label: "prod-2.6.1", InfoPort: 16030},
 		{Role: Up, Version: "2.6.1", Repo: "file:///r"},
 	} {
 		if err := s.Check(); err != nil {

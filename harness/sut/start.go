@@ -207,7 +207,13 @@ func start(ctx context.Context, opt Options, log *slog.Logger, s Spec) (*Target,
 	}
 	cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	client, err := hbase.Connect(cctx, zk, hbase.WithZNodeParent(opt.ZNode), hbase.WithZKWait(hbase.ZKAnswerTimeout, func(msg string) { log.Warn(msg, "side", s.Role) }))
+	copts := []hbase.Option{hbase.WithZNodeParent(opt.ZNode), hbase.WithZKWait(hbase.ZKAnswerTimeout, func(msg string) { log.Warn(msg, "side", s.Role) })}
+	if s.InfoPort > 0 {
+		// The client's every InfoServers (server cost here, the runner's
+		// block cache counts) then finds the info servers at this port.
+		copts = append(copts, hbase.WithInfoPort(s.InfoPort))
+	}
+	client, err := hbase.Connect(cctx, zk, copts...)
 	if err != nil {
 		return nil, cl, fmt.Errorf("%s: connect to HBase at %s: %w", s.Role, zk, err)
 	}
@@ -257,6 +263,15 @@ func infoServers(ctx context.Context, c *hbase.Client) (servercost.Servers, stri
 	if err != nil {
 		return nil, "server cost not available: " + err.Error()
 	}
+	return serversOf(ctx, infos)
+}
+
+// serversOf is infoServers' list of the info servers found: each one asked
+// once how it answers (plain HTTP or TLS), or the note of the first that
+// will not answer regress (a certificate that does not verify, SPNEGO, 403):
+// a side whose cost cannot be summed over every server has none. One that
+// does not answer at all is kept as found, for each trial's reading to say so.
+func serversOf(ctx context.Context, infos []hbase.InfoServer) (servercost.Servers, string) {
 	var out servercost.Servers
 	var missing []string
 	for _, is := range infos {
@@ -272,5 +287,34 @@ func infoServers(ctx context.Context, c *hbase.Client) (servercost.Servers, stri
 	case len(missing) > 0:
 		return nil, fmt.Sprintf("server cost not available: region servers %s run no info server, so the cluster's CPU cannot be summed", strings.Join(missing, ", "))
 	}
-	return out, ""
+	notes := make([]error, len(out))
+	var wg sync.WaitGroup
+	for i := range out {
+		wg.Go(func() {
+			at, err := servercost.FindJMX(ctx, out[i].JMX)
+			if nr := (*servercost.NotReadError)(nil); errors.As(err, &nr) {
+				notes[i] = nr
+			} else if at != "" {
+				out[i].JMX = at
+			}
+		})
+	}
+	wg.Wait()
+	var shut []error
+	for _, e := range notes {
+		if e != nil {
+			shut = append(shut, e)
+		}
+	}
+	switch len(shut) {
+	case 0:
+		return out, ""
+	case 1:
+		return nil, "server cost not available: " + shut[0].Error()
+	}
+	others := fmt.Sprintf("%d other info servers", len(shut)-1)
+	if len(shut) == 2 {
+		others = "1 other info server"
+	}
+	return nil, fmt.Sprintf("server cost not available: %v (and %s not read either)", shut[0], others)
 }

@@ -41,6 +41,9 @@ type Spec struct {
 	Conf, JVMOpts []string
 	// Jars go on the started cluster's class path (a coprocessor, a patched build's jar).
 	Jars []string
+	// InfoPort, for a running cluster (ZK), is where its region servers'
+	// info servers are, at each one's host, whatever ZooKeeper says; 0: ZooKeeper's.
+	InfoPort int
 }
 
 // Target is one side of a run, started or connected: a cluster, a client

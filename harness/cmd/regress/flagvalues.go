@@ -41,6 +41,11 @@ func quorumVar(f *pflag.FlagSet, p *string, name, usage string) {
 	f.Var(checked[string]{p, parse, "string"}, name, usage)
 }
 
+// infoPortVar defines an info server port flag (0, past 65535 or not a number refused).
+func infoPortVar(f *pflag.FlagSet, p *int, name, usage string) {
+	f.Var(checked[int]{p, hbase.ParseInfoPort, "port"}, name, usage)
+}
+
 // countVar defines a count whose default 0 means the suite's (0 given is refused).
 func countVar(f *pflag.FlagSet, p *int, name, usage string) {
 	f.Var(checked[int]{p, job.ParseCount, "int"}, name, usage)

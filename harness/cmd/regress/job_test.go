@@ -53,6 +53,13 @@ func TestJobBadInputExits2WithAHint(t *testing.T) {
 		{"home that does not exist", []string{"--baseline-home", "/nonexistent/hbase", "--candidate-home", "/nonexistent/hbase2", "--scenarios", scen}, "not an HBase home"},
 		{"region servers out of range", []string{"--baseline", "2.6.0", "--candidate", "2.6.1", "--scenarios", scen, "--region-servers", "99"}, "--region-servers/--rs-heap: region servers: 99 is out of range"},
 		{"rs heap without unit", []string{"run", "--version", "2.6.1", "--scenarios", scen, "--rs-heap", "2"}, "512m or 2g"},
+		{"info port zero", []string{"--baseline", "2.6.0", "--candidate-zk", "h:1", "--candidate-info-port", "0"}, `invalid argument "0" for "--candidate-info-port" flag`},
+		{"info port past 65535", []string{"--baseline-zk", "h:1", "--baseline-info-port", "65536", "--candidate", "2.6.1"}, "1 to 65535"},
+		{"info port not a number", []string{"run", "--zk", "h:1", "--label", "prod", "--info-port", "https"}, `invalid argument "https" for "--info-port" flag`},
+		{"info port on a side regress starts", []string{"--baseline", "2.6.0", "--baseline-info-port", "8443", "--candidate", "2.6.1"},
+			"--baseline-info-port applies only to a running cluster (--baseline-zk): for one regress starts, use --baseline-conf hbase.regionserver.info.port=8443"},
+		{"run info port with a version", []string{"run", "--version", "2.6.1", "--info-port", "16030"}, "use --conf hbase.regionserver.info.port=16030"},
+		{"doctor info port out of range", []string{"doctor", "--zk", "127.0.0.1:1", "--info-port", "70000"}, `invalid argument "70000" for "--info-port" flag`},
 		{"compare nothing stored", []string{"compare", "--baseline", "1.0", "--candidate", "2.0", "--store", "REPLACE"}, "nothing stored for \"1.0\""},
 	}
 	for _, c := range cases {

@@ -25,6 +25,7 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 	addCommon(f, &j.Options, "release")
 	f.StringVar(&j.Side.Version, "version", "", "HBase version to start and measure")
 	quorumVar(f, &j.Side.ZK, "zk", "ZooKeeper address of a running cluster to measure instead")
+	infoPortVar(f, &j.Side.InfoPort, "info-port", "with --zk: read each region server's info server (/jmx) at its host and this port instead of the one ZooKeeper gives")
 	f.StringVar(&j.Side.Label, "label", "", "name to store results under (required with --zk)")
 	f.StringArrayVar(&j.Side.Conf, "conf", nil, "hbase-site.xml override key=value (repeatable)")
 	f.StringArrayVar(&j.Side.JVMOpts, "jvm-opt", nil, "extra JVM option (repeatable)")
