@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -60,6 +61,14 @@ type Config struct {
 	MaxPairs int
 	// Unpaired forces Welch's t even when the trials form pairs.
 	Unpaired bool
+	// InstanceSD floors, per metric, the offset between two fresh pairs of
+	// server JVMs (sd of a run's mean log ratio) when pairs span several
+	// instance blocks (instances.go); absent: the data's estimate alone.
+	InstanceSD map[string]float64
+	// InstanceRuns is how many runs InstanceSD was measured over (its
+	// degrees of freedom plus one): the weight it has against a run's own
+	// estimate. 0 means 2.
+	InstanceRuns int
 }
 
 // DefaultConfig returns the defaults spelled out, for callers that show or edit them.
@@ -117,6 +126,18 @@ func (c Config) resolve() (resolved, error) {
 			return r, fmt.Errorf("compare: tolerance %v for %s: %w (tolerances are fractions: 0.10 is 10%%)", v, k, err)
 		}
 		r.tol[k] = v
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.InstanceSD)) {
+		v := c.InstanceSD[k]
+		if !metric.IsMetric(k) {
+			return r, fmt.Errorf("compare: instance sd for unknown metric %q; known metrics: %s", k, metric.List())
+		}
+		if math.IsNaN(v) || v < 0 || v > 1 {
+			return r, fmt.Errorf("compare: instance sd %v for %s is not a fraction in [0, 1] (0.017 is 1.7%%)", v, k)
+		}
+	}
+	if c.InstanceRuns < 0 {
+		return r, fmt.Errorf("compare: instance runs %d is negative; give the number of runs the instance sd was measured over", c.InstanceRuns)
 	}
 	gate := c.Gate
 	if gate == nil {

@@ -51,6 +51,8 @@ type metricSample struct {
 	logBase, logCand []float64
 	// ratios are log(candidate/baseline) per pair, in pair order; nil when unpaired.
 	ratios []float64
+	// blocks numbers each ratio's instance block (pairBlocks); nil when unpaired.
+	blocks []int
 	// opsPerTrial is the fewest operations of key.Op in any trial (0 for OpAll).
 	opsPerTrial int64
 	// sources say where each side's server cost figure came from (its
@@ -127,6 +129,7 @@ func extractMetric(k metricKey, bt, ct []results.Trial, sched schedule) metricSa
 	if sched.paired {
 		pairs := sched.pairs[k.Workload]
 		m.ratios = make([]float64, len(pairs))
+		m.blocks = pairBlocks(pairs)
 		for i, p := range pairs {
 			m.ratios[i] = math.Log(k.value(p[1])) - math.Log(k.value(p[0]))
 		}

@@ -114,13 +114,15 @@ func spendAlpha(s samples, r resolved, out *Comparison) {
 // (values, geometric means, ratio); bounds and statuses come later.
 func estimateAll(ms []metricSample, paired bool, r resolved, out *Comparison) ([]detail, error) {
 	details := make([]detail, len(ms))
+	pools := poolInstances(ms, r.InstanceSD, r.InstanceRuns)
 	for i, s := range ms {
 		k := s.key
-		d, gb, gc, err := estimateKey(s, paired)
+		d, gb, gc, err := estimateKey(s, paired, pools[k.Metric])
 		if err != nil {
 			return nil, err
 		}
 		d.c = math.Log1p(r.tol[k.Metric])
+		out.Instances = max(out.Instances, d.est.Instances)
 		d.level = out.LookAlpha
 		details[i] = d
 		out.Metrics = append(out.Metrics, MetricResult{
@@ -135,7 +137,7 @@ func estimateAll(ms []metricSample, paired bool, r resolved, out *Comparison) ([
 
 // estimateKey computes the log-ratio estimate of one metric and the
 // geometric means of both sides.
-func estimateKey(s metricSample, paired bool) (detail, float64, float64, error) {
+func estimateKey(s metricSample, paired bool, pool instancePool) (detail, float64, float64, error) {
 	d := detail{key: s.key}
 	mb, vb := meanVar(s.logBase)
 	mc, vc := meanVar(s.logCand)
@@ -146,6 +148,9 @@ func estimateKey(s metricSample, paired bool) (detail, float64, float64, error) 
 				"(run more pairs, or compare imported summaries descriptively)", s.key.Workload, len(s.ratios))
 		}
 		d.est = pairedEstimate(s.ratios)
+		if e, ok := nestedEstimate(s.ratios, s.blocks, pool); ok {
+			d.est = e
+		}
 	} else {
 		if len(s.logBase) < 2 || len(s.logCand) < 2 {
 			return d, 0, 0, fmt.Errorf("compare: workload %s has %d baseline and %d candidate trial(s); an unpaired test needs at least 2 a side "+

@@ -96,21 +96,34 @@ func addPrimary(r resolved, out *Comparison, details []detail) []detail {
 			wt[j] = 1 / (se * se)
 			sumW += wt[j]
 		}
-		var mean, v, dfDen, logB, logC float64
+		// A nested estimate's instance part is the run's offset between
+		// JVMs, the same in every workload: it does not average out over
+		// workloads, so it enters once (its weighted mean), not as f²·part.
+		var mean, v, dfDen, logB, logC, inst, instDF float64
 		n := math.MaxInt
 		for j, i := range rows {
 			e := details[i].est
 			f := wt[j] / sumW
 			mean += f * e.Mean
 			se := max(e.SE, floor)
-			a := f * f * se * se
+			pairs, df := se*se-e.InstVar, e.DF
+			if e.Instances > 0 {
+				df = float64(e.N - e.Instances)
+				inst += f * e.InstVar
+				instDF = max(instDF, e.InstDF)
+			}
+			a := f * f * max(pairs, 0)
 			v += a
-			if e.DF > 0 {
-				dfDen += a * a / e.DF
+			if df > 0 {
+				dfDen += a * a / df
 			}
 			n = min(n, e.N)
 			logB += f * math.Log(out.Metrics[i].Baseline)
 			logC += f * math.Log(out.Metrics[i].Candidate)
+		}
+		if inst > 0 && instDF > 0 {
+			v += inst
+			dfDen += inst * inst / instDF
 		}
 		df := float64(n - 1)
 		if dfDen > 0 {

@@ -278,7 +278,20 @@ type simScenario struct {
 	// one release differ so for a whole run, which no number of pairs
 	// removes. instCPU and instAlloc are the replication's draws.
 	instanceCPUSD, instanceAllocSD float64
-	instCPU, instAlloc             float64
+	instCPU, instAlloc             []float64
+	// instances, when above 1, starts each side afresh that many times
+	// over the run (run.instances): the initial pairs split evenly into
+	// blocks, pairs a look adds go to the last, and each block draws its
+	// own offsets; trials carry their block as Instance.
+	instances int
+}
+
+// block is the instance block of pair p.
+func (s simScenario) block(p int) int {
+	if s.instances < 2 {
+		return 0
+	}
+	return min(p*s.instances/max(s.pairs, 1), s.instances-1)
 }
 
 // workloads returns the scenario's workloads as models.
@@ -323,11 +336,13 @@ func (s simScenario) simPairs(rng *rand.Rand, rec *simRecorder, base, cand *[]re
 	if eff.workload != "" && eff.workload != name {
 		eff = simEffect{tput: eff.tput, missRate: eff.missRate}
 	}
-	if s.instCPU != 0 || s.instAlloc != 0 {
-		eff.cpu = factorOr1(eff.cpu) * math.Exp(s.instCPU)
-		eff.alloc = factorOr1(eff.alloc) * math.Exp(s.instAlloc)
-	}
+	eff0 := eff
 	for p := from; p < to; p++ {
+		eff := eff0
+		if bl := s.block(p); bl < len(s.instCPU) {
+			eff.cpu = factorOr1(eff.cpu) * math.Exp(s.instCPU[bl])
+			eff.alloc = factorOr1(eff.alloc) * math.Exp(s.instAlloc[bl])
+		}
 		var slotB, slotC int
 		first := rng.IntN(2) // 0: baseline first
 		switch s.sched {
@@ -344,6 +359,7 @@ func (s simScenario) simPairs(rng *rand.Rand, rec *simRecorder, base, cand *[]re
 		b.RunID, c.RunID = "run-1", "run-1"
 		b.Pair, c.Pair = p, p
 		b.Order, c.Order = first, 1-first
+		b.Instance, c.Instance = s.block(p), s.block(p)
 		b.Start = simEpoch.Add(time.Duration(slotB) * time.Minute)
 		c.Start = simEpoch.Add(time.Duration(slotC) * time.Minute)
 		*base = append(*base, b)
@@ -371,7 +387,11 @@ func (s simScenario) run(rng *rand.Rand, rec *simRecorder) (*Comparison, error) 
 		return Compare(simManifest("base", bt), simManifest("cand", ct), s.cfg)
 	}
 	if s.instanceCPUSD > 0 || s.instanceAllocSD > 0 {
-		s.instCPU, s.instAlloc = s.instanceCPUSD*rng.NormFloat64(), s.instanceAllocSD*rng.NormFloat64()
+		s.instCPU, s.instAlloc = nil, nil
+		for range max(s.instances, 1) {
+			s.instCPU = append(s.instCPU, s.instanceCPUSD*rng.NormFloat64())
+			s.instAlloc = append(s.instAlloc, s.instanceAllocSD*rng.NormFloat64())
+		}
 	}
 	ws := s.workloads()
 	planned := make([]int, len(ws))

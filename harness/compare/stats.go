@@ -14,6 +14,12 @@ type estimate struct {
 	SE   float64 // standard error of Mean; 0 when every observation agrees
 	DF   float64 // degrees of freedom of the t reference distribution
 	N    int     // pairs (paired) or candidate trials (unpaired)
+	// Instances counts the instance blocks of a nested estimate (0: not
+	// nested); InstVar is the part of SE² that is the instance offset's,
+	// shared by every workload of the run (instances.go).
+	Instances int
+	InstVar   float64
+	InstDF    float64 // the degrees of freedom of InstVar's estimate
 }
 
 // meanVar returns the sample mean and the unbiased sample variance of xs.

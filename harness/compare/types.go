@@ -142,6 +142,10 @@ type Comparison struct {
 	// Duet is true when every pair's two trials ran at the same time (then
 	// Interleaved is true too: the pairs were verified by start time).
 	Duet bool `json:"duet,omitempty"`
+	// Instances is the most instance blocks any metric's pairs span (fresh
+	// server JVMs of a run, or several runs): above 1 the intervals hold
+	// the offset between instances (nested estimate); 0 or 1: they do not.
+	Instances int `json:"instances,omitempty"`
 	// Looks is the number of planned looks alpha was split over (adaptive pairs).
 	Looks int `json:"looks"`
 	// LookAlpha is the family-wise error rate each look spends: Alpha/Looks.

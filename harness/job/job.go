@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -50,6 +51,8 @@ type Options struct {
 	Trials string
 	// Profile overrides the suite's run.profile (--profile); nil keeps the suite's.
 	Profile *bool
+	// Instances overrides the suite's run.instances (--instances); 0 keeps the suite's.
+	Instances int
 }
 
 // Report says where a comparison's reports go and when its verdict fails the job.
@@ -141,6 +144,7 @@ func (j *Main) Run(ctx context.Context, stdout, stderr io.Writer) error {
 			}
 			return plan.Extra, nil
 		}
+		r.Renew = se.renew
 		bm, cm, err = r.RunPairs(ctx, targets[0], targets[1], more)
 	}
 	if err != nil {
@@ -310,6 +314,24 @@ func (o *Options) setTrials(s *suite.Suite) error {
 	if s.Run.Mode == suite.ModeDuet && o.LoadHosts.N > 0 {
 		return fault.Usage(errors.New("--trials duet with --load-hosts: a duet's two runs start at one instant from this process; run with --trials interleaved on load hosts"))
 	}
+	return o.setInstances(s)
+}
+
+// setInstances applies --instances to the suite, refused as the suite's
+// own run.instances would be.
+func (o *Options) setInstances(s *suite.Suite) error {
+	n := o.Instances
+	switch {
+	case n == 0:
+		return nil
+	case n < 0:
+		return fault.Usagef("--instances %d: give how many times each side's cluster starts afresh over the run, 1 or more", n)
+	case n > 1 && s.Pairs.Initial < 2*n:
+		return fault.Usagef("--instances %d: suite %s runs %d initial pairs, and each instance needs two (nothing else estimates the pairs' noise within it); use --instances %d or fewer", n, s.Name, s.Pairs.Initial, max(s.Pairs.Initial/2, 1))
+	case n > 1 && o.LoadHosts.N > 0:
+		return fault.Usage(errors.New("--instances with --load-hosts: load hosts measure clusters regress does not restart; leave --instances out"))
+	}
+	s.Run.Instances = n
 	return nil
 }
 
@@ -319,6 +341,9 @@ type session struct {
 	store *results.Store
 	log   *slog.Logger
 	prog  *progress.Progress
+	// renew starts side i of the last start afresh (runner.Runner.Renew);
+	// the stop start returned stops what it started too.
+	renew func(ctx context.Context, i int, old *sut.Target) (*sut.Target, error)
 }
 
 // open opens the store (its lock waits end with ctx) and the session's log and progress.
@@ -382,7 +407,24 @@ func (se *session) start(ctx context.Context, o *Options, s *suite.Suite, sides 
 	opt := sut.Options{Provider: o.Provider, CacheDir: o.CacheDir, Keep: o.Keep, Topology: topo, ZNode: o.ZNode,
 		Log: se.log, Message: se.prog.Message, Died: died}
 	targets, stopTargets, err := sut.Start(ctx, opt, sides...)
-	stop := func() { stopTargets(); died(nil) }
+	var mu sync.Mutex
+	var renewed []func()
+	se.renew = func(ctx context.Context, i int, old *sut.Target) (*sut.Target, error) {
+		t, stopNew, err := sut.Renew(ctx, opt, sides[i], old)
+		mu.Lock()
+		renewed = append(renewed, stopNew)
+		mu.Unlock()
+		return t, err
+	}
+	stop := func() {
+		stopTargets()
+		mu.Lock()
+		for _, st := range renewed {
+			st()
+		}
+		mu.Unlock()
+		died(nil)
+	}
 	switch {
 	case err == nil:
 		for _, t := range targets {
@@ -428,7 +470,7 @@ func loadSuiteFile(p, scenarios string) (*suite.Suite, error) {
 // CompareConfig is the comparison a suite asks for.
 func CompareConfig(s *suite.Suite) compare.Config {
 	return compare.Config{Alpha: s.Compare.Alpha, Tolerances: s.Compare.Tolerances, Gate: s.Compare.Gate,
-		Looks: s.Pairs.Looks, MaxPairs: s.Pairs.Max}
+		Looks: s.Pairs.Looks, MaxPairs: s.Pairs.Max, InstanceSD: s.Compare.InstanceSD, InstanceRuns: s.Compare.InstanceRuns}
 }
 
 // Check refuses, before any work, a --format no renderer has and an --out

@@ -376,6 +376,9 @@ func headline(c *compare.Comparison) string {
 		case c.Interleaved:
 			b.WriteString(", interleaved")
 		}
+		if c.Instances > 1 {
+			fmt.Fprintf(&b, ", %d server instances a side (their offset inside the intervals)", c.Instances)
+		}
 	default:
 		fmt.Fprintf(&b, "; unpaired, %d vs %d trials", c.Candidate.Trials, c.Baseline.Trials)
 	}

@@ -68,10 +68,13 @@ type SuiteInfo struct {
 type Trial struct {
 	ID string `json:"id"`
 	// RunID names the run that measured the trial; pairs match only within a run.
-	RunID    string    `json:"run_id,omitempty"`
-	Workload string    `json:"workload"`
-	Pair     int       `json:"pair"`
-	Order    int       `json:"order"` // 0 ran first within its pair, 1 ran second
+	RunID    string `json:"run_id,omitempty"`
+	Workload string `json:"workload"`
+	Pair     int    `json:"pair"`
+	Order    int    `json:"order"` // 0 ran first within its pair, 1 ran second
+	// Instance numbers the side's server instance the trial ran on: 0 its
+	// first JVMs, k its k-th fresh start within the run (run.instances).
+	Instance int       `json:"instance,omitempty"`
 	Start    time.Time `json:"start"`
 	// DurationMillis is the measurement window's length, warm-up excluded.
 	DurationMillis    int64              `json:"duration_ms"`

@@ -79,7 +79,13 @@ type Runner struct {
 	// the measurement window of one extra pair of each workload, run after
 	// the counted pairs and stored nowhere but its profiles (profile.go).
 	Profile bool
+	// Renew starts side (0 the baseline, 1 the candidate) afresh in place
+	// of t when the suite's run.instances asks for several instances (the
+	// job's sut.Renew); nil, or a side regress did not start, keeps one
+	// instance a side.
+	Renew func(ctx context.Context, side int, t *sut.Target) (*sut.Target, error)
 
+	oneInstance bool // a side cannot be started afresh (checkRenewable)
 	fingerprint string
 	started     int
 	stored      int
@@ -112,6 +118,9 @@ type side struct {
 	idle background
 	// counts is where the side's request and block cache counts come from.
 	counts countSource
+	// tag names the side's trial clones; instance numbers its fresh starts.
+	tag      string
+	instance int
 }
 
 // More is asked after each look (1-based) whether more pairs are needed, and
@@ -163,6 +172,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More
 		return nil, nil, err
 	}
 	defer r.dropEmptyOnFailure(&err, cs)
+	r.checkRenewable(bs, cs)
 	rng := r.rng()
 	planned := map[string]int{}
 	done := map[string]int{}
@@ -185,6 +195,11 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More
 			r.planned += 2 * (planned[w] - done[w])
 		}
 		for pair := 0; pair < r.Suite.Pairs.Max; pair++ {
+			if b := r.instanceOf(pair); b > bs.instance && r.pairDue(pair, done, planned) {
+				if err := r.renewSides(ctx, b, bs, cs); err != nil {
+					return nil, nil, err
+				}
+			}
 			for _, w := range r.Suite.Workloads {
 				if pair < done[w] || pair >= planned[w] {
 					continue
@@ -303,7 +318,8 @@ func (r *Runner) prepare(ctx context.Context, t *sut.Target) (*side, error) {
 		log.Warn("this target's stored trials ran on another number of region servers", "target", t.Name,
 			"stored", stored.RegionServers, "live", len(servers))
 	}
-	s := &side{t: t, key: results.KeyOf(stored), servers: len(servers), mgr: lifecycle.New(t.Client, r.cloneTag(), log.With("target", t.Name))}
+	tag := r.cloneTag()
+	s := &side{t: t, key: results.KeyOf(stored), servers: len(servers), tag: tag, mgr: lifecycle.New(t.Client, tag, log.With("target", t.Name))}
 	if dropped, err := s.mgr.CleanupStale(ctx); err != nil {
 		return nil, fmt.Errorf("%s: clean up tables an earlier run left: %w", t.Name, err)
 	} else if len(dropped) > 0 {
@@ -688,6 +704,7 @@ func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bo
 		Workload: filepath.Base(w),
 		Pair:     pair,
 		Order:    order,
+		Instance: s.instance,
 		Duet:     duet,
 		Server:   m.server,
 	}

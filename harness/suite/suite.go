@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -127,6 +128,13 @@ type Run struct {
 	// Pin gives each side of a duet its own half of the machine's CPUs
 	// (the region server JVMs; the load generator keeps them all).
 	Pin bool `yaml:"pin"`
+	// Instances starts each side's cluster afresh this many times over a
+	// run (regress starts it; a cluster given by ZooKeeper stays one), the
+	// initial pairs split evenly between them, each new instance warmed up
+	// like the first: two JVMs of one release differ for their whole life,
+	// and instances make that offset a level of the interval (compare's
+	// nested estimate) instead of a bias no pair removes. Default 1.
+	Instances int `yaml:"instances"`
 }
 
 // Trial modes (Run.Mode).
@@ -155,6 +163,13 @@ type Compare struct {
 	Tolerances map[string]float64 `yaml:"-"`
 	// Gate lists the metrics whose regression fails the run.
 	Gate []string `yaml:"gate"`
+	// InstanceSD floors, per metric, the offset between two fresh pairs of
+	// server JVMs the nested estimate assumes (a fraction, as measured on
+	// the machine); absent: the run's own estimate alone.
+	InstanceSD map[string]float64 `yaml:"-"`
+	// InstanceRuns is how many runs InstanceSD was measured over: its weight
+	// against a run's own estimate (compare.Config.InstanceRuns).
+	InstanceRuns int `yaml:"instance_runs"`
 }
 
 // file is a suite as written. The values with units or defaults stay text
@@ -183,6 +198,7 @@ type compare struct {
 	Compare    `yaml:",inline"`
 	Alpha      string            `yaml:"alpha"`
 	Tolerances map[string]string `yaml:"tolerances"`
+	InstanceSD map[string]string `yaml:"instance_sd"`
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -443,6 +459,15 @@ func (s *Suite) normalise(f *file) error {
 	} else if p.Max >= p.Initial && p.Looks > p.Max-p.Initial+1 {
 		bad("pairs.looks: %d looks need at least %d pairs past pairs.initial (%d), but pairs.max is %d: each look after the first adds a pair at least; lower looks or raise pairs.max", p.Looks, p.Looks-1, p.Initial, p.Max)
 	}
+	setDefault(&r.Instances, 1)
+	switch {
+	case r.Instances < 1:
+		bad("run.instances: must be 1 or more, got %d", r.Instances)
+	case r.Instances > 1 && p.Initial < 2*r.Instances:
+		bad("run.instances: %d instances need at least %d initial pairs (two a block, or nothing within a block estimates the pairs' noise), but pairs.initial is %d", r.Instances, 2*r.Instances, p.Initial)
+	case r.Instances > 1 && r.LoadHosts > 0:
+		bad("run.instances %d with run.load_hosts: load hosts measure clusters regress does not restart; use 1", r.Instances)
+	}
 	c := &s.Compare
 	if c.Alpha, err = parsePercent(f.Compare.Alpha, 0.05); err != nil || c.Alpha <= 0 || c.Alpha >= 0.5 {
 		if err == nil {
@@ -467,6 +492,27 @@ func (s *Suite) normalise(f *file) error {
 			continue
 		}
 		c.Tolerances[k] = f
+	}
+	for _, k := range slices.Sorted(maps.Keys(f.Compare.InstanceSD)) {
+		if !metric.IsMetric(k) {
+			bad("compare.instance_sd: unknown metric %q (known: %s)", k, metric.List())
+			continue
+		}
+		v, err := parsePercent(f.Compare.InstanceSD[k], -1)
+		if err == nil && (v < 0 || v > 1) {
+			err = fmt.Errorf("must lie between 0%% and 100%%, got %s", f.Compare.InstanceSD[k])
+		}
+		if err != nil {
+			bad("compare.instance_sd.%s: %v", k, err)
+			continue
+		}
+		if c.InstanceSD == nil {
+			c.InstanceSD = map[string]float64{}
+		}
+		c.InstanceSD[k] = v
+	}
+	if c.InstanceRuns < 0 {
+		bad("compare.instance_runs: must be 0 or more, got %d", c.InstanceRuns)
 	}
 	if len(c.Gate) == 0 {
 		c.Gate = slices.Clone(metric.DefaultGate)

@@ -154,6 +154,29 @@ func Start(ctx context.Context, opt Options, specs ...Spec) ([]*Target, func(), 
 	return targets, stop, nil
 }
 
+// Renew replaces old, a cluster regress started from s, by a fresh one:
+// old stops (its JVMs, its data), and s starts again as Start would, under
+// old's name and label. A run that starts each side afresh several times
+// (run.instances) calls it between blocks of pairs. stop tears the new
+// cluster down and is never nil.
+func Renew(ctx context.Context, opt Options, s Spec, old *Target) (*Target, func(), error) {
+	if old == nil || old.Stop == nil {
+		return nil, func() {}, fmt.Errorf("%s: a cluster regress did not start cannot be started afresh", s.Role)
+	}
+	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	err := old.Stop(sctx)
+	cancel()
+	if err != nil {
+		opt.logger().Warn("stopping the previous instance", "side", s.Role, "err", err)
+	}
+	ts, stop, err := Start(ctx, opt, s)
+	if err != nil {
+		return nil, stop, err
+	}
+	ts[0].Name, ts[0].Label = old.Name, old.Label
+	return ts[0], stop, nil
+}
+
 // start starts (or connects to) one side; the cluster it returns, if any, is
 // stopped by Start's stop even when connecting to it failed.
 func start(ctx context.Context, opt Options, log *slog.Logger, s Spec) (*Target, cluster.Cluster, error) {
@@ -218,6 +241,9 @@ func start(ctx context.Context, opt Options, log *slog.Logger, s Spec) (*Target,
 		return nil, cl, fmt.Errorf("%s: connect to HBase at %s: %w", s.Role, zk, err)
 	}
 	t.Client, t.ZK, t.ZNode = client, zk, opt.ZNode
+	if cl != nil {
+		t.Stop = func(ctx context.Context) error { client.Close(); return cl.Stop(ctx) }
+	}
 	if t.Provider == "external" {
 		t.Servers, t.ServersNote = infoServers(cctx, client)
 	}

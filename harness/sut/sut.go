@@ -9,6 +9,7 @@
 package sut
 
 import (
+	"context"
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/servercost"
 )
@@ -77,6 +78,9 @@ type Target struct {
 	Servers servercost.Servers
 	// ServersNote says why Servers is empty, for the reports.
 	ServersNote string
+	// Stop closes the client and stops the cluster when regress started
+	// it (nil for a cluster someone else runs): Renew's first step.
+	Stop func(ctx context.Context) error
 }
 
 // flag names a side's flag: --candidate-home, or for Run and Up (unprefixed
