@@ -11,9 +11,10 @@ import (
 
 // timelineOf is the stored timeline of a window's servers, each event's
 // time from start (the trial's measurement start, where its interval log
-// begins); nil when some server's logs could not be read (a server read
-// through /jmx). Past results.MaxTimelineEvents the shortest GC pauses are
-// left out and counted.
+// begins); nil when some server was read neither from its logs nor through
+// /jmx. A server read through /jmx adds its counts (Counted) and each
+// collector's last collection. Past results.MaxTimelineEvents the
+// shortest GC pauses are left out and counted.
 func timelineOf(costs []servercost.Cost, start time.Time) *results.ServerTimeline {
 	events, ok := servercost.MergeTimelines(costs)
 	if !ok || start.IsZero() {
@@ -41,6 +42,12 @@ func timelineOf(costs []servercost.Cost, start time.Time) *results.ServerTimelin
 			}
 		}
 		events, tl.OmittedGCs = kept, drop
+	}
+	for _, c := range costs {
+		if c.TimelineCounted {
+			tl.Counted = append(tl.Counted, results.ServerCounted{Server: c.Server, GCs: c.GCs, GCMillis: c.GCPause.Milliseconds(),
+				Flushes: c.Events.Flushes, Compactions: c.Events.Compactions, Splits: c.Events.Splits})
+		}
 	}
 	for _, e := range events {
 		tl.Events = append(tl.Events, results.ServerEvent{Kind: string(e.Kind), AtMillis: ms(e.At.Sub(start)),

@@ -63,7 +63,9 @@ var jmxQueries = []string{
 const threadingQuery = "java.lang:type=Threading"
 
 // readJMX takes a reading from a region server's info server at addr
-// (host:port, or FindJMX's https://host:port): CPU, heap use and GC from the JVM's beans, and the counts of
+// (host:port, or FindJMX's https://host:port): CPU, heap use and GC from
+// the JVM's beans (each collector's last collection and the JVM's Uptime,
+// which place it), and the counts of
 // flushes, compactions and splits from HBase's, kept in the Reading's event
 // counters, the JVM's allocation so far from its Threading bean
 // (TotalThreadAllocatedBytes, JDK 14+), and the request threads' figures
@@ -87,8 +89,12 @@ func readJMX(ctx context.Context, client *http.Client, addr string) (Reading, jm
 			case 1:
 				r.HeapUsed = b.heapUsed()
 			case 2:
-				r.GCs += b.int("CollectionCount")
-				r.GCPause += time.Duration(b.int("CollectionTime")) * time.Millisecond
+				// LastGcInfo rides in the same answer: it places each
+				// collector's last collection (lastCollections).
+				c := collectorOf(b)
+				r.collectors = append(r.collectors, c)
+				r.GCs += c.count
+				r.GCPause += time.Duration(c.millis) * time.Millisecond
 			case 3:
 				ev = jmxEvents{flushes: b.int("FlushTime_num_ops"), compactions: b.int("CompactionTime_num_ops"), splits: b.int("SplitTime_num_ops")}
 			case 4:
@@ -99,6 +105,9 @@ func readJMX(ctx context.Context, client *http.Client, addr string) (Reading, jm
 			}
 		}
 	}
+	// The JVM's Uptime maps LastGcInfo's times onto this machine's clock:
+	// one small request more at each edge, none between them.
+	r.jvm = readUptime(ctx, client, addr)
 	// A server whose JVM runs regress's agent (installed by its operators,
 	// `regress agent`) also gives the request threads' CPU and allocation,
 	// the figures a server regress started gives; without it they stay
@@ -114,10 +123,17 @@ func readJMX(ctx context.Context, client *http.Client, addr string) (Reading, jm
 // jmxEvents are HBase's cumulative counts of flushes, compactions and splits.
 type jmxEvents struct{ flushes, compactions, splits int64 }
 
+// getBeans asks addr's /jmx for the beans qry names.
 func getBeans(ctx context.Context, client *http.Client, addr, qry string) ([]jmxBean, error) {
+	return getJMX(ctx, client, addr, "qry", qry)
+}
+
+// getJMX asks addr's /jmx with one parameter: qry (an ObjectName pattern)
+// or get (bean::attribute, that attribute alone).
+func getJMX(ctx context.Context, client *http.Client, addr, param, value string) ([]jmxBean, error) {
 	ctx, cancel := context.WithTimeout(ctx, jmxTimeout)
 	defer cancel()
-	u := baseURL(addr) + "/jmx?qry=" + url.QueryEscape(qry)
+	u := baseURL(addr) + "/jmx?" + param + "=" + url.QueryEscape(value)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err

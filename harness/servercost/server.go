@@ -22,7 +22,8 @@ type Server struct {
 	PID int
 	// JMX is the host:port of the server's info server (https://host:port
 	// where it speaks TLS, as FindJMX says), read when PID is 0:
-	// CPU, heap, GC, flush/compaction/split counts, (JDK 14+) the whole
+	// CPU, heap, GC counts and each collector's last collection (placed),
+	// flush/compaction/split counts, (JDK 14+) the whole
 	// JVM's allocation and, where the JVM runs regress's agent (`regress
 	// agent`), the request threads' CPU and allocation.
 	JMX string
@@ -60,6 +61,10 @@ type Reading struct {
 	perfOK         bool
 	// jmx holds HBase's event counts when the reading came from /jmx.
 	jmx *jmxEvents
+	// collectors are the GarbageCollector beans and jvm the JVM's Uptime
+	// when the reading came from /jmx (lastCollections places events with them).
+	collectors []collector
+	jvm        *jvmClock
 	// requestThreads is each request thread's CPU by thread id (RequestCPU's parts).
 	requestThreads map[int]time.Duration
 	// allocThreads is each request thread's allocated bytes by Java thread id (RequestAlloc's parts).
@@ -132,6 +137,10 @@ type Cost struct {
 	// is false where its logs are not on this machine.
 	Timeline     []Event
 	TimelineRead bool
+	// TimelineCounted is true where the server was read through /jmx: its
+	// Timeline holds at most each collector's last collection (LastGcInfo),
+	// while GCs, GCPause and Events count the whole window's, edge to edge.
+	TimelineCounted bool
 	// Window is the time between the readings.
 	Window time.Duration
 	// CPU is the process's user+system time in the window.
@@ -176,6 +185,7 @@ func (s Server) Since(a, b Reading) Cost {
 		}
 		c.Events = Events{Flushes: int(b.jmx.flushes - a.jmx.flushes), Compactions: int(b.jmx.compactions - a.jmx.compactions),
 			Splits: int(b.jmx.splits - a.jmx.splits)}
+		c.Timeline, c.TimelineCounted = lastCollections(s.Name, a, b), true
 		return c
 	}
 	if a.perfOK && b.perfOK {

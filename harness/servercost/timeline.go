@@ -172,13 +172,14 @@ func (s Server) timeline(a, b Reading) (events []Event, ok bool) {
 }
 
 // MergeTimelines joins the servers' timelines of one window in time order;
-// ok is false when any server's could not be read (Cost.TimelineRead).
+// ok is false when any server's was neither read from its logs
+// (Cost.TimelineRead) nor counted through /jmx (Cost.TimelineCounted).
 func MergeTimelines(cs []Cost) (events []Event, ok bool) {
 	if len(cs) == 0 {
 		return nil, false
 	}
 	for _, c := range cs {
-		if !c.TimelineRead {
+		if !c.TimelineRead && !c.TimelineCounted {
 			return nil, false
 		}
 		events = append(events, c.Timeline...)
