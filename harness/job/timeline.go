@@ -111,8 +111,9 @@ func latencyIntervals(hlog []byte, startMs int64) ([]report.LatencyInterval, err
 	return out, nil
 }
 
-// serverEvents is a stored timeline as the report draws it; nil stays nil
-// (the report then says the timeline is not available).
+// serverEvents is a stored timeline as the report draws it, with what
+// servers read through /jmx counted; nil stays nil (the report then says
+// the timeline is not available).
 func serverEvents(tl *results.ServerTimeline) *report.ServerEvents {
 	if tl == nil {
 		return nil
@@ -120,6 +121,10 @@ func serverEvents(tl *results.ServerTimeline) *report.ServerEvents {
 	out := &report.ServerEvents{Events: make([]report.ServerEvent, 0, len(tl.Events)), OmittedGCs: tl.OmittedGCs}
 	for _, e := range tl.Events {
 		out.Events = append(out.Events, report.ServerEvent{Kind: e.Kind, AtMillis: e.AtMillis, DurationMillis: e.DurationMillis, Server: e.Server, Detail: e.Detail})
+	}
+	for _, c := range tl.Counted {
+		out.Counted = append(out.Counted, report.ServerCounted{Server: c.Server, GCs: c.GCs, GCMillis: c.GCMillis,
+			Flushes: c.Flushes, Compactions: c.Compactions, Splits: c.Splits})
 	}
 	return out
 }

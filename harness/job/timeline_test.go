@@ -8,6 +8,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -58,7 +59,8 @@ func TestTimelinesPickTheWorstTrial(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Date(2026, 12, 2, 4, 0, 0, 0, time.UTC)
-	gc := &results.ServerTimeline{Events: []results.ServerEvent{{Kind: "gc", AtMillis: 1010, DurationMillis: 150}}}
+	gc := &results.ServerTimeline{Events: []results.ServerEvent{{Kind: "gc", AtMillis: 1010, DurationMillis: 150}},
+		Counted: []results.ServerCounted{{Server: "rs1", GCs: 3, GCMillis: 170, Flushes: 1}}}
 	var ms []*results.Manifest
 	for side, version := range []string{"2.6.1", "2.6.2"} {
 		m, err := store.Ensure(&results.Manifest{Version: version, Suite: results.SuiteInfo{Name: "s", Fingerprint: "0123456789abcdef"}})
@@ -100,6 +102,9 @@ func TestTimelinesPickTheWorstTrial(t *testing.T) {
 	}
 	if got[1].Side != "candidate" || got[1].Server == nil || len(got[1].Server.Events) != 1 || got[1].Server.Events[0].DurationMillis != 150 {
 		t.Errorf("candidate: %s with timeline %+v, want the GC pause", got[1].Side, got[1].Server)
+	}
+	if want := (report.ServerCounted{Server: "rs1", GCs: 3, GCMillis: 170, Flushes: 1}); got[1].Server == nil || len(got[1].Server.Counted) != 1 || got[1].Server.Counted[0] != want {
+		t.Errorf("candidate's counts through /jmx: %+v, want %+v", got[1].Server, want)
 	}
 	if got := Timelines(store, nil, nil); len(got) != 0 {
 		t.Errorf("no manifests: %d timelines", len(got))

@@ -76,7 +76,7 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 {{range .Plots}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
 {{end}}</div>{{end}}{{if .Timelines}}
 <h2>Latency over a trial's window, and what the servers did</h2>
-<p class="note">Per workload and side, the trial with the highest one-interval p99: its intended latency by interval of its log (p99 dark, maximum grey, log scale) and, on the same time axis below, its region servers' GC pauses (as wide as they lasted), flushes, compactions, splits and regions opened, from the servers' GC logs and logs. Hover a mark for its time, length and log line.</p>
+<p class="note">Per workload and side, the trial with the highest one-interval p99: its intended latency by interval of its log (p99 dark, maximum grey, log scale) and, on the same time axis below, its region servers' GC pauses (as wide as they lasted), flushes, compactions, splits and regions opened, from the servers' GC logs and logs; for servers read through /jmx (a cluster regress did not start), what their beans counted between the window's edges and each collector's last collection, as the note under the figure says. Hover a mark for its time, length and log line.</p>
 <div class="plots">
 {{range .Timelines}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}{{if .Note}}<p class="note">{{.Note}}</p>{{end}}</figure>
 {{end}}</div>{{end}}

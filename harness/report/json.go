@@ -145,7 +145,19 @@ type jsonTimeline struct {
 	Intervals    []jsonInterval    `json:"intervals"`
 	Events       []jsonServerEvent `json:"server_events"`
 	OmittedGCs   int               `json:"omitted_gc_pauses,omitempty"`
-	Note         string            `json:"note,omitempty"`
+	// Counted is, per server read through /jmx, what was counted between the window's edges.
+	Counted []jsonCounted `json:"counted,omitempty"`
+	Note    string        `json:"note,omitempty"`
+}
+
+// jsonCounted is what one server read through /jmx counted in the window.
+type jsonCounted struct {
+	Server      string `json:"server"`
+	GCs         int64  `json:"gcs"`
+	GCMillis    int64  `json:"gc_ms"`
+	Flushes     int    `json:"flushes"`
+	Compactions int    `json:"compactions"`
+	Splits      int    `json:"splits"`
 }
 
 // jsonInterval is one interval of a trial's latency log.
@@ -175,12 +187,14 @@ func jsonTimelines(ts []TrialTimeline) []jsonTimeline {
 		for _, iv := range t.Intervals {
 			jt.Intervals = append(jt.Intervals, jsonInterval(iv))
 		}
-		if t.Server == nil {
-			jt.Note = timelineNote
-		} else {
+		jt.Note = timelineNoteOf(t)
+		if t.Server != nil {
 			jt.OmittedGCs = t.Server.OmittedGCs
 			for _, e := range t.Server.Events {
 				jt.Events = append(jt.Events, jsonServerEvent(e))
+			}
+			for _, c := range t.Server.Counted {
+				jt.Counted = append(jt.Counted, jsonCounted(c))
 			}
 		}
 		out = append(out, jt)

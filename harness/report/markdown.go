@@ -28,6 +28,12 @@ func renderMarkdown(w io.Writer, r Report) error {
 	b.Write(vote.Bytes())
 	b.WriteString(fence + "\n\n")
 	b.Write(markdown(r.Comparison, -1))
+	if lines := timelineLines(r.Timelines); len(lines) > 0 {
+		fmt.Fprintf(&b, "\n%s\n\n", mdEscape(timelinesHeading))
+		for _, l := range lines {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(l))
+		}
+	}
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return err
 	}

@@ -60,6 +60,16 @@ func renderText(w io.Writer, r Report) error {
 	if err := writeNotes(w, c, ""); err != nil {
 		return err
 	}
+	if lines := timelineLines(r.Timelines); len(lines) > 0 {
+		if _, err := fmt.Fprintf(w, "\n%s\n", timelinesHeading); err != nil {
+			return err
+		}
+		for _, l := range lines {
+			if _, err := fmt.Fprintf(w, "  - %s\n", l); err != nil {
+				return err
+			}
+		}
+	}
 	if err := writeProfilesText(w, r, "  - "); err != nil {
 		return err
 	}

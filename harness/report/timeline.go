@@ -24,8 +24,9 @@ type TrialTimeline struct {
 	// Intervals are the trial's latency by interval of its log (intended
 	// latency, every operation); empty when its log could not be read.
 	Intervals []LatencyInterval
-	// Server is the servers' timeline; nil when not available (servers
-	// read through /jmx only, results stored before timelines).
+	// Server is the servers' timeline (for servers read through /jmx, what
+	// they counted and each collector's last collection); nil when not
+	// available (results stored before timelines, logs not read).
 	Server *ServerEvents
 	// Why says why the trial was chosen ("the highest interval p99 of 5 trials").
 	Why string
@@ -37,6 +38,20 @@ type ServerEvents struct {
 	Events []ServerEvent
 	// OmittedGCs counts the short GC pauses the stored timeline left out.
 	OmittedGCs int
+	// Counted is, per server read through /jmx, what its beans counted
+	// between the window's edges; Events then hold only each collector's
+	// last collection. Empty where the servers' logs were read.
+	Counted []ServerCounted
+}
+
+// ServerCounted is what one server read through /jmx counted in a window
+// (results.ServerCounted, as the report draws it).
+type ServerCounted struct {
+	Server string
+	// GCs and GCMillis are its collections and their time.
+	GCs, GCMillis int64
+	// Flushes, Compactions and Splits are its regionserver metrics' counts.
+	Flushes, Compactions, Splits int
 }
 
 // ServerEvent is one GC pause, flush, compaction, split or region opened.
@@ -73,7 +88,7 @@ var eventLanes = []struct {
 const colP99, colMax = "#24292f", "#afb8c1"
 
 // timelineNote is what a trial without a server timeline says instead of an empty lane.
-const timelineNote = "server timeline not available: this side's region servers were read through /jmx only (a cluster given by --*-zk, whose logs are not on this machine), or the trial was stored before timelines were recorded"
+const timelineNote = "server timeline not available: the trial was stored before timelines were recorded (for a cluster given by --*-zk, before its /jmx counts were kept with them), or its region servers' logs could not be read"
 
 // htmlTimeline is one figure of the HTML report's timeline section.
 type htmlTimeline struct {
@@ -87,9 +102,7 @@ func htmlTimelines(ts []TrialTimeline) []htmlTimeline {
 	for _, t := range ts {
 		title := fmt.Sprintf("%s · %s %s · pair %d", t.Workload, t.Side, t.Name, t.Pair+1)
 		h := htmlTimeline{Title: title, SVG: template.HTML(timelineSVG(t))}
-		if t.Server == nil {
-			h.Note = timelineNote
-		}
+		h.Note = timelineNoteOf(t)
 		if t.Why != "" {
 			h.Title += " (" + t.Why + ")"
 		}
@@ -184,6 +197,7 @@ func timelineSVG(t TrialTimeline) string {
 	for _, e := range t.Server.Events {
 		counts[e.Kind]++
 	}
+	counted := t.Server.counted()
 	for i, l := range lanes {
 		y := laneTop + float64(i)*laneH
 		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" stroke="#eaeef2"/>`, left, y, pw, laneH, map[bool]string{true: "#f6f8fa", false: "#fff"}[i%2 == 0])
@@ -191,7 +205,28 @@ func timelineSVG(t TrialTimeline) string {
 		if l.kind == "gc" && t.Server.OmittedGCs > 0 {
 			label = fmt.Sprintf("GC (%d+%d)", counts[l.kind], t.Server.OmittedGCs)
 		}
+		// Servers read through /jmx: counts between the edges, and only
+		// each collector's last collection placed; the lane says which.
+		inLane := ""
+		if len(t.Server.Counted) > 0 {
+			switch l.kind {
+			case "gc":
+				label = fmt.Sprintf("GC (%d of %d)", counts[l.kind], counted.GCs)
+				if counted.GCs > int64(counts[l.kind]) {
+					inLane = "the rest counted at the window's edges, not placed"
+				}
+			case "flush", "compaction", "split":
+				label = fmt.Sprintf("%s (%d)", l.label, map[string]int{"flush": counted.Flushes, "compaction": counted.Compactions, "split": counted.Splits}[l.kind])
+				inLane = "counted at the window's edges, not placed"
+			case "move":
+				label = l.label
+				inLane = "not read through /jmx"
+			}
+		}
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, y+laneH-4, html.EscapeString(label))
+		if inLane != "" {
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" style="fill:#6e7781">%s</text>`, left+pw/2, y+laneH-4, html.EscapeString(inLane))
+		}
 		for _, e := range t.Server.Events {
 			if e.Kind != l.kind || e.AtMillis > win {
 				continue
@@ -231,4 +266,120 @@ func niceStep(span float64) float64 {
 
 func trimFloat(v float64) string {
 	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", v), "0"), ".")
+}
+
+// counted is the servers' counts added up.
+func (s *ServerEvents) counted() ServerCounted {
+	var t ServerCounted
+	if s == nil {
+		return t
+	}
+	for _, c := range s.Counted {
+		t.GCs += c.GCs
+		t.GCMillis += c.GCMillis
+		t.Flushes += c.Flushes
+		t.Compactions += c.Compactions
+		t.Splits += c.Splits
+	}
+	return t
+}
+
+// timelineNoteOf is what a drawn trial says under its lanes: why there are
+// none, what servers read through /jmx counted, or nothing (logs read).
+func timelineNoteOf(t TrialTimeline) string {
+	switch {
+	case t.Server == nil:
+		return timelineNote
+	case len(t.Server.Counted) > 0:
+		return countedNote(t.Server)
+	}
+	return ""
+}
+
+// countedNote says what servers read through /jmx counted between a
+// window's edges, per server where there are several, and what of it the
+// timeline places: each collector's last collection, nothing else.
+func countedNote(s *ServerEvents) string {
+	t := s.counted()
+	var b strings.Builder
+	fmt.Fprintf(&b, "GC: %d collections, %d ms (JMX, counted at the window's edges)", t.GCs, t.GCMillis)
+	if len(s.Counted) > 1 {
+		per := make([]string, 0, len(s.Counted))
+		for _, c := range s.Counted {
+			per = append(per, fmt.Sprintf("%s %d, %d ms", c.Server, c.GCs, c.GCMillis))
+		}
+		fmt.Fprintf(&b, ": %s", strings.Join(per, "; "))
+	}
+	fmt.Fprintf(&b, ". Flushes %d, compactions %d, splits %d (regionserver metrics, counted at the edges, not placed). ", t.Flushes, t.Compactions, t.Splits)
+	placed := 0
+	for _, e := range s.Events {
+		if e.Kind == "gc" {
+			placed++
+		}
+	}
+	switch {
+	case t.GCs == 0:
+		b.WriteString("No collection in the window.")
+	case placed == 0:
+		b.WriteString("No collection placed (the GC beans' LastGcInfo or the JVM's Uptime not read): every one is counted, not placed.")
+	default:
+		b.WriteString("On the timeline: each collector's last collection in the window (LastGcInfo); earlier collections in the window are counted, not placed.")
+	}
+	b.WriteString(" Regions opened are not read through /jmx.")
+	return b.String()
+}
+
+// timelinesHeading introduces the text and Markdown lines of the drawn trials' server events.
+const timelinesHeading = "server events in each workload and side's trial with the highest one-interval p99 (the HTML report draws them under its latency):"
+
+// timelineLines says, per drawn trial, what its servers did in the window:
+// the events placed by kind, what servers read through /jmx counted, or
+// why there is no timeline; one line each, the same in text and Markdown.
+func timelineLines(ts []TrialTimeline) []string {
+	out := make([]string, 0, len(ts))
+	for _, t := range ts {
+		what := timelineNoteOf(t)
+		if what == "" {
+			what = placedSummary(t.Server)
+		}
+		out = append(out, fmt.Sprintf("%s %s %s pair %d: %s", t.Workload, t.Side, t.Name, t.Pair+1, what))
+	}
+	return out
+}
+
+// plurals name several events of a kind.
+var plurals = map[string]string{"gc": "GC pauses", "flush": "flushes", "compaction": "compactions", "split": "splits", "move": "regions opened"}
+
+// placedSummary counts a logs-read timeline's events by kind, with the longest GC pause.
+func placedSummary(s *ServerEvents) string {
+	n := map[string]int{}
+	longest := 0.0
+	for _, e := range s.Events {
+		n[e.Kind]++
+		if e.Kind == "gc" {
+			longest = math.Max(longest, e.DurationMillis)
+		}
+	}
+	var parts []string
+	for _, l := range eventLanes {
+		c := n[l.kind]
+		if l.kind == "gc" {
+			c += s.OmittedGCs
+		}
+		if c == 0 {
+			continue
+		}
+		p := fmt.Sprintf("%d %s", c, l.label)
+		if c > 1 {
+			p = fmt.Sprintf("%d %s", c, plurals[l.kind])
+		}
+		if l.kind == "gc" {
+			p += fmt.Sprintf(" (longest %s)", value(longest*1e3, metric.Micros))
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return "no GC pause, flush, compaction, split or region opened in the window (from the servers' GC logs and logs)"
+	}
+	return strings.Join(parts, ", ") + " (from the servers' GC logs and logs)"
 }

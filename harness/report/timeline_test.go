@@ -168,3 +168,81 @@ func TestJSONTimelines(t *testing.T) {
 		t.Error("a report without timelines has a timelines key")
 	}
 }
+
+// countedEvents is a window on two servers read through /jmx: their
+// collections and flushes counted at the edges, each collector's last
+// collection placed.
+var countedEvents = &ServerEvents{
+	Events:  []ServerEvent{{Kind: "gc", AtMillis: 5100, DurationMillis: 180, Server: "rs1", Detail: "G1 Young Generation, the last of its 7 collections in the window (LastGcInfo; the others counted, not placed)"}},
+	Counted: []ServerCounted{{Server: "rs1", GCs: 7, GCMillis: 240, Flushes: 2}, {Server: "rs2", GCs: 5, GCMillis: 100, Compactions: 1}},
+}
+
+// TestCountedTimeline: a trial whose servers were read through /jmx draws
+// the placed collection, says in the lanes what is counted and not
+// placed, and its note gives the counts in every format; a trial without
+// a timeline still says it has none.
+func TestCountedTimeline(t *testing.T) {
+	const gcNote = "GC: 12 collections, 340 ms (JMX, counted at the window's edges): rs1 7, 240 ms; rs2 5, 100 ms"
+	svg := timelineSVG(spikeTimeline(countedEvents))
+	for _, w := range []string{`fill="#8250df"><title>GC pause at 5.100 s, 180 ms on rs1: G1 Young Generation`, "GC (1 of 12)", "flush (2)", "compaction (1)",
+		"counted at the window&#39;s edges, not placed", "the rest counted at the window&#39;s edges, not placed", "not read through /jmx"} {
+		if !strings.Contains(svg, w) {
+			t.Errorf("SVG lacks %q", w)
+		}
+	}
+	note := countedNote(countedEvents)
+	for _, w := range []string{gcNote, "Flushes 2, compactions 1, splits 0 (regionserver metrics, counted at the edges, not placed)",
+		"each collector's last collection in the window (LastGcInfo); earlier collections in the window are counted, not placed"} {
+		if !strings.Contains(note, w) {
+			t.Errorf("note %q lacks %q", note, w)
+		}
+	}
+	if n := countedNote(&ServerEvents{Counted: []ServerCounted{{Server: "rs1", GCs: 3, GCMillis: 9}}, Events: []ServerEvent{}}); !strings.HasPrefix(n, "GC: 3 collections, 9 ms (JMX, counted at the window's edges). ") ||
+		!strings.Contains(n, "No collection placed") {
+		t.Errorf("one server, nothing placed: %q", n)
+	}
+
+	r := fullReport()
+	r.Timelines = []TrialTimeline{spikeTimeline(countedEvents), spikeTimeline(spikeEvents), spikeTimeline(nil)}
+	out := map[string]string{}
+	for _, f := range []string{FormatText, FormatMarkdown, FormatHTML, FormatJSON} {
+		var b bytes.Buffer
+		if err := Render(&b, f, r); err != nil {
+			t.Fatal(err)
+		}
+		out[f] = b.String()
+	}
+	for _, f := range []string{FormatText, FormatMarkdown} {
+		s := out[f]
+		for _, w := range []string{"server events in each workload and side", "workloada candidate 2.6.2 pair 3: GC: 12 collections, 340 ms (JMX, counted at the window",
+			"workloada candidate 2.6.2 pair 3: 4 GC pauses (longest 180 ms), 1 flush, 1 region opened (from the servers", "server timeline not available"} {
+			if !strings.Contains(s, w) {
+				t.Errorf("%s report lacks %q", f, w)
+			}
+		}
+	}
+	if h := out[FormatHTML]; !strings.Contains(h, "GC: 12 collections, 340 ms (JMX, counted at the window&#39;s edges)") || strings.Count(h, "server timeline not available") != 1 {
+		t.Errorf("HTML: counted note or the one 'not available' note missing")
+	}
+	var got struct {
+		Timelines []jsonTimeline `json:"timelines"`
+	}
+	if err := json.Unmarshal([]byte(out[FormatJSON]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if c := got.Timelines[0]; len(c.Counted) != 2 || c.Counted[0] != (jsonCounted{Server: "rs1", GCs: 7, GCMillis: 240, Flushes: 2}) || len(c.Events) != 1 || !strings.HasPrefix(c.Note, gcNote) {
+		t.Errorf("JSON counted timeline: %+v", c)
+	}
+	if l := got.Timelines[1]; len(l.Counted) != 0 || l.Note != "" {
+		t.Errorf("JSON logs-read timeline: counted %+v, note %q; want neither", l.Counted, l.Note)
+	}
+
+	// Without timelines the text report has no such section.
+	var none bytes.Buffer
+	if err := Render(&none, FormatText, fullReport()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(none.String(), "server events in each") {
+		t.Error("a report without timelines lists server events")
+	}
+}
