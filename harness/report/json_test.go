@@ -45,3 +45,27 @@ func TestJSONRowFollowsMetricResult(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONAndHeadlineSayHowManyInstances: a run whose pairs span several
+// server instances says so in report.json and in the headline; one
+// instance adds nothing.
+func TestJSONAndHeadlineSayHowManyInstances(t *testing.T) {
+	for _, n := range []int{0, 2} {
+		c := &compare.Comparison{Verdict: compare.Pass, Paired: true, Duet: true, Interleaved: true, Instances: n}
+		var b strings.Builder
+		if err := renderJSON(&b, Report{Comparison: c}); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Instances int `json:"instances"`
+		}
+		if err := json.Unmarshal([]byte(b.String()), &doc); err != nil {
+			t.Fatal(err)
+		}
+		inJSON := doc.Instances == 2
+		inHead := strings.Contains(headline(c), "2 server instances a side")
+		if inJSON != (n == 2) || inHead != (n == 2) {
+			t.Errorf("instances %d: in JSON %v, in headline %v (%q)", n, inJSON, inHead, headline(c))
+		}
+	}
+}
