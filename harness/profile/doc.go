@@ -20,6 +20,14 @@
 // machine that parses (every machine that runs HBase has one) and JSON output
 // that repeats every frame in full, which ParseJSON streams rather than holds.
 //
+// A region server elsewhere is profiled by its own info server instead:
+// StartServlet asks HBase's profiler servlet (/prof) to run async-profiler
+// on the server's host for a window's length, and ServletRun.Collect reads
+// the collapsed output once it is written; ParseCollapsed names its frames
+// as the JFR path does. It gives CPU stacks only (the servlet runs one event
+// at a time), and an *UnavailableError where the host has no async-profiler
+// or the servlet refuses regress.
+//
 // Diff compares two folded profiles normalised per operation: frames by
 // self and total weight, and whole stacks, top 10 by absolute change per
 // operation, both sides' shares shown. WriteDiffTable prints it and

@@ -13,14 +13,20 @@ import (
 // with this JDK, which a caller reports as a note rather than a failure.
 var ErrUnavailable = errors.New("profiling unavailable")
 
-// UnavailableError says why a JVM cannot be profiled (no jcmd, no jfr tool, JFR disabled or absent).
+// UnavailableError says why a JVM cannot be profiled (no jcmd, no jfr tool, JFR disabled or absent; /prof without async-profiler).
 type UnavailableError struct {
 	PID    int    // the JVM, 0 when not about one process
 	JDK    string // the JDK home looked at, "" when none was found
 	Reason string // what is missing and what to do
+	// Info is the info server whose /prof cannot profile (StartServlet),
+	// "" for JFR.
+	Info string
 }
 
 func (e *UnavailableError) Error() string {
+	if e.Info != "" {
+		return "profile: no profile from info server " + e.Info + ": " + e.Reason
+	}
 	s := "profile: no JFR profile"
 	if e.PID > 0 {
 		s += " of pid " + strconv.Itoa(e.PID)
