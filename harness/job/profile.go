@@ -33,6 +33,31 @@ type sideStacks struct {
 	// allocN are the allocation samples behind alloc, a trial's nil where
 	// they were not stored (profile.AllocSamples).
 	allocN []profile.Folded
+	// servlet counts the trials profiled through the info servers' /prof
+	// (runner.ProfilerServlet): CPU stacks only, async-profiler's.
+	servlet int
+}
+
+// profilers says what sampled a workload's two sides: "" when JFR did on
+// both (the reports' default words), else each side's profiler.
+func profilers(b, c *sideStacks) string {
+	name := func(s *sideStacks) string {
+		switch {
+		case s.servlet == 0:
+			return "JFR"
+		case s.servlet == s.trials:
+			return "async-profiler through /prof"
+		}
+		return "JFR and async-profiler through /prof"
+	}
+	bn, cn := name(b), name(c)
+	switch {
+	case bn == "JFR" && cn == "JFR":
+		return ""
+	case bn == cn:
+		return bn + " on every region server"
+	}
+	return bn + " on the baseline, " + cn + " on the candidate"
 }
 
 // allocSamples is the side's allocation samples pooled, or nil unless every
@@ -56,7 +81,7 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 	if m == nil || m.Dir == "" {
 		return out, nil
 	}
-	add := func(id, workload string, ops int64) {
+	add := func(id, workload string, ops int64, profiler string) {
 		cpu, cerr := readFolded(runner.ProfileFile(m.Dir, id, profile.CPU))
 		alloc, aerr := readFolded(runner.ProfileFile(m.Dir, id, profile.Alloc))
 		if errors.Is(cerr, fs.ErrNotExist) && errors.Is(aerr, fs.ErrNotExist) {
@@ -82,6 +107,9 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 		}
 		s.trials++
 		s.ops += ops
+		if profiler == runner.ProfilerServlet {
+			s.servlet++
+		}
 		s.cpu, s.alloc, s.allocN = append(s.cpu, cpu), append(s.alloc, alloc), append(s.allocN, allocN)
 	}
 	runs := map[string]bool{}
@@ -91,7 +119,7 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 		for _, o := range t.Ops {
 			ops += o.Count
 		}
-		add(t.ID, t.Workload, ops)
+		add(t.ID, t.Workload, ops, "")
 	}
 	metas, err := runner.ReadProfileMetas(m.Dir)
 	if err != nil {
@@ -99,7 +127,7 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 	}
 	for _, pm := range metas {
 		if runs[pm.RunID] {
-			add(pm.ID, pm.Workload, pm.Ops)
+			add(pm.ID, pm.Workload, pm.Ops, pm.Profiler)
 		}
 	}
 	return out, notes
@@ -155,13 +183,20 @@ func Differentials(bm, cm *results.Manifest) ([]report.WorkloadProfile, []string
 			notes = append(notes, fmt.Sprintf("%s: no differential profile: the %s has no stored profile of it (run both sides with --profile)", w, missing))
 			continue
 		}
-		p := report.WorkloadProfile{Workload: w, BaseTrials: b.trials, CandTrials: c.trials}
+		p := report.WorkloadProfile{Workload: w, BaseTrials: b.trials, CandTrials: c.trials, Source: profilers(b, c)}
+		if viaServlet, viaJFR := b.servlet+c.servlet > 0, b.servlet < b.trials || c.servlet < c.trials; viaServlet && viaJFR {
+			notes = append(notes, fmt.Sprintf("%s: the CPU differential compares %s: async-profiler samples native code and the JVM's own threads (GC, JIT) too, where JFR samples threads running Java code, so frames outside Java read as grown or shrunk; compare the Java frames", w, p.Source))
+		}
 		for _, k := range []struct {
 			kind       profile.Kind
 			base, cand []profile.Folded
 			bn, cn     profile.Folded // the samples behind allocated bytes
 			into       *report.KindProfile
 		}{{profile.CPU, b.cpu, c.cpu, nil, nil, &p.CPU}, {profile.Alloc, b.alloc, c.alloc, b.allocSamples(), c.allocSamples(), &p.Alloc}} {
+			if k.kind == profile.Alloc && (b.servlet > 0 || c.servlet > 0) {
+				notes = append(notes, fmt.Sprintf("%s: no alloc differential: profiles through the info servers' /prof hold CPU stacks only (the servlet runs one event at a time)", w))
+				continue
+			}
 			bs := profile.Side{Stacks: profile.Merge(k.base...), Ops: b.ops, Samples: k.bn}
 			cs := profile.Side{Stacks: profile.Merge(k.cand...), Ops: c.ops, Samples: k.cn}
 			if bs.Stacks.Total() == 0 && cs.Stacks.Total() == 0 {

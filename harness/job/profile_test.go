@@ -178,3 +178,59 @@ func TestProfileFlagOverridesTheSuite(t *testing.T) {
 		}
 	}
 }
+
+// servletManifest is a manifest whose run "run" profiled workloadc through
+// the info servers' /prof: CPU stacks only, stored as runner.keep stores
+// them, with a ProfileMeta naming async-profiler (1000 operations).
+func servletManifest(t *testing.T, cpu profile.Folded) *results.Manifest {
+	t.Helper()
+	m := &results.Manifest{Dir: t.TempDir(), Trials: []results.Trial{{ID: "run-workloadc-p00", RunID: "run", Workload: "workloadc", Ops: map[string]results.OpStats{"READ": {Count: 1000}}}}}
+	const id = "run-workloadc-profile"
+	if err := profile.WriteFoldedFile(runner.ProfileFile(m.Dir, id, profile.CPU), cpu); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(runner.ProfileMeta{ID: id, RunID: "run", Workload: "workloadc", Ops: 1000, Profiler: runner.ProfilerServlet})
+	if err := os.WriteFile(runner.ProfileMetaFile(m.Dir, id), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestDifferentialsOfServletProfiles: stacks from /prof give the CPU
+// differential as JFR's do, no allocation differential (a note says why),
+// and a heading naming the profiler; a JFR side against an async-profiler
+// side is named too, with a note on what differs.
+func TestDifferentialsOfServletProfiles(t *testing.T) {
+	const burn = "org.regress.testdata.SlowGetObserver.burn"
+	base := profile.Folded{"rpc;get": 100, "start_thread;G1ParTask::work": 10}
+	cand := profile.Folded{"rpc;get": 100, "rpc;get;" + burn: 80, "start_thread;G1ParTask::work": 10}
+	for _, tc := range []struct {
+		name       string
+		bm         *results.Manifest
+		source     string
+		mixedNote  bool
+		allocNoted bool
+	}{
+		{"both through /prof", servletManifest(t, base), "async-profiler through /prof on every region server", false, true},
+		{"JFR against /prof", profiledManifest(t, map[string]profile.Folded{"run-workloadc-profile": base}), "JFR on the baseline, async-profiler through /prof on the candidate", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps, notes := Differentials(tc.bm, servletManifest(t, cand))
+			if len(ps) != 1 {
+				t.Fatalf("%d profiles (notes %q), want 1", len(ps), notes)
+			}
+			p := ps[0]
+			if d := p.CPU.Diff; d == nil || len(d.Frames) == 0 || d.Frames[0].Frame != burn || d.BaseOps != 1000 {
+				t.Errorf("CPU differential %+v, want %s on top over 1000 operations", d, burn)
+			}
+			if p.Alloc.Diff != nil || p.Source != tc.source {
+				t.Errorf("allocation differential %v, source %q: want none, and %q", p.Alloc.Diff, p.Source, tc.source)
+			}
+			joined := strings.Join(notes, "\n")
+			if strings.Contains(joined, "no alloc differential: profiles through the info servers' /prof hold CPU stacks only") != tc.allocNoted ||
+				strings.Contains(joined, "compare the Java frames") != tc.mixedNote {
+				t.Errorf("notes %q", notes)
+			}
+		})
+	}
+}

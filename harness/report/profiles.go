@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html/template"
 	"io"
@@ -23,6 +24,8 @@ type WorkloadProfile struct {
 	// CPU and Alloc are the per-kind sides and differentials; a
 	// differential is nil when neither side recorded that kind.
 	CPU, Alloc KindProfile
+	// Source says what sampled the stacks; "" is JFR on every region server.
+	Source string
 }
 
 // KindProfile is one kind of stacks (CPU samples or allocated bytes) of a workload's differential.
@@ -71,8 +74,8 @@ func shownProfiles(r Report) []WorkloadProfile {
 
 // profileHeading says whose stacks a workload's differential compares.
 func profileHeading(p WorkloadProfile) string {
-	return fmt.Sprintf("differential profile, %s (JFR on every region server; %d baseline and %d candidate trials; normalised per operation)",
-		p.Workload, p.BaseTrials, p.CandTrials)
+	return fmt.Sprintf("differential profile, %s (%s; %d baseline and %d candidate trials; normalised per operation)",
+		p.Workload, cmp.Or(p.Source, "JFR on every region server"), p.BaseTrials, p.CandTrials)
 }
 
 // writeProfilesText writes the differential tables of the regressed

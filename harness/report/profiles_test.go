@@ -184,3 +184,16 @@ func TestFlameGraphRendersInChromium(t *testing.T) {
 		t.Errorf("the frame that grew most is drawn on %d pixels, want a visible deep red frame", n)
 	}
 }
+
+// TestProfileHeadingNamesTheProfiler: JFR when the source is not given (every
+// stored profile before /prof), the source's words otherwise.
+func TestProfileHeadingNamesTheProfiler(t *testing.T) {
+	p := WorkloadProfile{Workload: "workloadc", BaseTrials: 1, CandTrials: 1}
+	if h := profileHeading(p); !strings.Contains(h, "(JFR on every region server; 1 baseline") {
+		t.Errorf("heading %q, want JFR named", h)
+	}
+	p.Source = "async-profiler through /prof on every region server"
+	if h := profileHeading(p); !strings.Contains(h, "(async-profiler through /prof on every region server; 1 baseline") {
+		t.Errorf("heading %q, want async-profiler named", h)
+	}
+}

@@ -14,8 +14,8 @@ import (
 //
 //	before  ahead of the trial's idle watch (no load yet)
 //	window  once the trial's schedule is fixed; what it starts runs
-//	        across the window, so only uncounted trials have one (JFR on
-//	        the profiled pairs)
+//	        across the window, so only uncounted trials have one (JFR or
+//	        /prof on the profiled pairs)
 //	closed  after the window's last reading (a duet's: both windows)
 //	stored  after the trial was stored (or was not), between trials
 //
@@ -33,8 +33,9 @@ type trialHooks []hooks
 
 // hooksFor registers s's probes for one trial of workload w on table: on
 // a counted trial its servers' counts when they are read (countsBefore's
-// terms); on the profiled pair the flight recorder over the window and
-// nothing else. The recorder stops when jcmd reaches the JVM, a second or
+// terms); on the profiled pair the profiler over the window (JFR, or the
+// info servers' /prof) and nothing else. The recorder stops when jcmd
+// reaches the JVM (a /prof run when its whole seconds end), a second or
 // so after the window's last reading, while closed already runs: a counts
 // read then (a /prometheus page, the whole /jmx) would land in the profile
 // as the release's own frames, and the profiled pair's trials are stored

@@ -60,7 +60,7 @@ func (r *Runner) profilePairs(ctx context.Context, sides ...*side) {
 	}
 	began := time.Now()
 	r.planned = r.started + len(sides)*len(r.Suite.Workloads)
-	r.emit(Event{Phase: "trial", Message: "profiling: one more pair per workload, recorded with JFR and not counted"})
+	r.emit(Event{Phase: "trial", Message: "profiling: one more pair per workload, recorded (JFR here, the info servers' /prof elsewhere) and not counted"})
 	for _, w := range r.Suite.Workloads {
 		var err error
 		if r.duet() && len(sides) == 2 {
@@ -114,12 +114,22 @@ type ProfileMeta struct {
 	// leave out: regress's own readings at the window's edges (ownReadFrames).
 	OwnReadCPUSamples int64 `json:"own_read_cpu_samples,omitempty"`
 	OwnReadAllocBytes int64 `json:"own_read_alloc_bytes,omitempty"`
+	// Profiler says what sampled the stacks: "" for JFR (jcmd on a region
+	// server this machine runs), ProfilerServlet for async-profiler run by
+	// the info servers' /prof (CPU only: no allocation stacks are stored).
+	Profiler string `json:"profiler,omitempty"`
 }
 
+// ProfilerServlet is ProfileMeta.Profiler for stacks from the info servers'
+// /prof: async-profiler's CPU samples, every thread of the JVM's.
+const ProfilerServlet = "async-profiler"
+
 // ownReadFrames mark the stacks of regress's own readings of a region
-// server: its agent's frames, and the info server's /jmx servlet that
-// answers them (nothing else reads /jmx of a cluster regress started).
-var ownReadFrames = []string{"regress.agent.", "JMXJsonServlet"}
+// server: its agent's frames, the info server's /jmx servlet that answers
+// them (nothing else reads /jmx of a cluster regress started), and on a
+// server profiled through /prof, the profiler servlets that start the run
+// and serve its output.
+var ownReadFrames = []string{"regress.agent.", "JMXJsonServlet", "hbase.http.ProfileServlet", "hbase.http.ProfileOutputServlet"}
 
 // profileMeta is what a measured profiled trial's profiles stand for; nil when m is.
 func (m *measured) profileMeta(r *Runner, w string) *ProfileMeta {
@@ -167,31 +177,52 @@ func ReadProfileMetas(entryDir string) ([]ProfileMeta, error) {
 	return out, errors.Join(errs...)
 }
 
-// windowProfile is one side's JFR recordings over one trial's measurement window.
+// windowProfile is one side's profiles over one trial's measurement window:
+// JFR recordings of the region servers this machine runs, and the
+// collapsed stacks of those elsewhere, profiled by their info servers' /prof.
 type windowProfile struct {
 	s    *side
 	done chan struct{}
 	dir  string   // temp dir the JVMs dump into
 	jfrs []string // dumped recordings
 	jdk  profile.JDK
+	// remote are the CPU stacks /prof gave, a server each.
+	remote []profile.Folded
 }
 
-// startProfile records s's region servers over the measurement window at
-// pins (JFR.start shortly before it opens, JFR.dump and JFR.stop when it
-// closes), in the background; nil when the trial is not profiled.
-// Profiling never fails a trial: what goes wrong is logged and noted.
+// servletLead is how long before the measurement window /prof is asked to
+// start: the servlet starts async-profiler's launcher, which attaches to
+// the JVM, so sampling begins a little after the request; the run lasts
+// the window and the lead, rounded up to whole seconds (the servlet takes
+// no fraction), so it covers the window.
+const servletLead = time.Second
+
+// startProfile profiles s's region servers over the measurement window at
+// pins, in the background; nil when the trial is not profiled. A server
+// this machine runs is recorded with JFR (JFR.start shortly before the
+// window opens, JFR.dump and JFR.stop when it closes), one elsewhere by
+// its info server's /prof (async-profiler's CPU samples over the window,
+// read once it has ended). Profiling never fails a trial: what goes wrong
+// is logged and noted.
 func (r *Runner) startProfile(ctx context.Context, s *side, w string, pair int, at timing) *windowProfile {
 	if !r.profiled(pair) || at.Start.IsZero() {
 		return nil
 	}
 	var pids []int
+	var infos []string
 	for _, sv := range s.t.Servers {
 		if sv.PID > 0 {
 			pids = append(pids, sv.PID)
+		} else if u := sv.InfoURL(); u != "" {
+			infos = append(infos, u)
 		}
 	}
-	if len(pids) == 0 {
-		r.profileNote(fmt.Sprintf("%s: no profile: its region servers run elsewhere (JFR is recorded on region servers this machine runs)", s.t.Name))
+	if len(pids) == 0 && len(infos) == 0 {
+		why := "its region servers run elsewhere and their info servers are not read"
+		if n := s.t.ServersNote; n != "" {
+			why += " (" + n + ")"
+		}
+		r.profileNote(fmt.Sprintf("%s: no profile: %s", s.t.Name, why))
 		return nil
 	}
 	dir, err := os.MkdirTemp("", "regress-jfr-*")
@@ -204,53 +235,100 @@ func (r *Runner) startProfile(ctx context.Context, s *side, w string, pair int, 
 	to := from.Add(r.Suite.Run.Measure)
 	go func() {
 		defer close(p.done)
-		if !sleepUntil(ctx, from.Add(-jfrStartLead)) {
-			return
-		}
-		recs := make([]*profile.Recording, len(pids))
-		errs := make([]error, len(pids))
 		var wg sync.WaitGroup
-		for i, pid := range pids {
-			wg.Go(func() { recs[i], errs[i] = profile.Start(ctx, pid, profile.Options{}) })
+		if len(pids) > 0 {
+			wg.Go(func() { r.recordJFR(ctx, p, w, pids, from, to) })
+		}
+		if len(infos) > 0 {
+			wg.Go(func() { r.profileServlets(ctx, p, w, infos, from, to) })
 		}
 		wg.Wait()
-		r.profileErrs(s, w, "start", errs)
-		sleepUntil(ctx, to) // an interrupted run still stops what it started
-		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		defer cancel()
-		jfrs := make([]string, len(pids))
-		stopErrs := make([]error, len(pids))
-		for i, rec := range recs {
-			if rec == nil {
-				continue
-			}
-			jfrs[i] = filepath.Join(dir, fmt.Sprintf("pid%d.jfr", rec.PID))
-			wg.Go(func() { stopErrs[i] = rec.Stop(stopCtx, jfrs[i]) })
-		}
-		wg.Wait()
-		for i, rec := range recs {
-			if rec != nil && stopErrs[i] == nil {
-				p.jfrs = append(p.jfrs, jfrs[i])
-				p.jdk = rec.JDK
-			}
-		}
-		r.profileErrs(s, w, "stop", stopErrs)
 	}()
 	return p
 }
 
-// keep waits for the recordings to stop, then, when the trial went well
-// (stored), folds them and stores the side's summed CPU and allocation
-// stacks as id (ProfileFile) with meta beside them (ProfileMetaFile); it
-// always removes the recordings. Folding runs the JDK's jfr tool for a few
-// seconds a recording, between trials, never inside a measurement window.
+// recordJFR records the JVMs pids over [from, to] into p's dir.
+func (r *Runner) recordJFR(ctx context.Context, p *windowProfile, w string, pids []int, from, to time.Time) {
+	s := p.s
+	if !sleepUntil(ctx, from.Add(-jfrStartLead)) {
+		return
+	}
+	recs := make([]*profile.Recording, len(pids))
+	errs := make([]error, len(pids))
+	var wg sync.WaitGroup
+	for i, pid := range pids {
+		wg.Go(func() { recs[i], errs[i] = profile.Start(ctx, pid, profile.Options{}) })
+	}
+	wg.Wait()
+	r.profileErrs(s, w, "start", errs)
+	sleepUntil(ctx, to) // an interrupted run still stops what it started
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	jfrs := make([]string, len(pids))
+	stopErrs := make([]error, len(pids))
+	for i, rec := range recs {
+		if rec == nil {
+			continue
+		}
+		jfrs[i] = filepath.Join(p.dir, fmt.Sprintf("pid%d.jfr", rec.PID))
+		wg.Go(func() { stopErrs[i] = rec.Stop(stopCtx, jfrs[i]) })
+	}
+	wg.Wait()
+	for i, rec := range recs {
+		if rec != nil && stopErrs[i] == nil {
+			p.jfrs = append(p.jfrs, jfrs[i])
+			p.jdk = rec.JDK
+		}
+	}
+	r.profileErrs(s, w, "stop", stopErrs)
+}
+
+// profileServlets has every info server of infos profile its JVM's CPU
+// through /prof over [from, to] (asked servletLead before from, for the
+// window and the lead), then reads each output once the run has ended:
+// the polls fall after the profile, never in it. The trial this runs
+// beside is the profiled pair's, which nothing counts.
+func (r *Runner) profileServlets(ctx context.Context, p *windowProfile, w string, infos []string, from, to time.Time) {
+	if !sleepUntil(ctx, from.Add(-servletLead)) {
+		return
+	}
+	d := to.Sub(from) + servletLead
+	stacks := make([]profile.Folded, len(infos))
+	errs := make([]error, len(infos))
+	var wg sync.WaitGroup
+	for i, info := range infos {
+		wg.Go(func() {
+			run, err := profile.StartServlet(ctx, info, d, r.servlet)
+			if err == nil {
+				stacks[i], err = run.Collect(ctx)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	r.profileErrs(p.s, w, "/prof", errs)
+	for i, f := range stacks {
+		if errs[i] == nil {
+			p.remote = append(p.remote, f)
+		}
+	}
+}
+
+// keep waits for the profiles to end, then, when the trial went well
+// (stored), folds the recordings and stores the side's summed CPU and
+// allocation stacks as id (ProfileFile) with meta beside them
+// (ProfileMetaFile); it always removes the recordings. Folding runs the
+// JDK's jfr tool for a few seconds a recording, between trials, never
+// inside a measurement window. Stacks from /prof are CPU only, so a side
+// with any has no allocation stacks: a sum over part of its servers would
+// read as allocation that shrank.
 func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta *ProfileMeta, stored bool) {
 	if p == nil {
 		return
 	}
 	<-p.done
 	defer os.RemoveAll(p.dir)
-	if !stored || len(p.jfrs) == 0 || meta == nil || meta.Ops <= 0 {
+	if !stored || len(p.jfrs)+len(p.remote) == 0 || meta == nil || meta.Ops <= 0 {
 		return
 	}
 	var cpu, alloc, allocN []profile.Folded
@@ -262,6 +340,8 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta 
 		}
 		cpu, alloc, allocN = append(cpu, prof.CPU), append(alloc, prof.Alloc), append(allocN, prof.AllocSamples)
 	}
+	recorded := len(cpu)
+	cpu = append(cpu, p.remote...)
 	if len(cpu) == 0 {
 		return
 	}
@@ -274,17 +354,23 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta 
 	// in the recording on both sides alike; they are regress's work, not
 	// the release's, so their stacks go (counted in the meta).
 	cpuKept, cpuOwn := profile.Merge(cpu...).Without(ownReadFrames...)
-	allocKept, allocOwn := profile.Merge(alloc...).Without(ownReadFrames...)
-	allocNKept, _ := profile.Merge(allocN...).Without(ownReadFrames...)
-	if meta != nil {
-		meta.OwnReadCPUSamples, meta.OwnReadAllocBytes = cpuOwn, allocOwn
+	meta.OwnReadCPUSamples = cpuOwn
+	files := map[profile.Kind]profile.Folded{profile.CPU: cpuKept}
+	if len(p.remote) == 0 {
+		var allocOwn int64
+		files[profile.Alloc], allocOwn = profile.Merge(alloc...).Without(ownReadFrames...)
+		files[profile.AllocSamples], _ = profile.Merge(allocN...).Without(ownReadFrames...)
+		meta.OwnReadAllocBytes = allocOwn
+	} else {
+		meta.Profiler = ProfilerServlet
 	}
-	for _, f := range []struct {
-		kind  profile.Kind
-		stack profile.Folded
-	}{{profile.CPU, cpuKept}, {profile.Alloc, allocKept}, {profile.AllocSamples, allocNKept}} {
-		path := ProfileFile(dir, id, f.kind)
-		if err := atomicfile.Write(path, 0o644, func(wr io.Writer) error { _, err := f.stack.WriteTo(wr); return err }); err != nil {
+	for _, kind := range []profile.Kind{profile.CPU, profile.Alloc, profile.AllocSamples} {
+		stacks, ok := files[kind]
+		if !ok {
+			continue
+		}
+		path := ProfileFile(dir, id, kind)
+		if err := atomicfile.Write(path, 0o644, func(wr io.Writer) error { _, err := stacks.WriteTo(wr); return err }); err != nil {
 			r.profileErrs(p.s, w, "store", []error{err})
 			return
 		}
@@ -298,7 +384,7 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta 
 		r.profileErrs(p.s, w, "store", []error{err})
 		return
 	}
-	r.logger().Info("profile stored", "target", p.s.t.Name, "workload", w, "profile", id, "recordings", len(cpu), "ops", meta.Ops)
+	r.logger().Info("profile stored", "target", p.s.t.Name, "workload", w, "profile", id, "recordings", recorded, "servlet_profiles", len(p.remote), "ops", meta.Ops)
 }
 
 // profileErrs logs what went wrong recording a side and keeps each distinct
@@ -309,7 +395,11 @@ func (r *Runner) profileErrs(s *side, w, step string, errs []error) {
 			continue
 		}
 		r.logger().Warn("profile: "+step+" failed; the run goes on without it", "target", s.t.Name, "workload", w, "err", err)
-		if errors.Is(err, profile.ErrUnavailable) {
+		// An info server that cannot profile says why in words alike for
+		// every server of a side, so the side has one note.
+		if u := (*profile.UnavailableError)(nil); errors.As(err, &u) && u.Info != "" {
+			r.profileNote(fmt.Sprintf("%s: no profile: its info servers' %s", s.t.Name, u.Reason))
+		} else if errors.Is(err, profile.ErrUnavailable) {
 			r.profileNote(fmt.Sprintf("%s: no profile: %v", s.t.Name, err))
 		} else {
 			r.profileNote(fmt.Sprintf("%s: profile of %s not recorded (%s): %v", s.t.Name, w, step, err))

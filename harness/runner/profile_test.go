@@ -41,19 +41,20 @@ func TestProfiledOnlyTheUncountedPairOfARunThatDrivesItsOwnLoad(t *testing.T) {
 	}
 }
 
-// TestStartProfileNotesServersItCannotRecord: a side whose region servers
-// run elsewhere (no pid) is not recorded, and says so once in the notes.
+// TestStartProfileNotesServersItCannotRecord: a side with no region server
+// this machine runs and no info server to ask (its info servers would not
+// answer regress) is not profiled, and says so once in the notes.
 func TestStartProfileNotesServersItCannotRecord(t *testing.T) {
 	r := &Runner{Profile: true}
-	s := &side{t: &sut.Target{Name: "2.6.1", Servers: servercost.Servers{{Name: "rs1", JMX: "h:16030"}}}}
+	s := &side{t: &sut.Target{Name: "2.6.1", ServersNote: "server cost not available: info server h:16030 asks for SPNEGO"}}
 	at := timing{Start: time.Now()}
 	for range 2 {
 		if p := r.startProfile(context.Background(), s, "workloadc", profilePair, at); p != nil {
-			t.Fatal("started recording a server without a pid")
+			t.Fatal("started profiling a side with no server to profile")
 		}
 	}
-	if n := r.ProfileNotes(); len(n) != 1 || !strings.Contains(n[0], "2.6.1: no profile") {
-		t.Errorf("notes %q, want one saying 2.6.1 has no profile", n)
+	if n := r.ProfileNotes(); len(n) != 1 || !strings.Contains(n[0], "2.6.1: no profile") || !strings.Contains(n[0], "SPNEGO") {
+		t.Errorf("notes %q, want one saying 2.6.1 has no profile and why", n)
 	}
 	if p := r.startProfile(context.Background(), s, "workloadc", 0, at); p != nil {
 		t.Error("recorded a counted pair")

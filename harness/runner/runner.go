@@ -22,6 +22,7 @@ import (
 	"github.com/regress-hbase/regress/harness/lifecycle"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/loadhosts"
+	"github.com/regress-hbase/regress/harness/profile"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/servercost"
 	"github.com/regress-hbase/regress/harness/suite"
@@ -94,6 +95,8 @@ type Runner struct {
 
 	profileMu    sync.Mutex
 	profileNotes []string
+	// servlet tunes the /prof requests of servers elsewhere; tests shorten its waits.
+	servlet profile.ServletOptions
 }
 
 // cloneTag names the trial clones of the next side prepared: the run, and

@@ -120,6 +120,16 @@ func unwrapURL(err error) error {
 	return err
 }
 
+// InfoURL is the scheme and host:port of s's info server
+// ("http://host:port", or "https://host:port" where FindJMX found TLS), the
+// base of its other pages (/prof); "" for a server read only through /proc.
+func (s Server) InfoURL() string {
+	if s.JMX == "" {
+		return ""
+	}
+	return baseURL(s.JMX)
+}
+
 // baseURL is the scheme and host of an info server given as host:port
 // (plain HTTP) or as FindJMX's "https://host:port".
 func baseURL(addr string) string {

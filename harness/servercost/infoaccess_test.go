@@ -121,3 +121,18 @@ func TestFindJMXFindsTLS(t *testing.T) {
 		t.Errorf("nothing listening: %v, want an error that is no NotReadError", err)
 	}
 }
+
+func TestInfoURLIsTheBaseOfTheInfoServersPages(t *testing.T) {
+	for _, tc := range []struct {
+		s    Server
+		want string
+	}{
+		{Server{JMX: "rs1:16030"}, "http://rs1:16030"},
+		{Server{JMX: "https://rs1:16030"}, "https://rs1:16030"},
+		{Server{PID: 42}, ""},
+	} {
+		if got := tc.s.InfoURL(); got != tc.want {
+			t.Errorf("InfoURL of %+v = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
