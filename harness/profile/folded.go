@@ -81,6 +81,18 @@ func (f Folded) WriteTo(w io.Writer) (int64, error) {
 // them, so stacks stored with a JVM's lambda numbers (before FrameName
 // knew every form) match across the two sides.
 func ReadFolded(r io.Reader) (Folded, error) {
+	return readStacks(r, stackFormat{what: "profile: folded", weight: "weight", read: "profile: read folded stacks"}, canonicalStack)
+}
+
+// stackFormat names a "stack weight" format in readStacks' errors.
+type stackFormat struct {
+	what, weight, read string
+}
+
+// readStacks reads "frame;frame weight" lines (blank lines skipped) into a
+// Folded, each stack renamed by name: the folded files regress stores and
+// async-profiler's collapsed output are the same lines.
+func readStacks(r io.Reader, ft stackFormat, name func(stack string) string) (Folded, error) {
 	f := Folded{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
@@ -91,16 +103,16 @@ func ReadFolded(r io.Reader) (Folded, error) {
 		}
 		i := strings.LastIndexByte(s, ' ')
 		if i <= 0 {
-			return nil, fmt.Errorf("profile: folded line %d %q: want \"frame;frame weight\"", line, trim(s))
+			return nil, fmt.Errorf("%s line %d %q: want \"frame;frame %s\"", ft.what, line, trim(s), ft.weight)
 		}
 		w, err := strconv.ParseInt(s[i+1:], 10, 64)
 		if err != nil || w < 0 {
-			return nil, fmt.Errorf("profile: folded line %d %q: weight %q is not a whole number of 0 or more", line, trim(s), s[i+1:])
+			return nil, fmt.Errorf("%s line %d %q: %s %q is not a whole number of 0 or more", ft.what, line, trim(s), ft.weight, s[i+1:])
 		}
-		f[canonicalStack(strings.TrimSpace(s[:i]))] += w
+		f[name(strings.TrimSpace(s[:i]))] += w
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("profile: read folded stacks: %w", err)
+		return nil, fmt.Errorf("%s: %w", ft.read, err)
 	}
 	return f, nil
 }

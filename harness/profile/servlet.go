@@ -1,7 +1,6 @@
 package profile
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -288,32 +287,13 @@ var annotations = []string{"_[0]", "_[j]", "_[i]", "_[1]"}
 // thread on a CPU, the JVM's own (GC, JIT) too, where JFR samples threads
 // running Java code.
 func ParseCollapsed(r io.Reader) (Folded, error) {
-	f := Folded{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	for line := 1; sc.Scan(); line++ {
-		s := strings.TrimSpace(sc.Text())
-		if s == "" {
-			continue
-		}
-		i := strings.LastIndexByte(s, ' ')
-		if i <= 0 {
-			return nil, fmt.Errorf("collapsed line %d %q: want \"frame;frame count\"", line, trim(s))
-		}
-		n, err := strconv.ParseInt(s[i+1:], 10, 64)
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("collapsed line %d %q: count %q is not a whole number of 0 or more", line, trim(s), s[i+1:])
-		}
-		frames := strings.Split(strings.TrimSpace(s[:i]), ";")
+	return readStacks(r, stackFormat{what: "collapsed", weight: "count", read: "read collapsed stacks"}, func(stack string) string {
+		frames := strings.Split(stack, ";")
 		for j, fr := range frames {
 			frames[j] = collapsedFrame(fr)
 		}
-		f[strings.Join(frames, ";")] += n
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read collapsed stacks: %w", err)
-	}
-	return f, nil
+		return strings.Join(frames, ";")
+	})
 }
 
 // collapsedFrame names one async-profiler frame as the JFR path does.
