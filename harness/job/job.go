@@ -311,9 +311,6 @@ func (o *Options) setTrials(s *suite.Suite) error {
 	default:
 		return fault.Usage(fmt.Errorf("--trials %q: use duet (a pair's two trials at the same time) or interleaved (back to back, in random order)", o.Trials))
 	}
-	if s.Run.Mode == suite.ModeDuet && o.LoadHosts.N > 0 {
-		return fault.Usage(errors.New("--trials duet with --load-hosts: a duet's two runs start at one instant from this process; run with --trials interleaved on load hosts"))
-	}
 	return o.setInstances(s)
 }
 

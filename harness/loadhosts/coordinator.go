@@ -47,7 +47,7 @@ func Connect(ctx context.Context, zkAddr, root string, log *slog.Logger) (*Coord
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range []string{root + "/hosts", root + "/trials"} {
+	for _, p := range []string{root + "/hosts", root + "/trials", root + "/clocks"} {
 		if err := ensure(conn, p); err != nil {
 			conn.Close()
 			return nil, err
@@ -138,6 +138,8 @@ func (c *Coordinator) registered() ([]Host, <-chan zk.Event, error) {
 // TrialResult is a trial run by the load hosts: the merged result (one
 // client's), the merged interval log, and each host's own result.
 type TrialResult struct {
+	// Start is the instant every host's schedule began, on the coordinator's clock.
+	Start  time.Time
 	Merged *loadgen.Result
 	Hlog   []byte
 	Hosts  []HostResult
@@ -155,12 +157,38 @@ func (e *HostError) Error() string {
 	return fmt.Sprintf("load host %s: trial %s: %s", e.Host.Name(), e.Trial, e.Reason)
 }
 
-// Run runs t on the hosts WaitHosts chose: it writes the task, waits until
-// every host has prepared, opens the barrier, waits for every report (up to
-// the trial's scheduled length plus a grace), and merges them. A host that
-// dies, is late or fails fails the trial with a HostError; the trial's znodes
-// are deleted however it ends, which stops the other hosts' shares.
-func (c *Coordinator) Run(ctx context.Context, t Task) (_ *TrialResult, err error) {
+// StartLead is how far after the last host prepared a trial's agreed start
+// lies at least: time for the barrier's notice to reach every host.
+const StartLead = 500 * time.Millisecond
+
+// Run runs t on the hosts WaitHosts chose: Prepare, then Go at StartLead
+// from now, then Close.
+func (c *Coordinator) Run(ctx context.Context, t Task) (*TrialResult, error) {
+	p, err := c.Prepare(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.Go(ctx, time.Now().Add(StartLead))
+	if cerr := p.Close(); err == nil && cerr != nil {
+		return nil, cerr
+	}
+	return res, err
+}
+
+// Prepared is a trial every host has prepared (connected, workload built,
+// clock read against ZooKeeper's), waiting at its barrier for Go. Close it
+// however it ends: that deletes its znodes, which stops the hosts' shares.
+type Prepared struct {
+	c   *Coordinator
+	t   Task
+	dir string
+}
+
+// Prepare writes t as a task for the hosts WaitHosts chose and waits until
+// every host has prepared it. A host that dies, is late or fails fails it
+// with a HostError. Several trials may be prepared at once (a duet's two):
+// a host serves every trial that names it.
+func (c *Coordinator) Prepare(ctx context.Context, t Task) (_ *Prepared, err error) {
 	if len(c.hosts) == 0 {
 		return nil, errors.New("no load hosts chosen: call WaitHosts first")
 	}
@@ -169,8 +197,8 @@ func (c *Coordinator) Run(ctx context.Context, t Task) (_ *TrialResult, err erro
 	for _, h := range c.hosts {
 		t.Hosts = append(t.Hosts, h.ID)
 	}
-	dir := c.root + "/trials/" + t.Trial
-	if err := deleteTree(c.conn, dir); err != nil { // a stale one of a dead coordinator
+	p := &Prepared{c: c, t: t, dir: c.root + "/trials/" + t.Trial}
+	if err := deleteTree(c.conn, p.dir); err != nil { // a stale one of a dead coordinator
 		return nil, err
 	}
 	data, err := json.Marshal(t)
@@ -178,23 +206,38 @@ func (c *Coordinator) Run(ctx context.Context, t Task) (_ *TrialResult, err erro
 		return nil, err
 	}
 	defer func() {
-		if derr := deleteTree(c.conn, dir); derr != nil && err == nil {
-			err = derr
+		if err != nil {
+			_ = p.Close()
 		}
 	}()
 	// The task and its children in one transaction, so a host never sees a half-made trial.
-	ops := []any{&zk.CreateRequest{Path: dir, Data: data, Acl: acl}}
+	ops := []any{&zk.CreateRequest{Path: p.dir, Data: data, Acl: acl}}
 	for _, sub := range []string{"ready", "done", "hlog"} {
-		ops = append(ops, &zk.CreateRequest{Path: dir + "/" + sub, Acl: acl})
+		ops = append(ops, &zk.CreateRequest{Path: p.dir + "/" + sub, Acl: acl})
 	}
 	if _, err := c.conn.Multi(ops...); err != nil {
-		return nil, fmt.Errorf("create trial znode %s: %w", dir, err)
+		return nil, fmt.Errorf("create trial znode %s: %w", p.dir, err)
 	}
-	if err := c.await(ctx, &t, dir+"/ready", prepareTimeout, "prepare"); err != nil {
+	if err := c.await(ctx, &p.t, p.dir+"/ready", prepareTimeout, "prepare"); err != nil {
 		return nil, err
 	}
-	if _, err := c.conn.Create(dir+"/go", nil, 0, acl); err != nil {
-		return nil, fmt.Errorf("open the barrier %s/go: %w", dir, err)
+	return p, nil
+}
+
+// Go opens the trial's barrier with start (on this process's clock) as the
+// instant every host's schedule begins, each host placing it on its own
+// clock through ZooKeeper's; it waits for every report (up to the trial's
+// scheduled end plus a grace) and merges them. A host that saw the barrier
+// after the measurement window opened fails the trial.
+func (p *Prepared) Go(ctx context.Context, start time.Time) (*TrialResult, error) {
+	c, t := p.c, &p.t
+	clock, err := readClock(c.conn, c.root+"/clocks/"+c.clockID())
+	if err != nil {
+		return nil, err
+	}
+	data, _ := json.Marshal(barrier{Start: clock.ZK(start)})
+	if _, err := c.conn.Create(p.dir+"/go", data, 0, acl); err != nil {
+		return nil, fmt.Errorf("open the barrier %s/go: %w", p.dir, err)
 	}
 	length := t.Warmup + t.Duration
 	switch {
@@ -204,11 +247,17 @@ func (c *Coordinator) Run(ctx context.Context, t Task) (_ *TrialResult, err erro
 	default:
 		length = t.Warmup + unboundedTrial // an unthrottled count: no schedule end to go by
 	}
-	if err := c.await(ctx, &t, dir+"/done", length+reportGrace, "report"); err != nil {
+	if err := c.await(ctx, t, p.dir+"/done", time.Until(start)+length+reportGrace, "report"); err != nil {
 		return nil, err
 	}
-	return c.collect(&t, dir)
+	return c.collect(t, p.dir, clock, start)
 }
+
+// Close deletes the trial's znodes (which stops any host still running its share).
+func (p *Prepared) Close() error { return deleteTree(p.c.conn, p.dir) }
+
+// clockID names the coordinator's clock znode: one per session.
+func (c *Coordinator) clockID() string { return fmt.Sprintf("coordinator-%x", c.conn.SessionID()) }
 
 // await waits until every host of t has a child under dir, failing with a
 // HostError when a host's registration goes (it died), a host reports a
@@ -276,11 +325,13 @@ func (c *Coordinator) missing(have []string) []Host {
 	return out
 }
 
-// collect reads every host's report and merges them.
-func (c *Coordinator) collect(t *Task, dir string) (*TrialResult, error) {
-	tr := &TrialResult{}
+// collect reads every host's report and merges them; clock is the
+// coordinator's reading and start the agreed instant on its clock.
+func (c *Coordinator) collect(t *Task, dir string, clock Clock, start time.Time) (*TrialResult, error) {
+	tr := &TrialResult{Start: start}
 	var parts []*loadgen.Result
 	var logs [][]byte
+	measureFrom := start.Add(t.Warmup)
 	for i, h := range c.hosts {
 		var r report
 		if err := getJSON(c.conn, dir+"/done/"+h.ID, &r); err != nil {
@@ -288,6 +339,10 @@ func (c *Coordinator) collect(t *Task, dir string) (*TrialResult, error) {
 		}
 		if r.Error != "" || r.Result == nil {
 			return nil, &HostError{Host: h, Trial: t.Trial, Reason: "no result: " + r.Error}
+		}
+		if late := r.Saw.Sub(clock.ZK(measureFrom)); late > 0 {
+			return nil, &HostError{Host: h, Trial: t.Trial, Reason: fmt.Sprintf("saw the barrier %s after the measurement window opened (the agreed start %s, warm-up %s): its measured operations would start late",
+				late.Round(time.Millisecond), start.Format(time.RFC3339Nano), t.Warmup)}
 		}
 		res, err := decodeResult(r.Result)
 		if err != nil {
@@ -299,9 +354,15 @@ func (c *Coordinator) collect(t *Task, dir string) (*TrialResult, error) {
 		}
 		parts = append(parts, res)
 		logs = append(logs, hlog)
-		tr.Hosts = append(tr.Hosts, HostResult{Host: h, Share: i, Result: res})
+		ahead, bound := offsetFrom(r.Clock, clock)
+		tr.Hosts = append(tr.Hosts, HostResult{Host: h, Share: i, Result: res, ClockAhead: ahead, ClockError: bound,
+			Lead: clock.ZK(start).Sub(r.Saw)})
 	}
 	tr.Merged = loadgen.Merge(parts...)
+	// The window as the coordinator placed it, on its own clock: the clock
+	// the servers' readings and a duet's other side are on. Each host's own
+	// start is on its clock, within ClockError of this.
+	tr.Merged.Start = measureFrom
 	tr.Hlog = mergeHlogs(logs)
 	return tr, nil
 }

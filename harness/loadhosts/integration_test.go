@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -273,6 +274,68 @@ func TestKilledLoadHostFailsTheTrial(t *testing.T) {
 	if _, err := co.WaitHosts(ctx, 2, 30*time.Second); err != nil {
 		t.Errorf("the surviving load hosts: %v", err)
 	}
+}
+
+// TestDuetOnLoadHosts runs duet pairs on two load hosts, both sides on the
+// shared cluster (the flow is the same as two clusters'): each host runs its
+// share of both sides' trials at once, from the instant the coordinator
+// agreed through ZooKeeper's clock, so a pair's two windows open together;
+// each host's clock is measured against the run's (on one machine the true
+// offset is zero, so the bound must hold it), and the region server is read
+// at the window's edges as a run from this process reads it.
+func TestDuetOnLoadHosts(t *testing.T) {
+	ctx, c, co, store := setup(t, 2)
+	startWorkers(t, 2)
+	if _, err := co.WaitHosts(ctx, 2, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	s := fleetSuite(t, "workloadc", 200, 8, "1s", "3s", 0)
+	s.Run.Mode, s.Run.Idle = suite.ModeDuet, time.Second
+	servers, note := sut.Servers(shared)
+	if len(servers) == 0 {
+		t.Fatalf("no region server to read: %s", note)
+	}
+	r := &runner.Runner{Suite: s, Store: store, RunID: "fleetduet", LoadHosts: co}
+	target := func(name string) *sut.Target {
+		return &sut.Target{Name: name, Label: name, Version: shared.Version(), Provider: "local",
+			Client: c, ZK: shared.ZKAddr(), ZNode: "/hbase", Servers: servers}
+	}
+	bm, cm, err := r.RunPairs(ctx, target("fleetbase"), target("fleetcand"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bm.Trials) != 2 || len(cm.Trials) != 2 {
+		t.Fatalf("%d and %d trials, want 2 pairs", len(bm.Trials), len(cm.Trials))
+	}
+	for i, bt := range bm.Trials {
+		ct := cm.Trials[i]
+		if !bt.Duet || !ct.Duet {
+			t.Errorf("pair %d: duet %v/%v, want both", bt.Pair, bt.Duet, ct.Duet)
+		}
+		if !bt.Start.Equal(ct.Start) {
+			t.Errorf("pair %d: windows opened at %v and %v, want the agreed instant on both sides", bt.Pair, bt.Start, ct.Start)
+		}
+		for _, tr := range []results.Trial{bt, ct} {
+			if len(tr.LoadHosts) != 2 {
+				t.Fatalf("trial %s: %d load hosts, want 2", tr.ID, len(tr.LoadHosts))
+			}
+			for _, h := range tr.LoadHosts {
+				if h.ClockErrorMs <= 0 || h.ClockErrorMs > 1000 || math.Abs(h.ClockAheadMs) > h.ClockErrorMs {
+					t.Errorf("trial %s, host %s: clock ahead %.3f ms +- %.3f, want 0 within the bound (one machine, one clock)", tr.ID, h.Host, h.ClockAheadMs, h.ClockErrorMs)
+				}
+				if h.BarrierLeadMs <= 0 || h.Ops == 0 {
+					t.Errorf("trial %s, host %s: saw the barrier %.1f ms before the start, ran %d ops; want in time, some ops", tr.ID, h.Host, h.BarrierLeadMs, h.Ops)
+				}
+			}
+			if sv := tr.Server; sv == nil || sv.CPUPerOpMicros <= 0 || sv.WindowMillis < 2500 {
+				t.Errorf("trial %s: server cost %+v, want the region server read over the 3 s window", tr.ID, sv)
+			}
+			if tr.AchievedOpsPerSec < loadgen.HoldThreshold*200 {
+				t.Errorf("trial %s: achieved %.1f of 200 ops/s", tr.ID, tr.AchievedOpsPerSec)
+			}
+		}
+	}
+	assertNoTrialZNodes(t)
 }
 
 // assertNoTrialZNodes checks that no trial znode is left behind.

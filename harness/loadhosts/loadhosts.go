@@ -8,16 +8,20 @@
 // Host i of N runs every N-th slot of the one global open-loop schedule from
 // slot i (loadgen.Config.Share), its share of the operation count, and its
 // own disjoint run-phase insert keys (workload.Share), so the union of the
-// hosts' work is exactly the schedule one host would run. Clocks are never
-// compared across hosts: each host starts its schedule when it sees the
-// barrier and measures its own latencies.
+// hosts' work is exactly the schedule one host would run. Every host starts
+// its schedule at one agreed instant: the coordinator writes it into the
+// barrier on ZooKeeper's clock, and each host, having read its own clock
+// against ZooKeeper's (Clock), places it on its own. So a duet's two trials
+// start together on every host, and the coordinator knows the measurement
+// window's edges to read the servers at. Latencies are each host's own.
 //
 // The znodes, under Root (DefaultRoot unless set):
 //
 //	hosts/<id>                   ephemeral, one per waiting worker (JSON Host)
 //	trials/<trial>               the task (JSON Task)
-//	trials/<trial>/ready/<id>    ephemeral: the host has prepared
-//	trials/<trial>/go            the barrier
+//	trials/<trial>/ready/<id>    ephemeral: the host has prepared (JSON: its Clock)
+//	trials/<trial>/go            the barrier (JSON: the start instant on ZooKeeper's clock)
+//	clocks/<id>                  ephemeral, written to read ZooKeeper's clock (Clock)
 //	trials/<trial>/done/<id>     the host's report (JSON), its interval log in chunks below
 //
 // The coordinator deletes a trial's znodes when the trial ends, however it ends.
@@ -43,8 +47,9 @@ const DefaultRoot = "/regress-load"
 
 // protocol is the version of the task and report formats; hosts of another
 // refuse. 2: the task carries the trial's loadspec.Spec (typed workload,
-// fleet's threads) instead of YCSB properties and per-host threads.
-const protocol = 2
+// fleet's threads) instead of YCSB properties and per-host threads. 3: the
+// barrier carries the agreed start, the ready znode the host's clock.
+const protocol = 3
 
 // Host is a registered load host, as its znode says.
 type Host struct {
@@ -112,6 +117,13 @@ type HostResult struct {
 	Share int  `json:"share"`
 	// Result is the host's own measurement window.
 	Result *loadgen.Result `json:"-"`
+	// ClockAhead is how far the host's clock is ahead of the coordinator's,
+	// both read against ZooKeeper's; ClockError bounds it.
+	ClockAhead time.Duration
+	ClockError time.Duration
+	// Lead is how long before the agreed start the host saw the barrier
+	// (negative: it started late, by that much).
+	Lead time.Duration
 }
 
 var (

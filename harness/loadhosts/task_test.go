@@ -31,7 +31,7 @@ func TestTaskCarriesTheSpecAndShares(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{`"trial":"t1"`, `"build":"b"`, `"protocol":2`, `"hosts":["a","b","c"]`, `"threads":32`, `"target_rate":3000`, `"workload":{`} {
+	for _, key := range []string{`"trial":"t1"`, `"build":"b"`, `"protocol":3`, `"hosts":["a","b","c"]`, `"threads":32`, `"target_rate":3000`, `"workload":{`} {
 		if !strings.Contains(string(data), key) {
 			t.Errorf("task JSON lacks %s: %s", key, data)
 		}

@@ -23,6 +23,15 @@ type report struct {
 	Result *wireResult `json:"result,omitempty"`
 	// HlogChunks is the number of chunk znodes holding the interval log.
 	HlogChunks int `json:"hlog_chunks"`
+	// Clock is the host's clock against ZooKeeper's, read as it prepared;
+	// Saw is when it saw the barrier, on ZooKeeper's clock.
+	Clock Clock     `json:"clock"`
+	Saw   time.Time `json:"saw"`
+}
+
+// barrier is the go znode's data: the trial's agreed start, on ZooKeeper's clock.
+type barrier struct {
+	Start time.Time `json:"start"`
 }
 
 // wireResult is a loadgen.Result with its histograms encoded (HdrHistogram's

@@ -26,7 +26,7 @@ import (
 const barrierTimeout = 2 * time.Minute
 
 // Worker is one load host (`regress worker`): it registers under Root in
-// ZooKeeper ZK and runs its share of every trial that names it, one at a time.
+// ZooKeeper ZK and runs its share of every trial that names it (a duet's two at once).
 type Worker struct {
 	// ZK is the ZooKeeper quorum (host:port, comma-separated) the coordinator uses.
 	ZK string
@@ -68,11 +68,15 @@ func (w *Worker) Serve(ctx context.Context) error {
 	}
 	defer conn.Close()
 	defer w.closeClients()
-	for _, p := range []string{root + "/hosts", root + "/trials"} {
+	for _, p := range []string{root + "/hosts", root + "/trials", root + "/clocks"} {
 		if err := ensure(conn, p); err != nil {
 			return err
 		}
 	}
+	// A duet's two trials are prepared and run at once: every share has
+	// its own goroutine, and Serve returns once they ended.
+	var shares sync.WaitGroup
+	defer shares.Wait()
 	hostname, _ := os.Hostname()
 	h := Host{Hostname: hostname, PID: os.Getpid(), Build: Build(), Protocol: protocol, Started: time.Now().UTC()}
 	h.ID = fmt.Sprintf("%s-%d-%04x", hostname, h.PID, rand.Uint32()&0xffff)
@@ -122,7 +126,7 @@ func (w *Worker) Serve(ctx context.Context) error {
 				continue
 			}
 			if share, ok := t.share(h.ID); ok {
-				w.serveTrial(ctx, conn, root, h, &t, share, log)
+				shares.Go(func() { w.serveTrial(ctx, conn, root, h, &t, share, log) })
 			}
 		}
 		select {
@@ -141,7 +145,7 @@ func (w *Worker) serveTrial(ctx context.Context, conn *zk.Conn, root string, h H
 	log = log.With("trial", t.Trial, "share", fmt.Sprintf("%d/%d", share.Index, share.Of))
 	log.Info("trial assigned")
 	rep := report{Host: h}
-	res, hlog, err := w.runShare(ctx, conn, dir, h, t, share)
+	res, hlog, err := w.runShare(ctx, conn, root, h, t, share, &rep)
 	if err != nil {
 		rep.Error = err.Error()
 	}
@@ -166,9 +170,12 @@ func (w *Worker) serveTrial(ctx context.Context, conn *zk.Conn, root string, h H
 	log.Info("trial share done", "rate", res.RateMessage(), "ops", res.Ops)
 }
 
-// runShare prepares, says ready, waits at the barrier and runs the share; it
-// stops early when the trial's znode goes (the coordinator ended it).
-func (w *Worker) runShare(ctx context.Context, conn *zk.Conn, dir string, h Host, t *Task, share workload.Share) (*loadgen.Result, []byte, error) {
+// runShare prepares, reads its clock against ZooKeeper's, says ready, waits
+// at the barrier and runs the share from the agreed start (on its own
+// clock); it stops early when the trial's znode goes (the coordinator ended
+// it). rep gets the clock and when the barrier was seen.
+func (w *Worker) runShare(ctx context.Context, conn *zk.Conn, root string, h Host, t *Task, share workload.Share, rep *report) (*loadgen.Result, []byte, error) {
+	dir := root + "/trials/" + t.Trial
 	if t.Build != h.Build || t.Protocol != h.Protocol {
 		return nil, nil, fmt.Errorf("load host %s runs regress build %q (protocol %d), the coordinator %q (protocol %d): run the same regress on every load host",
 			h.Name(), h.Build, h.Protocol, t.Build, t.Protocol)
@@ -181,11 +188,22 @@ func (w *Worker) runShare(ctx context.Context, conn *zk.Conn, dir string, h Host
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := conn.Create(dir+"/ready/"+h.ID, nil, zk.FlagEphemeral, acl); err != nil {
+	clock, err := readClock(conn, root+"/clocks/"+h.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.Clock = clock
+	ready, _ := json.Marshal(clock)
+	if _, err := conn.Create(dir+"/ready/"+h.ID, ready, zk.FlagEphemeral, acl); err != nil {
 		return nil, nil, fmt.Errorf("say ready: %w", err)
 	}
-	if err := waitBarrier(ctx, conn, dir); err != nil {
+	b, err := waitBarrier(ctx, conn, dir)
+	if err != nil {
 		return nil, nil, err
+	}
+	rep.Saw = clock.ZK(time.Now()).UTC()
+	if !b.Start.IsZero() {
+		cfg.Start = clock.Local(b.Start)
 	}
 	rctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -201,26 +219,31 @@ func (w *Worker) runShare(ctx context.Context, conn *zk.Conn, dir string, h Host
 	return res, hlog.Bytes(), err
 }
 
-// waitBarrier waits until dir/go exists; it fails when the trial goes first.
-func waitBarrier(ctx context.Context, conn *zk.Conn, dir string) error {
+// waitBarrier waits until dir/go exists and returns what it says; it fails
+// when the trial goes first.
+func waitBarrier(ctx context.Context, conn *zk.Conn, dir string) (barrier, error) {
 	deadline := time.After(barrierTimeout)
 	for {
 		ok, _, ch, err := conn.ExistsW(dir + "/go")
 		if err != nil {
-			return fmt.Errorf("wait at the barrier: %w", err)
+			return barrier{}, fmt.Errorf("wait at the barrier: %w", err)
 		}
 		if ok {
-			return nil
+			var b barrier
+			if err := getJSON(conn, dir+"/go", &b); err != nil {
+				return barrier{}, fmt.Errorf("the barrier: %w", err)
+			}
+			return b, nil
 		}
 		if ok, _, err := conn.Exists(dir); err != nil || !ok {
-			return errors.New("the coordinator ended the trial before it started")
+			return barrier{}, errors.New("the coordinator ended the trial before it started")
 		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return ctx.Err()
+			return barrier{}, ctx.Err()
 		case <-deadline:
-			return fmt.Errorf("the barrier did not open within %s (another load host never got ready?)", barrierTimeout)
+			return barrier{}, fmt.Errorf("the barrier did not open within %s (another load host never got ready?)", barrierTimeout)
 		}
 	}
 }

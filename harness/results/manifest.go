@@ -173,6 +173,13 @@ type LoadHost struct {
 	AchievedOpsPerSec float64 `json:"achieved_ops_per_sec"`
 	// Client is the host's own CPU per operation, lateness and GC.
 	Client ClientStats `json:"client"`
+	// ClockAheadMs is how far the host's clock was ahead of the run's
+	// (both read against ZooKeeper's), ClockErrorMs the bound on that;
+	// BarrierLeadMs how long before the agreed start the host saw the
+	// trial's barrier (negative: it started that late).
+	ClockAheadMs  float64 `json:"clock_ahead_ms"`
+	ClockErrorMs  float64 `json:"clock_error_ms"`
+	BarrierLeadMs float64 `json:"barrier_lead_ms"`
 }
 
 // ClientStats is the load client's own share of a trial (warm-up included).

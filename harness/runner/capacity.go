@@ -42,7 +42,7 @@ func (r *Runner) Step(ctx context.Context, p *Prepared, load loadspec.Spec) (res
 		}
 	}()
 	load.Workload.Table, load.Seed = table, seedOf(timing{})
-	res, _, err = r.drive(ctx, s, load, nil, timing{})
+	res, _, err = r.drive(ctx, s, load, nil, timing{}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: workload %s at %.0f ops/s on %s: %w", s.t.Name, load.Name, load.TargetRate, table, err)
 	}

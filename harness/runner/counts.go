@@ -133,10 +133,9 @@ type countProbe struct {
 }
 
 // countsBefore takes s's first counts reading of table now, before the
-// trial's idle watch; nil when s's counts are not read (servers elsewhere,
-// load hosts, no client).
+// trial's idle watch; nil when s's counts are not read (no servers known, no client).
 func (r *Runner) countsBefore(ctx context.Context, s *side, table string) *countProbe {
-	if len(s.t.Servers) == 0 || r.LoadHosts != nil || s.t.Client == nil {
+	if len(s.t.Servers) == 0 || s.t.Client == nil {
 		return nil
 	}
 	cs := &s.counts

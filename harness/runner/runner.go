@@ -522,6 +522,9 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	if len(idle) > 0 {
 		at.Start = idle[0].until.Add(startLead)
 	}
+	if r.LoadHosts != nil {
+		at.gate = newStartGate(2)
+	}
 	window(ctx, hs, at)
 	ms := make([]*measured, 2)
 	errs := make([]error, 2)
@@ -658,15 +661,17 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 	}
 	m := &measured{hlog: hlog.Name()}
 	var window func() ([]servercost.Cost, error)
-	if len(s.t.Servers) > 0 && r.LoadHosts == nil && !at.Start.IsZero() {
-		from := at.Start.Add(load.Warmup)
-		window = watch(ctx, s.t.Servers, from, from.Add(load.Duration))
+	onStart := func(start time.Time) {
+		if len(s.t.Servers) > 0 {
+			from := start.Add(load.Warmup)
+			window = watch(ctx, s.t.Servers, from, from.Add(load.Duration))
+		}
+		// When the load starts, so a stall or a death in the servers' logs can
+		// be placed against the trial's warm-up and measurement window.
+		r.logger().Info("trial running", "target", s.t.Name, "workload", w, "table", table,
+			"start", start.Format(time.RFC3339Nano), "warmup", load.Warmup, "measure", load.Duration)
 	}
-	// When the load starts, so a stall or a death in the servers' logs can
-	// be placed against the trial's warm-up and measurement window.
-	r.logger().Info("trial running", "target", s.t.Name, "workload", w, "table", table,
-		"start", at.Start.Format(time.RFC3339Nano), "warmup", load.Warmup, "measure", load.Duration)
-	res, hosts, err := r.drive(ctx, s, load, hlog, at)
+	res, hosts, err := r.drive(ctx, s, load, hlog, at, onStart)
 	if cerr := hlog.Close(); err == nil {
 		err = cerr
 	}
@@ -800,14 +805,14 @@ func (r *Runner) trialID(w string, pair int) string {
 }
 
 // duet reports whether pairs run as duets: the suite's run.mode or the
-// Runner's Mode says so, and no load hosts run the trials (a duet's two runs
-// share one start instant, which a fleet's barrier does not give).
+// Runner's Mode says so. On load hosts a duet's two trials start at one
+// instant agreed through ZooKeeper (startGate, loadhosts.Clock).
 func (r *Runner) duet() bool {
 	mode := r.Mode
 	if mode == "" {
 		mode = r.Suite.Run.Mode
 	}
-	return mode == suite.ModeDuet && r.LoadHosts == nil
+	return mode == suite.ModeDuet
 }
 
 func (r *Runner) emit(e Event) {

@@ -64,7 +64,7 @@ func (b *background) rates() (cpuMillisPerSec, allocBytesPerSec float64, ok bool
 // sides' order), or nil when there is nothing to watch.
 func (r *Runner) watchIdle(ctx context.Context, sides []*side) []idleWatch {
 	idle := r.Suite.Run.Idle
-	if idle <= 0 || r.LoadHosts != nil {
+	if idle <= 0 {
 		return nil
 	}
 	any := false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/regress-hbase/regress/harness/binding"
@@ -83,21 +84,40 @@ func (r *Runner) trialSpec(s *side, w, table string, at timing) (loadspec.Spec, 
 
 // timing pins a trial's run in time: Start anchors its schedule (zero: when
 // it starts), Seed its workload's random choices (zero: from the clock). A
-// duet's two runs share both.
+// duet's two runs share both. On load hosts Start is a proposal: the run
+// starts once its hosts have prepared, at StartLead after that at the
+// earliest, and a duet's two sides agree one instant through gate.
 type timing struct {
 	Start time.Time
 	Seed  int64
+	gate  *startGate
 }
 
 // drive runs load here or on the load hosts, writing the interval log to
-// hlog; with load hosts it also returns each host's part. at.Start pins
-// the schedule of a run here; load hosts start theirs at their barrier.
-func (r *Runner) drive(ctx context.Context, s *side, load loadspec.Spec, hlog io.Writer, at timing) (*loadgen.Result, []results.LoadHost, error) {
+// hlog; with load hosts it also returns each host's part. onStart, if set,
+// is told the instant the schedule is anchored at (at.Start here; on load
+// hosts the agreed one) before the load begins.
+func (r *Runner) drive(ctx context.Context, s *side, load loadspec.Spec, hlog io.Writer, at timing, onStart func(time.Time)) (*loadgen.Result, []results.LoadHost, error) {
 	if r.LoadHosts == nil {
+		if onStart != nil && !at.Start.IsZero() {
+			onStart(at.Start)
+		}
 		res, err := r.runHere(ctx, s, load, hlog, at)
 		return res, nil, err
 	}
-	tr, err := r.LoadHosts.Run(ctx, loadhosts.Task{Trial: load.Workload.Table, ZK: s.t.ZK, ZNode: s.t.ZNode, Spec: load})
+	p, err := r.LoadHosts.Prepare(ctx, loadhosts.Task{Trial: load.Workload.Table, ZK: s.t.ZK, ZNode: s.t.ZNode, Spec: load})
+	start, gerr := at.agree(ctx, err)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer p.Close()
+	if gerr != nil {
+		return nil, nil, gerr
+	}
+	if onStart != nil {
+		onStart(start)
+	}
+	tr, err := p.Go(ctx, start)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -106,11 +126,72 @@ func (r *Runner) drive(ctx context.Context, s *side, load loadspec.Spec, hlog io
 			return nil, nil, err
 		}
 	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	var parts []results.LoadHost
 	for _, h := range tr.Hosts {
-		parts = append(parts, results.LoadHostOf(h.Host.Name(), h.Share, h.Result))
+		lh := results.LoadHostOf(h.Host.Name(), h.Share, h.Result)
+		lh.ClockAheadMs, lh.ClockErrorMs, lh.BarrierLeadMs = ms(h.ClockAhead), ms(h.ClockError), ms(h.Lead)
+		parts = append(parts, lh)
 	}
 	return tr.Merged, parts, nil
+}
+
+// agree is the instant a run on load hosts starts once its hosts have
+// prepared (failed: they could not): the later of at.Start and StartLead
+// from now, agreed with the duet's other side when there is one.
+func (at timing) agree(ctx context.Context, failed error) (time.Time, error) {
+	if at.gate != nil {
+		return at.gate.agree(ctx, at.Start, failed)
+	}
+	return later(at.Start, time.Now().Add(loadhosts.StartLead)), nil
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// startGate agrees one start for a duet's two runs on load hosts: each side
+// arrives once its hosts prepared its trial (or failed to), and both start
+// at the latest proposal or StartLead after the last arrival, whichever is
+// later. A side that failed releases the other with an error.
+type startGate struct {
+	mu      sync.Mutex
+	want    int
+	arrived int
+	start   time.Time
+	err     error
+	done    chan struct{}
+}
+
+func newStartGate(sides int) *startGate { return &startGate{want: sides, done: make(chan struct{})} }
+
+func (g *startGate) agree(ctx context.Context, proposed time.Time, failed error) (time.Time, error) {
+	g.mu.Lock()
+	g.arrived++
+	g.start = later(g.start, proposed)
+	if failed != nil && g.err == nil {
+		g.err = fmt.Errorf("the duet's other side could not start: %w", failed)
+	}
+	if g.arrived == g.want || failed != nil {
+		select {
+		case <-g.done:
+		default:
+			g.start = later(g.start, time.Now().Add(loadhosts.StartLead))
+			close(g.done)
+		}
+	}
+	g.mu.Unlock()
+	select {
+	case <-g.done:
+	case <-ctx.Done():
+		return time.Time{}, ctx.Err()
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.start, g.err
 }
 
 // runHere runs load from this process.

@@ -420,11 +420,7 @@ func (s *Suite) normalise(f *file) error {
 	switch r.Mode {
 	case "":
 		r.Mode = ModeInterleaved
-	case ModeDuet:
-		if r.LoadHosts > 0 {
-			bad("run.mode duet with run.load_hosts %d: a duet's two runs start at one instant from the run's own process; use mode interleaved on load hosts", r.LoadHosts)
-		}
-	case ModeInterleaved:
+	case ModeDuet, ModeInterleaved:
 	default:
 		bad("run.mode: %q is not a trial mode; use %s (a pair's trials at the same time) or %s (back to back)", r.Mode, ModeDuet, ModeInterleaved)
 	}
