@@ -33,15 +33,16 @@ const clockSamples = 5
 // readClock measures this process's clock against ZooKeeper's by writing
 // the znode at p (made ephemeral when missing) clockSamples times: the
 // write's mtime lies between the local instants before and after it.
-func readClock(conn *zk.Conn, p string) (Clock, error) {
+// now is this process's clock.
+func readClock(conn *zk.Conn, p string, now func() time.Time) (Clock, error) {
 	if _, err := conn.Create(p, nil, zk.FlagEphemeral, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
 		return Clock{}, fmt.Errorf("clock znode %s: %w", p, err)
 	}
 	best := Clock{Error: -1}
 	for range clockSamples {
-		t0 := time.Now()
+		t0 := now()
 		st, err := conn.Set(p, nil, -1)
-		t1 := time.Now()
+		t1 := now()
 		if err != nil {
 			return Clock{}, fmt.Errorf("read ZooKeeper's clock through %s: %w", p, err)
 		}

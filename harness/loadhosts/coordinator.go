@@ -231,7 +231,7 @@ func (c *Coordinator) Prepare(ctx context.Context, t Task) (_ *Prepared, err err
 // after the measurement window opened fails the trial.
 func (p *Prepared) Go(ctx context.Context, start time.Time) (*TrialResult, error) {
 	c, t := p.c, &p.t
-	clock, err := readClock(c.conn, c.root+"/clocks/"+c.clockID())
+	clock, err := readClock(c.conn, c.root+"/clocks/"+c.clockID(), time.Now)
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,9 @@ import (
 // ZooKeeper it names, so the tests run real worker processes they can kill.
 const workerEnv = "REGRESS_TEST_LOADHOST_ZK"
 
+// skewEnv sets such a worker's clock ahead of the machine's (a duration).
+const skewEnv = "REGRESS_TEST_LOADHOST_SKEW"
+
 var shared cluster.Cluster
 
 func TestMain(m *testing.M) {
@@ -43,6 +46,9 @@ func TestMain(m *testing.M) {
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 		defer stop()
 		w := &loadhosts.Worker{ZK: zkAddr, OnRegistered: func(h loadhosts.Host) { fmt.Println("registered", h.ID) }}
+		if skew, err := time.ParseDuration(os.Getenv(skewEnv)); err == nil {
+			loadhosts.SetClockSkew(w, skew)
+		}
 		if err := w.Serve(ctx); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -64,12 +70,13 @@ type worker struct {
 
 // startWorkers starts n worker processes on the shared cluster's ZooKeeper
 // and waits until each has registered; they are stopped when the test ends.
-func startWorkers(t testing.TB, n int) []*worker {
+// env is added to each one's environment.
+func startWorkers(t testing.TB, n int, env ...string) []*worker {
 	t.Helper()
 	var ws []*worker
 	for range n {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), workerEnv+"="+shared.ZKAddr())
+		cmd.Env = append(append(os.Environ(), workerEnv+"="+shared.ZKAddr()), env...)
 		pr, pw, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)
@@ -336,6 +343,62 @@ func TestDuetOnLoadHosts(t *testing.T) {
 		}
 	}
 	assertNoTrialZNodes(t)
+}
+
+// TestHostWithItsOwnClockStartsAtTheAgreedInstant runs a trial on two
+// load hosts, one whose clock is 3 s ahead of the machine's: the run
+// measures that host's clock 3 s ahead of its own (within the bound it
+// reports), and both hosts' measurement windows open at the agreed instant
+// on the machine's one clock, the skewed host's too.
+func TestHostWithItsOwnClockStartsAtTheAgreedInstant(t *testing.T) {
+	ctx, c, co, _ := setup(t, 2)
+	const table, skew = "regress_clockskew", 3 * time.Second
+	if err := c.CreateTable(ctx, hbase.TableSpec{Name: table, Families: []hbase.FamilySpec{{Name: "family"}}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = c.DisableTable(context.Background(), table)
+		_ = c.DeleteTable(context.Background(), table)
+	})
+	ws := append(startWorkers(t, 1), startWorkers(t, 1, skewEnv+"="+skew.String())...)
+	if _, err := co.WaitHosts(ctx, 2, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := fleetSuite(t, "workloadc", 100, 4, "1s", "2s", 0).TrialSpec("workloadc", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Workload.Table = table
+	p, err := co.Prepare(ctx, loadhosts.Task{Trial: table, ZK: shared.ZKAddr(), ZNode: "/hbase", Spec: spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	start := time.Now().Add(loadhosts.StartLead)
+	tr, err := p.Go(ctx, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	window := start.Add(time.Second)
+	if !tr.Merged.Start.Equal(window) {
+		t.Errorf("the trial's window opened at %v, want the agreed %v", tr.Merged.Start, window)
+	}
+	for _, h := range tr.Hosts {
+		want := time.Duration(0)
+		if h.Host.ID == ws[1].id {
+			want = skew
+		}
+		if d := h.ClockAhead - want; d.Abs() > h.ClockError {
+			t.Errorf("host %s: clock %v ahead of the run's +- %v, want %v", h.Host.ID, h.ClockAhead, h.ClockError, want)
+		}
+		// The host's result is on the machine's clock (the skew is its clock's only).
+		if d := h.Result.Start.Sub(window); d.Abs() > h.ClockError+10*time.Millisecond {
+			t.Errorf("host %s (clock %v ahead): window opened %v after the agreed instant, want within its clock's bound %v", h.Host.ID, want, d, h.ClockError)
+		}
+		if h.Lead <= 0 || h.Result.Ops == 0 {
+			t.Errorf("host %s: saw the barrier %v before the start, ran %d ops", h.Host.ID, h.Lead, h.Result.Ops)
+		}
+	}
 }
 
 // assertNoTrialZNodes checks that no trial znode is left behind.

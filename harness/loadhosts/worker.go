@@ -41,7 +41,13 @@ type Worker struct {
 
 	mu      sync.Mutex
 	clients map[string]*hbase.Client
+	// skew sets this host's clock ahead of the machine's (tests: a host
+	// with a clock of its own); zero outside tests.
+	skew time.Duration
 }
+
+// now is the host's clock.
+func (w *Worker) now() time.Time { return time.Now().Add(w.skew) }
 
 func (w *Worker) log() *slog.Logger {
 	if w.Log != nil {
@@ -188,7 +194,7 @@ func (w *Worker) runShare(ctx context.Context, conn *zk.Conn, root string, h Hos
 	if err != nil {
 		return nil, nil, err
 	}
-	clock, err := readClock(conn, root+"/clocks/"+h.ID)
+	clock, err := readClock(conn, root+"/clocks/"+h.ID, w.now)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -201,9 +207,11 @@ func (w *Worker) runShare(ctx context.Context, conn *zk.Conn, root string, h Hos
 	if err != nil {
 		return nil, nil, err
 	}
-	rep.Saw = clock.ZK(time.Now()).UTC()
+	rep.Saw = clock.ZK(w.now()).UTC()
 	if !b.Start.IsZero() {
-		cfg.Start = clock.Local(b.Start)
+		// The agreed instant on the host's clock; the load runs on the
+		// machine's, which is the host's but for a test's skew.
+		cfg.Start = clock.Local(b.Start).Add(-w.skew)
 	}
 	rctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
