@@ -1,6 +1,9 @@
 package compare
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Plan is the answer to the scheduler after one look at the pairs run so far.
 type Plan struct {
@@ -35,6 +38,12 @@ func plan(c *Comparison, details []detail, r resolved, look int) Plan {
 			continue
 		}
 		d := details[i]
+		if d.est.InstVar > 0 && !pairsCanDecide(d, c.LookAlpha) {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: more pairs cannot decide it: the offset between server instances "+
+				"(%d a side so far) keeps its interval wider than the distance to the tolerance; run more instances (--instances)",
+				d.key, d.est.Instances))
+			continue
+		}
 		need := pairsNeeded(d, c.Paired, c.LookAlpha, r.MaxPairs) - d.est.N
 		ws := []string{d.key.Workload}
 		if m.Primary { // more pairs of every workload the primary row pools
@@ -75,6 +84,22 @@ func plan(c *Comparison, details []detail, r resolved, look int) Plan {
 // tolerance decides half the time, which wastes a look.
 const zPower = 0.8416212335729143
 
+// pairsCanDecide reports whether any number of pairs could decide d at
+// the 0.8 power pairsNeeded aims at, with the instance part of its variance
+// (which pairs do not shrink) as it stands.
+func pairsCanDecide(d detail, passAlpha float64) bool {
+	e := d.est
+	if e.InstVar <= 0 {
+		return true
+	}
+	x := e.Mean * d.key.worseSign()
+	level, gap := passAlpha, d.c-x
+	if x > d.c {
+		level, gap = d.level, x-d.c
+	}
+	return (tQuantile(1-level, e.InstDF)+zPower)*math.Sqrt(e.InstVar) < gap
+}
+
 // pairsNeeded projects the smallest number of pairs (candidate trials when
 // unpaired) at which, with the current estimate and spread, the metric would
 // be decided with probability 0.8: its bound at the Holm level above the tolerance when the
@@ -91,8 +116,15 @@ func pairsNeeded(d detail, paired bool, passAlpha float64, max int) int {
 	for n := e.N + 1; n <= max; n++ {
 		var se, df float64
 		if paired {
-			se = e.SE * math.Sqrt(float64(e.N)/float64(n))
+			// Added pairs shrink the pairs' part of the variance; the
+			// instances' part stays (they go into the last instance).
+			pv := (e.SE*e.SE - e.InstVar) * float64(e.N) / float64(n)
+			se = math.Sqrt(pv + e.InstVar)
 			df = float64(n - 1)
+			if e.InstVar > 0 {
+				dfW := math.Max(float64(n-e.Instances), 1)
+				df = (pv + e.InstVar) * (pv + e.InstVar) / (pv*pv/dfW + e.InstVar*e.InstVar/e.InstDF)
+			}
 		} else {
 			qb := d.varBase / float64(d.nBase)
 			qc := d.varCand / float64(n)
