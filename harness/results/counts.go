@@ -21,6 +21,9 @@ type Counts struct {
 	BlockCacheMisses   int64   `json:"block_cache_misses,omitempty"`
 	BlockCacheHitRatio float64 `json:"block_cache_hit_ratio,omitempty"`
 	BlockCacheKnown    bool    `json:"block_cache_known,omitempty"`
+	// PerServer is each region server's part of the request counts (scaled
+	// as they are), kept where the table's regions sit on several servers.
+	PerServer []ServerRequests `json:"per_server,omitempty"`
 	// WindowShare is the window's part of the client's operations over the
 	// span the counts were read across (warm-up and window: they are read
 	// outside the window), by which the counts were scaled; 0 when not scaled.
@@ -52,4 +55,12 @@ func ExpectedServerRequests(ops map[string]OpStats) (reads, writes int64) {
 
 	}
 	return reads, writes
+}
+
+// ServerRequests is what one region server's regions of the table counted.
+type ServerRequests struct {
+	// Address is the region server's host:port (its RPC address).
+	Address string `json:"address"`
+	Reads   int64  `json:"reads"`
+	Writes  int64  `json:"writes"`
 }

@@ -2,6 +2,7 @@ package results
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -62,7 +63,7 @@ func TestCountsJSONIsAdditive(t *testing.T) {
 			if err := json.Unmarshal(b, &back); err != nil {
 				t.Fatal(err)
 			}
-			if (back.Counts == nil) != (tt.s.Counts == nil) || (back.Counts != nil && *back.Counts != *tt.s.Counts) {
+			if (back.Counts == nil) != (tt.s.Counts == nil) || (back.Counts != nil && !reflect.DeepEqual(*back.Counts, *tt.s.Counts)) {
 				t.Errorf("round trip: got %+v, want %+v", back.Counts, tt.s.Counts)
 			}
 		})

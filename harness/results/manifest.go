@@ -153,6 +153,9 @@ type ServerStats struct {
 	*Counts
 	// Servers is how many region servers were read.
 	Servers int `json:"servers"`
+	// PerServer is each region server's own part, kept where a side has
+	// several: which server a cost or an offset sits on.
+	PerServer []ServerPart `json:"per_server,omitempty"`
 	// WindowMillis is the time between the two readings.
 	WindowMillis int64 `json:"window_ms"`
 }
@@ -160,6 +163,16 @@ type ServerStats struct {
 // Flagged reports whether a flush, compaction or split fell in the window.
 func (s *ServerStats) Flagged() bool {
 	return s != nil && s.Flushes+s.Compactions+s.Splits > 0
+}
+
+// ServerPart is one region server's part of a side's trial: what its
+// request threads spent in the measurement window. Address is its RPC
+// host:port where known, the key of Counts.PerServer.
+type ServerPart struct {
+	Server            string  `json:"server"`
+	Address           string  `json:"address,omitempty"`
+	RequestCPUMicros  float64 `json:"request_cpu_us"`
+	RequestAllocBytes int64   `json:"request_alloc_bytes,omitempty"`
 }
 
 // LoadHost is one load host's part of a trial.

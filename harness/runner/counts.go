@@ -1,11 +1,13 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +32,9 @@ type countServers struct {
 	infoServers  []string
 	requestsNote string
 	cacheNote    string
+	// address maps a server's name (servercost.Server.Name) to its RPC
+	// host:port, found through its info server; kept for sides of several.
+	address map[string]string
 }
 
 // httpCounts reads info servers; each request has its own deadline.
@@ -48,6 +53,9 @@ func (cs *countSource) find(ctx context.Context, c *hbase.Client, servers server
 			cs.requestsNote = fmt.Sprintf("server-counted requests not available: no live region server listed (%v)", err)
 		}
 		cs.regionServer = rs
+		if len(servers) > 1 {
+			cs.address = addresses(ctx, c, servers)
+		}
 		if jmx := jmxAddrs(servers); jmx != nil {
 			cs.infoServers = jmx
 			return
@@ -69,6 +77,27 @@ func (cs *countSource) find(ctx context.Context, c *hbase.Client, servers server
 			cs.cacheNote = "block cache counts not available: no region server listed in ZooKeeper"
 		}
 	})
+}
+
+// addresses maps each of servers' names to its RPC host:port, matching the
+// info server it is read through (or runs the agent on) with the ones the
+// region servers registered; a server not matched is left out.
+func addresses(ctx context.Context, c *hbase.Client, servers servercost.Servers) map[string]string {
+	infos, err := c.InfoServers(ctx)
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, sv := range servers {
+		info := cmp.Or(sv.JMX, sv.Agent)
+		info = strings.TrimPrefix(strings.TrimPrefix(info, "https://"), "http://")
+		for _, is := range infos {
+			if is.Info != "" && is.Info == info {
+				out[sv.Name] = is.Server
+			}
+		}
+	}
+	return out
 }
 
 // jmxAddrs are the info servers of servers read through /jmx, nil unless
@@ -163,6 +192,9 @@ func (p *countProbe) after(ctx context.Context, s *side, res *loadgen.Result) *r
 		scale := func(v int64) int64 { return int64(math.Round(float64(v) * share)) }
 		c.ServerReadRequests, c.ServerWriteRequests, c.ServerFilteredReads = scale(c.ServerReadRequests), scale(c.ServerWriteRequests), scale(c.ServerFilteredReads)
 		c.BlockCacheHits, c.BlockCacheMisses = scale(c.BlockCacheHits), scale(c.BlockCacheMisses)
+		for i := range c.PerServer {
+			c.PerServer[i].Reads, c.PerServer[i].Writes = scale(c.PerServer[i].Reads), scale(c.PerServer[i].Writes)
+		}
 		c.WindowShare = share
 	}
 	return c
@@ -188,6 +220,7 @@ func windowCounts(cs *countServers, a, b countReading) *results.Counts {
 	default:
 		if reads, writes, filtered, ok := requestDelta(a.regions, b.regions); ok {
 			c.ServerReadRequests, c.ServerWriteRequests, c.ServerFilteredReads, c.RequestsKnown = reads, writes, filtered, true
+			c.PerServer = perServer(a.regions, b.regions)
 		} else {
 			notes = append(notes, "server-counted requests not known: the table's regions changed in the window (a split or a move restarts their counters)")
 		}
@@ -220,6 +253,28 @@ func windowCounts(cs *countServers, a, b countReading) *results.Counts {
 	}
 	c.CountsNote = strings.Join(notes, "; ")
 	return c
+}
+
+// perServer is requestDelta's counts by region server, nil when the
+// regions sit on one (requestDelta has checked the readings match).
+func perServer(a, b []hbase.RegionRequests) []results.ServerRequests {
+	var out []results.ServerRequests
+	at := map[string]int{}
+	for i := range b {
+		j, ok := at[b[i].Server]
+		if !ok {
+			j = len(out)
+			at[b[i].Server] = j
+			out = append(out, results.ServerRequests{Address: b[i].Server})
+		}
+		out[j].Reads += int64(b[i].Read - a[i].Read)
+		out[j].Writes += int64(b[i].Write - a[i].Write)
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	slices.SortFunc(out, func(x, y results.ServerRequests) int { return strings.Compare(x.Address, y.Address) })
+	return out
 }
 
 // requestDelta sums each region's counters from a to b; ok is false when

@@ -3,8 +3,10 @@ package runner
 import (
 	"context"
 	"github.com/regress-hbase/regress/harness/sut"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -110,6 +112,7 @@ pairs: {initial: 2}
 			t.Errorf("trial %s: server cost %+v, want both servers' CPU read", tr.ID, sv)
 		} else {
 			allocRead = allocRead || sv.AllocPerOpBytes > 0
+			checkPerServer(t, tr)
 			t.Logf("trial %s: server CPU %.0f us/op (gross %.0f, idle %.1f ms/s), %.0f B/op, %d GCs", tr.ID, sv.CPUPerOpMicros, sv.GrossCPUPerOpMicros, sv.IdleCPUMillisPerSec, sv.AllocPerOpBytes, sv.GCs)
 		}
 	}
@@ -227,4 +230,45 @@ func processesIn(dir string) []string {
 		}
 	}
 	return pids
+}
+
+// checkPerServer checks a two-server trial's per-server parts: each server's
+// request CPU, and its regions' reads under the same RPC address, adding up
+// to the side's figures.
+func checkPerServer(t *testing.T, tr results.Trial) {
+	t.Helper()
+	sv := tr.Server
+	if len(sv.PerServer) != 2 {
+		t.Errorf("trial %s: per-server parts %+v, want both servers'", tr.ID, sv.PerServer)
+		return
+	}
+	var cpu float64
+	for _, p := range sv.PerServer {
+		cpu += p.RequestCPUMicros
+		if p.RequestCPUMicros <= 0 || p.Address == "" {
+			t.Errorf("trial %s: server part %+v, want its request CPU and RPC address", tr.ID, p)
+		}
+	}
+	var ops int64
+	for _, o := range tr.Ops {
+		ops += o.Count
+	}
+	if want := sv.CPUPerOpMicros * float64(ops); sv.CPUSource == CPUFromRequestThreads && math.Abs(cpu/want-1) > 0.01 {
+		t.Errorf("trial %s: the servers' request CPU adds to %.0f us, the side's cpu_per_op x ops to %.0f", tr.ID, cpu, want)
+	}
+	c := sv.Counts
+	if c == nil || !c.RequestsKnown {
+		t.Logf("trial %s: no server counts (%v): per-server requests not checked", tr.ID, c)
+		return
+	}
+	var reads int64
+	for _, r := range c.PerServer {
+		reads += r.Reads
+		if !slices.ContainsFunc(sv.PerServer, func(p results.ServerPart) bool { return p.Address == r.Address }) {
+			t.Errorf("trial %s: requests counted under %s, which no server part has", tr.ID, r.Address)
+		}
+	}
+	if len(c.PerServer) != 2 || math.Abs(float64(reads-c.ServerReadRequests)) > 2 {
+		t.Errorf("trial %s: per-server reads %+v add to %d, the side's %d", tr.ID, c.PerServer, reads, c.ServerReadRequests)
+	}
 }

@@ -689,6 +689,7 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 		r.logger().Warn("server cost not read", "target", s.t.Name, "workload", w, "err", werr)
 	} else if costs != nil {
 		m.server = serverStats(servercost.Total(costs), &s.idle, res.Ops, len(costs))
+		m.server.PerServer = serverParts(costs, s.counts.address)
 		m.server.Timeline = timelineOf(costs, res.Start)
 	}
 	return m, nil

@@ -126,6 +126,24 @@ func watch(ctx context.Context, ss servercost.Servers, from, to time.Time) func(
 	}
 }
 
+// serverParts is each server's own request CPU and allocation in the
+// window, for a side of several servers (nil for one); address maps a
+// server's name to its RPC host:port where known.
+func serverParts(costs []servercost.Cost, address map[string]string) []results.ServerPart {
+	if len(costs) < 2 {
+		return nil
+	}
+	out := make([]results.ServerPart, 0, len(costs))
+	for _, c := range costs {
+		p := results.ServerPart{Server: c.Server, Address: address[c.Server], RequestCPUMicros: float64(c.RequestCPU) / 1e3}
+		if c.RequestAllocKnown {
+			p.RequestAllocBytes = c.RequestAllocated
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // Where cpu_per_op comes from (results.ServerStats.CPUSource).
 const (
 	// CPUFromRequestThreads: the servers' request-serving threads (/proc per thread).
