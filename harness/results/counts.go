@@ -23,7 +23,7 @@ type Counts struct {
 	BlockCacheKnown    bool    `json:"block_cache_known,omitempty"`
 	// PerServer is each region server's part of the request counts (scaled
 	// as they are), kept where the table's regions sit on several servers.
-	PerServer []ServerRequests `json:"per_server,omitempty"`
+	PerServer []ServerRequests `json:"requests_per_server,omitempty"`
 	// WindowShare is the window's part of the client's operations over the
 	// span the counts were read across (warm-up and window: they are read
 	// outside the window), by which the counts were scaled; 0 when not scaled.
