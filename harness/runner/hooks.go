@@ -2,7 +2,10 @@ package runner
 
 import (
 	"context"
+	"slices"
 	"sync"
+
+	"github.com/regress-hbase/regress/harness/servercost"
 )
 
 // A trial's probes are hooks: plain functions a side's trial hands the
@@ -54,18 +57,33 @@ func (r *Runner) hooksFor(s *side, w, table string, pair int) trialHooks {
 		})
 	} else {
 		var prof *windowProfile
-		hs = append(hs, hooks{
-			window: func(ctx context.Context, at timing) { prof = r.startProfile(ctx, s, w, pair, at) },
+		var jmx *jmxPrep
+		h := hooks{
+			window: func(ctx context.Context, at timing) { prof = r.startProfile(ctx, s, w, pair, at, jmx) },
 			stored: func(ctx context.Context, m *measured, stored bool) {
+				if prof == nil {
+					jmx.cancel() // prepared, never started
+				}
 				if m == nil {
 					prof.keep(ctx, r, w, "", nil, false)
 					return
 				}
 				prof.keep(ctx, r, w, r.profileID(w, pair), m.profileMeta(r, w), stored)
 			},
-		})
+		}
+		// Recorders over JMX start their JVM and connection ahead of the
+		// idle watch; the recording itself starts with the window.
+		if hasJMXRemote(s) {
+			h.before = func(ctx context.Context) { jmx = r.prepareJMX(ctx, s, w) }
+		}
+		hs = append(hs, h)
 	}
 	return hs
+}
+
+// hasJMXRemote reports whether some of s's servers are profiled over JMX.
+func hasJMXRemote(s *side) bool {
+	return s.t != nil && slices.ContainsFunc(s.t.Servers, func(sv servercost.Server) bool { return sv.PID == 0 && sv.JMXRemote != "" })
 }
 
 // before, window, closed and stored call that phase of every side's hooks,

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/regress-hbase/regress/harness/servercost"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
 // TestHooksForRegistersWhatTheTrialAsks: every counted trial gets the
@@ -28,6 +31,12 @@ func TestHooksForRegistersWhatTheTrialAsks(t *testing.T) {
 	}
 	if slices.ContainsFunc(hs, func(h hooks) bool { return h.before != nil || h.closed != nil }) {
 		t.Errorf("the profiled pair reads the servers before or after its window: the recording would catch the read")
+	}
+	// Servers profiled over JMX get their recorders started ahead of the
+	// idle watch (a JVM and a connection, no reading of the servers).
+	jmx := &side{t: &sut.Target{Servers: servercost.Servers{{Name: "rs", JMXRemote: "rs1:9999"}}}}
+	if hs := r.hooksFor(jmx, "workloadc", "t", profilePair); len(hs) != 1 || hs[0].before == nil || hs[0].window == nil || hs[0].closed != nil {
+		t.Errorf("the profiled pair over JMX: want the recorder prepared before, recording across the window, nothing after")
 	}
 	if hs := (&Runner{}).hooksFor(s, "w", "t", profilePair); len(hs) != 1 || hs[0].window != nil || hs[0].closed == nil {
 		t.Errorf("a run that does not profile: want the counts probe alone on every pair")

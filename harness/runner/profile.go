@@ -116,7 +116,8 @@ type ProfileMeta struct {
 	OwnReadAllocBytes int64 `json:"own_read_alloc_bytes,omitempty"`
 	// Profiler says what sampled the stacks: "" for JFR (jcmd on a region
 	// server this machine runs), ProfilerServlet for async-profiler run by
-	// the info servers' /prof (CPU only: no allocation stacks are stored).
+	// the info servers' /prof (CPU only: no allocation stacks are stored),
+	// ProfilerJMX for JFR through the servers' JMX connectors.
 	Profiler string `json:"profiler,omitempty"`
 }
 
@@ -124,12 +125,17 @@ type ProfileMeta struct {
 // /prof: async-profiler's CPU samples, every thread of the JVM's.
 const ProfilerServlet = "async-profiler"
 
+// ProfilerJMX is ProfileMeta.Profiler for JFR recorded through the region
+// servers' JMX remote connectors (--*-jmx-port): CPU and allocation, as jcmd's.
+const ProfilerJMX = "JFR over JMX"
+
 // ownReadFrames mark the stacks of regress's own readings of a region
 // server: its agent's frames, the info server's /jmx servlet that answers
 // them (nothing else reads /jmx of a cluster regress started), and on a
 // server profiled through /prof, the profiler servlets that start the run
-// and serve its output.
-var ownReadFrames = []string{"regress.agent.", "JMXJsonServlet", "hbase.http.ProfileServlet", "hbase.http.ProfileOutputServlet"}
+// and serve its output, or through JMX, the connection serving the recorder.
+var ownReadFrames = []string{"regress.agent.", "JMXJsonServlet", "hbase.http.ProfileServlet", "hbase.http.ProfileOutputServlet",
+	"javax.management.remote.rmi.RMIConnectionImpl"}
 
 // profileMeta is what a measured profiled trial's profiles stand for; nil when m is.
 func (m *measured) profileMeta(r *Runner, w string) *ProfileMeta {
@@ -188,6 +194,17 @@ type windowProfile struct {
 	jdk  profile.JDK
 	// remote are the CPU stacks /prof gave, a server each.
 	remote []profile.Folded
+	// jmx are the recorders over JMX, jmxJfrs the recordings they streamed.
+	jmx     *jmxPrep
+	jmxJfrs []string
+}
+
+// jmxJDK is the JDK whose jfr tool reads the recordings streamed over JMX.
+func (p *windowProfile) jmxJDK() profile.JDK {
+	if p.jmx == nil {
+		return profile.JDK{}
+	}
+	return p.jmx.jdk
 }
 
 // servletLead is how long before the measurement window /prof is asked to
@@ -204,20 +221,23 @@ const servletLead = time.Second
 // its info server's /prof (async-profiler's CPU samples over the window,
 // read once it has ended). Profiling never fails a trial: what goes wrong
 // is logged and noted.
-func (r *Runner) startProfile(ctx context.Context, s *side, w string, pair int, at timing) *windowProfile {
+func (r *Runner) startProfile(ctx context.Context, s *side, w string, pair int, at timing, jmx *jmxPrep) *windowProfile {
 	if !r.profiled(pair) || at.Start.IsZero() {
+		jmx.cancel()
 		return nil
 	}
 	var pids []int
 	var infos []string
 	for _, sv := range s.t.Servers {
-		if sv.PID > 0 {
+		switch {
+		case sv.PID > 0:
 			pids = append(pids, sv.PID)
-		} else if u := sv.InfoURL(); u != "" {
-			infos = append(infos, u)
+		case sv.JMXRemote != "": // recorded over JMX (jmx), or noted why not
+		case sv.InfoURL() != "":
+			infos = append(infos, sv.InfoURL())
 		}
 	}
-	if len(pids) == 0 && len(infos) == 0 {
+	if len(pids) == 0 && len(infos) == 0 && jmx == nil {
 		why := "its region servers run elsewhere and their info servers are not read"
 		if n := s.t.ServersNote; n != "" {
 			why += " (" + n + ")"
@@ -228,9 +248,10 @@ func (r *Runner) startProfile(ctx context.Context, s *side, w string, pair int, 
 	dir, err := os.MkdirTemp("", "regress-jfr-*")
 	if err != nil {
 		r.profileNote(fmt.Sprintf("%s: no profile of %s: %v", s.t.Name, w, err))
+		jmx.cancel()
 		return nil
 	}
-	p := &windowProfile{s: s, done: make(chan struct{}), dir: dir}
+	p := &windowProfile{s: s, done: make(chan struct{}), dir: dir, jmx: jmx}
 	from := at.Start.Add(r.Suite.Run.Warmup)
 	to := from.Add(r.Suite.Run.Measure)
 	go func() {
@@ -241,6 +262,9 @@ func (r *Runner) startProfile(ctx context.Context, s *side, w string, pair int, 
 		}
 		if len(infos) > 0 {
 			wg.Go(func() { r.profileServlets(ctx, p, w, infos, from, to) })
+		}
+		if jmx != nil {
+			wg.Go(func() { r.recordOverJMX(ctx, p, w, from, to) })
 		}
 		wg.Wait()
 	}()
@@ -281,6 +305,95 @@ func (r *Runner) recordJFR(ctx context.Context, p *windowProfile, w string, pids
 		}
 	}
 	r.profileErrs(s, w, "stop", stopErrs)
+}
+
+// jmxPrep is a profiled trial's recorders over JMX (--*-jmx-port), started
+// ahead of its idle watch so that their JVM and connection are up before
+// the window: the recording itself starts jmxStartLead before it.
+type jmxPrep struct {
+	runs []*profile.JMXRun
+	outs []string
+	dir  string
+	jdk  profile.JDK
+}
+
+// prepareJMX starts a recorder for each of s's servers read over JMX; nil
+// when there are none or none could start (noted).
+func (r *Runner) prepareJMX(ctx context.Context, s *side, w string) *jmxPrep {
+	var addrs []string
+	for _, sv := range s.t.Servers {
+		if sv.PID == 0 && sv.JMXRemote != "" {
+			addrs = append(addrs, sv.JMXRemote)
+		}
+	}
+	if len(addrs) == 0 {
+		return nil
+	}
+	rec, err := r.jmxRecorder(ctx)
+	if err != nil {
+		r.profileErrs(s, w, "JFR over JMX", []error{err})
+		return nil
+	}
+	dir, err := os.MkdirTemp("", "regress-jfr-jmx-*")
+	if err != nil {
+		r.profileErrs(s, w, "JFR over JMX", []error{err})
+		return nil
+	}
+	j := &jmxPrep{dir: dir, jdk: rec.JDK}
+	for i, addr := range addrs {
+		out := filepath.Join(dir, fmt.Sprintf("jmx%d.jfr", i))
+		run, err := rec.Prepare(ctx, addr, out)
+		if err != nil {
+			r.profileErrs(s, w, "JFR over JMX", []error{err})
+			continue
+		}
+		j.runs, j.outs = append(j.runs, run), append(j.outs, out)
+	}
+	if len(j.runs) == 0 {
+		os.RemoveAll(dir)
+		return nil
+	}
+	return j
+}
+
+// cancel stops recorders that will not record and removes their files.
+func (j *jmxPrep) cancel() {
+	if j == nil {
+		return
+	}
+	for _, run := range j.runs {
+		run.Cancel()
+	}
+	os.RemoveAll(j.dir)
+}
+
+// recordOverJMX has p's prepared recorders record over [from, to]: each
+// starts its recording jmxStartLead before from, stops it at to, and
+// streams it into a file here once it has stopped.
+func (r *Runner) recordOverJMX(ctx context.Context, p *windowProfile, w string, from, to time.Time) {
+	j := p.jmx
+	errs := make([]error, len(j.runs))
+	var wg sync.WaitGroup
+	for i, run := range j.runs {
+		wg.Go(func() { _, errs[i] = run.Record(ctx, from.Add(-jmxStartLead), to, from) })
+	}
+	wg.Wait()
+	r.profileErrs(p.s, w, "JFR over JMX", errs)
+	for i, out := range j.outs {
+		if errs[i] == nil {
+			p.jmxJfrs = append(p.jmxJfrs, out)
+		}
+	}
+}
+
+// jmxStartLead is how long before the window a recording over JMX starts:
+// the FlightRecorder MBean answers in tens of milliseconds once connected.
+const jmxStartLead = 300 * time.Millisecond
+
+// jmxRecorder is the run's JFR-over-JMX recorder, compiled once.
+func (r *Runner) jmxRecorder(ctx context.Context) (*profile.JMXRecorder, error) {
+	r.jmxOnce.Do(func() { r.jmxRec, r.jmxErr = profile.NewJMXRecorder(ctx, "") })
+	return r.jmxRec, r.jmxErr
 }
 
 // profileServlets has every info server of infos profile its JVM's CPU
@@ -328,17 +441,25 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta 
 	}
 	<-p.done
 	defer os.RemoveAll(p.dir)
-	if !stored || len(p.jfrs)+len(p.remote) == 0 || meta == nil || meta.Ops <= 0 {
+	if p.jmx != nil {
+		defer os.RemoveAll(p.jmx.dir)
+	}
+	if !stored || len(p.jfrs)+len(p.jmxJfrs)+len(p.remote) == 0 || meta == nil || meta.Ops <= 0 {
 		return
 	}
 	var cpu, alloc, allocN []profile.Folded
-	for _, jfr := range p.jfrs {
-		prof, err := profile.Parse(ctx, p.jdk.Jfr, jfr)
-		if err != nil {
-			r.profileErrs(p.s, w, "read", []error{err})
-			continue
+	for _, rec := range []struct {
+		jfrs []string
+		jdk  profile.JDK
+	}{{p.jfrs, p.jdk}, {p.jmxJfrs, p.jmxJDK()}} {
+		for _, jfr := range rec.jfrs {
+			prof, err := profile.Parse(ctx, rec.jdk.Jfr, jfr)
+			if err != nil {
+				r.profileErrs(p.s, w, "read", []error{err})
+				continue
+			}
+			cpu, alloc, allocN = append(cpu, prof.CPU), append(alloc, prof.Alloc), append(allocN, prof.AllocSamples)
 		}
-		cpu, alloc, allocN = append(cpu, prof.CPU), append(alloc, prof.Alloc), append(allocN, prof.AllocSamples)
 	}
 	recorded := len(cpu)
 	cpu = append(cpu, p.remote...)
@@ -363,6 +484,9 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta 
 		meta.OwnReadAllocBytes = allocOwn
 	} else {
 		meta.Profiler = ProfilerServlet
+	}
+	if len(p.jmxJfrs) > 0 && len(p.remote) == 0 {
+		meta.Profiler = ProfilerJMX
 	}
 	for _, kind := range []profile.Kind{profile.CPU, profile.Alloc, profile.AllocSamples} {
 		stacks, ok := files[kind]

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"github.com/regress-hbase/regress/harness/sut"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,14 +51,14 @@ func TestStartProfileNotesServersItCannotRecord(t *testing.T) {
 	s := &side{t: &sut.Target{Name: "2.6.1", ServersNote: "server cost not available: info server h:16030 asks for SPNEGO"}}
 	at := timing{Start: time.Now()}
 	for range 2 {
-		if p := r.startProfile(context.Background(), s, "workloadc", profilePair, at); p != nil {
+		if p := r.startProfile(context.Background(), s, "workloadc", profilePair, at, nil); p != nil {
 			t.Fatal("started profiling a side with no server to profile")
 		}
 	}
 	if n := r.ProfileNotes(); len(n) != 1 || !strings.Contains(n[0], "2.6.1: no profile") || !strings.Contains(n[0], "SPNEGO") {
 		t.Errorf("notes %q, want one saying 2.6.1 has no profile and why", n)
 	}
-	if p := r.startProfile(context.Background(), s, "workloadc", 0, at); p != nil {
+	if p := r.startProfile(context.Background(), s, "workloadc", 0, at, nil); p != nil {
 		t.Error("recorded a counted pair")
 	}
 	var none *windowProfile
@@ -171,7 +173,7 @@ func TestProfileRecordsARunningJVM(t *testing.T) {
 	s := &side{t: &sut.Target{Name: "jvm", Servers: servercost.Servers{{Name: "spin", PID: cmd.Process.Pid}}},
 		key: results.Key{Target: "jvm", Suite: "s", Fingerprint: "0123456789abcdef"}}
 	ctx := context.Background()
-	p := r.startProfile(ctx, s, "workloadc", profilePair, timing{Start: time.Now()})
+	p := r.startProfile(ctx, s, "workloadc", profilePair, timing{Start: time.Now()}, nil)
 	if p == nil {
 		t.Fatalf("not profiled: notes %q", r.ProfileNotes())
 	}
@@ -262,5 +264,94 @@ func TestProfilePairsRunOnlyWhenAsked(t *testing.T) {
 	}
 	if id := (&Runner{RunID: "r1"}).profileID("workloadc", 3); id != "r1-workloadc-p03" {
 		t.Errorf("a counted trial's profile id %q, want its trial id", id)
+	}
+}
+
+// TestProfileRecordsAJVMOverJMX runs the profiled pair's hooks against a
+// real JVM elsewhere in all but address, reached only through its JMX
+// remote connector (--*-jmx-port): the recorder starts ahead of the idle
+// watch, records JFR over the window through the FlightRecorder MBean and
+// streams it here; the stored stacks are the JVM's busy method, with
+// allocation too (what /prof cannot give), and without the frames of the
+// connection that served the recorder.
+func TestProfileRecordsAJVMOverJMX(t *testing.T) {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Fatal("no java on PATH: the JFR-over-JMX recorder runs on this machine's JDK")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "Spin.java")
+	if err := os.WriteFile(src, []byte(spinJava), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cmd := exec.Command(java, "-Xmx64m", "-XX:TieredStopAtLevel=1",
+		fmt.Sprintf("-Dcom.sun.management.jmxremote.port=%d", port), fmt.Sprintf("-Dcom.sun.management.jmxremote.rmi.port=%d", port),
+		"-Dcom.sun.management.jmxremote.authenticate=false", "-Dcom.sun.management.jmxremote.ssl=false",
+		"-Djava.rmi.server.hostname=127.0.0.1", src)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("the JVM did not start: %q %v", line, err)
+	}
+	store, err := results.Open(filepath.Join(dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Profile: true, Store: store, RunID: "run", Suite: &suite.Suite{Run: suite.Run{Warmup: 1500 * time.Millisecond, Measure: 3 * time.Second}}}
+	s := &side{t: &sut.Target{Name: "jvm", Servers: servercost.Servers{{Name: "spin", JMXRemote: fmt.Sprintf("127.0.0.1:%d", port)}}},
+		key: results.Key{Target: "jvm", Suite: "s", Fingerprint: "0123456789abcdef"}}
+	ctx := context.Background()
+	jmx := r.prepareJMX(ctx, s, "workloadc") // the before hook, ahead of the idle watch
+	if jmx == nil {
+		t.Fatalf("no recorder prepared: notes %q", r.ProfileNotes())
+	}
+	time.Sleep(time.Second) // the idle watch
+	p := r.startProfile(ctx, s, "workloadc", profilePair, timing{Start: time.Now().Add(startLead)}, jmx)
+	if p == nil {
+		t.Fatalf("not profiled: notes %q", r.ProfileNotes())
+	}
+	p.keep(ctx, r, "workloadc", r.profileID("workloadc", profilePair), &ProfileMeta{RunID: "run", Workload: "workloadc", Ops: 1234}, true)
+	if n := r.ProfileNotes(); len(n) > 0 {
+		t.Fatalf("notes %q", n)
+	}
+	metas, err := ReadProfileMetas(store.Dir(s.key))
+	if err != nil || len(metas) != 1 || metas[0].Profiler != ProfilerJMX {
+		t.Fatalf("profile descriptions %+v (%v), want one recorded %s", metas, err, ProfilerJMX)
+	}
+	id := metas[0].ID
+	for _, kind := range []profile.Kind{profile.CPU, profile.Alloc} {
+		f, err := os.Open(ProfileFile(store.Dir(s.key), id, kind))
+		if err != nil {
+			t.Fatalf("%s stacks: %v", kind, err)
+		}
+		stacks, err := profile.ReadFolded(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var spin int64
+		for stack, w := range stacks {
+			if strings.Contains(stack, "RMIConnectionImpl") {
+				t.Errorf("%s stacks keep the recorder's connection: %s", kind, stack)
+			}
+			if strings.HasSuffix(stack, "Spin.spin") {
+				spin += w
+			}
+		}
+		if kind == profile.CPU && (spin < 5 || spin*2 < stacks.Total()) {
+			t.Errorf("Spin.spin has %d of %d CPU samples, want most of at least 5", spin, stacks.Total())
+		}
 	}
 }

@@ -110,7 +110,7 @@ func TestServletProfileIsStoredAsJFRProfilesAre(t *testing.T) {
 	r := &Runner{Profile: true, Store: store, RunID: "run", servlet: fastServlet, Suite: &suite.Suite{Run: suite.Run{Warmup: servletLead, Measure: 500 * time.Millisecond}}}
 	s := remoteSide("cand", servers...)
 	ctx := context.Background()
-	p := r.startProfile(ctx, s, "workloadc", profilePair, timing{Start: time.Now()})
+	p := r.startProfile(ctx, s, "workloadc", profilePair, timing{Start: time.Now()}, nil)
 	if p == nil {
 		t.Fatalf("not profiled: notes %q", r.ProfileNotes())
 	}
@@ -185,7 +185,7 @@ func TestServletThatCannotProfileIsOneNotePerSide(t *testing.T) {
 			}
 			r := &Runner{Profile: true, Store: store, RunID: "run", servlet: fastServlet, Suite: &suite.Suite{Run: suite.Run{Warmup: servletLead, Measure: time.Second}}}
 			s := remoteSide("cand", servers...)
-			p := r.startProfile(context.Background(), s, "workloadc", profilePair, timing{Start: time.Now()})
+			p := r.startProfile(context.Background(), s, "workloadc", profilePair, timing{Start: time.Now()}, nil)
 			p.keep(context.Background(), r, "workloadc", r.profileID("workloadc", profilePair), &ProfileMeta{Ops: 1000}, true)
 			n := r.ProfileNotes()
 			if len(n) != 1 || !strings.HasPrefix(n[0], tc.want) || !strings.Contains(n[0], "docs/profiles.md") {

@@ -97,6 +97,10 @@ type Runner struct {
 	profileNotes []string
 	// servlet tunes the /prof requests of servers elsewhere; tests shorten its waits.
 	servlet profile.ServletOptions
+	// jmxRec records JFR over JMX (--*-jmx-port), compiled once a run.
+	jmxOnce sync.Once
+	jmxRec  *profile.JMXRecorder
+	jmxErr  error
 }
 
 // cloneTag names the trial clones of the next side prepared: the run, and

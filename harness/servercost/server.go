@@ -36,6 +36,10 @@ type Server struct {
 	// agent bean (AgentBean): the request threads' allocated bytes. Empty
 	// when the JVM runs without the agent.
 	Agent string
+	// JMXRemote is the host:port of the JVM's JMX remote connector
+	// (com.sun.management.jmxremote.port), where a run was given one
+	// (--*-jmx-port): profiles are then recorded with JFR over JMX.
+	JMXRemote string
 }
 
 // Reading is what one server had spent at one instant.

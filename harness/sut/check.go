@@ -66,6 +66,10 @@ func (s Spec) check() error {
 		return fault.Usagef("%s applies only to a running cluster (%s): for one regress starts, use %s hbase.regionserver.info.port=%d", fl("-info-port"), fl("-zk"), fl("-conf"), s.InfoPort)
 	case s.InfoPort < 0 || s.InfoPort > 65535:
 		return fault.Usagef("%s %d is not a port: give 1 to 65535", fl("-info-port"), s.InfoPort)
+	case s.JMXPort != 0 && s.ZK == "":
+		return fault.Usagef("%s applies only to a running cluster (%s): a cluster regress starts is profiled with JFR through jcmd", fl("-jmx-port"), fl("-zk"))
+	case s.JMXPort < 0 || s.JMXPort > 65535:
+		return fault.Usagef("%s %d is not a port: give 1 to 65535", fl("-jmx-port"), s.JMXPort)
 	}
 	if s.Version != "" {
 		if err := version.Validate(s.Version); err != nil {

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -246,6 +249,9 @@ func start(ctx context.Context, opt Options, log *slog.Logger, s Spec) (*Target,
 	}
 	if t.Provider == "external" {
 		t.Servers, t.ServersNote = infoServers(cctx, client)
+		if s.JMXPort > 0 {
+			withJMXRemote(t.Servers, s.JMXPort)
+		}
 	}
 	if t.Version == "" {
 		if v, err := client.ClusterVersion(cctx); err == nil {
@@ -279,6 +285,18 @@ func Servers(cl cluster.Cluster) (servercost.Servers, string) {
 		return nil, "server cost not available: no region server process found"
 	}
 	return out, ""
+}
+
+// withJMXRemote places each server's JMX remote connector at its info
+// server's host and port.
+func withJMXRemote(servers servercost.Servers, port int) {
+	for i, sv := range servers {
+		u, err := url.Parse(sv.InfoURL())
+		if err != nil || u.Hostname() == "" {
+			continue
+		}
+		servers[i].JMXRemote = net.JoinHostPort(u.Hostname(), strconv.Itoa(port))
+	}
 }
 
 // infoServers lists the region servers of a cluster regress did not start,

@@ -45,6 +45,10 @@ type Spec struct {
 	// InfoPort, for a running cluster (ZK), is where its region servers'
 	// info servers are, at each one's host, whatever ZooKeeper says; 0: ZooKeeper's.
 	InfoPort int
+	// JMXPort, for a running cluster (ZK), is its region servers' JMX
+	// remote connector port, at each one's host: profiles are recorded
+	// there with JFR over JMX. 0: none (/prof, where it answers).
+	JMXPort int
 }
 
 // Target is one side of a run, started or connected: a cluster, a client

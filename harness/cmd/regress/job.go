@@ -87,6 +87,7 @@ func addSides(f *pflag.FlagSet, base, cand *sut.Spec) {
 		f.StringVar(&side.Version, role, "", role+" HBase version (started by the provider)")
 		quorumVar(f, &side.ZK, role+"-zk", "use the running cluster at this ZooKeeper address as the "+role)
 		infoPortVar(f, &side.InfoPort, role+"-info-port", "with --"+role+"-zk: read each region server's info server (/jmx) at its host and this port instead of the one ZooKeeper gives")
+		infoPortVar(f, &side.JMXPort, role+"-jmx-port", "with --"+role+"-zk: record --profile with JFR over JMX at each region server's host and this port (com.sun.management.jmxremote.port) instead of /prof")
 		f.StringArrayVar(&side.Conf, role+"-conf", nil, "hbase-site.xml override key=value for the "+role+" (repeatable)")
 		f.StringArrayVar(&side.JVMOpts, role+"-jvm-opt", nil, "extra JVM option for the "+role+" (repeatable)")
 		f.StringArrayVar(&side.Jars, role+"-jar", nil, "extra jar on the "+role+"'s HBase class path, e.g. a coprocessor or a patched module (repeatable; with --"+role+"-conf hbase.coprocessor.region.classes=...)")
