@@ -289,7 +289,8 @@ func TestKilledLoadHostFailsTheTrial(t *testing.T) {
 // agreed through ZooKeeper's clock, so a pair's two windows open together;
 // each host's clock is measured against the run's (on one machine the true
 // offset is zero, so the bound must hold it), and the region server is read
-// at the window's edges as a run from this process reads it.
+// at the window's edges as a run from this process reads it; the profiled
+// pair is recorded over the window the hosts started.
 func TestDuetOnLoadHosts(t *testing.T) {
 	ctx, c, co, store := setup(t, 2)
 	startWorkers(t, 2)
@@ -302,7 +303,7 @@ func TestDuetOnLoadHosts(t *testing.T) {
 	if len(servers) == 0 {
 		t.Fatalf("no region server to read: %s", note)
 	}
-	r := &runner.Runner{Suite: s, Store: store, RunID: "fleetduet", LoadHosts: co}
+	r := &runner.Runner{Suite: s, Store: store, RunID: "fleetduet", LoadHosts: co, Profile: true}
 	target := func(name string) *sut.Target {
 		return &sut.Target{Name: name, Label: name, Version: shared.Version(), Provider: "local",
 			Client: c, ZK: shared.ZKAddr(), ZNode: "/hbase", Servers: servers}
@@ -340,6 +341,13 @@ func TestDuetOnLoadHosts(t *testing.T) {
 			if tr.AchievedOpsPerSec < loadgen.HoldThreshold*200 {
 				t.Errorf("trial %s: achieved %.1f of 200 ops/s", tr.ID, tr.AchievedOpsPerSec)
 			}
+		}
+	}
+	// The profiled pair ran on the hosts too, recorded from the agreed start.
+	for _, m := range []*results.Manifest{bm, cm} {
+		metas, err := runner.ReadProfileMetas(store.Dir(results.KeyOf(m)))
+		if err != nil || len(metas) != 1 || metas[0].Ops == 0 {
+			t.Errorf("%s: profiles %+v (%v), want the profiled pair's, with its operations; notes %q", m.Label, metas, err, r.ProfileNotes())
 		}
 	}
 	assertNoTrialZNodes(t)

@@ -43,11 +43,11 @@ const jfrStartLead = time.Second
 const profilePair = -2
 
 // profiled reports whether this trial is recorded: --profile (or the
-// suite's run.profile) asks for it, it is the profiled pair, and the run's
-// own process drives the load (the window's edges are then this process's
-// clock).
+// suite's run.profile) asks for it and it is the profiled pair. On load
+// hosts the recording follows the start the hosts agreed, on this
+// process's clock, as the servers' readings do.
 func (r *Runner) profiled(pair int) bool {
-	return r.Profile && pair == profilePair && r.LoadHosts == nil
+	return r.Profile && pair == profilePair
 }
 
 // profilePairs runs the profiled pair of every workload after the counted
@@ -55,7 +55,7 @@ func (r *Runner) profiled(pair int) bool {
 // order), when the run profiles. Its trials are stored nowhere; a failed
 // one is a note, never the run's failure: the verdict's trials are stored.
 func (r *Runner) profilePairs(ctx context.Context, sides ...*side) {
-	if !r.Profile || r.LoadHosts != nil || ctx.Err() != nil {
+	if !r.Profile || ctx.Err() != nil {
 		return
 	}
 	began := time.Now()

@@ -472,8 +472,7 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 	} else {
 		at.Start = time.Now().Add(startLead)
 	}
-	window(ctx, hs, at)
-	m, err := r.measure(ctx, s, w, table, at)
+	m, err := r.measure(ctx, s, w, table, at, hs[0])
 	if err != nil {
 		stored(ctx, hs, []*measured{nil}, []bool{false})
 		return 0, err
@@ -529,7 +528,6 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	if r.LoadHosts != nil {
 		at.gate = newStartGate(2)
 	}
-	window(ctx, hs, at)
 	ms := make([]*measured, 2)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
@@ -542,7 +540,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	}
 	for _, i := range order {
 		s := sides[i]
-		wg.Go(func() { ms[i], errs[i] = r.measure(ctx, s, w, tables[i], at) })
+		wg.Go(func() { ms[i], errs[i] = r.measure(ctx, s, w, tables[i], at, hs[i]) })
 	}
 	wg.Wait()
 	for _, m := range ms {
@@ -653,8 +651,9 @@ func (m *measured) cpuPerOp() float64 {
 }
 
 // measure runs workload w on table, its schedule pinned by at, and reads
-// s's servers at the edges of the measurement window.
-func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timing) (*measured, error) {
+// s's servers at the edges of the measurement window; hs's window phase
+// runs once the schedule is fixed (on load hosts, at the agreed start).
+func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timing, hs trialHooks) (*measured, error) {
 	load, err := r.trialSpec(s, w, table, at)
 	if err != nil {
 		return nil, err
@@ -664,11 +663,12 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 		return nil, err
 	}
 	m := &measured{hlog: hlog.Name()}
-	var window func() ([]servercost.Cost, error)
+	var edges func() ([]servercost.Cost, error)
 	onStart := func(start time.Time) {
+		window(ctx, []trialHooks{hs}, timing{Start: start, Seed: at.Seed})
 		if len(s.t.Servers) > 0 {
 			from := start.Add(load.Warmup)
-			window = watch(ctx, s.t.Servers, from, from.Add(load.Duration))
+			edges = watch(ctx, s.t.Servers, from, from.Add(load.Duration))
 		}
 		// When the load starts, so a stall or a death in the servers' logs can
 		// be placed against the trial's warm-up and measurement window.
@@ -681,8 +681,8 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 	}
 	var costs []servercost.Cost
 	var werr error
-	if window != nil {
-		costs, werr = window()
+	if edges != nil {
+		costs, werr = edges()
 	}
 	if err != nil {
 		os.Remove(m.hlog)
