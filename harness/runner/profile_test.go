@@ -137,21 +137,15 @@ const spinJava = `public class Spin {
 }
 `
 
-// TestProfileRecordsARunningJVM runs the hooks against a real JVM (no
-// HBase): JFR started before the window, stopped at its end, folded and
-// stored beside the trial, with the JVM's busy method in the CPU stacks.
-// It needs a JDK, not HBase (about 6 s), so it runs under -short too.
-func TestProfileRecordsARunningJVM(t *testing.T) {
-	java, err := exec.LookPath("java")
-	if err != nil {
-		t.Skip("no java on PATH")
-	}
-	dir := t.TempDir()
+// startSpin starts spinJava in a JVM of its own (opts before the source)
+// and waits until it runs; the JVM is killed when the test ends.
+func startSpin(t *testing.T, java, dir string, opts ...string) *exec.Cmd {
+	t.Helper()
 	src := filepath.Join(dir, "Spin.java")
 	if err := os.WriteFile(src, []byte(spinJava), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(java, "-Xmx64m", "-XX:TieredStopAtLevel=1", src)
+	cmd := exec.Command(java, append(append([]string{"-Xmx64m", "-XX:TieredStopAtLevel=1"}, opts...), src)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -163,6 +157,20 @@ func TestProfileRecordsARunningJVM(t *testing.T) {
 	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
 		t.Fatalf("the JVM did not start: %q %v", line, err)
 	}
+	return cmd
+}
+
+// TestProfileRecordsARunningJVM runs the hooks against a real JVM (no
+// HBase): JFR started before the window, stopped at its end, folded and
+// stored beside the trial, with the JVM's busy method in the CPU stacks.
+// It needs a JDK, not HBase (about 6 s), so it runs under -short too.
+func TestProfileRecordsARunningJVM(t *testing.T) {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH")
+	}
+	dir := t.TempDir()
+	cmd := startSpin(t, java, dir)
 	if _, err := profile.FindJDK(cmd.Process.Pid); err != nil {
 		t.Skipf("no jcmd for the JVM: %v", err)
 	}
@@ -281,31 +289,15 @@ func TestProfileRecordsAJVMOverJMX(t *testing.T) {
 		t.Fatal("no java on PATH: the JFR-over-JMX recorder runs on this machine's JDK")
 	}
 	dir := t.TempDir()
-	src := filepath.Join(dir, "Spin.java")
-	if err := os.WriteFile(src, []byte(spinJava), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	cmd := exec.Command(java, "-Xmx64m", "-XX:TieredStopAtLevel=1",
-		fmt.Sprintf("-Dcom.sun.management.jmxremote.port=%d", port), fmt.Sprintf("-Dcom.sun.management.jmxremote.rmi.port=%d", port),
+	startSpin(t, java, dir, fmt.Sprintf("-Dcom.sun.management.jmxremote.port=%d", port), fmt.Sprintf("-Dcom.sun.management.jmxremote.rmi.port=%d", port),
 		"-Dcom.sun.management.jmxremote.authenticate=false", "-Dcom.sun.management.jmxremote.ssl=false",
-		"-Djava.rmi.server.hostname=127.0.0.1", src)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
-		t.Fatalf("the JVM did not start: %q %v", line, err)
-	}
+		"-Djava.rmi.server.hostname=127.0.0.1")
 	store, err := results.Open(filepath.Join(dir, "store"))
 	if err != nil {
 		t.Fatal(err)
