@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -92,12 +93,32 @@ func addresses(ctx context.Context, c *hbase.Client, servers servercost.Servers)
 		info := cmp.Or(sv.JMX, sv.Agent)
 		info = strings.TrimPrefix(strings.TrimPrefix(info, "https://"), "http://")
 		for _, is := range infos {
-			if is.Info != "" && is.Info == info {
+			if is.Info != "" && sameAddr(is.Info, info) {
 				out[sv.Name] = is.Server
 			}
 		}
 	}
 	return out
+}
+
+// sameAddr reports whether two host:port name one listener: the same
+// port, and the same host or two names of this machine's loopback (a
+// region server of 1.x registers as localhost, regress names 127.0.0.1).
+func sameAddr(a, b string) bool {
+	ha, pa, errA := net.SplitHostPort(a)
+	hb, pb, errB := net.SplitHostPort(b)
+	if errA != nil || errB != nil || pa != pb {
+		return a == b
+	}
+	return ha == hb || (loopback(ha) && loopback(hb))
+}
+
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // jmxAddrs are the info servers of servers read through /jmx, nil unless

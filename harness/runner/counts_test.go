@@ -96,3 +96,24 @@ func TestWindowCounts(t *testing.T) {
 		})
 	}
 }
+
+// TestSameAddrTakesLoopbackNamesAsOne: a 1.x region server registers its
+// info server as localhost:PORT, regress names it 127.0.0.1:PORT; both are
+// one listener, and another port or host is not.
+func TestSameAddrTakesLoopbackNamesAsOne(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"localhost:16030", "127.0.0.1:16030", true},
+		{"127.0.0.1:16030", "[::1]:16030", true},
+		{"rs1.example:16030", "rs1.example:16030", true},
+		{"localhost:16030", "127.0.0.1:16031", false},
+		{"rs1.example:16030", "rs2.example:16030", false},
+		{"rs1.example:16030", "127.0.0.1:16030", false},
+	} {
+		if got := sameAddr(tc.a, tc.b); got != tc.want {
+			t.Errorf("sameAddr(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
