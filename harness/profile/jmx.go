@@ -4,19 +4,18 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/javabuild"
 )
 
 // jmxSource is the JFR-over-JMX recorder, a Java class of regress's own:
@@ -43,55 +42,25 @@ type JMXRecorder struct {
 // then PATH), which must be 11 or later; where there is none it returns an
 // *UnavailableError.
 func NewJMXRecorder(ctx context.Context, dir string) (*JMXRecorder, error) {
-	home, err := localJDKHome()
+	javac, home, err := javabuild.FindJavac()
 	if err != nil {
-		return nil, err
+		return nil, &UnavailableError{Reason: "no JDK on this machine (JAVA_HOME unset, no javac on PATH): JFR over JMX runs a small Java recorder here; install JDK 11 or later"}
 	}
-	javac, java := filepath.Join(home, "bin", "javac"), filepath.Join(home, "bin", "java")
-	if !executable(javac) || !executable(java) {
+	java := filepath.Join(home, "bin", "java")
+	if !executable(java) {
 		return nil, &UnavailableError{JDK: home, Reason: "JFR over JMX needs a JDK with javac and java on this machine (11 or later); set JAVA_HOME to one"}
 	}
-	if dir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			base = os.TempDir()
-		}
-		dir = filepath.Join(base, "regress", "jfr-jmx")
-	}
-	sum := sha256.Sum256(jmxSource)
-	out := filepath.Join(dir, hex.EncodeToString(sum[:8]))
-	rec := &JMXRecorder{java: java, classes: filepath.Join(out, "classes"), jfc: filepath.Join(out, "regress.jfc"),
-		jfc16: filepath.Join(out, "regress-jdk16.jfc"), JDK: JDKFromHome(home)}
-	if _, err := os.Stat(filepath.Join(rec.classes, "RegressJfrOverJmx.class")); err == nil {
-		return rec, nil
-	}
-	work, err := os.MkdirTemp("", "regress-jfr-jmx-*")
+	dir = javabuild.CacheDir(dir, "jfr-jmx")
+	srcs := javabuild.Sources{"RegressJfrOverJmx.java": jmxSource}
+	classes, err := javabuild.Compile(ctx, javac, "11", srcs, dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("profile: the JFR-over-JMX recorder: %w", err)
 	}
-	defer os.RemoveAll(work)
-	src := filepath.Join(work, "RegressJfrOverJmx.java")
-	if err := os.WriteFile(src, jmxSource, 0o644); err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	classes := filepath.Join(work, "classes")
-	if b, err := exec.CommandContext(ctx, javac, "--release", "11", "-nowarn", "-d", classes, src).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("profile: compiling the JFR-over-JMX recorder with %s: %v: %s", javac, err, strings.TrimSpace(string(b)))
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, err
-	}
+	out := filepath.Dir(classes)
+	rec := &JMXRecorder{java: java, classes: classes, jfc: filepath.Join(out, "regress.jfc"),
+		jfc16: filepath.Join(out, "regress-jdk16.jfc"), JDK: JDKFromHome(home)}
 	for path, major := range map[string]int{rec.jfc: 11, rec.jfc16: 16} {
 		if err := writeFileAtomic(path, []byte(settingsJFC(major))); err != nil {
-			return nil, err
-		}
-	}
-	// Renamed into place whole, so a concurrent or interrupted compile
-	// never leaves half a class directory that the Stat above would trust.
-	if err := os.Rename(classes, rec.classes); err != nil && !os.IsExist(err) {
-		if _, serr := os.Stat(filepath.Join(rec.classes, "RegressJfrOverJmx.class")); serr != nil {
 			return nil, err
 		}
 	}
@@ -215,19 +184,4 @@ func (r *JMXRun) fail(err error) error {
 		return fmt.Errorf("profile: %s", msg)
 	}
 	return fmt.Errorf("profile: JFR over JMX at %s: %w", r.addr, err)
-}
-
-// localJDKHome is this machine's JDK: JAVA_HOME, else the one javac on PATH belongs to.
-func localJDKHome() (string, error) {
-	if home := os.Getenv("JAVA_HOME"); home != "" {
-		return home, nil
-	}
-	p, err := exec.LookPath("javac")
-	if err != nil {
-		return "", &UnavailableError{Reason: "no JDK on this machine (JAVA_HOME unset, no javac on PATH): JFR over JMX runs a small Java recorder here; install JDK 11 or later"}
-	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		p = real
-	}
-	return filepath.Dir(filepath.Dir(p)), nil
 }

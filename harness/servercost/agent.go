@@ -3,23 +3,20 @@ package servercost
 import (
 	"archive/zip"
 	"context"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/regress-hbase/regress/harness/atomicfile"
+	"github.com/regress-hbase/regress/harness/javabuild"
 )
 
 // The region server agent (agent/RequestThreads.java) is one MBean,
@@ -51,50 +48,22 @@ func AgentOptions(jar string) []string {
 // among the JDK homes given, $JAVA_HOME and PATH. The classes target Java 8,
 // so every JDK an HBase line here runs on loads them.
 func AgentJar(ctx context.Context, dir string, javaHomes ...string) (string, error) {
-	srcs, digest, err := agentSourceFiles()
+	srcs, err := agentSourceFiles()
 	if err != nil {
 		return "", err
 	}
-	if dir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			base = os.TempDir()
-		}
-		dir = filepath.Join(base, "regress", "agent")
-	}
-	jar := filepath.Join(dir, digest, "regress-agent.jar")
+	dir = javabuild.CacheDir(dir, "agent")
+	jar := filepath.Join(dir, srcs.Digest(), "regress-agent.jar")
 	if fi, err := os.Stat(jar); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
 		return jar, nil
 	}
-	javac, err := findJavac(javaHomes)
+	javac, _, err := javabuild.FindJavac(javaHomes...)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w to compile regress's region server agent: alloc_per_op falls back to the whole JVM's allocation from its GC log", err)
 	}
-	work, err := os.MkdirTemp("", "regress-agent-*")
+	classes, err := javabuild.Compile(ctx, javac, "8", srcs, dir)
 	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(work)
-	var args []string
-	for name, src := range srcs {
-		p := filepath.Join(work, "src", name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(p, src, 0o644); err != nil {
-			return "", err
-		}
-		args = append(args, p)
-	}
-	classes := filepath.Join(work, "classes")
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, javac, append([]string{"--release", "8", "-nowarn", "-Xlint:-options", "-d", classes}, args...)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("compiling regress's region server agent with %s: %v: %s", javac, err, strings.TrimSpace(string(out)))
-	}
-	if err := os.MkdirAll(filepath.Dir(jar), 0o755); err != nil {
-		return "", err
+		return "", fmt.Errorf("regress's region server agent: %w", err)
 	}
 	err = atomicfile.Write(jar, 0o644, func(w io.Writer) error { return writeAgentJar(w, classes) })
 	if err != nil {
@@ -104,41 +73,21 @@ func AgentJar(ctx context.Context, dir string, javaHomes ...string) (string, err
 }
 
 // agentSourceFiles returns the agent's sources by path under their package
-// directory, and a digest of them that names the compiled jar.
-func agentSourceFiles() (map[string][]byte, string, error) {
+// directory.
+func agentSourceFiles() (javabuild.Sources, error) {
 	ents, err := agentSources.ReadDir("agent")
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	h := sha256.New()
-	out := map[string][]byte{}
+	out := javabuild.Sources{}
 	for _, e := range ents {
 		b, err := agentSources.ReadFile("agent/" + e.Name())
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
-		h.Write([]byte(e.Name()))
-		h.Write(b)
 		out[filepath.Join("regress", "agent", e.Name())] = b
 	}
-	return out, hex.EncodeToString(h.Sum(nil))[:16], nil
-}
-
-// findJavac returns the first javac among homes' bin, $JAVA_HOME's and PATH's.
-func findJavac(homes []string) (string, error) {
-	for _, h := range append(homes, os.Getenv("JAVA_HOME")) {
-		if h == "" {
-			continue
-		}
-		p := filepath.Join(h, "bin", "javac")
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p, nil
-		}
-	}
-	if p, err := exec.LookPath("javac"); err == nil {
-		return p, nil
-	}
-	return "", errors.New("no javac to compile regress's region server agent (a JDK's bin/javac, $JAVA_HOME or PATH): alloc_per_op falls back to the whole JVM's allocation from its GC log")
+	return out, nil
 }
 
 // writeAgentJar writes a jar of the class files under classes with the
