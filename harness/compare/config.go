@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/regress-hbase/regress/harness/metric"
 )
@@ -48,6 +49,10 @@ type Config struct {
 	// Tolerances maps a metric name to the change (a fraction, 0.10 = 10%) that
 	// counts as no change; missing metrics take metric.DefaultTolerances.
 	Tolerances map[string]float64
+	// PrimaryTolerances maps a server cost (metric.EfficiencyMetrics) to
+	// the tolerance of its primary row, the change over every workload that
+	// gates it; missing metrics take their Tolerances entry.
+	PrimaryTolerances map[string]float64
 	// Gate selects the gated metrics. A selector is "metric", "op/metric" or
 	// "workload/op/metric"; any part may be "*"; throughput's op is "ALL".
 	// nil means DefaultGate.
@@ -79,8 +84,10 @@ func DefaultConfig() Config {
 // resolved is a validated Config with defaults filled in.
 type resolved struct {
 	Config
-	tol  map[string]float64
-	gate []metric.Selector
+	tol map[string]float64
+	// primaryTol is each server cost's primary row tolerance.
+	primaryTol map[string]float64
+	gate       []metric.Selector
 	// gateText holds each selector as written, for messages.
 	gateText []string
 }
@@ -126,6 +133,17 @@ func (c Config) resolve() (resolved, error) {
 			return r, fmt.Errorf("compare: tolerance %v for %s: %w (tolerances are fractions: 0.10 is 10%%)", v, k, err)
 		}
 		r.tol[k] = v
+	}
+	r.primaryTol = maps.Clone(r.tol)
+	for _, k := range slices.Sorted(maps.Keys(c.PrimaryTolerances)) {
+		v := c.PrimaryTolerances[k]
+		if !metric.IsEfficiency(k) {
+			return r, fmt.Errorf("compare: primary tolerance for %q, which has no primary row; primary rows are those of %s", k, strings.Join(metric.EfficiencyMetrics, ", "))
+		}
+		if err := metric.CheckTolerance(k, v); err != nil {
+			return r, fmt.Errorf("compare: primary tolerance %v for %s: %w (tolerances are fractions: 0.03 is 3%%)", v, k, err)
+		}
+		r.primaryTol[k] = v
 	}
 	for _, k := range slices.Sorted(maps.Keys(c.InstanceSD)) {
 		v := c.InstanceSD[k]

@@ -131,12 +131,12 @@ func addPrimary(r resolved, out *Comparison, details []detail) []detail {
 		}
 		k := metricKey{AllWorkloads, OpAll, name}
 		d := detail{key: k, est: estimate{Mean: mean, SE: math.Sqrt(v), DF: df, N: n},
-			level: out.LookAlpha, c: math.Log1p(r.tol[name])}
+			level: out.LookAlpha, c: math.Log1p(r.primaryTol[name])}
 		details = append(details, d)
 		out.Metrics = append(out.Metrics, MetricResult{
 			Workload: AllWorkloads, Op: OpAll, Metric: name, Unit: k.unit(),
 			Baseline: math.Exp(logB), Candidate: math.Exp(logC), Ratio: math.Exp(mean),
-			Tolerance: r.tol[name], Gated: true, Primary: true, Pairs: n,
+			Tolerance: r.primaryTol[name], Gated: true, Primary: true, Pairs: n,
 			Note: "primary: the inverse-variance weighted mean over the workloads that gate it, tested outside the Holm family at half the look's alpha",
 		})
 	}

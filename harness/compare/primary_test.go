@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/regress-hbase/regress/harness/results"
@@ -197,5 +198,54 @@ func TestPrimaryCostPower(t *testing.T) {
 		if rate < tc.min {
 			t.Errorf("%s: power %.2f, want at least %.2f", tc.name, rate, tc.min)
 		}
+	}
+}
+
+// TestPrimaryToleranceIsItsOwn: +4% in every workload, per-workload
+// tolerance 5%, the primary row's 3% (the release suite's split): the
+// primary row is judged against 3% and REGRESSED, its row shows 3%, and no
+// workload row is REGRESSED against its 5%. With the primary tolerance left
+// out the same pairs are judged against 5% and the primary row is not
+// REGRESSED.
+func TestPrimaryToleranceIsItsOwn(t *testing.T) {
+	eff := map[string]float64{}
+	for _, w := range sixWorkloads {
+		eff[w] = 1.04
+	}
+	bt, ct := costPairs(rand.New(rand.NewPCG(11, 3)), sixWorkloads, 8, 0.015, eff)
+	cfg := Config{Gate: []string{MetricCPUPerOp}, Tolerances: map[string]float64{MetricCPUPerOp: 0.05},
+		PrimaryTolerances: map[string]float64{MetricCPUPerOp: 0.03}}
+	cmp, err := Compare(simManifest("b", bt), simManifest("c", ct), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := find(t, cmp, AllWorkloads, OpAll, MetricCPUPerOp)
+	if p.Tolerance != 0.03 || p.Status != Regressed || cmp.Verdict != Regression {
+		t.Fatalf("primary %+v, verdict %s; want tolerance 0.03, REGRESSED, REGRESSION", p, cmp.Verdict)
+	}
+	for _, w := range sixWorkloads {
+		if m := find(t, cmp, w, OpAll, MetricCPUPerOp); m.Tolerance != 0.05 || m.Status == Regressed {
+			t.Errorf("%s: tolerance %v status %s; want 0.05 and not REGRESSED at +4%%", w, m.Tolerance, m.Status)
+		}
+	}
+	cfg.PrimaryTolerances = nil
+	cmp, err = Compare(simManifest("b", bt), simManifest("c", ct), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := find(t, cmp, AllWorkloads, OpAll, MetricCPUPerOp); p.Tolerance != 0.05 || p.Status == Regressed {
+		t.Errorf("without a primary tolerance: %+v; want the metric's 5%% and not REGRESSED", p)
+	}
+}
+
+// TestPrimaryToleranceRefusesAMetricWithoutAPrimaryRow: only a server cost
+// has a primary row; a tolerance for another is refused, saying which.
+func TestPrimaryToleranceRefusesAMetricWithoutAPrimaryRow(t *testing.T) {
+	err := Config{PrimaryTolerances: map[string]float64{MetricP95: 0.03}}.Check()
+	if err == nil || !strings.Contains(err.Error(), "cpu_per_op") {
+		t.Fatalf("err %v; want a refusal naming the metrics with primary rows", err)
+	}
+	if err := (Config{PrimaryTolerances: map[string]float64{MetricCPUPerOp: 0.03}}).Check(); err != nil {
+		t.Fatal(err)
 	}
 }

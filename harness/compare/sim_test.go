@@ -69,6 +69,9 @@ type simEffect struct {
 	missRate float64
 	// cpu and alloc multiply the servers' CPU and allocation per operation.
 	cpu, alloc float64
+	// cpuBy, when set, gives each workload its own cpu multiplier (a cost
+	// on one request type, weighed by each workload's share of it).
+	cpuBy map[string]float64
 }
 
 func factorOr1(f float64) float64 {
@@ -335,6 +338,9 @@ func (s simScenario) simPairs(rng *rand.Rand, rec *simRecorder, base, cand *[]re
 	eff := s.effect
 	if eff.workload != "" && eff.workload != name {
 		eff = simEffect{tput: eff.tput, missRate: eff.missRate}
+	}
+	if f, ok := eff.cpuBy[name]; ok {
+		eff.cpu = f
 	}
 	eff0 := eff
 	for p := from; p < to; p++ {

@@ -466,7 +466,7 @@ func loadSuiteFile(p, scenarios string) (*suite.Suite, error) {
 
 // CompareConfig is the comparison a suite asks for.
 func CompareConfig(s *suite.Suite) compare.Config {
-	return compare.Config{Alpha: s.Compare.Alpha, Tolerances: s.Compare.Tolerances, Gate: s.Compare.Gate,
+	return compare.Config{Alpha: s.Compare.Alpha, Tolerances: s.Compare.Tolerances, PrimaryTolerances: s.Compare.PrimaryTolerances, Gate: s.Compare.Gate,
 		Looks: s.Pairs.Looks, MaxPairs: s.Pairs.Max, InstanceSD: s.Compare.InstanceSD, InstanceRuns: s.Compare.InstanceRuns}
 }
 

@@ -161,6 +161,10 @@ type Compare struct {
 	// Tolerances maps a metric of metric.Metrics to a fraction (0.10 = 10%)
 	// within its allowed range (the catalogue's: compare's own check).
 	Tolerances map[string]float64 `yaml:"-"`
+	// PrimaryTolerances maps a server cost (cpu_per_op, alloc_per_op) to
+	// the tolerance of its primary row, over every workload; absent: its
+	// tolerance above.
+	PrimaryTolerances map[string]float64 `yaml:"-"`
 	// Gate lists the metrics whose regression fails the run.
 	Gate []string `yaml:"gate"`
 	// InstanceSD floors, per metric, the offset between two fresh pairs of
@@ -195,10 +199,11 @@ type run struct {
 }
 
 type compare struct {
-	Compare    `yaml:",inline"`
-	Alpha      string            `yaml:"alpha"`
-	Tolerances map[string]string `yaml:"tolerances"`
-	InstanceSD map[string]string `yaml:"instance_sd"`
+	Compare           `yaml:",inline"`
+	Alpha             string            `yaml:"alpha"`
+	Tolerances        map[string]string `yaml:"tolerances"`
+	PrimaryTolerances map[string]string `yaml:"primary_tolerances"`
+	InstanceSD        map[string]string `yaml:"instance_sd"`
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -488,6 +493,24 @@ func (s *Suite) normalise(f *file) error {
 			continue
 		}
 		c.Tolerances[k] = f
+	}
+	for _, k := range slices.Sorted(maps.Keys(f.Compare.PrimaryTolerances)) {
+		if !metric.IsMetric(k) || !metric.IsEfficiency(k) {
+			bad("compare.primary_tolerances: %q has no primary row; primary rows are those of %s", k, strings.Join(metric.EfficiencyMetrics, ", "))
+			continue
+		}
+		v, err := parsePercent(f.Compare.PrimaryTolerances[k], -1)
+		if err == nil {
+			err = metric.CheckTolerance(k, v)
+		}
+		if err != nil {
+			bad("compare.primary_tolerances.%s: %v", k, err)
+			continue
+		}
+		if c.PrimaryTolerances == nil {
+			c.PrimaryTolerances = map[string]float64{}
+		}
+		c.PrimaryTolerances[k] = v
 	}
 	for _, k := range slices.Sorted(maps.Keys(f.Compare.InstanceSD)) {
 		if !metric.IsMetric(k) {

@@ -41,6 +41,13 @@ func TestParseAppliesDefaults(t *testing.T) {
 	if s.Compare.Tolerances["p99"] != 0.10 || len(s.Compare.Gate) != 2 {
 		t.Errorf("tolerance defaults not applied: %+v", s.Compare)
 	}
+	if s.Compare.PrimaryTolerances != nil {
+		t.Errorf("primary tolerances without a primary_tolerances section: %v", s.Compare.PrimaryTolerances)
+	}
+	p, err := Parse([]byte(minimal+"compare: {primary_tolerances: {cpu_per_op: 3%}}"), scenariosWith(t, "workloada"))
+	if err != nil || p.Compare.PrimaryTolerances["cpu_per_op"] != 0.03 || len(p.Compare.PrimaryTolerances) != 1 {
+		t.Errorf("compare.primary_tolerances {cpu_per_op: 3%%}: %v, %v", p.Compare.PrimaryTolerances, err)
+	}
 }
 
 func TestParseRejectsBadInput(t *testing.T) {
@@ -54,6 +61,8 @@ func TestParseRejectsBadInput(t *testing.T) {
 		{"tolerance not a percentage", minimal + "compare: {tolerances: {p99: 0.1}}", "not a percentage"},
 		{"unknown metric", minimal + "compare: {tolerances: {p42: 10%}}", `unknown metric "p42"`},
 		{"unknown gate", minimal + "compare: {gate: [latency]}", `unknown metric "latency"`},
+		{"primary tolerance of a latency", minimal + "compare: {primary_tolerances: {p95: 3%}}", `"p95" has no primary row`},
+		{"primary tolerance not a percentage", minimal + "compare: {primary_tolerances: {cpu_per_op: 0.03}}", "compare.primary_tolerances.cpu_per_op"},
 		{"bad duration", minimal + "run: {measure: forever}", "not a duration"},
 		{"one pair", minimal + "pairs: {initial: 1}", "at least 2 pairs"},
 		{"max below initial", minimal + "pairs: {initial: 5, max: 3}", "pairs.max"},
