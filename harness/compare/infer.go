@@ -38,6 +38,8 @@ type detail struct {
 	// for the unpaired projection: per-side variances of the log values
 	varBase, varCand float64
 	nBase            int
+	// outliers holds the pair ratios a server cost's row left out (robust.go).
+	outliers []float64
 }
 
 // family is the gated hypotheses Holm decides together: the gated metrics'
@@ -131,6 +133,9 @@ func estimateAll(ms []metricSample, paired bool, r resolved, out *Comparison) ([
 			Tolerance: r.tol[k.Metric], Gated: r.gated(k), Pairs: d.est.N,
 			BaselineValues: s.base, CandidateValues: s.cand, OpsPerTrial: s.opsPerTrial,
 		})
+		if d.outliers != nil {
+			out.Metrics[len(out.Metrics)-1].Note = outlierNote(d.outliers)
+		}
 	}
 	return details, nil
 }
@@ -147,8 +152,12 @@ func estimateKey(s metricSample, paired bool, pool instancePool) (detail, float6
 			return d, 0, 0, fmt.Errorf("compare: workload %s has %d pair(s); a significance test needs at least 2 pairs per workload "+
 				"(run more pairs, or compare imported summaries descriptively)", s.key.Workload, len(s.ratios))
 		}
-		d.est = pairedEstimate(s.ratios)
-		if e, ok := nestedEstimate(s.ratios, s.blocks, pool); ok {
+		ratios, blocks := s.ratios, s.blocks
+		if metric.IsEfficiency(s.key.Metric) {
+			ratios, blocks, d.outliers = dropOutliers(ratios, blocks)
+		}
+		d.est = pairedEstimate(ratios)
+		if e, ok := nestedEstimate(ratios, blocks, pool); ok {
 			d.est = e
 		}
 	} else {

@@ -46,6 +46,10 @@ type simModel struct {
 	// operation (cpu_per_op, alloc_per_op) with this per-trial noise on the
 	// log scale: a pair's log ratio then spreads by sqrt(2) times it.
 	cpuSD, allocSD float64
+	// hiccupRate is the chance a trial's server cost is hiccupFactor times
+	// what it would be (a JIT deoptimisation or a stall on one side: one
+	// trial in about fifty here, by 8% to 65%).
+	hiccupRate, hiccupFactor float64
 }
 
 // simWorkload is one workload of a simulated suite: its operation mix and
@@ -213,6 +217,9 @@ func (rec *simRecorder) trial(rng *rand.Rand, m simModel, eff simEffect, shift f
 		t.Server = &results.ServerStats{
 			CPUPerOpMicros:  300 * factorOr1(eff.cpu) * math.Exp(m.cpuSD*rng.NormFloat64()),
 			AllocPerOpBytes: 14000 * factorOr1(eff.alloc) * math.Exp(m.allocSD*rng.NormFloat64()),
+		}
+		if m.hiccupRate > 0 && rng.Float64() < m.hiccupRate {
+			t.Server.CPUPerOpMicros *= m.hiccupFactor
 		}
 	}
 	for i, op := range m.ops {

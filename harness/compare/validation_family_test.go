@@ -83,6 +83,11 @@ func getPath(f float64) map[string]float64 {
 	return map[string]float64{"A": half, "B": 1 + (f-1)*0.95, "C": f, "D": 1 + (f-1)*0.95, "E": 1, "F": half}
 }
 
+// hiccups gives one trial in fifty a server CPU per operation 1.4 times the
+// usual, as one side's JVM hiccups now and then (five of six release runs
+// here held one such pair, 8% to 50% off).
+func hiccups(s *simScenario) { s.model.hiccupRate, s.model.hiccupFactor = 0.02, 1.4 }
+
 // tolerance3 sets a release scenario's server-cost tolerances to 3%.
 func tolerance3(s *simScenario) {
 	s.cfg.Tolerances[MetricCPUPerOp], s.cfg.Tolerances[MetricAllocPerOp] = 0.03, 0.03
@@ -165,6 +170,10 @@ func TestValidationFamilies(t *testing.T) {
 		{mk("rc", "A/A", simEffect{}, nil), "aa", nil},
 		{mk("release", "A/A", simEffect{}, nil), "pass-target", nil},
 		{mk("release", "A/A, JVM instance offsets", simEffect{}, instances), "pass-target", nil},
+		// One trial in fifty with its request threads' CPU 1.4 times the
+		// usual (a JIT hiccup on one side, as seen in five of six release
+		// runs here): the pairs' ratios are winsorized, so it still PASSes.
+		{mk("release", "A/A, offsets, 2% of trials cpu x1.4", simEffect{}, func(s *simScenario) { instances(s); hiccups(s) }), "pass-target", nil},
 		// Why the release suite's per-workload tolerance is 5%, not 3% (the
 		// primary rows' is 3%): with the measured offsets between JVMs an A/A
 		// at 3% in every workload PASSes about a third of runs.
@@ -209,6 +218,10 @@ func TestValidationFamilies(t *testing.T) {
 		// alone at 5% and 8% of C's cpu_per_op (B and D 95% of it, A and F
 		// half, E none), which the mean over workloads dilutes.
 		{mk("release", "instances: every cpu_per_op x1.06 (2 primary tau)", simEffect{cpu: 1.06}, instances), "power", nil},
+		{mk("release", "hiccups: every cpu_per_op x1.06 (2 primary tau)", simEffect{cpu: 1.06}, func(s *simScenario) { instances(s); hiccups(s) }), "power", nil},
+		// A hiccup pair left out is a pair less: 2 tau in C alone falls
+		// from 81% to about 77% (shown).
+		{mk("release", "hiccups: C cpu_per_op x1.10 (2 tau)", simEffect{workload: "C", cpu: 1.10}, hiccups), "shown", cpuC},
 		{mk("release", "instances: every cpu_per_op x1.03 (= primary tau)", simEffect{cpu: 1.03}, instances), "shown", nil},
 		{mk("release", "instances: Gets cost +5% of C's cpu_per_op", simEffect{cpuBy: getPath(1.05)}, instances), "shown", nil},
 		{mk("release", "instances: Gets cost +8% of C's cpu_per_op", simEffect{cpuBy: getPath(1.08)}, instances), "shown", nil},
