@@ -154,7 +154,15 @@ func estimateKey(s metricSample, paired bool, pool instancePool) (detail, float6
 		}
 		ratios, blocks := s.ratios, s.blocks
 		if metric.IsEfficiency(s.key.Metric) {
-			ratios, blocks, d.outliers = dropOutliers(ratios, blocks)
+			var left []int
+			ratios, blocks, left = dropOutliers(ratios, blocks)
+			if left != nil {
+				for _, i := range left {
+					d.outliers = append(d.outliers, s.ratios[i])
+				}
+				// The sides' figures are those of the pairs the row rests on.
+				mb, mc = keptLogMean(s.base, left), keptLogMean(s.cand, left)
+			}
 		}
 		d.est = pairedEstimate(ratios)
 		if e, ok := nestedEstimate(ratios, blocks, pool); ok {
@@ -168,6 +176,20 @@ func estimateKey(s metricSample, paired bool, pool instancePool) (detail, float6
 		d.est = welchEstimate(s.logBase, s.logCand)
 	}
 	return d, math.Exp(mb), math.Exp(mc), nil
+}
+
+// keptLogMean is the mean log of the per-pair values vs without the pairs
+// at the indices left.
+func keptLogMean(vs []float64, left []int) float64 {
+	var sum float64
+	var n int
+	for i, v := range vs {
+		if !slices.Contains(left, i) {
+			sum += math.Log(v)
+			n++
+		}
+	}
+	return sum / float64(n)
 }
 
 // rawPValues sets every metric's raw one-sided p-value of H0: worse-direction

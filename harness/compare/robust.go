@@ -44,10 +44,11 @@ const minOutlierPairs = 5
 
 // dropOutliers returns the pair ratios d (and their instance blocks, when
 // given) without those further than outlierK·sd from the median, sd the
-// larger of 1.4826·MAD and minRobustSD, and the ratios it left out. It
-// leaves out none when fewer than minOutlierPairs pairs, or more than
-// maxOutlierShare of them, would be left out. d and blocks are not changed.
-func dropOutliers(d []float64, blocks []int) (kept []float64, keptBlocks []int, out []float64) {
+// larger of 1.4826·MAD and minRobustSD, and the indices of the pairs it
+// left out. It leaves out none when fewer than minOutlierPairs pairs, or
+// more than maxOutlierShare of them, would be left out. d and blocks are
+// not changed.
+func dropOutliers(d []float64, blocks []int) (kept []float64, keptBlocks []int, out []int) {
 	if len(d) < minOutlierPairs {
 		return d, blocks, nil
 	}
@@ -59,7 +60,7 @@ func dropOutliers(d []float64, blocks []int) (kept []float64, keptBlocks []int, 
 	lim := outlierK * max(1.4826*median(dev), minRobustSD)
 	for i, x := range d {
 		if dev[i] > lim {
-			out = append(out, x)
+			out = append(out, i)
 			continue
 		}
 		kept = append(kept, x)
@@ -84,7 +85,7 @@ func median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// outlierNote says which pairs' ratios a row left out.
+// outlierNote says which pairs' ratios a row left out (their log ratios).
 func outlierNote(pulled []float64) string {
 	var s string
 	for i, x := range pulled {

@@ -27,8 +27,8 @@ func TestDropOutliersLeavesOutOnlyTheHiccup(t *testing.T) {
 	d := logs(bPairs)
 	blocks := []int{0, 0, 0, 0, 0, 1, 1, 1, 1, 1}
 	kept, kb, out := dropOutliers(d, blocks)
-	if len(out) != 1 || out[0] != d[2] || len(kept) != 9 || len(kb) != 9 {
-		t.Fatalf("left out %v, kept %d ratios and %d blocks; want only pair 2's %v out", out, len(kept), len(kb), d[2])
+	if len(out) != 1 || out[0] != 2 || len(kept) != 9 || len(kb) != 9 {
+		t.Fatalf("left out %v, kept %d ratios and %d blocks; want only pair 2 out", out, len(kept), len(kb))
 	}
 	if kept[2] != d[3] || kb[4] != 1 {
 		t.Errorf("kept %v blocks %v: the pairs after the one left out shifted wrongly", kept, kb)
@@ -74,6 +74,9 @@ func TestOneHiccupPairDoesNotMakeAnAAInconclusive(t *testing.T) {
 	}
 	if !strings.Contains(b.Note, "1 pair(s) left out, with a ratio of -39.") || b.Pairs != 9 {
 		t.Errorf("B's note %q, %d pairs; want 9 pairs and the note naming the one left out", b.Note, b.Pairs)
+	}
+	if math.Abs(math.Log(b.Candidate/b.Baseline)-math.Log(b.Ratio)) > 1e-9 {
+		t.Errorf("B's sides %.2f and %.2f do not give its ratio %.4f: they must be the kept pairs'", b.Baseline, b.Candidate, b.Ratio)
 	}
 	if b.CIHigh-b.CILow > 0.04 {
 		t.Errorf("B's interval [%.4f, %.4f] still carries the hiccup", b.CILow, b.CIHigh)
