@@ -1,0 +1,41 @@
+#!/bin/sh
+# One run of a dose-response curve: the README's suite (release, or SUITE) on
+# one HBase version against itself, the observer loaded on both sides, the
+# candidate alone spending NANOS ns of handler-thread CPU time per request.
+#
+# Usage: testdata/coprocessor/dose.sh NAME NANOS [request|get] [regress flags...]
+#   request  every Get, Put and scanner open (SlowRequestObserver; default):
+#            a cost on every RPC, what the primary row is for
+#   get      every Get (SlowGetObserver): a cost of the read path alone
+# NANOS 0 is an A/A with the same jar on both sides. To aim at a share of
+# workload C's cpu_per_op, read C's baseline figure from an A/A's report
+# (e.g. 150 us on a 2-core VM: 5% is 7500 ns). Results are stored under the
+# labels <version>-base-<observer>0-NAME and <version>-<observer>NANOS-NAME in
+# $STORE (default baselines), reports in reports/dose-NAME; exit code as regress's.
+# Environment: VERSION (default 2.6.1), SUITE (default release), REGRESS
+# (default: go run ./harness/cmd/regress), STORE.
+set -eu
+[ $# -ge 2 ] || { echo "usage: $0 NAME NANOS [request|get] [regress flags...]" >&2; exit 2; }
+name=$1; nanos=$2; shift 2
+kind=request
+if [ $# -gt 0 ] && { [ "$1" = request ] || [ "$1" = get ]; }; then kind=$1; shift; fi
+case $nanos in ''|*[!0-9]*) echo "NANOS must be a whole number of nanoseconds, got $nanos" >&2; exit 2;; esac
+root=$(cd "$(dirname "$0")/../.." && pwd)
+jar=$("$root/testdata/coprocessor/build.sh")
+if [ "$kind" = request ]; then
+  class=org.regress.testdata.SlowRequestObserver key=regress.slowrequest.cpu.nanos tag=req
+else
+  class=org.regress.testdata.SlowGetObserver key=regress.slowget.cpu.nanos tag=cpu
+fi
+version=${VERSION:-2.6.1}
+cd "$root"
+set -- --baseline "$version" --candidate "$version" \
+  --baseline-label "$version-base-${tag}0-$name" --candidate-label "$version-$tag$nanos-$name" \
+  --baseline-jar "$jar" --candidate-jar "$jar" \
+  --baseline-conf hbase.coprocessor.region.classes=$class \
+  --candidate-conf hbase.coprocessor.region.classes=$class \
+  --baseline-conf regress.slowget.iterations=0 --candidate-conf regress.slowget.iterations=0 \
+  --baseline-conf $key=0 --candidate-conf $key=$nanos \
+  --suite "${SUITE:-release}" --store "${STORE:-baselines}" --out "reports/dose-$name" "$@"
+if [ -n "${REGRESS:-}" ]; then exec $REGRESS "$@"; fi
+exec go run ./harness/cmd/regress "$@"
