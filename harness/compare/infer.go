@@ -134,7 +134,7 @@ func estimateAll(ms []metricSample, paired bool, r resolved, out *Comparison) ([
 			BaselineValues: s.base, CandidateValues: s.cand, OpsPerTrial: s.opsPerTrial,
 		})
 		if d.outliers != nil {
-			out.Metrics[len(out.Metrics)-1].Note = outlierNote(d.outliers)
+			out.Metrics[len(out.Metrics)-1].Note = outlierNote(k.Metric, d.outliers)
 		}
 	}
 	return details, nil

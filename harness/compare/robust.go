@@ -85,8 +85,9 @@ func median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// outlierNote says which pairs' ratios a row left out (their log ratios).
-func outlierNote(pulled []float64) string {
+// outlierNote says which pairs' ratios (log ratios, as left out) a row
+// of the named metric left out.
+func outlierNote(name string, pulled []float64) string {
 	var s string
 	for i, x := range pulled {
 		if i > 0 {
@@ -94,5 +95,9 @@ func outlierNote(pulled []float64) string {
 		}
 		s += fmt.Sprintf("%+.1f%%", 100*math.Expm1(x))
 	}
-	return fmt.Sprintf("%d pair(s) left out, with a ratio of %s: beyond %d robust sds of the workload's median (a hiccup of one side's JVM, not a change of every pair)", len(pulled), s, outlierK)
+	pairs := "1 pair"
+	if len(pulled) > 1 {
+		pairs = fmt.Sprintf("%d pairs", len(pulled))
+	}
+	return fmt.Sprintf("%s: %s left out (ratio %s), beyond %d robust sds of the workload's median: a hiccup of one side's JVM, not a change of every pair", name, pairs, s, outlierK)
 }

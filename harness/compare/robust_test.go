@@ -72,7 +72,7 @@ func TestOneHiccupPairDoesNotMakeAnAAInconclusive(t *testing.T) {
 	if b.Status != Unchanged || cmp.Verdict != Pass {
 		t.Fatalf("B %+v, verdict %s; want UNCHANGED and PASS", b, cmp.Verdict)
 	}
-	if !strings.Contains(b.Note, "1 pair(s) left out, with a ratio of -39.") || b.Pairs != 9 {
+	if !strings.Contains(b.Note, "cpu_per_op: 1 pair left out (ratio -39.") || b.Pairs != 9 {
 		t.Errorf("B's note %q, %d pairs; want 9 pairs and the note naming the one left out", b.Note, b.Pairs)
 	}
 	if math.Abs(math.Log(b.Candidate/b.Baseline)-math.Log(b.Ratio)) > 1e-9 {
