@@ -5,10 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/profile"
 	"github.com/regress-hbase/regress/harness/servercost"
 )
 
@@ -21,6 +26,11 @@ type Doctor struct {
 	// InfoPort places every region server's info server at its host and
 	// this port, whatever ZooKeeper says (--info-port); 0: ZooKeeper's.
 	InfoPort int
+	// JMXPort checks each region server's JMX remote connector at its host
+	// and this port, as --*-jmx-port records profiles there: the
+	// JFR-over-JMX recorder connects and creates a recording, closed
+	// unstarted; 0: not checked.
+	JMXPort int
 }
 
 // Run checks the flags, reaches the cluster and prints its report to out.
@@ -38,6 +48,10 @@ func (j *Doctor) Run(ctx context.Context, out io.Writer) error {
 	if j.InfoPort < 0 || j.InfoPort > 65535 {
 		return fault.Usage(fmt.Errorf("doctor: --info-port %d is not a port: give 1 to 65535", j.InfoPort))
 	}
+	if j.JMXPort < 0 || j.JMXPort > 65535 {
+		return fault.Usage(fmt.Errorf("doctor: --jmx-port %d is not a port: give 1 to 65535", j.JMXPort))
+	}
+	outer := ctx // the JMX check has its own time: a JVM a server, and a compile the first time
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	fail := func(what string, err error) error {
@@ -89,7 +103,58 @@ func (j *Doctor) Run(ctx context.Context, out io.Writer) error {
 		fmt.Fprintf(out, "  %s (table %s, %s)\n", s.Name, s.Table, s.Created.UTC().Format(time.RFC3339))
 	}
 	serverCost(ctx, out, c)
+	if j.JMXPort > 0 {
+		jfrOverJMX(outer, out, c, j.JMXPort)
+	}
 	return nil
+}
+
+// jmxCheckTimeout bounds doctor's JFR-over-JMX check, --timeout aside: the
+// recorder is compiled on first use, and each server gets a JVM of its own.
+const jmxCheckTimeout = 2 * time.Minute
+
+// jfrOverJMX prints, for each region server, whether --profile can record
+// it over JMX at its host and port: the recorder connects and creates a
+// recording (closed unstarted), or the line says what it met. Like
+// serverCost it never fails doctor: trials run without profiles.
+func jfrOverJMX(ctx context.Context, out io.Writer, c *hbase.Client, port int) {
+	ctx, cancel := context.WithTimeout(ctx, jmxCheckTimeout)
+	defer cancel()
+	infos, err := c.InfoServers(ctx)
+	if err != nil {
+		fmt.Fprintf(out, "JFR over JMX:        not checked (%v)\n", err)
+		return
+	}
+	rec, err := profile.NewJMXRecorder(ctx, "")
+	if err != nil {
+		fmt.Fprintf(out, "JFR over JMX:        not checked (%v)\n", err)
+		return
+	}
+	dir, err := os.MkdirTemp("", "regress-doctor-jmx-*")
+	if err != nil {
+		fmt.Fprintf(out, "JFR over JMX:        not checked (%v)\n", err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	fmt.Fprintf(out, "JFR over JMX:        what --profile records per region server (--*-jmx-port %d)\n", port)
+	for i, is := range infos {
+		host, _, err := net.SplitHostPort(is.Server)
+		if err != nil {
+			fmt.Fprintf(out, "  %s: no: %v\n", is.Server, err)
+			continue
+		}
+		addr := net.JoinHostPort(host, strconv.Itoa(port))
+		run, err := rec.Prepare(ctx, addr, filepath.Join(dir, fmt.Sprintf("%d.jfr", i)))
+		if err == nil {
+			err = run.Ready(ctx)
+			run.Cancel()
+		}
+		if err != nil {
+			fmt.Fprintf(out, "  %s: no, connector %s: %v\n", is.Server, addr, err)
+			continue
+		}
+		fmt.Fprintf(out, "  %s: ready, connector %s (JFR recording created and closed)\n", is.Server, addr)
+	}
 }
 
 // serverCost prints what a trial on this cluster, were regress not to start

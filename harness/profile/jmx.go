@@ -152,6 +152,22 @@ func (r *JMXRun) Record(ctx context.Context, start, stop, mustStartBy time.Time)
 	return r.started, nil
 }
 
+// Ready waits until the recorder has connected and created its recording
+// (what `regress doctor --jmx-port` checks) and returns why not when it
+// ended first; a later Record still finds it ready.
+func (r *JMXRun) Ready(ctx context.Context) error {
+	select {
+	case err := <-r.ready:
+		r.ready <- err
+		if err != nil {
+			return r.fail(err)
+		}
+		return nil
+	case <-ctx.Done():
+		return r.fail(ctx.Err())
+	}
+}
+
 // Cancel stops a recorder that will not record: with its stdin closed it
 // closes the unstarted recording and exits.
 func (r *JMXRun) Cancel() { _ = r.finish() }

@@ -22,6 +22,7 @@ func newDoctorCmd() *cobra.Command {
 	quorumVar(cmd.Flags(), &j.ZK, "zk", "ZooKeeper address of the cluster, HOST:PORT")
 	cmd.Flags().StringVar(&j.ZNode, "znode", "/hbase", "HBase's base znode (zookeeper.znode.parent)")
 	infoPortVar(cmd.Flags(), &j.InfoPort, "info-port", "read each region server's info server (/jmx) at its host and this port instead of the one ZooKeeper gives")
+	infoPortVar(cmd.Flags(), &j.JMXPort, "jmx-port", "also check that --profile can record JFR over JMX at each region server's host and this port (com.sun.management.jmxremote.port)")
 	cmd.Flags().DurationVar(&j.Timeout, "timeout", 10*time.Second, "give up when the cluster has not answered within this time")
 	return cmd
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"net"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,8 +51,16 @@ func TestDoctorRejectsBadFlags(t *testing.T) {
 // TestDoctorReportsVersionAndServers also checks doctor says what a trial
 // would read of each region server's cost: this one runs an info server and
 // regress's agent (as a cluster whose operators loaded it would).
+//
+// The region server also runs a JMX remote connector: doctor --jmx-port
+// says --profile can record it there (the recorder connects and creates a
+// recording), and names what it met at a port where nothing listens.
 func TestDoctorReportsVersionAndServers(t *testing.T) {
-	c := clustertest.StartSpec(t, cluster.Spec{InfoServer: true})
+	port := freePort(t)
+	c := clustertest.StartSpec(t, cluster.Spec{InfoServer: true, JVMOpts: []string{
+		"-Dcom.sun.management.jmxremote.port=" + strconv.Itoa(port), "-Dcom.sun.management.jmxremote.rmi.port=" + strconv.Itoa(port),
+		"-Dcom.sun.management.jmxremote.authenticate=false", "-Dcom.sun.management.jmxremote.ssl=false",
+		"-Djava.rmi.server.hostname=127.0.0.1"}})
 	out, err := runRegress(t, "doctor", "--zk", c.ZKAddr(), "--timeout", "30s")
 	if err != nil {
 		t.Fatal(err)
@@ -61,4 +71,33 @@ func TestDoctorReportsVersionAndServers(t *testing.T) {
 			t.Errorf("doctor output lacks %q:\n%s", want, out)
 		}
 	}
+	if strings.Contains(out, "JFR over JMX") {
+		t.Errorf("doctor checked JMX without --jmx-port:\n%s", out)
+	}
+	out, err = runRegress(t, "doctor", "--zk", c.ZKAddr(), "--timeout", "30s", "--jmx-port", strconv.Itoa(port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "JFR over JMX:") || !strings.Contains(out, ": ready, connector ") || !strings.Contains(out, ":"+strconv.Itoa(port)+" (JFR recording created and closed)") {
+		t.Errorf("doctor --jmx-port %d does not say the connector is ready:\n%s", port, out)
+	}
+	dead := freePort(t)
+	out, err = runRegress(t, "doctor", "--zk", c.ZKAddr(), "--timeout", "30s", "--jmx-port", strconv.Itoa(dead))
+	if err != nil {
+		t.Fatalf("doctor with no connector at --jmx-port must still report, not fail: %v", err)
+	}
+	if !strings.Contains(out, ": no, connector ") || !strings.Contains(out, ":"+strconv.Itoa(dead)+": ") {
+		t.Errorf("doctor --jmx-port %d (nothing listens) does not say why:\n%s", dead, out)
+	}
+}
+
+// freePort is a loopback TCP port free when asked.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
