@@ -102,9 +102,18 @@ func (j *Doctor) Run(ctx context.Context, out io.Writer) error {
 	for _, s := range snaps {
 		fmt.Fprintf(out, "  %s (table %s, %s)\n", s.Name, s.Table, s.Created.UTC().Format(time.RFC3339))
 	}
-	serverCost(ctx, out, c)
+	infos, err := c.InfoServers(ctx)
+	if err != nil {
+		// Neither section fails doctor: trials run without them.
+		fmt.Fprintf(out, "Server cost:         not read (%v)\n", err)
+		if j.JMXPort > 0 {
+			fmt.Fprintf(out, "JFR over JMX:        not checked (%v)\n", err)
+		}
+		return nil
+	}
+	serverCost(ctx, out, infos)
 	if j.JMXPort > 0 {
-		jfrOverJMX(outer, out, c, j.JMXPort)
+		jfrOverJMX(outer, out, infos, j.JMXPort)
 	}
 	return nil
 }
@@ -117,14 +126,9 @@ const jmxCheckTimeout = 2 * time.Minute
 // it over JMX at its host and port: the recorder connects and creates a
 // recording (closed unstarted), or the line says what it met. Like
 // serverCost it never fails doctor: trials run without profiles.
-func jfrOverJMX(ctx context.Context, out io.Writer, c *hbase.Client, port int) {
+func jfrOverJMX(ctx context.Context, out io.Writer, infos []hbase.InfoServer, port int) {
 	ctx, cancel := context.WithTimeout(ctx, jmxCheckTimeout)
 	defer cancel()
-	infos, err := c.InfoServers(ctx)
-	if err != nil {
-		fmt.Fprintf(out, "JFR over JMX:        not checked (%v)\n", err)
-		return
-	}
 	rec, err := profile.NewJMXRecorder(ctx, "")
 	if err != nil {
 		fmt.Fprintf(out, "JFR over JMX:        not checked (%v)\n", err)
@@ -159,14 +163,8 @@ func jfrOverJMX(ctx context.Context, out io.Writer, c *hbase.Client, port int) {
 
 // serverCost prints what a trial on this cluster, were regress not to start
 // it, would read of each region server's cost (through its info server's
-// /jmx): the request threads' figures, the process's, or nothing. It never
-// fails doctor: a cluster without info servers still serves trials.
-func serverCost(ctx context.Context, out io.Writer, c *hbase.Client) {
-	infos, err := c.InfoServers(ctx)
-	if err != nil {
-		fmt.Fprintf(out, "Server cost:         not read (%v)\n", err)
-		return
-	}
+// /jmx): the request threads' figures, the process's, or nothing.
+func serverCost(ctx context.Context, out io.Writer, infos []hbase.InfoServer) {
 	fmt.Fprintf(out, "Server cost:         what --*-zk trials read per region server\n")
 	for _, is := range infos {
 		fmt.Fprintf(out, "  %s: %s\n", is.Server, costSource(ctx, is))

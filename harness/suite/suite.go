@@ -477,59 +477,22 @@ func (s *Suite) normalise(f *file) error {
 		bad("compare.alpha: %v", err)
 	}
 	c.Tolerances = metric.DefaultTolerances()
-	for k, v := range f.Compare.Tolerances {
-		if !metric.IsMetric(k) {
-			bad("compare.tolerances: unknown metric %q (known: %s)", k, metric.List())
-			continue
+	// The catalogue's range, the one compare judges by: refused here,
+	// before any JVM starts, rather than after the trials.
+	tolerance := func(k string, v float64, _ string) error { return metric.CheckTolerance(k, v) }
+	maps.Copy(c.Tolerances, percentMap("compare.tolerances", f.Compare.Tolerances, unknownMetric, tolerance, bad))
+	c.PrimaryTolerances = percentMap("compare.primary_tolerances", f.Compare.PrimaryTolerances, func(k string) string {
+		if metric.IsMetric(k) && metric.IsEfficiency(k) {
+			return ""
 		}
-		f, err := parsePercent(v, -1)
-		if err == nil {
-			// The catalogue's range, the one compare judges by: refused
-			// here, before any JVM starts, rather than after the trials.
-			err = metric.CheckTolerance(k, f)
+		return fmt.Sprintf("%q has no primary row; primary rows are those of %s", k, strings.Join(metric.EfficiencyMetrics, ", "))
+	}, tolerance, bad)
+	c.InstanceSD = percentMap("compare.instance_sd", f.Compare.InstanceSD, unknownMetric, func(_ string, v float64, raw string) error {
+		if v < 0 || v > 1 {
+			return fmt.Errorf("must lie between 0%% and 100%%, got %s", raw)
 		}
-		if err != nil {
-			bad("compare.tolerances.%s: %v", k, err)
-			continue
-		}
-		c.Tolerances[k] = f
-	}
-	for _, k := range slices.Sorted(maps.Keys(f.Compare.PrimaryTolerances)) {
-		if !metric.IsMetric(k) || !metric.IsEfficiency(k) {
-			bad("compare.primary_tolerances: %q has no primary row; primary rows are those of %s", k, strings.Join(metric.EfficiencyMetrics, ", "))
-			continue
-		}
-		v, err := parsePercent(f.Compare.PrimaryTolerances[k], -1)
-		if err == nil {
-			err = metric.CheckTolerance(k, v)
-		}
-		if err != nil {
-			bad("compare.primary_tolerances.%s: %v", k, err)
-			continue
-		}
-		if c.PrimaryTolerances == nil {
-			c.PrimaryTolerances = map[string]float64{}
-		}
-		c.PrimaryTolerances[k] = v
-	}
-	for _, k := range slices.Sorted(maps.Keys(f.Compare.InstanceSD)) {
-		if !metric.IsMetric(k) {
-			bad("compare.instance_sd: unknown metric %q (known: %s)", k, metric.List())
-			continue
-		}
-		v, err := parsePercent(f.Compare.InstanceSD[k], -1)
-		if err == nil && (v < 0 || v > 1) {
-			err = fmt.Errorf("must lie between 0%% and 100%%, got %s", f.Compare.InstanceSD[k])
-		}
-		if err != nil {
-			bad("compare.instance_sd.%s: %v", k, err)
-			continue
-		}
-		if c.InstanceSD == nil {
-			c.InstanceSD = map[string]float64{}
-		}
-		c.InstanceSD[k] = v
-	}
+		return nil
+	}, bad)
 	if c.InstanceRuns < 0 {
 		bad("compare.instance_runs: must be 0 or more, got %d", c.InstanceRuns)
 	}
@@ -654,4 +617,39 @@ func parsePercent(s string, def float64) (float64, error) {
 		return 0, fmt.Errorf("%q is not a percentage (write e.g. 10%%)", s)
 	}
 	return f / 100, nil
+}
+
+// unknownMetric says why k is no metric of the catalogue, or "" when it is one.
+func unknownMetric(k string) string {
+	if metric.IsMetric(k) {
+		return ""
+	}
+	return fmt.Sprintf("unknown metric %q (known: %s)", k, metric.List())
+}
+
+// percentMap parses one of compare's metric-to-percentage sections: a key
+// refused by known (its reason) or a value that is no percentage or fails
+// check is reported through bad as "section: reason" or "section.key:
+// error", the rest returned as fractions (nil when none).
+func percentMap(section string, in map[string]string, known func(string) string, check func(k string, v float64, raw string) error, bad func(string, ...any)) map[string]float64 {
+	var out map[string]float64
+	for _, k := range slices.Sorted(maps.Keys(in)) {
+		if why := known(k); why != "" {
+			bad("%s: %s", section, why)
+			continue
+		}
+		v, err := parsePercent(in[k], -1)
+		if err == nil {
+			err = check(k, v, in[k])
+		}
+		if err != nil {
+			bad("%s.%s: %v", section, k, err)
+			continue
+		}
+		if out == nil {
+			out = map[string]float64{}
+		}
+		out[k] = v
+	}
+	return out
 }
