@@ -50,14 +50,16 @@ const (
 	releaseCPUPairSD   = 0.027
 	releaseAllocPairSD = 0.024
 	// The offset between two server JVMs of one release over a whole run
-	// (sd of the run's mean log ratio, every workload alike): four release
-	// A/As of 2026-12-03 (three of the suite as shipped, one of its
-	// draft) put the candidate's cpu_per_op over the workloads at -2.0%,
-	// -1.2%, +0.5% and +2.4%, its allocation at -0.9% to -0.2%; net of
-	// the pairs' own noise, sd 1.3% and 0.4% (scenarios/suites/release.yaml's
-	// compare.instance_sd).
+	// (sd of the run's mean log ratio, every workload alike). CPU: four
+	// release A/As of 2026-12-03 put the candidate's cpu_per_op over the
+	// workloads at -2.0%, -1.2%, +0.5% and +2.4% (sd 1.3% net of the pairs'
+	// own noise); eight A/As by the sixth session spread 0.9%, and the
+	// larger is kept. Allocation: those four lay within -0.9% and -0.2%
+	// (0.4%), but later A/As put one JVM at +2.4% and +2.5% for a whole
+	// run: eight A/As, -0.5% to +2.5%, sd 1.2%. Both are
+	// scenarios/suites/release.yaml's compare.instance_sd.
 	releaseInstanceCPUSD   = 0.013
-	releaseInstanceAllocSD = 0.004
+	releaseInstanceAllocSD = 0.012
 )
 
 // twoInstances starts each side twice over a release run (--instances 2):
@@ -66,7 +68,7 @@ func twoInstances(s *simScenario) {
 	instances(s)
 	s.instances = 2
 	s.cfg.InstanceSD = map[string]float64{MetricCPUPerOp: releaseInstanceCPUSD, MetricAllocPerOp: releaseInstanceAllocSD}
-	s.cfg.InstanceRuns = 4
+	s.cfg.InstanceRuns = 8
 }
 
 // instances gives a release scenario the measured offsets between server
@@ -172,7 +174,7 @@ func TestValidationFamilies(t *testing.T) {
 		{mk("release", "A/A, JVM instance offsets", simEffect{}, instances), "pass-target", nil},
 		// One trial in fifty with its request threads' CPU 1.4 times the
 		// usual (a JIT hiccup on one side, as seen in five of six release
-		// runs here): the pairs' ratios are winsorized, so it still PASSes.
+		// runs here): that pair is left out of its row, so it still PASSes.
 		{mk("release", "A/A, offsets, 2% of trials cpu x1.4", simEffect{}, func(s *simScenario) { instances(s); hiccups(s) }), "pass-target", nil},
 		// Why the release suite's per-workload tolerance is 5%, not 3% (the
 		// primary rows' is 3%): with the measured offsets between JVMs an A/A

@@ -53,7 +53,7 @@ svg text{font-size:11px;font-family:system-ui,sans-serif}
 		fmt.Fprintf(&b, "<h2>%s</h2>\n", e(wl))
 		for _, s := range seriesOf(h, wl) {
 			b.WriteString(`<div class="chart">`)
-			chartSVG(&b, h, s)
+			chartSVG(&b, h.Reference, s)
 			if s.Note != "" {
 				fmt.Fprintf(&b, `<div class="note">no change-point search: %s</div>`, e(s.Note))
 			}
@@ -65,8 +65,17 @@ svg text{font-size:11px;font-family:system-ui,sans-serif}
 	return err
 }
 
-// chartSVG draws one series.
-func chartSVG(b *strings.Builder, h *History, s Series) {
+// ChartSVG is one series' chart as a document of its own (an .svg file a
+// page or a doc links to): each point a ratio to reference with its interval.
+func ChartSVG(reference string, s Series) string {
+	var b strings.Builder
+	chartSVG(&b, reference, s)
+	return b.String()
+}
+
+// chartSVG draws one series. Its text style is its own, so the chart reads
+// the same inside a page and alone.
+func chartSVG(b *strings.Builder, reference string, s Series) {
 	e := html.EscapeString
 	// The y domain: every interval, the tolerance band and 1, on a log scale.
 	lo, hi := 1/(1+s.Tolerance), 1+s.Tolerance
@@ -89,8 +98,9 @@ func chartSVG(b *strings.Builder, h *History, s Series) {
 	}
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s %s">`,
 		chartW, chartH, chartW, chartH, e(s.Workload), e(s.Metric))
+	b.WriteString(`<style>text{font-size:11px;font-family:system-ui,sans-serif}</style>`)
 	fmt.Fprintf(b, `<text x="%d" y="14" font-weight="bold">%s %s</text><text x="%d" y="14" fill="#666">  ratio to %s (%s, %s; tolerance %.0f%%)</text>`,
-		padLeft, e(s.Workload), e(s.Metric), padLeft+8*len(s.Workload+s.Metric)+16, e(h.Reference), e(s.Unit), worse, 100*s.Tolerance)
+		padLeft, e(s.Workload), e(s.Metric), padLeft+8*len(s.Workload+s.Metric)+16, e(reference), e(s.Unit), worse, 100*s.Tolerance)
 	// Tolerance band and the line at 1.
 	fmt.Fprintf(b, `<rect x="%d" y="%.1f" width="%.0f" height="%.1f" fill="#eee"/>`, padLeft, y(1+s.Tolerance), plotW, y(1/(1+s.Tolerance))-y(1+s.Tolerance))
 	fmt.Fprintf(b, `<line x1="%d" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#999"/>`, padLeft, padLeft+plotW, y(1), y(1))
