@@ -57,8 +57,18 @@ public class SlowGetObserver implements RegionCoprocessor, RegionObserver {
     if (cpuNanos < 0) {
       throw new IOException(CPU_NANOS_KEY + " must be 0 or more, got " + cpuNanos);
     }
-    if (cpuNanos > 0 && !THREADS.isCurrentThreadCpuTimeSupported()) {
-      throw new IOException(CPU_NANOS_KEY + " needs thread CPU time, which this JVM does not measure");
+    checkCpuClock(CPU_NANOS_KEY, cpuNanos);
+  }
+
+  /**
+   * Refuses a CPU-time dose this JVM cannot measure: without a thread CPU
+   * clock (or with it turned off) burnCpu's clock reads -1 and would spin
+   * for ever.
+   */
+  static void checkCpuClock(String key, long nanos) throws IOException {
+    if (nanos > 0 && !(THREADS.isCurrentThreadCpuTimeSupported() && THREADS.isThreadCpuTimeEnabled())) {
+      throw new IOException(key + " needs thread CPU time, which this JVM does not measure"
+          + " (or has turned off: ThreadMXBean.setThreadCpuTimeEnabled)");
     }
   }
 

@@ -41,6 +41,7 @@ public class SlowRequestObserver implements RegionCoprocessor, RegionObserver {
     if (cpuNanos < 0) {
       throw new IOException(CPU_NANOS_KEY + " must be 0 or more, got " + cpuNanos);
     }
+    SlowGetObserver.checkCpuClock(CPU_NANOS_KEY, cpuNanos);
   }
 
   @Override
