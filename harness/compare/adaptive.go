@@ -26,7 +26,7 @@ func plan(c *Comparison, details []detail, r resolved, look int) Plan {
 		return p
 	}
 	for i, m := range c.Metrics {
-		if m.Gated && m.Status == Inconclusive {
+		if m.Gated && m.Status == Inconclusive && !m.DetectsOnly() {
 			p.Inconclusive = append(p.Inconclusive, details[i].key.String())
 		}
 	}
@@ -34,7 +34,7 @@ func plan(c *Comparison, details []detail, r resolved, look int) Plan {
 		return p
 	}
 	for i, m := range c.Metrics {
-		if !m.Gated || m.Status != Inconclusive {
+		if !m.Gated || m.Status != Inconclusive || m.DetectsOnly() {
 			continue
 		}
 		d := details[i]
@@ -47,12 +47,7 @@ func plan(c *Comparison, details []detail, r resolved, look int) Plan {
 		need := pairsNeeded(d, c.Paired, c.LookAlpha, r.MaxPairs) - d.est.N
 		ws := []string{d.key.Workload}
 		if m.Primary { // more pairs of every workload the primary row pools
-			ws = nil
-			for _, o := range c.Metrics {
-				if o.Metric == m.Metric && o.Gated && !o.Primary {
-					ws = append(ws, o.Workload)
-				}
-			}
+			ws = m.Pools
 		}
 		for _, w := range ws {
 			if need > p.Extra[w] {

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -37,6 +38,9 @@ type samples struct {
 	// counts are each side's server counts per workload (counts.go).
 	counts     []ServerCounts
 	countNotes []string
+	// heavy is each workload's operation that makes heavyShare or more of
+	// both sides' operations (YCSB's B, C and D: READ), "" when none.
+	heavy map[string]string
 }
 
 // metricSample is one metric's values. Log values keep each side's stored
@@ -99,6 +103,7 @@ func extract(bt, ct []results.Trial, unpaired bool) samples {
 		}
 	}
 	sort.Strings(s.workloads)
+	s.heavy = heavyOps(bt, ct)
 	for _, k := range keys {
 		s.metrics = append(s.metrics, extractMetric(k, bt, ct, sched))
 	}
@@ -110,6 +115,52 @@ func extract(bt, ct []results.Trial, unpaired bool) samples {
 		}
 	}
 	return s
+}
+
+// heavyShare is the share of a workload's operations one operation must
+// make for the workload to join that operation's primary row (primary.go):
+// YCSB's B and D are 95% READ, C all READ, E 95% SCAN; A and F are halves.
+const heavyShare = 0.9
+
+// heavyOps is each workload's operation that makes heavyShare or more of
+// its operations on each side (counted over the side's trials), "" when
+// none: a workload that is a different mix on the two sides is no one
+// operation's.
+func heavyOps(bt, ct []results.Trial) map[string]string {
+	out := map[string]string{}
+	shares := func(ts []results.Trial, w string) (map[string]int64, int64) {
+		n, total := map[string]int64{}, int64(0)
+		for i := range ts {
+			if ts[i].Workload != w {
+				continue
+			}
+			for op, st := range ts[i].Ops {
+				n[op] += st.Count
+				total += st.Count
+			}
+		}
+		return n, total
+	}
+	for _, side := range [][]results.Trial{bt, ct} {
+		for i := range side {
+			w := side[i].Workload
+			if _, done := out[w]; done {
+				continue
+			}
+			out[w] = ""
+			bn, bTotal := shares(bt, w)
+			cn, cTotal := shares(ct, w)
+			if bTotal == 0 || cTotal == 0 {
+				continue
+			}
+			for _, op := range slices.Sorted(maps.Keys(bn)) {
+				if float64(bn[op]) >= heavyShare*float64(bTotal) && float64(cn[op]) >= heavyShare*float64(cTotal) {
+					out[w] = op
+				}
+			}
+		}
+	}
+	return out
 }
 
 // extractMetric reads one metric's values off both sides' trials.

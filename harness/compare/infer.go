@@ -66,7 +66,7 @@ func decide(s samples, r resolved, out *Comparison) ([]detail, error) {
 	applyGateRules(s.throttled, out)
 	gateSources(s.metrics, out)
 	out.NotCompared = append(out.NotCompared, gatedMissing(s, r)...)
-	details = addPrimary(r, out, details)
+	details = addPrimary(r, out, details, s.heavy)
 	fam := rawPValues(details, out)
 	heldBetter := testHeld(s.held, s.paired, r, out, &fam)
 	if len(fam.metrics) == 0 && !slices.ContainsFunc(out.HeldRate, func(h HeldRate) bool { return h.Gated }) {
@@ -449,7 +449,7 @@ func verdict(ms []MetricResult, held []HeldRate) Verdict {
 		if m.Status == Regressed {
 			return Regression
 		}
-		if !passes(m.Status) {
+		if !passes(m.Status) && !m.DetectsOnly() {
 			v = VerdictInconclusive
 		}
 	}

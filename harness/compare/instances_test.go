@@ -77,7 +77,7 @@ func TestPrimaryRowCountsTheInstanceOffsetOnce(t *testing.T) {
 		out.Metrics = append(out.Metrics, MetricResult{Workload: w, Op: OpAll, Metric: MetricCPUPerOp, Gated: true, Baseline: 1, Candidate: 1})
 	}
 	r := resolved{tol: map[string]float64{MetricCPUPerOp: 0.05}}
-	details = addPrimary(r, out, details)
+	details = addPrimary(r, out, details, nil)
 	e := details[len(details)-1].est
 	if want := math.Sqrt(inst + 0.0001/4); math.Abs(e.SE-want) > 1e-9 {
 		t.Errorf("primary SE %.5f, want %.5f (the instance part whole, the pairs' averaged)", e.SE, want)

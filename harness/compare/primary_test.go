@@ -249,3 +249,108 @@ func TestPrimaryToleranceRefusesAMetricWithoutAPrimaryRow(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// withCoreMixes gives each trial of workloads A-F the operations of YCSB's
+// core workload of that letter (10,000 a trial), as the release suite's
+// trials hold them: B and D 95% READ, C all READ, E 95% SCAN, A and F halves.
+func withCoreMixes(ts []results.Trial) []results.Trial {
+	mixes := map[string]map[string]int64{
+		"A": {"READ": 5000, "UPDATE": 5000}, "B": {"READ": 9500, "UPDATE": 500}, "C": {"READ": 10000},
+		"D": {"READ": 9500, "INSERT": 500}, "E": {"SCAN": 9500, "INSERT": 500}, "F": {"READ": 5000, "READ-MODIFY-WRITE": 5000},
+	}
+	for i := range ts {
+		l := ts[i].Ops["READ"].Intended
+		ts[i].Ops = map[string]results.OpStats{}
+		for op, n := range mixes[ts[i].Workload] {
+			ts[i].Ops[op] = results.OpStats{Count: n, Intended: l}
+		}
+	}
+	return ts
+}
+
+// TestReadHeavyRowSeesACostOfTheGetPath: a cost of the Get path at 5% of
+// C's (B and D +4.7%, A and F +2.5%, E none) at a 3% tolerance: the row over
+// all six workloads weighs it about 3.5%, the row over the READ-heavy ones
+// (B, C, D) the whole 5%, REGRESSED, and the verdict REGRESSION. It asks
+// for no pairs of its own: the plan's workloads are the all-workloads row's.
+func TestReadHeavyRowSeesACostOfTheGetPath(t *testing.T) {
+	eff := map[string]float64{"A": 1.025, "B": 1.047, "C": 1.05, "D": 1.047, "F": 1.025}
+	bt, ct := costPairs(rand.New(rand.NewPCG(5, 8)), sixWorkloads, 8, 0.015, eff)
+	cmp, err := Compare(simManifest("b", withCoreMixes(bt)), simManifest("c", withCoreMixes(ct)), costConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := find(t, cmp, HeavyWorkloads("READ"), "READ", MetricCPUPerOp)
+	if !r.Primary || !r.DetectsOnly() || r.Status != Regressed || cmp.Verdict != Regression {
+		t.Fatalf("READ-heavy row %+v, verdict %s; want a primary row REGRESSED and REGRESSION", r, cmp.Verdict)
+	}
+	if want := []string{"B", "C", "D"}; fmt.Sprint(r.Pools) != fmt.Sprint(want) {
+		t.Errorf("the READ-heavy row pools %v, want %v", r.Pools, want)
+	}
+	if r.Ratio < 1.04 || r.Ratio > 1.06 {
+		t.Errorf("READ-heavy ratio %.4f, want about 1.048", r.Ratio)
+	}
+	all := find(t, cmp, AllWorkloads, OpAll, MetricCPUPerOp)
+	if all.Ratio > r.Ratio-0.005 || len(all.Pools) != 6 {
+		t.Errorf("all workloads %.4f over %v; want six workloads and below the READ-heavy row's %.4f", all.Ratio, all.Pools, r.Ratio)
+	}
+	for _, m := range cmp.Metrics {
+		if m.Primary && m.Workload != AllWorkloads && m.Workload != HeavyWorkloads("READ") {
+			t.Errorf("a primary row over %s: only READ is the most of two or more workloads' operations", m.Workload)
+		}
+	}
+	// The same pairs without the mixes (every trial all READ): one primary
+	// row, over all of them.
+	bt, ct = costPairs(rand.New(rand.NewPCG(5, 8)), sixWorkloads, 8, 0.015, eff)
+	cmp, err = Compare(simManifest("b", bt), simManifest("c", ct), costConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range cmp.Metrics {
+		if m.Primary && m.Workload != AllWorkloads {
+			t.Errorf("a READ-heavy row %+v although every workload is READ-heavy (the all-workloads row is it)", m)
+		}
+	}
+}
+
+// TestDetectorRowNeverHoldsAPassBack: an INCONCLUSIVE READ-heavy row leaves
+// a PASS a PASS and asks for no pairs; REGRESSED, it makes the verdict.
+func TestDetectorRowNeverHoldsAPassBack(t *testing.T) {
+	rows := []MetricResult{
+		{Workload: "C", Op: OpAll, Metric: MetricCPUPerOp, Gated: true, Status: Unchanged},
+		{Workload: AllWorkloads, Op: OpAll, Metric: MetricCPUPerOp, Gated: true, Primary: true, Status: Unchanged},
+		{Workload: HeavyWorkloads("READ"), Op: "READ", Metric: MetricCPUPerOp, Gated: true, Primary: true, Status: Inconclusive},
+	}
+	if v := verdict(rows, nil); v != Pass {
+		t.Errorf("an INCONCLUSIVE READ-heavy row: verdict %s, want PASS", v)
+	}
+	rows[1].Status = Inconclusive
+	if v := verdict(rows, nil); v != VerdictInconclusive {
+		t.Errorf("an INCONCLUSIVE all-workloads row: verdict %s, want INCONCLUSIVE", v)
+	}
+	rows[2].Status = Regressed
+	if v := verdict(rows, nil); v != Regression {
+		t.Errorf("a REGRESSED READ-heavy row: verdict %s, want REGRESSION", v)
+	}
+}
+
+// TestHeavyOpsNeedsTheSameMixOnBothSides: a workload is one operation's
+// when that operation makes 90% of its operations on each side.
+func TestHeavyOpsNeedsTheSameMixOnBothSides(t *testing.T) {
+	tr := func(w string, ops map[string]int64) results.Trial {
+		t := results.Trial{Workload: w, Ops: map[string]results.OpStats{}}
+		for op, n := range ops {
+			t.Ops[op] = results.OpStats{Count: n}
+		}
+		return t
+	}
+	bt := []results.Trial{tr("B", map[string]int64{"READ": 95, "UPDATE": 5}), tr("A", map[string]int64{"READ": 50, "UPDATE": 50}),
+		tr("X", map[string]int64{"READ": 95, "UPDATE": 5}), tr("E", map[string]int64{"SCAN": 90, "INSERT": 10})}
+	ct := []results.Trial{tr("B", map[string]int64{"READ": 96, "UPDATE": 4}), tr("A", map[string]int64{"READ": 50, "UPDATE": 50}),
+		tr("X", map[string]int64{"READ": 80, "UPDATE": 20}), tr("E", map[string]int64{"SCAN": 91, "INSERT": 9})}
+	got := heavyOps(bt, ct)
+	want := map[string]string{"B": "READ", "A": "", "X": "", "E": "SCAN"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("heavyOps = %v, want %v", got, want)
+	}
+}

@@ -61,12 +61,14 @@ type MetricResult struct {
 	Tolerance float64 `json:"tolerance"` // fraction, 0.10 = 10%
 	Status    Status  `json:"status"`
 	Gated     bool    `json:"gated"`
-	// Primary marks a server cost over every workload that gates it
-	// (Workload AllWorkloads), tested at the look's full alpha outside the
-	// Holm family (primary.go).
-	Primary bool    `json:"primary,omitempty"`
-	P       float64 `json:"p"`     // p-value of the one-sided regression test, Holm-adjusted when gated
-	Pairs   int     `json:"pairs"` // pairs (or trials a side when unpaired) the decision used
+	// Primary marks a server cost over several workloads that gate it: all
+	// of them (Workload AllWorkloads), or those made mostly of one
+	// operation (HeavyWorkloads), tested outside the Holm family (primary.go).
+	Primary bool `json:"primary,omitempty"`
+	// Pools names the workloads a primary row pools.
+	Pools []string `json:"pools,omitempty"`
+	P     float64  `json:"p"`     // p-value of the one-sided regression test, Holm-adjusted when gated
+	Pairs int      `json:"pairs"` // pairs (or trials a side when unpaired) the decision used
 	// PassBound is the non-inferiority bound: the one-sided (1-LookAlpha)
 	// bound of the ratio in the worse direction (upper for latency, lower for
 	// throughput). A gated metric lets the gate PASS when it is within

@@ -1,5 +1,5 @@
 // Command dosecurve draws a dose-response curve from regress runs: one point
-// per run's report.json, the primary row (all workloads) of a server cost
+// per run's report.json, a primary row (all workloads, or -row) of a server cost
 // with its interval, coloured by the row's status, runs in order of the dose
 // read from the candidate's label (testdata/coprocessor/dose.sh names them
 // <version>-req<NANOS>-<run> or <version>-cpu<NANOS>-<run>; the older loop
@@ -38,9 +38,10 @@ func main() {
 func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("dosecurve", flag.ContinueOnError)
 	metric := fs.String("metric", compare.MetricCPUPerOp, "the server cost whose primary row is drawn: cpu_per_op or alloc_per_op")
+	row := fs.String("row", compare.AllWorkloads, `the primary row drawn: "all workloads", or the workloads of one operation ("READ-heavy workloads")`)
 	out := fs.String("o", "", "the SVG file to write (required)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: dosecurve -o curve.svg [-metric cpu_per_op] report.json...")
+		fmt.Fprintln(fs.Output(), "usage: dosecurve -o curve.svg [-metric cpu_per_op] [-row 'all workloads'] report.json...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -52,7 +53,7 @@ func run(args []string, stdout io.Writer) error {
 	}
 	var runs []doseRun
 	for _, path := range fs.Args() {
-		r, err := readRun(path, *metric)
+		r, err := readRun(path, *metric, *row)
 		if err != nil {
 			return err
 		}
@@ -61,14 +62,14 @@ func run(args []string, stdout io.Writer) error {
 	slices.SortStableFunc(runs, func(a, b doseRun) int {
 		return cmp.Or(cmp.Compare(a.nanos, b.nanos), cmp.Compare(a.name, b.name))
 	})
-	s := history.Series{Workload: "all workloads", Metric: *metric, Unit: runs[0].unit, HigherIsWorse: true, Tolerance: commonTolerance(runs)}
+	s := history.Series{Workload: *row, Metric: *metric, Unit: runs[0].unit, HigherIsWorse: true, Tolerance: commonTolerance(runs)}
 	for _, r := range runs {
 		s.Points = append(s.Points, history.Point{Release: r.point(), Pairs: r.pairs, Ratio: r.ratio, Low: r.low, High: r.high, Status: r.status})
 	}
 	if err := atomicfile.WriteFile(*out, []byte(history.ChartSVG("the run's baseline", s)+"\n"), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "| run | dose on the candidate | primary %s | tolerance | row | verdict |\n|---|---|---|--:|---|---|\n", *metric)
+	fmt.Fprintf(stdout, "| run | dose on the candidate | %s, %s | tolerance | row | verdict |\n|---|---|---|--:|---|---|\n", *metric, *row)
 	for _, r := range runs {
 		fmt.Fprintf(stdout, "| %s | %s | %+.1f%% [%+.1f%%, %+.1f%%] | %.0f%% | %s | %s |\n", r.name, r.dose(), 100*(r.ratio-1), 100*(r.low-1), 100*(r.high-1), 100*r.tolerance, r.status, r.verdict)
 	}
@@ -151,7 +152,7 @@ type report struct {
 	} `json:"metrics"`
 }
 
-func readRun(path, metric string) (doseRun, error) {
+func readRun(path, metric, row string) (doseRun, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return doseRun{}, fmt.Errorf("%w (give the report.json a run wrote under its --out directory)", err)
@@ -166,15 +167,15 @@ func readRun(path, metric string) (doseRun, error) {
 		r.nanos, _ = strconv.Atoi(m[2])
 	}
 	for _, m := range rep.Metrics {
-		if !m.Primary || m.Metric != metric {
+		if !m.Primary || m.Metric != metric || m.Workload != row {
 			continue
 		}
 		if m.Ratio == nil || m.Low == nil || m.High == nil {
-			return doseRun{}, fmt.Errorf("%s: the primary %s row has no ratio (too few pairs?)", path, metric)
+			return doseRun{}, fmt.Errorf("%s: the %s row of %s has no ratio (too few pairs?)", path, metric, row)
 		}
 		r.unit, r.ratio, r.low, r.high = m.Unit, *m.Ratio, *m.Low, *m.High
 		r.tolerance, r.pairs, r.status = m.Tolerance, m.Pairs, m.Status
 		return r, nil
 	}
-	return doseRun{}, fmt.Errorf("%s has no primary %s row: give a run of a suite that gates %s (the release suite does)", path, metric, metric)
+	return doseRun{}, fmt.Errorf("%s has no primary %s row over %s: give a run of a suite that gates %s (the release suite does), and a row it has", path, metric, row, metric)
 }

@@ -23,6 +23,7 @@ func writeReport(t *testing.T, dir, name, candidate, verdict, rows string) strin
 }
 
 const (
+	readsRow    = `{"workload":"READ-heavy workloads","metric":"cpu_per_op","unit":"us","primary":true,"ratio":1.2,"ci_low":1.1,"ci_high":1.3,"tolerance":0.03,"status":"REGRESSED","pairs":24}`
 	workloadRow = `{"workload":"workloadc","metric":"cpu_per_op","unit":"us","ratio":1.9,"ci_low":1.8,"ci_high":2.0,"tolerance":0.05,"status":"REGRESSED","pairs":8}`
 	allocRow    = `{"workload":"all workloads","metric":"alloc_per_op","unit":"B","primary":true,"ratio":1.01,"ci_low":1.0,"ci_high":1.02,"tolerance":0.05,"status":"UNCHANGED","pairs":48}`
 )
@@ -33,7 +34,7 @@ func primaryRow(ratio, low, high, status string) string {
 
 func TestCurveOrdersRunsByDoseAndDrawsTheirPrimaryRows(t *testing.T) {
 	dir := t.TempDir()
-	high := writeReport(t, dir, "x", "2.6.1-req13500-d8a", "REGRESSION", workloadRow+","+primaryRow("1.081", "1.07", "1.09", "REGRESSED")+","+allocRow)
+	high := writeReport(t, dir, "x", "2.6.1-req13500-d8a", "REGRESSION", workloadRow+","+readsRow+","+primaryRow("1.081", "1.07", "1.09", "REGRESSED")+","+allocRow)
 	aa := writeReport(t, dir, "y", "2.6.1-req0-aa5b", "PASS", primaryRow("1.01", "1.005", "1.014", "UNCHANGED"))
 	low := writeReport(t, dir, "z", "2.6.1-req5000-d3a", "INCONCLUSIVE", primaryRow("1.029", "1.02", "1.036", "INCONCLUSIVE"))
 	pair := writeReport(t, dir, "readme1", "2.6.1-hadoop3", "PASS", primaryRow("0.98", "0.978", "0.983", "UNCHANGED"))
@@ -74,6 +75,14 @@ func TestCurveOrdersRunsByDoseAndDrawsTheirPrimaryRows(t *testing.T) {
 	if strings.Index(s, "aa5b A/A") > strings.Index(s, "d3a 5000 ns") {
 		t.Errorf("runs not in dose order:\n%s", s)
 	}
+	// -row picks another primary row of the same reports.
+	out.Reset()
+	if err := run([]string{"-o", svg, "-row", "READ-heavy workloads", high}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if w := "| d8a | 13500 ns a request | +20.0% [+10.0%, +30.0%] | 3% | REGRESSED | REGRESSION |"; !strings.Contains(out.String(), w) {
+		t.Errorf("-row READ-heavy workloads:\n%s\nwant the row %q", out.String(), w)
+	}
 }
 
 func TestCurveRefusesWhatItCannotDraw(t *testing.T) {
@@ -90,8 +99,9 @@ func TestCurveRefusesWhatItCannotDraw(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-o", svg, noPrimary}, "no primary cpu_per_op row"},
-		{[]string{"-o", svg, noRatio}, "has no ratio"},
+		{[]string{"-o", svg, noPrimary}, "no primary cpu_per_op row over all workloads"},
+		{[]string{"-o", svg, "-row", "SCAN-heavy workloads", noRatio}, "no primary cpu_per_op row over SCAN-heavy workloads"},
+		{[]string{"-o", svg, noRatio}, "row of all workloads has no ratio"},
 		{[]string{"-o", svg, junk}, "is not a regress report.json"},
 		{[]string{"-o", svg, filepath.Join(dir, "absent.json")}, "give the report.json"},
 		{[]string{noPrimary}, "give -o FILE.svg"},
