@@ -547,19 +547,25 @@ func (o *Op) note(label string, v float64, at srcLine) {
 // successes than operations, or more statuses than its operations and its
 // failures (the X-FAILED blocks) together.
 func (r *Run) checkCounts(name string, o *Op) error {
-	if o.opsLine.n == 0 {
-		return nil // no Operations line: nothing to check against
-	}
 	perr := func(at srcLine, why string) error {
 		return &ParseError{File: r.File, Line: at.n, Text: at.raw, Why: why}
 	}
-	ops := o.OperationsReported
-	if o.Count == 0 && o.latLine.n > 0 {
+	ops, opsLine := o.OperationsReported, o.opsLine
+	if opsLine.n == 0 && o.Intended != nil && o.Intended.opsLine.n > 0 {
+		// Without an Operations line of its own the operation counts what its
+		// Intended- block counts (Trial takes it from there): its statuses
+		// answer to that count.
+		ops, opsLine = o.Intended.OperationsReported, o.Intended.opsLine
+	}
+	if opsLine.n == 0 {
+		return nil // no Operations line: nothing to check against
+	}
+	if o.opsLine.n > 0 && o.Count == 0 && o.latLine.n > 0 {
 		return perr(o.latLine, fmt.Sprintf("[%s] gives a latency, but its Operations (line %d) is %s: one of the two is damaged; fix the file or import YCSB's original output", name, o.opsLine.n, strconv.FormatFloat(ops, 'f', -1, 64)))
 	}
 	// Averages of several runs are fractional: half an operation is slack, not damage.
 	if o.okSum > ops+0.5 {
-		return perr(o.okLine, fmt.Sprintf("[%s] counts more successful operations than its Operations, %s (line %d): the output is damaged or two runs were pasted together; import each run's output as YCSB printed it", name, strconv.FormatFloat(ops, 'f', -1, 64), o.opsLine.n))
+		return perr(o.okLine, fmt.Sprintf("[%s] counts more successful operations than its Operations, %s (line %d): the output is damaged or two runs were pasted together; import each run's output as YCSB printed it", name, strconv.FormatFloat(ops, 'f', -1, 64), opsLine.n))
 	}
 	failed := 0.0
 	for other, f := range r.Ops {
@@ -569,7 +575,7 @@ func (r *Run) checkCounts(name string, o *Op) error {
 	}
 	if o.statusSum > ops+failed+0.5 {
 		return perr(o.statusLine, fmt.Sprintf("[%s]'s Return= lines count %s operations, more than its Operations, %s (line %d), and its failures' blocks (%s) together: the output is damaged or two runs were pasted together; import each run's output as YCSB printed it",
-			name, strconv.FormatFloat(o.statusSum, 'f', -1, 64), strconv.FormatFloat(ops, 'f', -1, 64), o.opsLine.n, strconv.FormatFloat(failed, 'f', -1, 64)))
+			name, strconv.FormatFloat(o.statusSum, 'f', -1, 64), strconv.FormatFloat(ops, 'f', -1, 64), opsLine.n, strconv.FormatFloat(failed, 'f', -1, 64)))
 	}
 	return nil
 }
