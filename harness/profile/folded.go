@@ -109,7 +109,9 @@ func readStacks(r io.Reader, ft stackFormat, name func(stack string) string) (Fo
 		if err != nil || w < 0 {
 			return nil, fmt.Errorf("%s line %d %q: %s %q is not a whole number of 0 or more", ft.what, line, trim(s), ft.weight, s[i+1:])
 		}
-		f[name(strings.TrimSpace(s[:i]))] += w
+		// Renaming can leave a space at an end (a frame "x.lambda$0 $0"
+		// loses its suffix), which the written line would not keep: trim.
+		f[strings.TrimSpace(name(strings.TrimSpace(s[:i])))] += w
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", ft.read, err)
