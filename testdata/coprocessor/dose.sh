@@ -10,8 +10,9 @@
 # NANOS 0 is an A/A with the same jar on both sides. To aim at a share of
 # workload C's cpu_per_op, read C's baseline figure from an A/A's report;
 # what a dose costs is known only as the run measures it (a Get pays the
-# clock reads too, and JVMs differ): on the development VM (C 125-165 us a
-# Get) 3300 ns a Get cost C +5.4%, 8000 ns +9.2% and +9.5%, 13000 ns +10.8%.
+# clock reads too, and JVMs differ): on the development VM (C 124-165 us a
+# Get) 3300 ns a Get cost C +5.4% and +1.1%, 5000 ns +5.7%, 8000 ns +9.2% and
+# +9.5%, 13000 ns +10.8%, 19000 ns +11.3%; 5000 ns a request +4.6% and +6.5%.
 # Results are stored under the
 # labels <version>-base-<observer>0-NAME and <version>-<observer>NANOS-NAME in
 # $STORE (default baselines), reports in reports/dose-NAME; exit code as regress's.
