@@ -109,29 +109,12 @@ func readStacks(r io.Reader, ft stackFormat, name func(stack string) string) (Fo
 		if err != nil || w < 0 {
 			return nil, fmt.Errorf("%s line %d %q: %s %q is not a whole number of 0 or more", ft.what, line, trim(s), ft.weight, s[i+1:])
 		}
-		f[stableName(name, strings.TrimSpace(s[:i]))] += w
+		f[name(strings.TrimSpace(s[:i]))] += w
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", ft.read, err)
 	}
 	return f, nil
-}
-
-// stableName renames a stack until renaming it again changes nothing, so a
-// stored stack reads back as the same key. Renaming can leave a space at an
-// end (a frame "x.lambda$0 $0" loses its suffix), which a written line does
-// not keep, and the trimmed name can then lose another suffix
-// ("lambda$$0 $0"): trim and rename again. Each round only shortens the
-// name, bar an empty class named "[unknown]" once; the bound is a guard.
-func stableName(name func(string) string, s string) string {
-	for range len(s) + 2 {
-		t := strings.TrimSpace(name(s))
-		if t == s {
-			break
-		}
-		s = t
-	}
-	return s
 }
 
 // canonicalStack applies CanonicalFrame to each frame of a stack that may

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // JFR event types the parser folds.
@@ -270,6 +271,8 @@ func canonicalMethod(m string) string {
 		if i < len(lambdaBodyPrefix) || i == len(m)-1 || strings.Trim(m[i+1:], "0123456789") != "" {
 			return m
 		}
-		m = m[:i]
+		// A space left at the end would not survive a folded file's line:
+		// trimmed, the name is stripped again, as it would be read back.
+		m = strings.TrimRightFunc(m[:i], unicode.IsSpace)
 	}
 }

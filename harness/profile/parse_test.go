@@ -246,3 +246,15 @@ func FuzzReadFolded(f *testing.F) {
 		}
 	})
 }
+
+// TestCanonicalFrameIsStable: a canonical name names itself, so a stored
+// stack reads back under the key it was written with (the fuzzer's finds:
+// a method ending in a space once its number went).
+func TestCanonicalFrameIsStable(t *testing.T) {
+	for _, in := range []string{".lambda$0 $0", ".lambda$$0 $0", ".lambda$\f$0", "a.B.lambda$get$3", "a.B$$Lambda$1/0x1f.get"} {
+		once := CanonicalFrame(in)
+		if twice := CanonicalFrame(once); twice != once || strings.TrimSpace(once) != once {
+			t.Errorf("%q: %q, then %q", in, once, twice)
+		}
+	}
+}
