@@ -40,7 +40,7 @@ func TestDamagedTextIsReadRightOrRefused(t *testing.T) {
 			err: "in.txt:6: [READ] counts more successful operations than its Operations, 100 (line 3)"},
 		{name: "statuses above the count", input: run + "[READ], Return=ERROR, 7\n",
 			err: "in.txt:7: [READ]'s Return= lines count 107 operations, more than its Operations, 100 (line 3)"},
-		// The fuzzer's find (CI, stop 36): statuses with only an Intended- block's count.
+		// CI's fuzz run found it: statuses with only an Intended- block's count.
 		{name: "statuses above the Intended- block's count", input: "[Intended-READ], Operations, 1\n[READ], Return=OK, 11\n",
 			err: "in.txt:2: [READ] counts more successful operations than its Operations, 1 (line 1)"},
 		// YCSB counts a failed READ's status under [READ] and its latency under [READ-FAILED].
