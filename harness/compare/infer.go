@@ -276,9 +276,9 @@ func metricStatuses(ms []MetricResult, details []detail, regressed []bool, alpha
 		}
 		reg := regressed[i]
 		if !m.Gated {
-			reg = sign*pick(d.key, rlo, rhi) > d.c
+			reg = BeyondTolerance(rlo, rhi, d.c, sign)
 		}
-		m.Status = status(lo, hi, d.c, sign, reg)
+		m.Status = StatusOf(lo, hi, d.c, sign, reg)
 		m.Detectable = detectable(d)
 	}
 }
@@ -398,39 +398,6 @@ func gatedMissing(s samples, r resolved) []string {
 		}
 	}
 	return out2
-}
-
-// pick returns the interval bound nearest the worse direction's tolerance:
-// the lower bound for latency, the upper bound for throughput.
-func pick(k metricKey, lo, hi float64) float64 {
-	if k.worseSign() > 0 {
-		return lo
-	}
-	return hi
-}
-
-// status reads a metric's status off its interval [lo, hi] of the log ratio
-// at the look's level, c = log(1+tolerance), sign = worseSign. regressed is
-// the test's decision (Holm for gated metrics, read off the bound at the Holm
-// level). The worse-direction bound within c is non-inferiority (NOT WORSE);
-// UNCHANGED adds the better-direction bound within -c (equivalence);
-// IMPROVED needs the worse-direction bound below -c.
-func status(lo, hi, c, sign float64, regressed bool) Status {
-	if sign < 0 {
-		lo, hi = -hi, -lo
-	}
-	switch {
-	case regressed:
-		return Regressed
-	case hi < -c:
-		return Improved
-	case lo >= -c && hi <= c:
-		return Unchanged
-	case hi <= c:
-		return NotWorse
-	default:
-		return Inconclusive
-	}
 }
 
 // passes reports whether a gated status lets the gate pass.

@@ -61,7 +61,7 @@ func ComparePaired(rows []PairedRatios, alpha float64) ([]MetricResult, Verdict)
 		} else {
 			m.PassBound = math.Exp(hi)
 		}
-		m.Status = status(lo, hi, math.Log1p(m.Tolerance), sign, reject[j])
+		m.Status = StatusOf(lo, hi, math.Log1p(m.Tolerance), sign, reject[j])
 	}
 	return out, verdict(out, nil)
 }

@@ -130,7 +130,7 @@ func TestStatusEdges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := status(tt.lo, tt.hi, c, tt.sign, tt.regressed); got != tt.want {
+			if got := StatusOf(tt.lo, tt.hi, c, tt.sign, tt.regressed); got != tt.want {
 				t.Errorf("status = %s, want %s", got, tt.want)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/report"
 )
 
@@ -78,7 +79,8 @@ func ChartSVG(reference string, s Series) string {
 func chartSVG(b *strings.Builder, reference string, s Series) {
 	e := html.EscapeString
 	// The y domain: every interval, the tolerance band and 1, on a log scale.
-	lo, hi := 1/(1+s.Tolerance), 1+s.Tolerance
+	bandLo, bandHi := compare.ToleranceBand(s.Tolerance)
+	lo, hi := bandLo, bandHi
 	for _, p := range s.Points {
 		if p.HasRatio() {
 			lo, hi = math.Min(lo, p.Low), math.Max(hi, p.High)
@@ -102,7 +104,7 @@ func chartSVG(b *strings.Builder, reference string, s Series) {
 	fmt.Fprintf(b, `<text x="%d" y="14" font-weight="bold">%s %s</text><text x="%d" y="14" fill="#666">  ratio to %s (%s, %s; tolerance %.0f%%)</text>`,
 		padLeft, e(s.Workload), e(s.Metric), padLeft+8*len(s.Workload+s.Metric)+16, e(reference), e(s.Unit), worse, 100*s.Tolerance)
 	// Tolerance band and the line at 1.
-	fmt.Fprintf(b, `<rect x="%d" y="%.1f" width="%.0f" height="%.1f" fill="#eee"/>`, padLeft, y(1+s.Tolerance), plotW, y(1/(1+s.Tolerance))-y(1+s.Tolerance))
+	fmt.Fprintf(b, `<rect x="%d" y="%.1f" width="%.0f" height="%.1f" fill="#eee"/>`, padLeft, y(bandHi), plotW, y(bandLo)-y(bandHi))
 	fmt.Fprintf(b, `<line x1="%d" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#999"/>`, padLeft, padLeft+plotW, y(1), y(1))
 	// Axis with ticks at round ratios inside the domain.
 	fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%d" y2="%.0f" stroke="#333"/>`, padLeft, padLeft, padTop, padTop+plotH)

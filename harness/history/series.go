@@ -8,8 +8,6 @@ import (
 	"sort"
 	"time"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/regress-hbase/regress/harness/changepoint"
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/metric"
@@ -244,49 +242,12 @@ func PointOf(r Run, w string, m Metric, tol, alpha float64) Point {
 		p.Note = fmt.Sprintf("%d pair(s) report %s; an interval needs 2", len(d), m.Name)
 		return p
 	}
-	mean, sd := meanSD(d)
-	p.SE = sd / math.Sqrt(float64(len(d)))
-	h := 0.0
-	if p.SE > 0 {
-		h = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(d) - 1)}.Quantile(1-alpha) * p.SE
-	}
-	p.Ratio, p.Low, p.High = math.Exp(mean), math.Exp(mean-h), math.Exp(mean+h)
-	p.Status = status(mean-h, mean+h, math.Log1p(tol), m.Row.Worse.Sign())
+	mean, se, lo, hi := compare.PairedInterval(d, alpha)
+	c, worse := math.Log1p(tol), m.Row.Worse.Sign()
+	p.SE = se
+	p.Ratio, p.Low, p.High = math.Exp(mean), math.Exp(lo), math.Exp(hi)
+	p.Status = compare.StatusOf(lo, hi, c, worse, compare.BeyondTolerance(lo, hi, c, worse))
 	return p
-}
-
-func meanSD(xs []float64) (mean, sd float64) {
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(xs)-1))
-}
-
-// status is compare's rule on the interval [lo, hi] of the log ratio, c =
-// log(1+tolerance), worse = +1 (latency) or -1 (throughput): REGRESSED when
-// the whole interval is beyond c on the worse side, IMPROVED beyond -c on the
-// better side, UNCHANGED inside [-c, c], NOT WORSE when only the worse bound
-// is within c, INCONCLUSIVE otherwise.
-func status(lo, hi, c, worse float64) compare.Status {
-	if worse < 0 {
-		lo, hi = -hi, -lo
-	}
-	switch {
-	case lo > c:
-		return compare.Regressed
-	case hi < -c:
-		return compare.Improved
-	case lo >= -c && hi <= c:
-		return compare.Unchanged
-	case hi <= c:
-		return compare.NotWorse
-	}
-	return compare.Inconclusive
 }
 
 // LatestRun picks, from a reference's and a release's stored trials, the

@@ -397,15 +397,15 @@ func trialsSVG(m compare.MetricResult, paired bool) string {
 }
 
 // intervalSVG draws the ratio's interval on a log axis against the tolerance
-// band [1/(1+tau), 1+tau], with the estimate and the no-change line.
+// band (compare.ToleranceBand), with the estimate and the no-change line.
 func intervalSVG(m compare.MetricResult) string {
 	if !hasCI(m) {
 		return ""
 	}
 	const W, H, left, right = 300.0, 180.0, 16.0, 16.0
-	band := 1 + m.Tolerance
-	lo := math.Min(math.Min(m.CILow, 1/band), m.Ratio) / 1.05
-	hi := math.Max(math.Max(m.CIHigh, band), m.Ratio) * 1.05
+	bandLo, bandHi := compare.ToleranceBand(m.Tolerance)
+	lo := math.Min(math.Min(m.CILow, bandLo), m.Ratio) / 1.05
+	hi := math.Max(math.Max(m.CIHigh, bandHi), m.Ratio) * 1.05
 	pw := W - left - right
 	sx := func(r float64) float64 { return left + (math.Log(r)-math.Log(lo))/(math.Log(hi)-math.Log(lo))*pw }
 	const axisY, barY = 120.0, 80.0
@@ -413,13 +413,13 @@ func intervalSVG(m compare.MetricResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
 		W, H, W, H, html.EscapeString(m.Workload+" "+m.Op+" "+m.Metric+" ratio interval"))
-	fmt.Fprintf(&b, `<rect x="%.1f" y="30" width="%.1f" height="%.1f" fill="%s"/>`, sx(1/band), sx(band)-sx(1/band), axisY-30, colBand)
+	fmt.Fprintf(&b, `<rect x="%.1f" y="30" width="%.1f" height="%.1f" fill="%s"/>`, sx(bandLo), sx(bandHi)-sx(bandLo), axisY-30, colBand)
 	fmt.Fprintf(&b, `<line x1="%.1f" y1="30" x2="%.1f" y2="%.1f" stroke="#57606a" stroke-dasharray="3,3"/>`, sx(1), sx(1), axisY)
 	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#8c959f"/>`, left, axisY, left+pw, axisY)
 	for _, t := range []struct {
 		r     float64
 		label string
-	}{{1 / band, fmt.Sprintf("%.3g", 1/band)}, {1, "1"}, {band, fmt.Sprintf("%.3g", band)}} {
+	}{{bandLo, fmt.Sprintf("%.3g", bandLo)}, {1, "1"}, {bandHi, fmt.Sprintf("%.3g", bandHi)}} {
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, sx(t.r), axisY+16, html.EscapeString(t.label))
 	}
 	fmt.Fprintf(&b, `<text x="%.1f" y="22" text-anchor="middle">tolerance ±%.0f%%</text>`, left+pw/2, 100*m.Tolerance)
