@@ -49,9 +49,10 @@ type Config struct {
 	// Tolerances maps a metric name to the change (a fraction, 0.10 = 10%) that
 	// counts as no change; missing metrics take metric.DefaultTolerances.
 	Tolerances map[string]float64
-	// PrimaryTolerances maps a server cost (metric.EfficiencyMetrics) to
-	// the tolerance of its primary row, the change over every workload that
-	// gates it; missing metrics take their Tolerances entry.
+	// PrimaryTolerances maps a server cost (metric.EfficiencyMetrics) or a
+	// latency (metric.LatencyMetrics) to the tolerance of its primary rows,
+	// the change over every workload that gates it (for a latency, of one
+	// class of operations); missing metrics take their Tolerances entry.
 	PrimaryTolerances map[string]float64
 	// Gate selects the gated metrics. A selector is "metric", "op/metric" or
 	// "workload/op/metric"; any part may be "*"; throughput's op is "ALL".
@@ -137,8 +138,8 @@ func (c Config) resolve() (resolved, error) {
 	r.primaryTol = maps.Clone(r.tol)
 	for _, k := range slices.Sorted(maps.Keys(c.PrimaryTolerances)) {
 		v := c.PrimaryTolerances[k]
-		if !metric.IsEfficiency(k) {
-			return r, fmt.Errorf("compare: primary tolerance for %q, which has no primary row; primary rows are those of %s", k, strings.Join(metric.EfficiencyMetrics, ", "))
+		if !metric.HasPrimaryRow(k) {
+			return r, fmt.Errorf("compare: primary tolerance for %q, which has no primary row; primary rows are those of %s", k, strings.Join(metric.PrimaryMetrics, ", "))
 		}
 		if err := metric.CheckTolerance(k, v); err != nil {
 			return r, fmt.Errorf("compare: primary tolerance %v for %s: %w (tolerances are fractions: 0.03 is 3%%)", v, k, err)

@@ -238,10 +238,14 @@ func TestPrimaryToleranceIsItsOwn(t *testing.T) {
 	}
 }
 
-// TestPrimaryToleranceRefusesAMetricWithoutAPrimaryRow: only a server cost
-// has a primary row; a tolerance for another is refused, saying which.
+// TestPrimaryToleranceRefusesAMetricWithoutAPrimaryRow: a server cost and a
+// latency have primary rows; a tolerance for another (throughput) is
+// refused, saying which.
 func TestPrimaryToleranceRefusesAMetricWithoutAPrimaryRow(t *testing.T) {
-	err := Config{PrimaryTolerances: map[string]float64{MetricP95: 0.03}}.Check()
+	if err := (Config{PrimaryTolerances: map[string]float64{MetricP95: 0.03}}).Check(); err != nil {
+		t.Fatalf("a latency's primary tolerance: %v", err)
+	}
+	err := Config{PrimaryTolerances: map[string]float64{MetricThroughput: 0.03}}.Check()
 	if err == nil || !strings.Contains(err.Error(), "cpu_per_op") {
 		t.Fatalf("err %v; want a refusal naming the metrics with primary rows", err)
 	}

@@ -30,6 +30,11 @@ const (
 	// AllocPerOp is the bytes the region servers' JVMs allocated per
 	// operation, per workload: lower is better.
 	AllocPerOp = "alloc_per_op"
+	// ProcessCPUPerOp is the region servers' whole process CPU time per
+	// operation, net of their idle background (every thread: WAL syncers,
+	// flushes, compactions, GC, JIT), per workload: lower is better. A cost
+	// moved off the request threads shows here and not in CPUPerOp.
+	ProcessCPUPerOp = "process_cpu_per_op"
 	// Min and Max are YCSB's MinLatency and MaxLatency, compared only
 	// descriptively (imported summaries): one extreme value is no basis for a gate.
 	Min = "min"
@@ -151,6 +156,19 @@ var catalogue = []Metric{
 			return t.Server.AllocPerOpBytes
 		},
 		Source: func(s *results.ServerStats) string { return s.AllocSource }},
+	{Name: ProcessCPUPerOp, Unit: Micros, Worse: WorseHigher, Scope: Server, Tolerance: 0.10, MaxTolerance: maxTolerance,
+		Trial: func(t *results.Trial) float64 {
+			if t.Server == nil {
+				return 0
+			}
+			return t.Server.ProcessCPUPerOpMicros
+		},
+		Source: func(s *results.ServerStats) string {
+			if s.ProcessCPUPerOpMicros > 0 {
+				return "process"
+			}
+			return ""
+		}},
 	// Capacity's tolerance is the suite's capacity: section's (capacity/section).
 	{Name: Capacity, Unit: OpsPerSec, Worse: WorseLower, Scope: Sweep},
 }
@@ -278,6 +296,14 @@ var EfficiencyMetrics = Names(Server)
 
 // IsEfficiency reports whether name is a server cost metric (cpu_per_op, alloc_per_op).
 func IsEfficiency(name string) bool { return Of(name).Scope == Server }
+
+// PrimaryMetrics are the metrics that have primary rows (compare's rows
+// over several workloads): the server costs, and the latencies over one
+// class of operations.
+var PrimaryMetrics = append(slices.Clone(EfficiencyMetrics), LatencyMetrics...)
+
+// HasPrimaryRow reports whether name is one of PrimaryMetrics.
+func HasPrimaryRow(name string) bool { return slices.Contains(PrimaryMetrics, name) }
 
 // IsMetric reports whether name is a metric of Metrics.
 func IsMetric(name string) bool { return slices.Contains(Metrics, name) }

@@ -17,7 +17,7 @@ func TestEveryRowIsComplete(t *testing.T) {
 		AchievedOpsPerSec: 950,
 		Ops: map[string]results.OpStats{"READ": {Intended: results.Latency{
 			P50Micros: 50, P95Micros: 95, P99Micros: 99, P999Micros: 999, MeanMicros: 60, MinMicros: 1, MaxMicros: 5000}}},
-		Server: &results.ServerStats{CPUPerOpMicros: 12, CPUSource: "request threads", AllocPerOpBytes: 4096, AllocSource: "agent"},
+		Server: &results.ServerStats{CPUPerOpMicros: 12, CPUSource: "request threads", AllocPerOpBytes: 4096, AllocSource: "agent", ProcessCPUPerOpMicros: 20},
 	}
 	want := map[string]struct {
 		unit   string
@@ -27,17 +27,18 @@ func TestEveryRowIsComplete(t *testing.T) {
 		value  float64
 		source string
 	}{
-		P50:        {Micros, WorseHigher, PerOp, 0.05, 50, ""},
-		P95:        {Micros, WorseHigher, PerOp, 0.10, 95, ""},
-		P99:        {Micros, WorseHigher, PerOp, 0.10, 99, ""},
-		P999:       {Micros, WorseHigher, PerOp, 0.20, 999, ""},
-		Mean:       {Micros, WorseHigher, PerOp, 0.05, 60, ""},
-		Min:        {Micros, WorseHigher, PerOp, 0, 1, ""},
-		Max:        {Micros, WorseHigher, PerOp, 0, 5000, ""},
-		Throughput: {OpsPerSec, WorseLower, PerTrial, 0.05, 950, ""},
-		CPUPerOp:   {Micros, WorseHigher, Server, 0.10, 12, "request threads"},
-		AllocPerOp: {Bytes, WorseHigher, Server, 0.10, 4096, "agent"},
-		Capacity:   {OpsPerSec, WorseLower, Sweep, 0, 0, ""},
+		P50:             {Micros, WorseHigher, PerOp, 0.05, 50, ""},
+		P95:             {Micros, WorseHigher, PerOp, 0.10, 95, ""},
+		P99:             {Micros, WorseHigher, PerOp, 0.10, 99, ""},
+		P999:            {Micros, WorseHigher, PerOp, 0.20, 999, ""},
+		Mean:            {Micros, WorseHigher, PerOp, 0.05, 60, ""},
+		Min:             {Micros, WorseHigher, PerOp, 0, 1, ""},
+		Max:             {Micros, WorseHigher, PerOp, 0, 5000, ""},
+		Throughput:      {OpsPerSec, WorseLower, PerTrial, 0.05, 950, ""},
+		CPUPerOp:        {Micros, WorseHigher, Server, 0.10, 12, "request threads"},
+		AllocPerOp:      {Bytes, WorseHigher, Server, 0.10, 4096, "agent"},
+		ProcessCPUPerOp: {Micros, WorseHigher, Server, 0.10, 20, "process"},
+		Capacity:        {OpsPerSec, WorseLower, Sweep, 0, 0, ""},
 	}
 	if len(All()) != len(want) {
 		t.Errorf("catalogue has %d rows, the test knows %d: add the new row here", len(All()), len(want))
@@ -115,7 +116,7 @@ func TestToleranceAdviceSaysTheRangeAndTheDirection(t *testing.T) {
 		{P99, 1.5, "150% is outside p99's allowed tolerances, above 0% up to 100%: a larger tolerance would let p99 more than double and still pass"},
 		{Throughput, 2, "200% is outside throughput's allowed tolerances, above 0% up to 100%: a larger tolerance would let throughput fall below half"},
 		{P50, 0, "0% is outside p50's allowed tolerances"},
-		{"p42", 0.1, `unknown metric "p42"; known metrics: p50, p95, p99, p99.9, mean, throughput, cpu_per_op, alloc_per_op`},
+		{"p42", 0.1, `unknown metric "p42"; known metrics: p50, p95, p99, p99.9, mean, throughput, cpu_per_op, alloc_per_op, process_cpu_per_op`},
 		{Capacity, 0.1, "unknown metric"},
 	} {
 		err := CheckTolerance(tc.metric, tc.v)
@@ -145,9 +146,9 @@ func TestDerivedListsKeepTheirOrder(t *testing.T) {
 		name      string
 		got, want []string
 	}{
-		{"Metrics", Metrics, []string{P50, P95, P99, P999, Mean, Throughput, CPUPerOp, AllocPerOp}},
+		{"Metrics", Metrics, []string{P50, P95, P99, P999, Mean, Throughput, CPUPerOp, AllocPerOp, ProcessCPUPerOp}},
 		{"LatencyMetrics", LatencyMetrics, []string{P50, P95, P99, P999, Mean}},
-		{"EfficiencyMetrics", EfficiencyMetrics, []string{CPUPerOp, AllocPerOp}},
+		{"EfficiencyMetrics", EfficiencyMetrics, []string{CPUPerOp, AllocPerOp, ProcessCPUPerOp}},
 		{"Names(PerOp)", Names(PerOp), []string{P50, P95, P99, P999, Mean, Min, Max}},
 	} {
 		if strings.Join(tc.got, ",") != strings.Join(tc.want, ",") {

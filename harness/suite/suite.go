@@ -482,10 +482,10 @@ func (s *Suite) normalise(f *file) error {
 	tolerance := func(k string, v float64, _ string) error { return metric.CheckTolerance(k, v) }
 	maps.Copy(c.Tolerances, percentMap("compare.tolerances", f.Compare.Tolerances, unknownMetric, tolerance, bad))
 	c.PrimaryTolerances = percentMap("compare.primary_tolerances", f.Compare.PrimaryTolerances, func(k string) string {
-		if metric.IsMetric(k) && metric.IsEfficiency(k) {
+		if metric.IsMetric(k) && metric.HasPrimaryRow(k) {
 			return ""
 		}
-		return fmt.Sprintf("%q has no primary row; primary rows are those of %s", k, strings.Join(metric.EfficiencyMetrics, ", "))
+		return fmt.Sprintf("%q has no primary row; primary rows are those of %s", k, strings.Join(metric.PrimaryMetrics, ", "))
 	}, tolerance, bad)
 	c.InstanceSD = percentMap("compare.instance_sd", f.Compare.InstanceSD, unknownMetric, func(_ string, v float64, raw string) error {
 		if v < 0 || v > 1 {

@@ -61,7 +61,7 @@ func TestParseRejectsBadInput(t *testing.T) {
 		{"tolerance not a percentage", minimal + "compare: {tolerances: {p99: 0.1}}", "not a percentage"},
 		{"unknown metric", minimal + "compare: {tolerances: {p42: 10%}}", `unknown metric "p42"`},
 		{"unknown gate", minimal + "compare: {gate: [latency]}", `unknown metric "latency"`},
-		{"primary tolerance of a latency", minimal + "compare: {primary_tolerances: {p95: 3%}}", `"p95" has no primary row`},
+		{"primary tolerance of throughput", minimal + "compare: {primary_tolerances: {throughput: 3%}}", `"throughput" has no primary row`},
 		{"primary tolerance not a percentage", minimal + "compare: {primary_tolerances: {cpu_per_op: 0.03}}", "compare.primary_tolerances.cpu_per_op"},
 		{"bad duration", minimal + "run: {measure: forever}", "not a duration"},
 		{"one pair", minimal + "pairs: {initial: 1}", "at least 2 pairs"},

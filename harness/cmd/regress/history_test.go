@@ -29,7 +29,7 @@ func TestHistoryAndBisectBadInputExit2(t *testing.T) {
 		{"history bad reference", []string{"history", "--versions", "2.6.0,2.6.1", "--reference", "x;y", "--suite", suite, "--scenarios", scenariosDir}, "--reference:"},
 		{"bisect without good", []string{"bisect", "--bad", "2.6.1"}, "--good VERSION"},
 		{"bisect without metric", []string{"bisect", "--good", "2.6.0", "--bad", "2.6.1", "--workload", "workloadc"}, "--metric M"},
-		{"bisect bad metric", []string{"bisect", "--good", "2.6.0", "--bad", "2.6.1", "--workload", "workloadc", "--metric", "p95"}, `metric "p95": write one of throughput, cpu_per_op, alloc_per_op, OP/p50`},
+		{"bisect bad metric", []string{"bisect", "--good", "2.6.0", "--bad", "2.6.1", "--workload", "workloadc", "--metric", "p95"}, `metric "p95": write one of throughput, cpu_per_op, alloc_per_op, process_cpu_per_op, OP/p50`},
 		{"bisect backwards", []string{"bisect", "--good", "2.6.2", "--bad", "2.6.1", "--workload", "workloadc", "--metric", "READ/p95"}, "--good 2.6.2 must be an older release than --bad 2.6.1"},
 		{"bisect list without ends", []string{"bisect", "--good", "2.6.0", "--bad", "2.6.3", "--versions", "2.6.0,2.6.1", "--workload", "workloadc", "--metric", "READ/p95", "--suite", suite, "--scenarios", scenariosDir}, "must include --good 2.6.0 and --bad 2.6.3"},
 		{"bisect unknown workload", []string{"bisect", "--good", "2.6.0", "--bad", "2.6.1", "--workload", "workloadz", "--metric", "READ/p95", "--suite", suite, "--scenarios", scenariosDir}, "--workload workloadz"},
