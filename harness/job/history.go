@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/fault"
@@ -56,6 +55,9 @@ type History struct {
 func (j *History) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if !slices.Contains(history.Formats.Names(), j.Format) {
 		return fault.Usagef("--format %q: choose one of %s", j.Format, strings.Join(history.Formats.Names(), ", "))
+	}
+	if err := checkOutFree(j.Out); err != nil {
+		return err
 	}
 	if strings.TrimSpace(j.Versions) == "" {
 		return fault.Usage(errors.New("--versions is empty: give releases as a list (2.6.0,2.6.2,2.6.4) or a range (2.5.10..2.6.4)"))
@@ -136,12 +138,17 @@ func (j *History) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fault.Run(err)
 	}
-	out := j.Out
-	if out == "" {
-		out = filepath.Join("reports", "history-"+time.Now().UTC().Format("20060102T150405Z"))
-	}
-	written, err := history.Formats.WriteFiles(out, h)
+	d, err := reserveOut(j.Out, "reports", "history-")
 	if err != nil {
+		return err
+	}
+	out := d.Path
+	written, err := history.Formats.WriteFiles(d.Tmp, h)
+	if err != nil {
+		d.Abort()
+		return fault.Run(fmt.Errorf("history: %w", err))
+	}
+	if err := d.Commit(); err != nil {
 		return fault.Run(fmt.Errorf("history: %w", err))
 	}
 	if err := history.Formats.Render(stdout, j.Format, h); err != nil {

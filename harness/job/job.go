@@ -206,15 +206,20 @@ func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cf
 // writeReports writes every format under rp.Out (default reports/<timestamp>),
 // adds to GitHub's step summary when asked, and prints rp.Format on stdout.
 func writeReports(stdout io.Writer, rp Report, rep report.Report, stepSummary bool) error {
-	out := rp.Out
-	if out == "" {
-		out = report.Timestamped("reports", time.Now())
+	d, err := reserveOut(rp.Out, "reports", "")
+	if err != nil {
+		return err
 	}
+	out := d.Path
 	if rep.Vote.Report == "" {
 		rep.Vote.Report = filepath.Join(out, "report.html")
 	}
-	written, err := report.WriteAll(out, rep)
+	written, err := report.WriteAll(d.Tmp, rep)
 	if err != nil {
+		d.Abort()
+		return fault.Run(err)
+	}
+	if err := d.Commit(); err != nil {
 		return fault.Run(err)
 	}
 	if stepSummary {
@@ -227,6 +232,26 @@ func writeReports(stdout io.Writer, rp Report, rep report.Report, stepSummary bo
 	}
 	slog.Info("reports written", "dir", out, "files", len(written))
 	return nil
+}
+
+// reserveOut reserves the report directory: out when the user named one
+// (refused when it already holds files), else base/<prefix><timestamp>, with
+// a suffix when a comparison of the same second took that name.
+func reserveOut(out, base, prefix string) (*report.OutDir, error) {
+	var d *report.OutDir
+	var err error
+	if out != "" {
+		d, err = report.NamedOutDir(out)
+	} else {
+		d, err = report.NewOutDir(base, prefix, time.Now())
+	}
+	if errors.Is(err, report.ErrOutTaken) {
+		return nil, fault.Usage(err)
+	}
+	if err != nil {
+		return nil, fault.Run(err)
+	}
+	return d, nil
 }
 
 // Run is `regress run`: one target measured with a suite, its trials stored.
@@ -481,6 +506,9 @@ func (rp Report) Check() error {
 	if out == "" {
 		out = "reports" // the default reports/<timestamp> lies under it
 	}
+	if err := checkOutFree(rp.Out); err != nil {
+		return err
+	}
 	dir := out
 	for {
 		fi, err := os.Stat(dir)
@@ -508,20 +536,37 @@ func (rp Report) Check() error {
 	return nil
 }
 
+// checkOutFree refuses an --out that already holds files, before any work:
+// reports are never written over another comparison's.
+func checkOutFree(out string) error {
+	if out == "" {
+		return nil
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		return nil // absent: created at the end; anything else is Check's to say
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.IsDir() {
+		return nil
+	}
+	if names, _ := f.Readdirnames(1); len(names) > 0 {
+		return fault.Usagef("--out %s already holds files (%s...): reports are never written over another comparison's; give a new directory, or leave --out out (reports/<timestamp>)", out, names[0])
+	}
+	return nil
+}
+
 // CheckIn is Check, and refuses an --out inside the results store: reports
 // written there would land in (or beside) its entry directories, where
 // `results check` and `results remove` take them for the store's own.
 func (rp Report) CheckIn(store string) error {
-	if err := rp.Check(); err != nil {
-		return err
-	}
 	if rp.Out == "" || store == "" {
-		return nil
+		return rp.Check()
 	}
 	out, err1 := filepath.Abs(rp.Out)
 	root, err2 := filepath.Abs(store)
 	if err1 != nil || err2 != nil {
-		return nil
+		return rp.Check()
 	}
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
@@ -532,7 +577,7 @@ func (rp Report) CheckIn(store string) error {
 	if rel, err := filepath.Rel(root, out); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return fault.Usagef("--out %s lies inside the results store %s: give a directory outside it, e.g. reports/NAME (the default is reports/<timestamp>)", rp.Out, store)
 	}
-	return nil
+	return rp.Check()
 }
 
 // evalExisting resolves the symbolic links of path's longest existing prefix

@@ -101,7 +101,7 @@ func TestCapacityFromAStoredSweepReportsItAgain(t *testing.T) {
 	}
 	scen := filepath.Join("..", "..", "..", "scenarios")
 	for _, from := range []string{p, sw.RunID} {
-		out, err := runRegress(t, "capacity", "--from", from, "--store", store.Root(), "--scenarios", scen, "--out", filepath.Join(dir, "rep"), "--format", "json")
+		out, err := runRegress(t, "capacity", "--from", from, "--store", store.Root(), "--scenarios", scen, "--out", filepath.Join(t.TempDir(), "rep"), "--format", "json")
 		if code(err) != exitRegression || !strings.Contains(out, `"metric": "capacity"`) {
 			t.Fatalf("--from %s: exit %d (%v), want 1 and the JSON report:\n%s", from, code(err), err, out)
 		}

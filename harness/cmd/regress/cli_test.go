@@ -35,6 +35,7 @@ func TestLogFormat(t *testing.T) {
 	if err != nil || !strings.Contains(errText, `level=WARN msg="suite not found`) {
 		t.Fatalf("text log: %v\n%s", err, errText)
 	}
+	args[len(args)-1] = t.TempDir() // a report folder is never written twice
 	_, errJSON, err := runCLI(t, append(args, "--log-format", "json")...)
 	if err != nil {
 		t.Fatal(err)

@@ -75,9 +75,8 @@ func TestEditedSuiteIsChosenWithItsFingerprint(t *testing.T) {
 	storeSideWithFingerprint(t, st, "base", "fedcba9876543210", 1.0, 8)
 	storeSideWithFingerprint(t, st, "cand", "fedcba9876543210", 2.0, 8) // twice as slow under the edited suite
 	scen := filepath.Join("..", "..", "..", "scenarios")
-	out := filepath.Join(dir, "reports")
 	compare := func(suite ...string) error {
-		args := append([]string{"compare", "--baseline", "base", "--candidate", "cand", "--store", st.Root(), "--scenarios", scen, "--out", out}, suite...)
+		args := append([]string{"compare", "--baseline", "base", "--candidate", "cand", "--store", st.Root(), "--scenarios", scen, "--out", filepath.Join(t.TempDir(), "r")}, suite...)
 		_, err := runRegress(t, args...)
 		return err
 	}

@@ -170,6 +170,7 @@ func TestCompareNotesLostPlotsAndReadsLogsBesideTheManifest(t *testing.T) {
 		t.Fatalf("logs %v", logs)
 	}
 	writeFile(t, logs[0], "damaged")
+	args[len(args)-1] = filepath.Join(dir, "r2") // a report folder is never written twice
 	_, errOut, err = runCLI(t, args...)
 	if err != nil || !strings.Contains(errOut, "latency plots left out") || !strings.Contains(errOut, "checksum does not match") {
 		t.Fatalf("damaged log: %v\n%s", err, errOut)
