@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/runner"
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // profileOn is whether a run records profiles: --profile when given, else the suite's run.profile.
@@ -238,10 +240,7 @@ func voteOf(bm, cm *results.Manifest, c *compare.Comparison, reportPath string) 
 		if s.m == nil {
 			continue
 		}
-		s.into.Version = s.m.Version
-		if l := s.m.Label; l != "" && l != s.m.Version {
-			s.into.Version = l + " (" + s.m.Version + ")"
-		}
+		s.into.Version = voteBuild(s.m)
 		s.into.JarDigest = jarDigest(s.m.JarChecksums)
 	}
 	if cm != nil {
@@ -288,4 +287,42 @@ func jarDigest(sums map[string]string) string {
 		return "sha256:" + d
 	}
 	return ""
+}
+
+// voteBuild names a side's build as a voter would write it: the release
+// ("2.6.1", its build flavour left to the machine line), a label a person
+// gave before it ("2.6.1RC1 (2.6.1)"; never one regress made up, such as
+// "2.6.1-hadoop3+conf-794b6001"), then what was changed, in words:
+// "2.6.1 + hfile.block.cache.size=0", "2.6.1 + JVM -XX:+UseZGC".
+func voteBuild(m *results.Manifest) string {
+	rel := version.Release(m.Version)
+	name := rel
+	if l := m.Label; l != "" && l != m.Version && l != rel && !madeUpLabel(l) {
+		name = l + " (" + rel + ")"
+	}
+	var changed []string
+	for _, k := range slices.Sorted(maps.Keys(m.Settings)) {
+		changed = append(changed, k+"="+m.Settings[k])
+	}
+	for _, o := range m.JVMOpts {
+		changed = append(changed, "JVM "+o)
+	}
+	if m.RSHeap != "" {
+		changed = append(changed, "region server heap "+m.RSHeap)
+	}
+	if len(changed) > 0 {
+		name += " + " + strings.Join(changed, ", ")
+	}
+	return name
+}
+
+// madeUpLabel reports whether a label is one regress made for the store
+// (sut.Name's "+conf-", "+jars-", "+rs", an A/A's "+baseline"), not a person's.
+func madeUpLabel(l string) bool {
+	for _, s := range []string{"+conf-", "+jars-", "+rs", "+baseline", "+candidate"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
 }

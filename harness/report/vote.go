@@ -301,13 +301,19 @@ func voteChanges(c *compare.Comparison) ([]string, int) {
 		if !finite(m.Ratio) || m.Ratio <= 0 {
 			continue
 		}
-		items = append(items, item{rank(m.Status), math.Abs(math.Log(m.Ratio)), voteMetric(m)})
+		// Latency first within a status: it is what users feel; the
+		// servers' cost says why.
+		r := 2 * rank(m.Status)
+		if metric.Of(m.Metric).Scope != metric.PerOp {
+			r++
+		}
+		items = append(items, item{r, math.Abs(math.Log(m.Ratio)), voteMetric(m)})
 	}
 	for _, h := range c.HeldRate {
 		if h.Status != compare.Regressed {
 			continue
 		}
-		items = append(items, item{0, math.Inf(1), fmt.Sprintf("- %s held rate %.0f ops/s: missed in %d of %d candidate and %d of %d baseline trials, %s",
+		items = append(items, item{1, math.Inf(1), fmt.Sprintf("- %s held rate %.0f ops/s: missed in %d of %d candidate and %d of %d baseline trials, %s",
 			h.Workload, h.TargetOpsPerSec, h.CandidateMissed, h.CandidateTrials, h.BaselineMissed, h.BaselineTrials, h.Status)})
 	}
 	slices.SortStableFunc(items, func(a, b item) int {
@@ -320,12 +326,15 @@ func voteChanges(c *compare.Comparison) ([]string, int) {
 	return lines, len(items) - len(lines)
 }
 
-// voteMetric is one change: "- workloada READ p99: 3.34 ms -> 3.57 ms, +7.0% [+3.0%, +11.0%], REGRESSED".
+// voteMetric is one change: "- workloada READ p99: 3.34 ms -> 3.57 ms,
+// +7.0% [+3.0%, +11.0%], REGRESSED"; a ratio of 2 or more reads as a
+// factor: "- workloadc READ p50: 362 µs -> 1.45 ms, x4.0 [x3.84, x4.18]".
 func voteMetric(m compare.MetricResult) string {
-	s := fmt.Sprintf("- %s %s %s: %s -> %s, %+.1f%%", m.Workload, m.Op, m.Metric,
-		voteValue(m.Metric, m.Baseline, m.BaselineBelow, m.Unit), voteValue(m.Metric, m.Candidate, m.CandidateBelow, m.Unit), (m.Ratio-1)*100)
+	what := strings.Join(strings.Fields(m.Workload+" "+strings.TrimPrefix(m.Op, compare.OpAll)+" "+m.Metric), " ")
+	s := fmt.Sprintf("- %s: %s -> %s, %s", what,
+		voteValue(m.Metric, m.Baseline, m.BaselineBelow, m.Unit), voteValue(m.Metric, m.Candidate, m.CandidateBelow, m.Unit), voteRatio(m.Ratio))
 	if hasCI(m) {
-		s += fmt.Sprintf(" [%+.1f%%, %+.1f%%]", (m.CILow-1)*100, (m.CIHigh-1)*100)
+		s += fmt.Sprintf(" [%s, %s]", voteRatio(m.CILow), voteRatio(m.CIHigh))
 	}
 	s += ", " + status(m)
 	if b := verdictBoundNote(m); b != "" {
@@ -352,15 +361,20 @@ func verdictBoundNote(m compare.MetricResult) string {
 	return fmt.Sprintf("(the verdict's bound, Holm-adjusted over the gated metrics: %+.1f%%, within the %.0f%% tolerance)", (m.RegressionBound-1)*100, m.Tolerance*100)
 }
 
-// voteValue prints a client latency (a per-operation metric) in
-// milliseconds, "< 1 ms" below one (or when only known to lie below a bound
-// under a millisecond); the server's CPU per operation, never a latency and
-// mostly under a millisecond, and other units as the tables do.
-func voteValue(name string, v float64, below bool, unit string) string {
-	if metric.Of(name).Scope != metric.PerOp || !finite(v) {
-		return sideValue(v, below, unit)
+// voteRatio prints a change: "+7.0%" below twice, "x4.0" from there (a
+// percentage of +300% reads worse than "four times").
+func voteRatio(r float64) string {
+	if r >= 2 {
+		return fmt.Sprintf("x%.3g", r)
 	}
-	if v < 1000 || (below && v <= 1000) {
+	return fmt.Sprintf("%+.1f%%", (r-1)*100)
+}
+
+// voteValue prints a figure as the tables do (a latency of 362 us as
+// "362 µs", 1450 us as "1.45 ms"); an imported percentile only known to lie
+// below a millisecond (YCSB's whole milliseconds) reads "< 1 ms".
+func voteValue(name string, v float64, below bool, unit string) string {
+	if metric.Of(name).Scope == metric.PerOp && finite(v) && below && v <= 1000 {
 		return "< 1 ms"
 	}
 	return sideValue(v, below, unit)
