@@ -1,0 +1,29 @@
+package job
+
+import (
+	"testing"
+
+	"github.com/regress-hbase/regress/harness/results"
+)
+
+// TestVoteBuildNamesASideAsAVoterWould: the release without its build
+// flavour, a person's label before it, settings and JVM options in words;
+// never the store's made-up name (issue 39: "2.6.1-hadoop3+conf-794b6001").
+func TestVoteBuildNamesASideAsAVoterWould(t *testing.T) {
+	for _, tc := range []struct {
+		m    results.Manifest
+		want string
+	}{
+		{results.Manifest{Version: "2.6.1-hadoop3"}, "2.6.1"},
+		{results.Manifest{Version: "2.6.1-hadoop3", Label: "2.6.1-hadoop3+conf-794b6001", Settings: map[string]string{"hfile.block.cache.size": "0"}},
+			"2.6.1 + hfile.block.cache.size=0"},
+		{results.Manifest{Version: "2.6.2", Label: "2.6.2RC1"}, "2.6.2RC1 (2.6.2)"},
+		{results.Manifest{Version: "2.6.1", Label: "2.6.1+baseline"}, "2.6.1"},
+		{results.Manifest{Version: "2.6.1", Settings: map[string]string{"b": "2", "a": "1"}, JVMOpts: []string{"-XX:+UseZGC"}, RSHeap: "2g"},
+			"2.6.1 + a=1, b=2, JVM -XX:+UseZGC, region server heap 2g"},
+	} {
+		if got := voteBuild(&tc.m); got != tc.want {
+			t.Errorf("voteBuild(%+v) = %q, want %q", tc.m, got, tc.want)
+		}
+	}
+}
