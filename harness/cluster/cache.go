@@ -45,9 +45,10 @@ type artifactCache struct {
 
 // candidates lists the artifact versions to try for a requested one, best
 // first: a plain version prefers its -hadoop3 build, which is the one made for
-// the Hadoop line that runs on JDK 17.
-func candidates(v string) []string {
-	if strings.Contains(v, "-hadoop") {
+// the Hadoop line that runs on JDK 17, unless plain asks for the plain build
+// (Spec.Plain: the other side of a run has no -hadoop3 build).
+func candidates(v string, plain bool) []string {
+	if plain || strings.Contains(v, "-hadoop") {
 		return []string{v}
 	}
 	if maj, _, ok := version.Line(v); ok && maj == 2 {
@@ -118,7 +119,7 @@ type cacheEntry struct {
 
 // resolve returns the jars for version from Maven's own repositories (see resolveEntry).
 func (c *artifactCache) resolve(ctx context.Context, version string, mvn func() (*maven, error)) (string, []string, error) {
-	e, err := c.resolveEntry(ctx, version, "", mvn)
+	e, err := c.resolveEntry(ctx, version, "", false, mvn)
 	return e.version, e.jars, err
 }
 
@@ -129,15 +130,15 @@ func (c *artifactCache) resolve(ctx context.Context, version string, mvn func() 
 // an entry; Maven then runs with a local repository of that repository's own,
 // so its jars never reach ~/.m2 where they would pass for the release. A file
 // lock keeps concurrent test binaries from running Maven at the same time.
-func (c *artifactCache) resolveEntry(ctx context.Context, version, repo string, mvn func() (*maven, error)) (cacheEntry, error) {
+func (c *artifactCache) resolveEntry(ctx context.Context, version, repo string, plain bool, mvn func() (*maven, error)) (cacheEntry, error) {
 	var keys []entryKey
 	if repo != "" {
 		var err error
-		if keys, err = repoKeys(ctx, repo, version); err != nil {
+		if keys, err = repoKeys(ctx, repo, version, plain); err != nil {
 			return cacheEntry{}, err
 		}
 	} else {
-		keys = plainKeys(version)
+		keys = plainKeys(version, plain)
 	}
 	return c.resolveKeys(ctx, version, repo, keys, mvn)
 }
@@ -219,10 +220,11 @@ func (c *artifactCache) resolveKeys(ctx context.Context, version, repo string, k
 	return cacheEntry{}, nf
 }
 
-// plainKeys are the entries of version resolved through Maven's own settings.
-func plainKeys(version string) []entryKey {
+// plainKeys are the entries of version resolved through Maven's own
+// settings (plain: its plain build only).
+func plainKeys(version string, plain bool) []entryKey {
 	var keys []entryKey
-	for _, v := range candidates(version) {
+	for _, v := range candidates(version, plain) {
 		keys = append(keys, entryKey{version: v, dir: v})
 	}
 	return keys
@@ -230,7 +232,7 @@ func plainKeys(version string) []entryKey {
 
 // lookup returns the cached jars for version without touching Maven.
 func (c *artifactCache) lookup(version string) (cacheEntry, bool) {
-	return c.lookupKeys(plainKeys(version))
+	return c.lookupKeys(plainKeys(version, false))
 }
 
 // entryKey names one cache entry: the artifact version and its directory

@@ -18,6 +18,10 @@ import (
 type Spec struct {
 	// Version is the HBase release, e.g. "2.6.1" or "2.6.1-hadoop3".
 	Version string
+	// Plain starts a plain Version's plain build even where its -hadoop3
+	// build is published: what a run whose other side has no -hadoop3
+	// build asks for, so both sides run one Hadoop client stack.
+	Plain bool
 	// Conf holds hbase-site.xml overrides; they win over the provider's defaults.
 	Conf map[string]string
 	// JVMOpts are extra JVM options, appended after the provider's own.
@@ -36,9 +40,10 @@ type Spec struct {
 	JavaHome string
 	// InfoServer starts the region server's info server on a free loopback
 	// port, for its /jmx and /prometheus metrics (make bench-fidelity, a
-	// trial's block cache counts). The jar tree Maven resolves for some
-	// builds lacks its web resources (2.5.11-hadoop3): those start without
-	// one, and the cluster's info address is "".
+	// trial's block cache counts). Some hbase-server jars on Maven Central
+	// lack its web resources (2.6.3, 2.5.11-hadoop3): those get an empty
+	// web app on the class path (webapps.go), which serves /jmx and
+	// /prometheus but not the status pages.
 	InfoServer bool
 	// Repo is a Maven repository URL (a staging repository, or file:///...)
 	// searched first for the HBase jars; empty means Maven's own settings.
@@ -77,6 +82,8 @@ type Info struct {
 	RegionServers int
 	// RSHeap is each region server's -Xmx as asked ("" for the default).
 	RSHeap string
+	// Hadoop is the Hadoop client stack on the class path (HadoopStack), "" when none was found.
+	Hadoop string
 }
 
 // Describer is implemented by clusters that know how they were made.

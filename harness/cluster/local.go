@@ -80,8 +80,10 @@ func (l *Local) cacheFor(s Spec) (*artifactCache, error) {
 	return &artifactCache{root: root, log: l.logger()}, nil
 }
 
-// Resolve makes sure the jars of version are in the cache (running Maven only
-// when they are not) and returns the artifact version used, e.g. 2.6.1-hadoop3.
+// Resolve makes sure the jars of s's version are in the cache (running
+// Maven only when they are not; s.Repo first when set, s.Plain honoured) and
+// returns the artifact version Start would run, e.g. 2.6.1-hadoop3. It
+// starts no JVM: a run resolves both sides first to give them one flavour.
 func (l *Local) Resolve(ctx context.Context, s Spec) (string, error) {
 	if err := version.Validate(s.Version); err != nil {
 		return "", err
@@ -90,8 +92,8 @@ func (l *Local) Resolve(ctx context.Context, s Spec) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	v, _, err := c.resolve(ctx, s.Version, l.maven)
-	return v, err
+	e, err := c.resolveEntry(ctx, s.Version, s.Repo, s.Plain, l.maven)
+	return e.version, err
 }
 
 // Versions lists versions in the cache and, when Maven reaches its
@@ -144,7 +146,7 @@ func (l *Local) Start(ctx context.Context, s Spec) (Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	entry, err := cache.resolveEntry(ctx, s.Version, s.Repo, l.maven)
+	entry, err := cache.resolveEntry(ctx, s.Version, s.Repo, s.Plain, l.maven)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +163,10 @@ type launch struct {
 	agent []string
 	// jars follow the generated conf dir on the classpath, in order.
 	jars []string
-	info Info
+	// stubWebapps puts an empty web app (webappsStubJar) on the class
+	// path, for jars whose hbase-server jar carries none.
+	stubWebapps bool
+	info        Info
 }
 
 // extraJars checks a Spec's ExtraJars and makes them absolute: the JVMs
@@ -190,15 +195,21 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 		return nil, err
 	}
 	ln.jars = append(slices.Clone(ln.jars), extra...)
+	ln.info.Hadoop = HadoopStack(ln.jars)
 	log := l.logger().With("version", ln.version)
 	if s.Name != "" {
 		log = log.With("side", s.Name)
 	}
 	if s.InfoServer && !servesWebapps(ln.jars) {
-		// Some jar trees Maven resolves lack the web resources, and the
-		// region server then fails to start its info server at all.
-		log.Info("starting without the region server's info server: no jar holds its web resources (hbase-webapps/regionserver)")
-		s.InfoServer = false
+		// Some hbase-server jars on Maven Central lack the web resources
+		// (2.6.3's, 2.5.11-hadoop3's), and the region server then fails to
+		// start its info server at all. Without one it ran without the
+		// agent and /prometheus: its alloc_per_op was the whole JVM's, so a
+		// run against a build that has them compared nothing (issue 43).
+		// The info server needs only the directory; /jmx and /prometheus
+		// are servlets of its own, so an empty web app serves them.
+		log.Info("the hbase-server jar carries no web resources (hbase-webapps/regionserver): the region server's info server runs on an empty web app regress adds to its class path (its /jmx and /prometheus work; its status pages do not)")
+		ln.stubWebapps = true
 	}
 	if s.InfoServer {
 		// The agent's bean is read through the info server's /jmx.
@@ -245,6 +256,14 @@ func (l *Local) launchOnce(ctx context.Context, s Spec, ln launch, log *slog.Log
 	wd, cleanup, err := prepareWorkDir(s.WorkDir, resolved)
 	if err != nil {
 		return nil, err
+	}
+	if ln.stubWebapps {
+		stub := filepath.Join(wd, "conf", webappsStubJar)
+		if err := writeWebappsStub(stub); err != nil {
+			cleanup()
+			return nil, err
+		}
+		ln.jars = append(slices.Clone(ln.jars), stub)
 	}
 	c := &localCluster{
 		version:   resolved,

@@ -47,13 +47,13 @@ func repoDir(repo string) string {
 // repoKeys asks repo which artifact versions of version it serves and the
 // SHA-1 of each one's hbase-server jar, and names their cache entries
 // repo-<url hash>/<version>-<jar sha1 prefix>.
-func repoKeys(ctx context.Context, repo, version string) ([]entryKey, error) {
+func repoKeys(ctx context.Context, repo, version string, plain bool) ([]entryKey, error) {
 	if err := CheckRepo(repo); err != nil {
 		return nil, err
 	}
 	var keys []entryKey
 	var errs []string
-	for _, v := range candidates(version) {
+	for _, v := range candidates(version, plain) {
 		sum, err := repoJarSHA1(ctx, repo, v)
 		if err != nil {
 			errs = append(errs, err.Error())

@@ -38,11 +38,11 @@ func TestRepoEntriesAreKeyedByRepositoryAndChecksum(t *testing.T) {
 	ctx := context.Background()
 	rc0, jar0 := fileRepo(t, v, "rc0")
 	rc1, _ := fileRepo(t, v, "rc1")
-	e0, err := cache.resolveEntry(ctx, v, rc0, local.maven)
+	e0, err := cache.resolveEntry(ctx, v, rc0, false, local.maven)
 	if err != nil {
 		t.Fatalf("resolving from %s: %v", rc0, err)
 	}
-	e1, err := cache.resolveEntry(ctx, v, rc1, local.maven)
+	e1, err := cache.resolveEntry(ctx, v, rc1, false, local.maven)
 	if err != nil {
 		t.Fatalf("resolving from %s: %v", rc1, err)
 	}
@@ -55,7 +55,7 @@ func TestRepoEntriesAreKeyedByRepositoryAndChecksum(t *testing.T) {
 	}
 	// Asked again, each repository gets its own entry back without Maven.
 	noMaven := func() (*maven, error) { t.Fatal("Maven was called for a cached repository entry"); return nil, nil }
-	again, err := cache.resolveEntry(ctx, v, rc0, noMaven)
+	again, err := cache.resolveEntry(ctx, v, rc0, false, noMaven)
 	if err != nil || again.checksums[name] != e0.checksums[name] {
 		t.Fatalf("rc0 again: %v, %v", again.checksums, err)
 	}
@@ -63,7 +63,7 @@ func TestRepoEntriesAreKeyedByRepositoryAndChecksum(t *testing.T) {
 	f, _ := os.OpenFile(jar0, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString("rebuilt")
 	f.Close()
-	e2, err := cache.resolveEntry(ctx, v, rc0, local.maven)
+	e2, err := cache.resolveEntry(ctx, v, rc0, false, local.maven)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestRepoThatLacksTheVersionSaysSo(t *testing.T) {
 		t.Fatal("Maven was called for a version the repository lacks")
 		return nil, nil
 	}
-	_, err := cache.resolveEntry(context.Background(), "2.98.0", url, noMaven)
+	_, err := cache.resolveEntry(context.Background(), "2.98.0", url, false, noMaven)
 	if err == nil || !strings.Contains(err.Error(), "is not in repository "+url) {
 		t.Fatalf("err = %v, want the version named as missing from %s", err, url)
 	}

@@ -98,8 +98,9 @@ func osReleasePretty(b []byte) string {
 }
 
 // Diff lists the fields in which two environments differ, as "field a vs b"
-// (cpu, cores, memory, os, jdk, host), so a comparison across machines can
-// warn about it.
+// (cpu, cores, memory, os, jdk, host, hadoop), so a comparison across
+// machines, or of two builds on different Hadoop client stacks, can warn
+// about it. The Hadoop stack counts only where both sides recorded it.
 func (e Environment) Diff(o Environment) []string {
 	var d []string
 	add := func(field string, a, b any) {
@@ -113,5 +114,8 @@ func (e Environment) Diff(o Environment) []string {
 	add("os", e.OS, o.OS)
 	add("jdk", e.JDK, o.JDK)
 	add("host", e.Hostname, o.Hostname)
+	if e.Hadoop != "" && o.Hadoop != "" {
+		add("hadoop", e.Hadoop, o.Hadoop)
+	}
 	return d
 }

@@ -77,7 +77,7 @@ func (o Options) clusterSpec(s Spec) (cluster.Spec, error) {
 	if s.Role == Up {
 		name = "" // a cluster up has no side
 	}
-	return cluster.Spec{Version: s.Version, Conf: conf, JVMOpts: s.JVMOpts, WorkDir: o.WorkDir, Keep: o.Keep, CacheDir: o.CacheDir,
+	return cluster.Spec{Version: s.Version, Plain: s.Plain, Conf: conf, JVMOpts: s.JVMOpts, WorkDir: o.WorkDir, Keep: o.Keep, CacheDir: o.CacheDir,
 		StartTimeout: o.StartTimeout, Name: name, JavaHome: s.JavaHome, Repo: s.Repo,
 		RegionServers: o.Topology.RegionServers, RSHeap: o.Topology.RSHeap, ExtraJars: s.Jars,
 		// The info server's /prometheus holds the block cache counts of each trial (runner/counts.go).
@@ -110,6 +110,17 @@ func Start(ctx context.Context, opt Options, specs ...Spec) ([]*Target, func(), 
 			// An unknown provider is refused before any side starts.
 			if _, err := opt.provider(s); err != nil {
 				return nil, func() {}, err
+			}
+		}
+	}
+	if len(specs) == 2 && specs[0].started() && specs[0].Home == "" {
+		if p, err := opt.provider(specs[0]); err == nil {
+			if l, ok := p.(*cluster.Local); ok {
+				// Before any JVM starts: both sides on one build flavour.
+				var err error
+				if specs, err = sameFlavour(ctx, opt, specs, l.Resolve); err != nil {
+					return nil, func() {}, err
+				}
 			}
 		}
 	}
@@ -172,7 +183,7 @@ func Renew(ctx context.Context, opt Options, s Spec, old *Target) (*Target, func
 	if err != nil {
 		opt.logger().Warn("stopping the previous instance", "side", s.Role, "err", err)
 	}
-	ts, stop, err := Start(ctx, opt, s)
+	ts, stop, err := Start(ctx, opt, renewedFlavour(s, old))
 	if err != nil {
 		return nil, stop, err
 	}
@@ -216,6 +227,7 @@ func start(ctx context.Context, opt Options, log *slog.Logger, s Spec) (*Target,
 			info := d.Info()
 			jdk = info.JDK.String()
 			t.JDK = info.JDK.Label()
+			t.Hadoop = info.Hadoop
 			t.Repository, t.Home, t.Checksums = info.Repository, info.Home, info.Checksums
 		}
 		t.Servers, t.ServersNote = Servers(cl)
@@ -227,7 +239,7 @@ func start(ctx context.Context, opt Options, log *slog.Logger, s Spec) (*Target,
 				}
 			}()
 		}
-		log.Info("cluster ready", "side", s.Role, "version", cl.Version(), "jdk", jdk, "zookeeper", zk, "log", cl.LogPath())
+		log.Info("cluster ready", "side", s.Role, "version", cl.Version(), "hadoop", t.Hadoop, "jdk", jdk, "zookeeper", zk, "log", cl.LogPath())
 	} else {
 		t.Provider = "external"
 	}

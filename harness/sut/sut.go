@@ -42,6 +42,9 @@ type Spec struct {
 	Conf, JVMOpts []string
 	// Jars go on the started cluster's class path (a coprocessor, a patched build's jar).
 	Jars []string
+	// Plain starts Version's plain build even where a -hadoop3 build is
+	// published: Start sets it when the other side has none (flavour.go).
+	Plain bool
 	// InfoPort, for a running cluster (ZK), is where its region servers'
 	// info servers are, at each one's host, whatever ZooKeeper says; 0: ZooKeeper's.
 	InfoPort int
@@ -70,6 +73,9 @@ type Target struct {
 	Client *hbase.Client
 	// JDK names the JDK the cluster runs on, when regress started it.
 	JDK string
+	// Hadoop is the Hadoop client stack on the cluster's class path
+	// ("2.10.2", "3.4.1"), when regress started it; "" when unknown.
+	Hadoop string
 	// Repository and Home say where the HBase jars came from; Checksums are their SHA-256s.
 	Repository, Home string
 	Checksums        map[string]string
