@@ -53,6 +53,10 @@ type Environment struct {
 	OS          string `json:"os"`
 	JDK         string `json:"jdk"`
 	Hostname    string `json:"hostname,omitempty"`
+	// Hadoop is the Hadoop client stack on the side's class path, e.g.
+	// "2.10.2" (a plain 2.x build) or "3.4.1" (its -hadoop3 build), as the
+	// hadoop-common jar names it; empty where it was not recorded.
+	Hadoop string `json:"hadoop,omitempty"`
 }
 
 // SuiteInfo names the suite and the fingerprint of everything that makes two
@@ -74,8 +78,16 @@ type Trial struct {
 	Order    int    `json:"order"` // 0 ran first within its pair, 1 ran second
 	// Instance numbers the side's server instance the trial ran on: 0 its
 	// first JVMs, k its k-th fresh start within the run (run.instances).
-	Instance int       `json:"instance,omitempty"`
-	Start    time.Time `json:"start"`
+	Instance int `json:"instance,omitempty"`
+	// Slot is the place the trial held in its pair, 1 or 2 (0: not
+	// recorded, e.g. a single target's trials or ones stored before it
+	// was): in a duet slot 1's clone, probes, idle watch and load start
+	// first and its region servers get the first half of the CPUs when
+	// pinned; interleaved, slot 1 ran first. Trial clones are named for the
+	// slot (_s1_, _s2_). Slots alternate between the sides pair by pair
+	// (runner/slots.go), so a slot effect is a level a model can estimate.
+	Slot  int       `json:"slot,omitempty"`
+	Start time.Time `json:"start"`
 	// DurationMillis is the measurement window's length, warm-up excluded.
 	DurationMillis    int64              `json:"duration_ms"`
 	TargetOpsPerSec   float64            `json:"target_ops_per_sec"`

@@ -72,8 +72,6 @@ type Runner struct {
 	// LoadHosts, if set, runs every trial's workload on the load hosts it
 	// chose (regress worker), merged into one client's result; nil runs it here.
 	LoadHosts *loadhosts.Coordinator
-	// Mode overrides the suite's run.mode when set (suite.ModeDuet or suite.ModeInterleaved).
-	Mode string
 	// WarmUp says how the last run's warm-up went (rounds, time, settled).
 	WarmUp WarmUp
 	// Profile records JFR on every local region server of each side over
@@ -298,6 +296,9 @@ func (r *Runner) prepare(ctx context.Context, t *sut.Target) (*side, error) {
 	if t.JDK != "" { // each side's own JDK, not this machine's default
 		env.JDK = t.JDK
 	}
+	// Each side's Hadoop client stack: compare's environment check warns
+	// when a run's two sides ran on different ones (sut/flavour.go).
+	env.Hadoop = t.Hadoop
 	m := &results.Manifest{
 		Schema: results.SchemaVersion, Version: t.Version, Label: t.Label, Provider: t.Provider,
 		Settings: t.Settings, JVMOpts: t.JVMOpts, Environment: env, Source: "regress",
@@ -809,16 +810,10 @@ func (r *Runner) trialID(w string, pair int) string {
 	return fmt.Sprintf("%s-%s-p%02d", r.RunID, filepath.Base(w), pair)
 }
 
-// duet reports whether pairs run as duets: the suite's run.mode or the
-// Runner's Mode says so. On load hosts a duet's two trials start at one
-// instant agreed through ZooKeeper (startGate, loadhosts.Clock).
-func (r *Runner) duet() bool {
-	mode := r.Mode
-	if mode == "" {
-		mode = r.Suite.Run.Mode
-	}
-	return mode == suite.ModeDuet
-}
+// duet reports whether pairs run as duets: the suite's run.mode says so. On
+// load hosts a duet's two trials start at one instant agreed through
+// ZooKeeper (startGate, loadhosts.Clock).
+func (r *Runner) duet() bool { return r.Suite.Run.Mode == suite.ModeDuet }
 
 func (r *Runner) emit(e Event) {
 	if r.OnEvent != nil {
