@@ -59,6 +59,8 @@ type Options struct {
 type Report struct {
 	Out, Format        string
 	FailOnInconclusive bool
+	// Wide prints the text report's every column (--wide), not the compact table.
+	Wide bool
 }
 
 // Main is the main job (`regress --baseline V1 --candidate V2`): baseline
@@ -206,6 +208,7 @@ func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cf
 // writeReports writes every format under rp.Out (default reports/<timestamp>),
 // adds to GitHub's step summary when asked, and prints rp.Format on stdout.
 func writeReports(stdout io.Writer, rp Report, rep report.Report, stepSummary bool) error {
+	rep.Wide = rp.Wide
 	d, err := reserveOut(rp.Out, "reports", "")
 	if err != nil {
 		return err

@@ -49,6 +49,9 @@ type Report struct {
 	// Timelines are trials' latency over their window with their servers'
 	// events (GC pauses, flushes...), drawn in the HTML report (timeline.go).
 	Timelines []TrialTimeline
+	// Wide makes the text report the table of every column (--wide) in
+	// place of the compact one that keeps within TextWidth.
+	Wide bool
 }
 
 // Distribution holds one workload's operation's latency histograms, one per side (either may be nil).
@@ -228,15 +231,17 @@ func ratio(m compare.MetricResult) string {
 	return fmt.Sprintf("%.2f [%.2f, %.2f]", m.Ratio, m.CILow, m.CIHigh)
 }
 
-// delta formats the change in percent, "~" when compare found no change (benchstat's habit).
+// delta formats the change in percent. Never "~": benchstat's means "not
+// significant", and compare's UNCHANGED (within tolerance) is spelled in the status.
 func delta(m compare.MetricResult) string {
-	if m.Status == compare.Unchanged {
-		return "~"
-	}
 	if !finite(m.Ratio) {
 		return "n/a"
 	}
-	return fmt.Sprintf("%+.1f%%", (m.Ratio-1)*100)
+	v := (m.Ratio - 1) * 100
+	if math.Round(v*10) == 0 {
+		v = 0 // no "-0.0%"
+	}
+	return fmt.Sprintf("%+.1f%%", v)
 }
 
 // pValue formats p, or "-" for descriptive metrics that have none.

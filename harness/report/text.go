@@ -21,12 +21,77 @@ func row(m compare.MetricResult) []string {
 		delta(m), ratio(m), passBound(m), regressionBound(m), status(m), pValue(m), fmt.Sprint(m.Pairs), opsPerTrial(m), gate(m)}
 }
 
-// renderText writes a benchstat-like terminal table.
+// renderText writes the terminal report: the compact table (benchstat's
+// shape, within TextWidth columns, the headline above it wrapped to them)
+// or, with r.Wide, every column of the comparison. The notes under either
+// are one line each, for grep.
 func renderText(w io.Writer, r Report) error {
+	if r.Wide {
+		return renderWideText(w, r)
+	}
+	c := r.Comparison
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "regress: %s\nverdict: %s\n\n", headline(c), verdictLine(c))
+	if _, err := io.WriteString(w, wrapText(b.String(), TextWidth)); err != nil {
+		return err
+	}
+	if err := writeCompactTable(w, c); err != nil {
+		return err
+	}
+	b.Reset()
+	if err := writeNotesKey(&b, c, "", compactKey); err != nil {
+		return err
+	}
+	writeTimelinesText(&b, r)
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return err
+	}
+	return writeTextTail(w, r)
+}
+
+// renderWideText writes the table of every column (--wide).
+func renderWideText(w io.Writer, r Report) error {
 	c := r.Comparison
 	if _, err := fmt.Fprintf(w, "regress: %s\nverdict: %s\n\n", headline(c), verdictLine(c)); err != nil {
 		return err
 	}
+	if err := writeWideTable(w, c); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := writeNotes(&b, c, ""); err != nil {
+		return err
+	}
+	writeTimelinesText(&b, r)
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return err
+	}
+	return writeTextTail(w, r)
+}
+
+// writeTimelinesText lists what the drawn trials' servers did.
+func writeTimelinesText(b *bytes.Buffer, r Report) {
+	if lines := timelineLines(r.Timelines); len(lines) > 0 {
+		fmt.Fprintf(b, "\n%s\n", timelinesHeading)
+		for _, l := range lines {
+			fmt.Fprintf(b, "  - %s\n", l)
+		}
+	}
+}
+
+// writeTextTail writes the profiles and the capacity section, tables of their own.
+func writeTextTail(w io.Writer, r Report) error {
+	if err := writeProfilesText(w, r, "  - "); err != nil {
+		return err
+	}
+	if r.Capacity == nil {
+		return nil
+	}
+	return r.Capacity.Text(w)
+}
+
+// writeWideTable writes every column of the comparison's metrics.
+func writeWideTable(w io.Writer, c *compare.Comparison) error {
 	var tbl bytes.Buffer
 	t := tablewriter.NewTable(&tbl,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
@@ -57,31 +122,17 @@ func renderText(w io.Writer, r Report) error {
 			return err
 		}
 	}
-	if err := writeNotes(w, c, ""); err != nil {
-		return err
-	}
-	if lines := timelineLines(r.Timelines); len(lines) > 0 {
-		if _, err := fmt.Fprintf(w, "\n%s\n", timelinesHeading); err != nil {
-			return err
-		}
-		for _, l := range lines {
-			if _, err := fmt.Fprintf(w, "  - %s\n", l); err != nil {
-				return err
-			}
-		}
-	}
-	if err := writeProfilesText(w, r, "  - "); err != nil {
-		return err
-	}
-	if r.Capacity == nil {
-		return nil
-	}
-	return r.Capacity.Text(w)
+	return nil
 }
 
 // writeNotes prints the held-rate checks, the gate's notes, the reading key
-// and the warnings under a table.
+// of the wide table and the warnings under a table.
 func writeNotes(w io.Writer, c *compare.Comparison, bullet string) error {
+	return writeNotesKey(w, c, bullet, wideKey)
+}
+
+// writeNotesKey is writeNotes with the reading key of one table's columns.
+func writeNotesKey(w io.Writer, c *compare.Comparison, bullet string, key func(*compare.Comparison) string) error {
 	if bullet == "" {
 		bullet = "  - "
 	}
@@ -112,15 +163,7 @@ func writeNotes(w io.Writer, c *compare.Comparison, bullet string) error {
 			p("%s%s\n", bullet, n)
 		}
 	}
-	p("\nratio = candidate/baseline (geometric means); for latency above 1 is slower, for throughput below 1 is slower.\n")
-	if c.Descriptive {
-		p("All figures are %s: imported summaries have no trials to test.\n", DescriptiveNote)
-	} else {
-		p("[CI]: each end is a one-sided bound at alpha/looks = %.3g; \"~\" means UNCHANGED (the whole CI within tolerance).\n", c.LookAlpha)
-		p("pass bound: the worse end of [CI]; a gated metric lets the gate PASS when it is within tolerance (NOT WORSE, UNCHANGED or IMPROVED).\n")
-		p("regr. bound: the better end at the metric's Holm level; REGRESSED when it lies beyond tolerance. p is one-sided (regression), Holm-adjusted when gated.\n")
-		p("ops/trial: the fewest operations of that type in a trial; a percentile gates only with %d samples beyond it in every trial.\n", compare.MinTailSamples)
-	}
+	p("%s", key(c))
 	if len(c.Warnings) > 0 {
 		p("\nwarnings:\n")
 		for _, s := range c.Warnings {
@@ -128,4 +171,25 @@ func writeNotes(w io.Writer, c *compare.Comparison, bullet string) error {
 		}
 	}
 	return err
+}
+
+// wideKey explains the wide table's columns.
+func wideKey(c *compare.Comparison) string {
+	k := "\nratio = candidate/baseline (geometric means); for latency above 1 is slower, for throughput below 1 is slower.\n"
+	if c.Descriptive {
+		return k + "All figures are " + DescriptiveNote + ": imported summaries have no trials to test.\n"
+	}
+	return k + fmt.Sprintf("[CI]: each end is a one-sided bound at alpha/looks = %.3g; delta is the change in percent, the status says whether it is within tolerance.\n", c.LookAlpha) +
+		"pass bound: the worse end of [CI]; a gated metric lets the gate PASS when it is within tolerance (NOT WORSE, UNCHANGED or IMPROVED).\n" +
+		"regr. bound: the better end at the metric's Holm level; REGRESSED when it lies beyond tolerance. p is one-sided (regression), Holm-adjusted when gated.\n" +
+		fmt.Sprintf("ops/trial: the fewest operations of that type in a trial; a percentile gates only with %d samples beyond it in every trial.\n", compare.MinTailSamples)
+}
+
+// compactKey explains the compact table's columns.
+func compactKey(c *compare.Comparison) string {
+	k := "\nbaseline, candidate: geometric means of the trials"
+	if c.Descriptive {
+		return k + "' summaries; change: candidate vs baseline (imported summaries have no trials to test).\n"
+	}
+	return k + fmt.Sprintf(", ± the coefficient of variation of the per-trial values; change: candidate vs baseline, [CI] each end a one-sided bound at alpha/looks = %.3g; status: UNCHANGED, NOT WORSE and IMPROVED are within tolerance; gate: the verdict reads the row. --wide adds the ratio, the bounds the gate reads, p, pairs and operations per trial.\n", c.LookAlpha)
 }

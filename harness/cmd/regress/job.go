@@ -69,11 +69,12 @@ func addStore(f *pflag.FlagSet, p *string) {
 	f.Var(checked[string]{p, job.ParseStore, "string"}, "store", "results store directory")
 }
 
-// addReport adds --out, --format and --fail-on-inconclusive (whose help says what fails).
+// addReport adds --out, --format, --wide and --fail-on-inconclusive (whose help says what fails).
 func addReport(f *pflag.FlagSet, r *job.Report, failHelp string) {
 	f.BoolVar(&r.FailOnInconclusive, "fail-on-inconclusive", false, failHelp)
 	f.Var(checked[string]{&r.Out, job.ParseOut, "string"}, "out", "report directory (default reports/<timestamp>)")
 	f.StringVar(&r.Format, "format", "text", "report on stdout: "+strings.Join(report.Formats(), "|"))
+	f.BoolVar(&r.Wide, "wide", false, "text report: every column (ratio, bounds, p, pairs, ops/trial) instead of the table that fits 100 columns")
 }
 
 // addSides adds the baseline's and candidate's flags (version, cluster,
