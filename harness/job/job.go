@@ -158,24 +158,30 @@ func (j *Main) Run(ctx context.Context, stdout, stderr io.Writer) error {
 
 // Decide compares, writes every report, prints the chosen one, and returns
 // the verdict as an error when it fails the job.
-func Decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report) error {
-	return decide(stdout, store, bm, cm, cfg, rp, nil)
+// The warnings (what the caller substituted for something the user named)
+// are added to the report's.
+func Decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, warnings ...string) error {
+	return decide(stdout, store, bm, cm, cfg, rp, nil, warnings...)
 }
 
 // decide is Decide with the run's notes on profiles it could not record.
-func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, profileNotes []string) error {
+func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, profileNotes []string, warnings ...string) error {
 	c, err := compare.Compare(bm, cm, cfg)
 	if err != nil {
 		return fault.Usage(err)
 	}
-	// A missing or damaged .hlog costs its plots, not the verdict: say which.
+	c.Warnings = slices.Concat(warnings, c.Warnings)
+	// A missing or damaged .hlog costs its plots, not the verdict: say
+	// which, in the log and in the report.
 	bh, err := store.WorkloadHistograms(bm)
 	if err != nil {
 		slog.Warn("baseline histograms", "err", err)
+		c.Warnings = append(c.Warnings, fmt.Sprintf("baseline histograms: %v", err))
 	}
 	ch, err := store.WorkloadHistograms(cm)
 	if err != nil {
 		slog.Warn("candidate histograms", "err", err)
+		c.Warnings = append(c.Warnings, fmt.Sprintf("candidate histograms: %v", err))
 	}
 	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch, loadgen.Intended.String()), Generated: time.Now(),
 		Vote: voteOf(bm, cm, c, "")}

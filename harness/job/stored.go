@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/fault"
@@ -23,6 +27,11 @@ type CompareStored struct {
 	Report
 	Baseline, Candidate     string
 	Store, Suite, Scenarios string
+	// ScenariosNamed says the user named Scenarios (--scenarios or
+	// REGRESS_SCENARIOS): then it must exist. The default folder absent
+	// (compare run away from the repository) compares with the default
+	// gates, and the report says so.
+	ScenariosNamed bool
 }
 
 // Run compares and reports; the verdict comes back as an error when it fails the job.
@@ -48,15 +57,17 @@ func (j *CompareStored) Run(ctx context.Context, stdout io.Writer) error {
 	if err := differentEntries(j.Baseline, j.Candidate, bm, cm); err != nil {
 		return err
 	}
-	if err := suite.CheckScenarios(j.Scenarios); err != nil {
-		return fault.Usage(err) // defaults must not stand in for a suite the user pointed at
+	if err := CheckScenariosDir(j.Scenarios, j.ScenariosNamed); err != nil {
+		return err // defaults must not stand in for a suite the user pointed at
 	}
 	cfg := compare.Config{}
+	var warnings []string
 	// Tolerances, gates and the planned looks come from the suite file
 	// when it is at hand: an adaptive run was judged at alpha/looks, and
 	// judging its trials again at full alpha could disagree with it.
 	// compare counts the looks of every run it pools.
-	if p, err := suite.Resolve(j.Scenarios, bm.Suite.Name); err == nil {
+	p := filepath.Join(j.Scenarios, "suites", bm.Suite.Name+".yaml")
+	if _, err := os.Stat(p); err == nil {
 		// A suite file that is there but invalid is refused, as plan
 		// refuses it: defaults would move the gate without a word.
 		s, err := loadSuiteFile(p, j.Scenarios)
@@ -65,14 +76,39 @@ func (j *CompareStored) Run(ctx context.Context, stdout io.Writer) error {
 		}
 		cfg = CompareConfig(s)
 	} else {
+		// The substitution is written into the report (its warnings, the
+		// JSON's too), not only into a log line CI does not keep.
+		w := fmt.Sprintf("suite %s not found in %s: compared with the default tolerances and gate at one look per run; give --scenarios the directory holding suites/%s.yaml for the suite's own", bm.Suite.Name, filepath.Join(j.Scenarios, "suites"), bm.Suite.Name)
 		slog.Warn("suite not found: comparing with default tolerances and gate at one look per run", "suite", bm.Suite.Name, "scenarios", j.Scenarios)
+		warnings = append(warnings, w)
 	}
 	// Reading a large store takes a while: a signal during it must not be
 	// answered with reports and a verdict (exit 0) as if nothing happened.
 	if ctx.Err() != nil {
 		return fault.Run(fmt.Errorf("compare interrupted: %w (no report was written)", context.Cause(ctx)))
 	}
-	return Decide(stdout, st, bm, cm, cfg, j.Report)
+	return Decide(stdout, st, bm, cm, cfg, j.Report, warnings...)
+}
+
+// CheckScenariosDir refuses a scenarios directory compare cannot take its
+// gates from: none given, something other than a directory, one the user
+// named that is absent (a misspelt --scenarios or REGRESS_SCENARIOS), or one
+// without suites/. Only a suite missing from a real scenarios directory, or
+// the default directory absent, falls back to the default gates, and that is
+// written into the report.
+func CheckScenariosDir(dir string, named bool) error {
+	if err := suite.CheckScenarios(dir); err != nil {
+		return fault.Usage(err)
+	}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && !named {
+		return nil
+	} else if err != nil {
+		return fault.Usagef("scenarios %s: %v: give --scenarios (or REGRESS_SCENARIOS) the directory holding suites/ (the repository's scenarios/), or run from the repository root", dir, errors.Unwrap(err))
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "suites")); err != nil || !fi.IsDir() {
+		return fault.Usagef("scenarios %s holds no suites/ directory: give --scenarios (or REGRESS_SCENARIOS) the directory holding suites/ (the repository's scenarios/)", dir)
+	}
+	return nil
 }
 
 // Plan is `regress plan`: from stored trials, the spread of every gated
@@ -139,9 +175,39 @@ func differentEntries(baseline, candidate string, bm, cm *results.Manifest) erro
 		if errA == nil && errB == nil && bytes.Equal(eb, ec) {
 			return fault.Usagef("--baseline %s and --candidate %s hold the same results (%s and %s are copies of one entry): compared with itself it can only show no change; give the candidate's results (see `regress results list`)", baseline, candidate, bm.Dir, cm.Dir)
 		}
+		// A copy relabelled and re-signed differs in its name only: the
+		// same measured trial (run, id, order, slot, start) on both sides
+		// is one entry on both sides, whatever the labels say.
+		if tr, ok := sharedTrial(bm, cm); ok {
+			return fault.Usagef("--baseline %s and --candidate %s are one entry on both sides: trial %s of run %s (started %s) is stored in both (%s and %s; one is a copy of the other, relabelled): compared with itself it can only show no change; give the candidate's own results (see `regress results list`)",
+				baseline, candidate, tr.ID, tr.RunID, tr.Start.Format(time.RFC3339), bm.Dir, cm.Dir)
+		}
 		return nil
 	}
 	return fault.Usagef("--baseline %s and --candidate %s are one stored entry (%s): compared with itself it can only show no change; give the candidate's results (see `regress results list`)", baseline, candidate, bm.Dir)
+}
+
+// sharedTrial finds a trial stored on both sides: the same run, id, order,
+// slot, start and workload. The two sides of a pair share the run and the
+// id but never the order and start.
+func sharedTrial(bm, cm *results.Manifest) (results.Trial, bool) {
+	type key struct {
+		run, id, workload string
+		order, slot       int
+		start             time.Time
+	}
+	keyOf := func(t results.Trial) key {
+		return key{t.RunID, t.ID, t.Workload, t.Order, t.Slot, t.Start.UTC()}
+	}
+	seen := make(map[key]bool, len(bm.Trials))
+	for _, t := range bm.Trials {
+		seen[keyOf(t)] = true
+	}
+	i := slices.IndexFunc(cm.Trials, func(t results.Trial) bool { return seen[keyOf(t)] })
+	if i < 0 {
+		return results.Trial{}, false
+	}
+	return cm.Trials[i], true
 }
 
 // WarnIfUndecidable logs, before a run starts, the gated metrics the suite's

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,8 +30,12 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 func TestLogFormat(t *testing.T) {
 	defer slog.SetDefault(slog.Default())
 	store := filepath.Join("..", "..", "..", "testdata", "store")
+	scen := t.TempDir() // a scenarios folder without the entries' suite
+	if err := os.Mkdir(filepath.Join(scen, "suites"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	args := []string{"compare", "--baseline", "example-2.6.0", "--candidate", "example-2.6.1", "--store", store,
-		"--scenarios", t.TempDir(), "--format", "vote", "--out", t.TempDir()}
+		"--scenarios", scen, "--format", "vote", "--out", t.TempDir()}
 	_, errText, err := runCLI(t, args...)
 	if err != nil || !strings.Contains(errText, `level=WARN msg="suite not found`) {
 		t.Fatalf("text log: %v\n%s", err, errText)

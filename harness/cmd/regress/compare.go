@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+
 	"github.com/spf13/cobra"
 
 	"github.com/regress-hbase/regress/harness/job"
@@ -12,7 +14,10 @@ func newCompareCmd() *cobra.Command {
 		Use:   "compare --baseline V1|DIR --candidate V2|DIR",
 		Short: "Compare stored results (versions or labels in the store, or manifest directories)",
 		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return j.Run(cmd.Context(), cmd.OutOrStdout()) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			j.ScenariosNamed = cmd.Flags().Changed("scenarios") || os.Getenv("REGRESS_SCENARIOS") != ""
+			return j.Run(cmd.Context(), cmd.OutOrStdout())
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&j.Baseline, "baseline", "", "stored version or label, or a directory with manifest.json")
