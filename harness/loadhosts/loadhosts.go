@@ -51,6 +51,10 @@ const DefaultRoot = "/regress-load"
 // barrier carries the agreed start, the ready znode the host's clock.
 const protocol = 3
 
+// Protocol is the task and report format this build's workers and
+// coordinator speak: `regress version` prints it beside Build.
+func Protocol() int { return protocol }
+
 // Host is a registered load host, as its znode says.
 type Host struct {
 	// ID is the host's znode name, unique per worker process.

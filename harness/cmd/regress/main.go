@@ -42,7 +42,7 @@ func newRootCmd() *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return fault.Usage(err) })
 	setupMainJob(root)
 	root.AddCommand(newRunCmd(), newCompareCmd(), newCapacityCmd(), newPlanCmd(), newHistoryCmd(), newBisectCmd(), newResultsCmd(),
-		newImportYCSBCmd(), newYCSBCmd(), newClusterCmd(), newDoctorCmd(), newWorkerCmd())
+		newImportYCSBCmd(), newYCSBCmd(), newClusterCmd(), newDoctorCmd(), newWorkerCmd(), newVersionCmd(root))
 	refuseUnknownSubcommands(root)
 	logFormat := root.PersistentFlags().String("log-format", "text", "log lines on stderr as "+strings.Join(job.LogFormats, " or ")+" (one JSON object a line, for CI)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
@@ -60,6 +60,16 @@ func newRootCmd() *cobra.Command {
 		return nil
 	}
 	return root
+}
+
+// newVersionCmd is `regress version`; it makes `regress --version` say the same.
+func newVersionCmd(root *cobra.Command) *cobra.Command {
+	v := job.ReadVersion()
+	root.Version = v.Module
+	cobra.AddTemplateFunc("regressVersion", func() string { var b strings.Builder; _ = v.Write(&b); return b.String() })
+	root.SetVersionTemplate("{{regressVersion}}")
+	return markStopsAtOnce(&cobra.Command{Use: "version", Short: "Print regress's version, commit, Go toolchain and load-host protocol", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return v.Write(cmd.OutOrStdout()) }})
 }
 
 // refuseUnknownSubcommands gives every command that only groups others
