@@ -35,6 +35,10 @@ type sideStacks struct {
 	// allocN are the allocation samples behind alloc, a trial's nil where
 	// they were not stored (profile.AllocSamples).
 	allocN []profile.Folded
+	// wait and waitN are the request threads' waits (microseconds) and
+	// their events, a trial's nil where they were not stored (profiles
+	// recorded before regress asked JFR for waits).
+	wait, waitN []profile.Folded
 	// servlet counts the trials profiled through the info servers' /prof
 	// (runner.ProfilerServlet): CPU stacks only, async-profiler's.
 	servlet int
@@ -70,6 +74,15 @@ func (s *sideStacks) allocSamples() profile.Folded {
 		return nil
 	}
 	return profile.Merge(s.allocN...)
+}
+
+// waitCounts is the side's wait events pooled, or nil unless every trial
+// stored its waits (profiles recorded before waits were asked for).
+func (s *sideStacks) waitCounts() profile.Folded {
+	if len(s.waitN) == 0 || slices.ContainsFunc(s.waitN, func(f profile.Folded) bool { return f == nil }) {
+		return nil
+	}
+	return profile.Merge(s.waitN...)
 }
 
 // storedStacks reads the folded stacks of m's runs, per workload: those of
@@ -113,6 +126,13 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 			s.servlet++
 		}
 		s.cpu, s.alloc, s.allocN = append(s.cpu, cpu), append(s.alloc, alloc), append(s.allocN, allocN)
+		wait, werr := readFolded(runner.ProfileFile(m.Dir, id, profile.Wait))
+		waitN, nerr := readFolded(runner.ProfileFile(m.Dir, id, profile.WaitCount))
+		if err := errors.Join(ignoreMissing(werr), ignoreMissing(nerr)); err != nil {
+			notes = append(notes, fmt.Sprintf("waits of trial %s not used: %v", id, err))
+			wait, waitN = nil, nil
+		}
+		s.wait, s.waitN = append(s.wait, wait), append(s.waitN, waitN)
 	}
 	runs := map[string]bool{}
 	for _, t := range m.Trials {
@@ -194,9 +214,18 @@ func Differentials(bm, cm *results.Manifest) ([]report.WorkloadProfile, []string
 			base, cand []profile.Folded
 			bn, cn     profile.Folded // the samples behind allocated bytes
 			into       *report.KindProfile
-		}{{profile.CPU, b.cpu, c.cpu, nil, nil, &p.CPU}, {profile.Alloc, b.alloc, c.alloc, b.allocSamples(), c.allocSamples(), &p.Alloc}} {
-			if k.kind == profile.Alloc && (b.servlet > 0 || c.servlet > 0) {
-				notes = append(notes, fmt.Sprintf("%s: no alloc differential: profiles through the info servers' /prof hold CPU stacks only (the servlet runs one event at a time)", w))
+		}{{profile.CPU, b.cpu, c.cpu, nil, nil, &p.CPU}, {profile.Alloc, b.alloc, c.alloc, b.allocSamples(), c.allocSamples(), &p.Alloc},
+			{profile.Wait, b.wait, c.wait, b.waitCounts(), c.waitCounts(), &p.Wait}} {
+			if k.kind != profile.CPU && (b.servlet > 0 || c.servlet > 0) {
+				notes = append(notes, fmt.Sprintf("%s: no %s differential: profiles through the info servers' /prof hold CPU stacks only (the servlet runs one event at a time)", w, k.kind))
+				continue
+			}
+			if k.kind == profile.Wait && (k.bn == nil || k.cn == nil) {
+				// Stores from before waits were recorded have none on
+				// either side: nothing to say. One side without is a note.
+				if k.bn != nil || k.cn != nil {
+					notes = append(notes, fmt.Sprintf("%s: no wait differential: one side's profiles were stored before regress recorded the request threads' waits", w))
+				}
 				continue
 			}
 			bs := profile.Side{Stacks: profile.Merge(k.base...), Ops: b.ops, Samples: k.bn}

@@ -22,6 +22,13 @@ const (
 	// a sample (Profile.AllocSamples): what an allocation frame's P is
 	// computed from. Not a differential of its own.
 	AllocSamples Kind = "alloc-samples"
+	// Wait is the wall-clock time request threads spent waiting (a lock, a
+	// queue, a sync, I/O: Profile.Wait), in microseconds: where a latency
+	// went that CPU samples cannot see.
+	Wait Kind = "wait"
+	// WaitCount counts the wait events behind Wait's microseconds, one an
+	// event (Profile.WaitCount): what a wait frame's P is computed from.
+	WaitCount Kind = "wait-events"
 )
 
 // TopN is how many frames and stacks a differential keeps.
@@ -170,6 +177,11 @@ type Differential struct {
 	// because a leaf that grew makes every caller's total grow by as much,
 	// and the callers are in Stacks.
 	Frames []FrameChange `json:"frames"`
+	// TotalLow and TotalHigh bound the change of the whole profile's weight
+	// per operation (two-sided at 1%, from its samples or events): what
+	// FrameNamed holds a frame's growth to.
+	TotalLow  float64 `json:"total_low"`
+	TotalHigh float64 `json:"total_high"`
 	// Stacks are the whole stacks whose weight per operation changed most (unchanged ones left out).
 	Stacks []StackChange `json:"stacks"`
 }
@@ -234,7 +246,7 @@ func Diff(kind Kind, base, cand Side, top int) (*Differential, error) {
 	// An allocation frame's P is tested on its samples, when both sides
 	// counted them (older stores did not).
 	var selfSamples map[string][2]int64
-	if kind == Alloc && len(base.Samples) > 0 && len(cand.Samples) > 0 {
+	if (kind == Alloc || kind == Wait) && len(base.Samples) > 0 && len(cand.Samples) > 0 {
 		selfSamples = map[string][2]int64{}
 		for i, f := range []Folded{base.Samples, cand.Samples} {
 			for s, n := range f {
@@ -265,7 +277,48 @@ func Diff(kind Kind, base, cand Side, top int) (*Differential, error) {
 		return byChange(a.Total, b.Total, a.Frame, b.Frame)
 	})
 	d.Frames = d.Frames[:min(top, len(d.Frames))]
+	d.TotalLow, d.TotalHigh = totalBounds(kind, base, cand)
 	return d, nil
+}
+
+// zTotal is the standard normal quantile of a two-sided 1% interval.
+const zTotal = 2.5758293035489
+
+// totalBounds bounds the change of a side's whole weight per operation,
+// candidate minus baseline. Samples are counts (CPU), or stand for their
+// side's mean weight each (allocated bytes, wait time: Side.Samples); a
+// count's spread is its square root.
+func totalBounds(kind Kind, base, cand Side) (lo, hi float64) {
+	se2 := 0.0
+	for _, s := range []Side{base, cand} {
+		t := float64(s.Stacks.Total())
+		n := t
+		if kind != CPU {
+			n = float64(s.Samples.Total())
+		}
+		if n > 0 {
+			perSample := t / n
+			se := perSample * math.Sqrt(n) / float64(s.Ops)
+			se2 += se * se
+		}
+	}
+	d := change(float64(cand.Stacks.Total())/float64(cand.Ops), float64(base.Stacks.Total())/float64(base.Ops))
+	h := zTotal * math.Sqrt(se2)
+	return d - h, d + h
+}
+
+// FrameNamed reports whether a frame's growth may be named as a cause: its
+// change is not chance (P at most FrameAlpha), the whole profile grew
+// (TotalLow above 0), and the frame grew by no more than the whole could
+// have (TotalHigh). Two JVMs of one release differ frame by frame (the
+// JIT's choices move samples between methods, measured here: a frame 0.0%
+// -> 13.1% with the whole unchanged), but such moves leave the whole
+// where it was; a cost a release added grows the whole by as much.
+func (d *Differential) FrameNamed(f FrameChange) bool {
+	if f.P <= 0 || f.P > FrameAlpha || f.Self.Delta() <= 0 {
+		return false
+	}
+	return d.TotalLow > 0 && f.Self.Delta() <= d.TotalHigh
 }
 
 // HasP says whether the frames carry a P: CPU frames always, allocation
@@ -292,8 +345,11 @@ func share(w, total int64) float64 {
 // perOpUnit is how the table scales weight per operation: CPU samples are
 // few per operation, so they read per thousand operations.
 func perOpUnit(k Kind) (scale float64, unit string) {
-	if k == CPU {
+	switch k {
+	case CPU:
 		return 1000, "samples/1k ops"
+	case Wait:
+		return 1, "µs/op"
 	}
 	return 1, "bytes/op"
 }
@@ -313,8 +369,11 @@ const ShownStackFrames = 5
 func WriteDiffTable(w io.Writer, d *Differential) error {
 	scale, unit := perOpUnit(d.Kind)
 	what := "CPU samples"
-	if d.Kind == Alloc {
+	switch d.Kind {
+	case Alloc:
 		what = "allocated bytes"
+	case Wait:
+		what = "request threads' wait time"
 	}
 	var b strings.Builder
 	bp, cp := float64(d.BaseTotal)/float64(d.BaseOps)*scale, float64(d.CandTotal)/float64(d.CandOps)*scale
@@ -326,6 +385,8 @@ func WriteDiffTable(w io.Writer, d *Differential) error {
 	switch {
 	case hasP && d.Kind == Alloc:
 		fmt.Fprintf(&b, "; p: chance of so large a change at equal cost per op, from the allocation samples, above %g maybe chance", FrameAlpha)
+	case hasP && d.Kind == Wait:
+		fmt.Fprintf(&b, "; p: chance of so large a change at equal wait per op, from the wait events, above %g maybe chance", FrameAlpha)
 	case hasP:
 		fmt.Fprintf(&b, "; p: chance of so large a change at equal cost per op, above %g maybe chance", FrameAlpha)
 	case len(d.Frames) > 0:

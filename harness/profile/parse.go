@@ -10,8 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -22,6 +24,32 @@ const (
 	EventAllocNewTLAB    = "jdk.ObjectAllocationInNewTLAB"   // JDK 11: weight tlabSize
 	EventAllocOutside    = "jdk.ObjectAllocationOutsideTLAB" // JDK 11: weight allocationSize
 )
+
+// WaitEvents are the JFR events of a thread waiting without running, each
+// with its duration and stack: what a wall-clock (off-CPU) profile is made
+// of. A request that waits on a lock, a queue, a sync or a socket spends
+// no CPU, so the stack sampler (jdk.ExecutionSample) cannot see it.
+var WaitEvents = []string{
+	"jdk.ThreadPark",       // LockSupport.park: locks, futures, queues (a WAL sync's SyncFuture)
+	"jdk.JavaMonitorEnter", // a contended synchronized block
+	"jdk.JavaMonitorWait",  // Object.wait
+	"jdk.ThreadSleep",      // Thread.sleep
+	"jdk.SocketRead",       // a blocking socket read
+	"jdk.SocketWrite",      // a blocking socket write
+	"jdk.FileRead",         // a file read (an HFile block not in cache)
+	"jdk.FileWrite",        // a file write (the WAL)
+	"jdk.FileForce",        // fsync (the WAL's hsync)
+}
+
+// RequestFrame marks a stack of a thread serving a request: HBase's RPC
+// handlers run each call in CallRunner.run. A wait outside it (a handler
+// idle on its call queue, a chore asleep) is no request's time.
+const RequestFrame = "org.apache.hadoop.hbase.ipc.CallRunner.run"
+
+// WaitThreshold is the shortest wait the built-in settings record: below
+// what a Get spends (a few hundred microseconds here) and above the
+// thousands of microsecond parks a loaded handler pool makes in passing.
+const WaitThreshold = 20 * time.Microsecond
 
 // PrintStackDepth is the frames `jfr print` keeps a stack: JFR's own
 // recording depth, where the tool's default (5) would cut every stack.
@@ -43,6 +71,15 @@ type Profile struct {
 	AllocEvent string
 	// Truncated counts the stacks the recorder cut at its stack depth.
 	Truncated int
+	// Wait is the time request threads spent waiting (WaitEvents), in
+	// microseconds per stack: stacks through RequestFrame only, each cut
+	// at its leaf to the last frame outside the JDK (the caller that
+	// waited, not Unsafe.park), with the event's kind as the leaf's
+	// suffix: "...WaitObserver.waitFor;[park]".
+	Wait Folded
+	// WaitCount counts the events behind each of Wait's stacks: what a
+	// wait frame's P is tested on, as allocation's samples are.
+	WaitCount Folded
 	// AllocSkipped is the weight of each thread's first sampled allocation,
 	// left out of Alloc: JFR weighs a sample by the bytes its thread
 	// allocated since the thread's previous sample, so the first one in a
@@ -59,8 +96,9 @@ func Parse(ctx context.Context, jfrTool, path string) (*Profile, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("profile: recording %s: %w", path, err)
 	}
+	events := append([]string{EventExecutionSample, EventAllocSample, EventAllocNewTLAB, EventAllocOutside}, WaitEvents...)
 	cmd := exec.CommandContext(ctx, jfrTool, "print", "--json", "--stack-depth", strconv.Itoa(PrintStackDepth),
-		"--events", strings.Join([]string{EventExecutionSample, EventAllocSample, EventAllocNewTLAB, EventAllocOutside}, ","), path)
+		"--events", strings.Join(events, ","), path)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
@@ -103,9 +141,10 @@ type jsonEvent struct {
 			JavaThreadID flexInt `json:"javaThreadId"`
 			OSThreadID   flexInt `json:"osThreadId"`
 		} `json:"eventThread"`
-		Weight         flexInt `json:"weight"`
-		AllocationSize flexInt `json:"allocationSize"`
-		TLABSize       flexInt `json:"tlabSize"`
+		Duration       isoDuration `json:"duration"`
+		Weight         flexInt     `json:"weight"`
+		AllocationSize flexInt     `json:"allocationSize"`
+		TLABSize       flexInt     `json:"tlabSize"`
 	} `json:"values"`
 }
 
@@ -140,7 +179,7 @@ func ParseJSON(r io.Reader) (*Profile, error) {
 			return nil, fmt.Errorf("not jfr print --json output: found %v where %v belongs", tok, want)
 		}
 	}
-	p := &Profile{CPU: Folded{}, Alloc: Folded{}, AllocSamples: Folded{}}
+	p := &Profile{CPU: Folded{}, Alloc: Folded{}, AllocSamples: Folded{}, Wait: Folded{}, WaitCount: Folded{}}
 	tlab, tlabN := Folded{}, Folded{} // kept apart: used only when the recording has no sampled allocation event
 	sampled := map[[2]flexInt]bool{}  // threads whose first allocation sample has been seen
 	var frames []string
@@ -169,6 +208,9 @@ func ParseJSON(r io.Reader) (*Profile, error) {
 		case EventAllocOutside:
 			into, count, w = tlab, tlabN, int64(ev.Values.AllocationSize)
 		default:
+			if slices.Contains(WaitEvents, ev.Type) {
+				foldWait(p, &ev, &frames)
+			}
 			continue
 		}
 		st := ev.Values.StackTrace
@@ -275,4 +317,92 @@ func canonicalMethod(m string) string {
 		// trimmed, the name is stripped again, as it would be read back.
 		m = strings.TrimRightFunc(m[:i], unicode.IsSpace)
 	}
+}
+
+// foldWait adds one wait event to p.Wait when a request thread waited
+// (RequestFrame on its stack): its microseconds on its stack cut to the
+// last frame outside the JDK, its kind as the leaf ("[park]").
+func foldWait(p *Profile, ev *jsonEvent, frames *[]string) {
+	st := ev.Values.StackTrace
+	us := time.Duration(ev.Values.Duration).Microseconds()
+	if st == nil || len(st.Frames) == 0 || us <= 0 {
+		return
+	}
+	*frames = (*frames)[:0]
+	if st.Truncated {
+		*frames = append(*frames, TruncatedFrame)
+		p.Truncated++
+	}
+	request := false
+	leaf := 0 // JFR lists the leaf first: skip the JDK's frames there
+	for leaf < len(st.Frames)-1 && jdkClass(st.Frames[leaf].Method.Type.Name) {
+		leaf++
+	}
+	for i := len(st.Frames) - 1; i >= leaf; i-- {
+		m := st.Frames[i].Method
+		f := FrameName(m.Type.Name, m.Name)
+		request = request || f == RequestFrame
+		*frames = append(*frames, f)
+	}
+	if !request {
+		return
+	}
+	*frames = append(*frames, "["+strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(ev.Type, "jdk."), "Thread"))+"]")
+	stack := strings.Join(*frames, ";")
+	p.Wait[stack] += us
+	p.WaitCount[stack]++
+}
+
+// jdkClass reports whether a JFR class name ("java/util/concurrent/...")
+// is the JDK's own: where a wait is carried out, not who waited.
+func jdkClass(name string) bool {
+	for _, pre := range []string{"java/", "jdk/", "sun/", "javax/"} {
+		if strings.HasPrefix(name, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// isoDuration reads JFR's ISO 8601 duration ("PT0.001480889S", "PT1M2.5S").
+type isoDuration time.Duration
+
+func (d *isoDuration) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(b), `"`)
+	if s == "null" || s == "" {
+		*d = 0
+		return nil
+	}
+	v, ok := parseISODuration(s)
+	if !ok {
+		return fmt.Errorf("not a duration: %s", trim(string(b)))
+	}
+	*d = isoDuration(v)
+	return nil
+}
+
+// parseISODuration parses the time part of an ISO 8601 duration as JFR
+// prints it: "PT" then hours, minutes and (fractional) seconds, each optional.
+func parseISODuration(s string) (time.Duration, bool) {
+	rest, ok := strings.CutPrefix(s, "PT")
+	if !ok || rest == "" {
+		return 0, false
+	}
+	var total time.Duration
+	for _, u := range []struct {
+		suffix byte
+		unit   time.Duration
+	}{{'H', time.Hour}, {'M', time.Minute}, {'S', time.Second}} {
+		i := strings.IndexByte(rest, u.suffix)
+		if i < 0 {
+			continue
+		}
+		v, err := strconv.ParseFloat(rest[:i], 64)
+		if err != nil || v < 0 || v > 1e6 {
+			return 0, false
+		}
+		total += time.Duration(v * float64(u.unit))
+		rest = rest[i+1:]
+	}
+	return total, rest == ""
 }

@@ -47,6 +47,7 @@ const SamplePeriod = 20 * time.Millisecond
 
 // settingsJFC returns the built-in recording settings for a JDK of the
 // given major version (0: unknown): stack samples every SamplePeriod,
+// waits of WaitThreshold or more with their stacks (WaitEvents),
 // allocation samples (the throttled jdk.ObjectAllocationSample from JDK 16,
 // the TLAB events before it), and GC pauses for a timeline. Everything else
 // JFR records by default stays off, to keep the overhead near the stack
@@ -68,6 +69,16 @@ func settingsJFC(major int) string {
     <setting name="threshold">0 ms</setting>
   </event>
 `)
+	// Waits, with their stacks, from WaitThreshold up: where a request's
+	// time went when it was not running (a lock, a queue, a sync, I/O).
+	for _, ev := range WaitEvents {
+		b.WriteString(`  <event name="` + ev + `">
+    <setting name="enabled">true</setting>
+    <setting name="threshold">` + strconv.FormatInt(WaitThreshold.Microseconds(), 10) + ` us</setting>
+    <setting name="stackTrace">true</setting>
+  </event>
+`)
+	}
 	if major == 0 || major >= 16 {
 		b.WriteString(`  <event name="jdk.ObjectAllocationSample">
     <setting name="enabled">true</setting>

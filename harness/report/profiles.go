@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/metric"
 	"github.com/regress-hbase/regress/harness/profile"
 )
 
@@ -21,9 +22,10 @@ type WorkloadProfile struct {
 	Workload string
 	// Trials counts the profiled trials pooled on each side.
 	BaseTrials, CandTrials int
-	// CPU and Alloc are the per-kind sides and differentials; a
-	// differential is nil when neither side recorded that kind.
-	CPU, Alloc KindProfile
+	// CPU, Alloc and Wait (the request threads' wall-clock waits) are the
+	// per-kind sides and differentials; a differential is nil when neither
+	// side recorded that kind.
+	CPU, Alloc, Wait KindProfile
 	// Source says what sampled the stacks; "" is JFR on every region server.
 	Source string
 }
@@ -42,7 +44,7 @@ func (p WorkloadProfile) profileKinds() []struct {
 	return []struct {
 		kind profile.Kind
 		k    KindProfile
-	}{{profile.CPU, p.CPU}, {profile.Alloc, p.Alloc}}
+	}{{profile.Wait, p.Wait}, {profile.CPU, p.CPU}, {profile.Alloc, p.Alloc}}
 }
 
 // regressedWorkload reports whether a metric or the held-rate check of workload w REGRESSED.
@@ -138,6 +140,8 @@ type jsonProfile struct {
 	CandTrials int                   `json:"candidate_trials"`
 	CPU        *profile.Differential `json:"cpu,omitempty"`
 	Alloc      *profile.Differential `json:"alloc,omitempty"`
+	// Wait is the request threads' wall-clock waits, in microseconds.
+	Wait *profile.Differential `json:"wait,omitempty"`
 	// Files are the folded stacks WriteAll puts in the report dir, relative to it.
 	Files []string `json:"files,omitempty"`
 }
@@ -147,7 +151,7 @@ func jsonProfiles(r Report) []jsonProfile {
 	var out []jsonProfile
 	for _, p := range r.Profiles {
 		jp := jsonProfile{Workload: p.Workload, Regressed: regressedWorkload(r.Comparison, p.Workload),
-			BaseTrials: p.BaseTrials, CandTrials: p.CandTrials, CPU: p.CPU.Diff, Alloc: p.Alloc.Diff}
+			BaseTrials: p.BaseTrials, CandTrials: p.CandTrials, CPU: p.CPU.Diff, Alloc: p.Alloc.Diff, Wait: p.Wait.Diff}
 		for _, f := range foldedFiles(p) {
 			jp.Files = append(jp.Files, f.rel)
 		}
@@ -250,16 +254,25 @@ func htmlProfiles(r Report) ([]htmlProfile, error) {
 }
 
 func kindTitle(k profile.Kind) string {
-	if k == profile.Alloc {
+	switch k {
+	case profile.Alloc:
 		return "allocated bytes"
+	case profile.Wait:
+		return "request threads' wait time"
 	}
 	return "CPU samples"
 }
 
-// voteFrames are the frames that grew in the regressed workloads, CPU first.
+// voteFrames are the frames that grew in the regressed workloads: where
+// the waiting time went first when a latency regressed (CPU samples cannot
+// see a wait), then CPU, then allocation.
 func voteFrames(r Report) []VoteFrame {
 	var out []VoteFrame
-	for _, kind := range []profile.Kind{profile.CPU, profile.Alloc} {
+	kinds := []profile.Kind{profile.CPU, profile.Alloc, profile.Wait}
+	if latencyRegressed(r.Comparison) {
+		kinds = []profile.Kind{profile.Wait, profile.CPU, profile.Alloc}
+	}
+	for _, kind := range kinds {
 		for _, p := range shownProfiles(r) {
 			for _, k := range p.profileKinds() {
 				if k.kind == kind && k.k.Diff != nil {
@@ -269,4 +282,14 @@ func voteFrames(r Report) []VoteFrame {
 		}
 	}
 	return out
+}
+
+// latencyRegressed reports whether a latency (a per-operation metric) REGRESSED.
+func latencyRegressed(c *compare.Comparison) bool {
+	for _, m := range c.Metrics {
+		if m.Status == compare.Regressed && metric.Of(m.Metric).Scope == metric.PerOp {
+			return true
+		}
+	}
+	return false
 }

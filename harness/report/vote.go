@@ -57,14 +57,15 @@ type Vote struct {
 }
 
 // VoteFrames turns a differential's frames into VoteFrames for one
-// workload, leaving out those whose change may be chance (P above
-// profile.FrameAlpha), CPU and allocation alike, and those without a P
-// (allocation stacks stored before their samples were counted).
+// workload, keeping those profile.Differential.FrameNamed names: not
+// chance (P at most profile.FrameAlpha; a frame without a P, stored before
+// its samples were counted, never), and a growth the whole profile shares
+// (not one JVM's JIT moving samples between frames).
 func VoteFrames(workload string, d *profile.Differential) []VoteFrame {
 	out := make([]VoteFrame, 0, len(d.Frames))
 	for _, f := range d.Frames {
-		if f.P <= 0 || f.P > profile.FrameAlpha {
-			continue // a change this few samples make by chance, or one never tested
+		if !d.FrameNamed(f) {
+			continue
 		}
 		out = append(out, VoteFrame{Workload: workload, Kind: d.Kind, Frame: f.Frame,
 			BaseShare: f.Self.BaseShare, CandShare: f.Self.CandShare, Delta: f.Self.Delta()})
@@ -406,11 +407,14 @@ func voteFrameLines(frames []VoteFrame) []string {
 		for _, f := range fs[:min(3, len(fs))] {
 			parts = append(parts, fmt.Sprintf("%s %.1f%% -> %.1f%% (%s)", profile.ShortFrame(f.Frame), f.BaseShare*100, f.CandShare*100, profile.FormatPerOp(f.Kind, f.Delta)))
 		}
-		what := "CPU"
-		if k.kind == profile.Alloc {
-			what = "allocation"
+		switch k.kind {
+		case profile.Wait:
+			lines = append(lines, fmt.Sprintf("Where the time went (request threads' waits, %s, share of wait time): %s", k.workload, strings.Join(parts, ", ")))
+		case profile.Alloc:
+			lines = append(lines, fmt.Sprintf("Frames that grew (allocation, %s, self share): %s", k.workload, strings.Join(parts, ", ")))
+		default:
+			lines = append(lines, fmt.Sprintf("Frames that grew (CPU, %s, self share): %s", k.workload, strings.Join(parts, ", ")))
 		}
-		lines = append(lines, fmt.Sprintf("Frames that grew (%s, %s, self share): %s", what, k.workload, strings.Join(parts, ", ")))
 	}
 	return lines
 }

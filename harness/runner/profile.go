@@ -452,7 +452,7 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta 
 	if !stored || len(p.jfrs)+len(p.jmxJfrs)+len(p.remote) == 0 || meta == nil || meta.Ops <= 0 {
 		return
 	}
-	var cpu, alloc, allocN []profile.Folded
+	var cpu, alloc, allocN, wait, waitN []profile.Folded
 	for _, rec := range []struct {
 		jfrs []string
 		jdk  profile.JDK
@@ -464,6 +464,7 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta 
 				continue
 			}
 			cpu, alloc, allocN = append(cpu, prof.CPU), append(alloc, prof.Alloc), append(allocN, prof.AllocSamples)
+			wait, waitN = append(wait, prof.Wait), append(waitN, prof.WaitCount)
 		}
 	}
 	recorded := len(cpu)
@@ -487,13 +488,17 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta 
 		files[profile.Alloc], allocOwn = profile.Merge(alloc...).Without(ownReadFrames...)
 		files[profile.AllocSamples], _ = profile.Merge(allocN...).Without(ownReadFrames...)
 		meta.OwnReadAllocBytes = allocOwn
+		// The request threads' waits: a /jmx read of the agent is no
+		// request of the workload's, as for CPU and allocation.
+		files[profile.Wait], _ = profile.Merge(wait...).Without(ownReadFrames...)
+		files[profile.WaitCount], _ = profile.Merge(waitN...).Without(ownReadFrames...)
 	} else {
 		meta.Profiler = ProfilerServlet
 	}
 	if len(p.jmxJfrs) > 0 && len(p.remote) == 0 {
 		meta.Profiler = ProfilerJMX
 	}
-	for _, kind := range []profile.Kind{profile.CPU, profile.Alloc, profile.AllocSamples} {
+	for _, kind := range []profile.Kind{profile.CPU, profile.Alloc, profile.AllocSamples, profile.Wait, profile.WaitCount} {
 		stacks, ok := files[kind]
 		if !ok {
 			continue
