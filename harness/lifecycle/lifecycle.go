@@ -162,7 +162,25 @@ func (m *Manager) EnsureSeed(ctx context.Context, spec SeedSpec) (Seed, error) {
 // Clone clones the seed snapshot into a fresh trial table, spreads its
 // regions evenly over the region servers (see Spread) and returns its name.
 func (m *Manager) Clone(ctx context.Context, seed Seed) (string, error) {
-	name := fmt.Sprintf("%s%s_%d", trialPrefix, m.runID, m.n.Add(1))
+	return m.cloneInto(ctx, seed, fmt.Sprintf("%s%s_%d", trialPrefix, m.runID, m.n.Add(1)))
+}
+
+// CloneAs is Clone into the trial table TrialTable(tag, n) names rather
+// than one of the manager's own run and count: a paired run names a
+// trial's clone for the slot it holds in its pair, whichever side that is,
+// so no table name stays with one side (the runner's slots.go).
+func (m *Manager) CloneAs(ctx context.Context, seed Seed, tag string, n int64) (string, error) {
+	return m.cloneInto(ctx, seed, TrialTable(tag, n))
+}
+
+// TrialTable names the n-th trial table of tag (a run id, with a slot):
+// regress_trial_<tag>_<n>, tag reduced to what a table name may hold.
+func TrialTable(tag string, n int64) string {
+	return fmt.Sprintf("%s%s_%d", trialPrefix, sanitize(tag), n)
+}
+
+// cloneInto clones the seed snapshot into table name and spreads its regions.
+func (m *Manager) cloneInto(ctx context.Context, seed Seed, name string) (string, error) {
 	if err := m.admin.CloneSnapshot(ctx, seed.Snapshot, name); err != nil {
 		return "", fmt.Errorf("clone snapshot %s into %s: %w", seed.Snapshot, name, err)
 	}

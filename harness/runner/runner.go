@@ -84,7 +84,8 @@ type Runner struct {
 	// instance a side.
 	Renew func(ctx context.Context, side int, t *sut.Target) (*sut.Target, error)
 
-	oneInstance bool // a side cannot be started afresh (checkRenewable)
+	oneInstance bool  // a side cannot be started afresh (checkRenewable)
+	slots       slots // which side holds which slot of each pair (slots.go)
 	fingerprint string
 	started     int
 	stored      int
@@ -167,6 +168,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More
 	if base.Name == cand.Name && base.Client == cand.Client {
 		return nil, nil, errors.New("baseline and candidate are the same cluster")
 	}
+	r.slots.paired = true
 	bs, err := r.prepare(ctx, base)
 	if err != nil {
 		return nil, nil, err
@@ -455,7 +457,16 @@ type WarmUp struct {
 func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, requireRate bool) (cpuPerOp float64, err error) {
 	r.started++
 	r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Trial: r.started, Trials: r.planned})
-	table, drop, err := r.cloneFor(ctx, s)
+	// A paired run's trial holds the slot of its order (slots.go); both
+	// trials of a pair share a clone number, a warm-up trial has its own.
+	slot, seq := 0, int64(0)
+	if r.slots.paired {
+		slot, seq = order+1, r.slots.seq
+		if order == 0 || pair < 0 {
+			seq = r.nextSeq()
+		}
+	}
+	table, drop, err := r.cloneFor(ctx, s, slot, seq)
 	if err != nil {
 		return 0, err
 	}
@@ -488,10 +499,18 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 // duetTrial runs workload w on both sides at once: each on a fresh clone of
 // its own seed, watched idle over the same stretch, started at the same
 // instant with the same seed, so both meet the machine's interference at the
-// same moments. Both trials are stored with the pair (baseline order 0). It
-// returns each side's server CPU per operation.
+// same moments. Whatever comes first or goes to one place (clone, probes,
+// idle watch, load start, CPU half when pinned, table name) follows the
+// pair's slots, which alternate between the sides (slots.go); both trials
+// are stored with the pair, each with its slot (its order: slot 1 is 0). It
+// returns each side's server CPU per operation, baseline first.
 func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int) (costs []float64, err error) {
-	sides := []*side{bs, cs}
+	// sides are in slot order: sides[0] holds slot 1; idx maps them back.
+	sides, idx := []*side{bs, cs}, []int{0, 1}
+	if r.firstSide(pair, w) == 1 {
+		sides, idx = []*side{cs, bs}, []int{1, 0}
+	}
+	seq := r.nextSeq()
 	tables := make([]string, 2)
 	drops := make([]func(failed error) error, 2)
 	cerrs := make([]error, 2)
@@ -500,7 +519,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 		r.started++
 		r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Trial: r.started, Trials: r.planned, Message: "duet"})
 		// Each side clones and prewarms on its own cluster: both at once.
-		cwg.Go(func() { tables[i], drops[i], cerrs[i] = r.cloneFor(ctx, s) })
+		cwg.Go(func() { tables[i], drops[i], cerrs[i] = r.cloneFor(ctx, s, i+1, seq) })
 	}
 	cwg.Wait()
 	for _, drop := range drops {
@@ -516,10 +535,16 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	if err := errors.Join(cerrs...); err != nil {
 		return nil, err
 	}
+	if r.Suite.Run.Pin {
+		// Slot 1's servers on the first half of the CPUs, whichever side.
+		if err := pinSides(sides); err != nil {
+			return nil, err
+		}
+	}
 	// Both sides' probes run before either is watched idle or measured,
 	// and after both windows closed: one side's reading never falls in
 	// the other's window either (their JVMs share the CPUs).
-	hs := []trialHooks{r.hooksFor(bs, w, tables[0], pair), r.hooksFor(cs, w, tables[1], pair)}
+	hs := []trialHooks{r.hooksFor(sides[0], w, tables[0], pair), r.hooksFor(sides[1], w, tables[1], pair)}
 	before(ctx, hs)
 	idle := r.watchIdle(ctx, sides)
 	at := timing{Start: time.Now().Add(startLead), Seed: time.Now().UnixNano()}
@@ -532,15 +557,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	ms := make([]*measured, 2)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
-	// Which side's workers and readings are set up first is random per
-	// pair, so whatever that order favours is noise between pairs, not a
-	// bias of the run.
-	order := []int{0, 1}
-	if r.rng().IntN(2) == 1 {
-		order = []int{1, 0}
-	}
-	for _, i := range order {
-		s := sides[i]
+	for i, s := range sides {
 		wg.Go(func() { ms[i], errs[i] = r.measure(ctx, s, w, tables[i], at, hs[i]) })
 	}
 	wg.Wait()
@@ -555,12 +572,13 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	costs = make([]float64, 2)
 	for i, s := range sides {
 		if err := r.record(s, w, pair, i, false, true, ms[i]); err != nil {
 			return nil, err
 		}
 		kept[i] = true
-		costs = append(costs, ms[i].cpuPerOp())
+		costs[idx[i]] = ms[i].cpuPerOp()
 	}
 	return costs, nil
 }
@@ -607,10 +625,11 @@ const failedDrop = 5 * time.Second
 // ready for the same instant.
 const startLead = 200 * time.Millisecond
 
-// cloneFor clones s's seed for one trial and prewarms it when the suite
-// asks; drop(the trial's error) drops the clone (see dropTable).
-func (r *Runner) cloneFor(ctx context.Context, s *side) (table string, drop func(failed error) error, err error) {
-	table, err = s.mgr.Clone(ctx, s.seed)
+// cloneFor clones s's seed for one trial as the table of slot in pair
+// number seq (cloneAs) and prewarms it when the suite asks; drop(the
+// trial's error) drops the clone (see dropTable).
+func (r *Runner) cloneFor(ctx context.Context, s *side, slot int, seq int64) (table string, drop func(failed error) error, err error) {
+	table, err = r.cloneAs(ctx, s, slot, seq)
 	if err != nil {
 		return "", nil, fmt.Errorf("%s: %w", s.t.Name, err)
 	}
@@ -719,6 +738,7 @@ func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bo
 		Pair:     pair,
 		Order:    order,
 		Instance: s.instance,
+		Slot:     r.slotOf(order),
 		Duet:     duet,
 		Server:   m.server,
 	}
