@@ -6,7 +6,7 @@ BIN       := bin/regress
 # the one the suite runs against unless overridden.
 export REGRESS_TEST_HBASE_VERSION ?= 2.6.1-hadoop3
 
-.PHONY: all build test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity bench-loadhosts bench-cluster lint proto validate-stats fuzz clean
+.PHONY: all build test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity bench-loadhosts bench-cluster lint tools proto validate-stats fuzz clean
 
 all: build
 
@@ -78,9 +78,25 @@ bench-record:
 bench-client:
 	$(GO) test -run '^$$' -bench . -benchmem ./harness/hbase
 
-lint:
+# gofmt, vet and staticcheck (its default checks: bugs, simplifications,
+# style, unused code). staticcheck is installed by `make tools` at the pinned
+# version into build/bin, so CI and a laptop run the same checks.
+lint: tools
 	@out=$$(gofmt -l harness); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	$(STATICCHECK) $(PKGS)
+
+# The lint tools at pinned versions, in build/bin (Go's module proxy; a Go
+# toolchain no newer than the one they support). Reinstalled when the version
+# changes.
+STATICCHECK_VERSION ?= v0.8.2
+TOOLS_BIN           := $(CURDIR)/build/bin
+STATICCHECK         := $(TOOLS_BIN)/staticcheck
+tools:
+	@if ! $(STATICCHECK) -version 2>/dev/null | grep -q '($(STATICCHECK_VERSION:v%=%))'; then \
+	  echo "installing staticcheck $(STATICCHECK_VERSION) into $(TOOLS_BIN)"; \
+	  GOBIN=$(TOOLS_BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION); \
+	fi
 
 proto:
 	protoc --proto_path=harness/hbase/proto --go_out=harness/hbase/pb --go_opt=paths=source_relative harness/hbase/proto/*.proto

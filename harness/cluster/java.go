@@ -28,9 +28,7 @@ func parseJavaMajor(out string) (int, error) {
 		return 0, fmt.Errorf("cannot find a version in `java -version` output %q", firstLine(out))
 	}
 	v := m[1]
-	if strings.HasPrefix(v, "1.") { // 1.8.0_392 means JDK 8
-		v = v[2:]
-	}
+	v = strings.TrimPrefix(v, "1.") // 1.8.0_392 means JDK 8
 	end := strings.IndexFunc(v, func(r rune) bool { return r < '0' || r > '9' })
 	if end >= 0 {
 		v = v[:end]

@@ -215,11 +215,11 @@ func jdkCandidates(ctx context.Context, log *slog.Logger) []JDK {
 		if java == "" {
 			java = filepath.Join(c.home, "bin", "java")
 		}
-		real, err := filepath.EvalSymlinks(java)
-		if err != nil || seen[real] {
+		resolved, err := filepath.EvalSymlinks(java)
+		if err != nil || seen[resolved] {
 			continue
 		}
-		seen[real] = true
+		seen[resolved] = true
 		j, err := probeJDK(ctx, c.home, c.java, c.source)
 		if err != nil {
 			log.Debug("not a usable JDK", "where", java, "err", err)

@@ -834,9 +834,9 @@ func tailFile(path string, n int) []string {
 	}
 	defer f.Close()
 	// Read at most the last 256 KiB: enough for 30 lines of stack traces.
-	const max = 256 << 10
-	if st, err := f.Stat(); err == nil && st.Size() > max {
-		_, _ = f.Seek(st.Size()-max, 0)
+	const tail = 256 << 10
+	if st, err := f.Stat(); err == nil && st.Size() > tail {
+		_, _ = f.Seek(st.Size()-tail, 0)
 	}
 	var lines []string
 	sc := bufio.NewScanner(f)

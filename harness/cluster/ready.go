@@ -120,22 +120,6 @@ func metaState(data []byte) (int, error) {
 	return state, nil
 }
 
-// zkExist checks that every znode in paths exists, within ctx.
-func zkExist(ctx context.Context, addr string, paths ...string) error {
-	return zkCheck(ctx, addr, func(conn *zk.Conn) error {
-		for _, p := range paths {
-			ok, _, err := conn.Exists(p)
-			if err != nil {
-				return fmt.Errorf("ZooKeeper %s: checking %s: %w", addr, p, err)
-			}
-			if !ok {
-				return fmt.Errorf("znode %s not yet created", p)
-			}
-		}
-		return nil
-	})
-}
-
 // zkCheck runs check against a fresh ZooKeeper session at addr, within ctx.
 func zkCheck(ctx context.Context, addr string, check func(*zk.Conn) error) error {
 	// A plain dial first: go-zookeeper retries forever in the background when

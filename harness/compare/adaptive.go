@@ -99,16 +99,16 @@ func pairsCanDecide(d detail, passAlpha float64) bool {
 // unpaired) at which, with the current estimate and spread, the metric would
 // be decided with probability 0.8: its bound at the Holm level above the tolerance when the
 // estimate lies beyond it (REGRESSED), otherwise its non-inferiority bound at
-// the look's level passAlpha within it (NOT WORSE). It returns max when no
-// count up to max would do.
-func pairsNeeded(d detail, paired bool, passAlpha float64, max int) int {
+// the look's level passAlpha within it (NOT WORSE). It returns most when no
+// count up to most would do.
+func pairsNeeded(d detail, paired bool, passAlpha float64, most int) int {
 	e := d.est
 	x := e.Mean * d.key.worseSign()
 	level, gap := passAlpha, d.c-x
 	if x > d.c {
 		level, gap = d.level, x-d.c
 	}
-	for n := e.N + 1; n <= max; n++ {
+	for n := e.N + 1; n <= most; n++ {
 		var se, df float64
 		if paired {
 			// Added pairs shrink the pairs' part of the variance; the
@@ -133,5 +133,5 @@ func pairsNeeded(d detail, paired bool, passAlpha float64, max int) int {
 			return n
 		}
 	}
-	return max
+	return most
 }

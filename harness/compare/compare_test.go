@@ -558,8 +558,8 @@ func TestPairsForMatchesTheNormalApproximation(t *testing.T) {
 }
 
 func TestDescriptiveShowsMinMaxAndBelowOneMillisecond(t *testing.T) {
-	summary := func(p95, max float64, below bool) results.Trial {
-		st := results.OpStats{Count: 5000000, Intended: results.Latency{P95Micros: p95, P99Micros: 3000, MinMicros: 180, MaxMicros: max, MeanMicros: 600}}
+	summary := func(p95, maxMicros float64, below bool) results.Trial {
+		st := results.OpStats{Count: 5000000, Intended: results.Latency{P95Micros: p95, P99Micros: 3000, MinMicros: 180, MaxMicros: maxMicros, MeanMicros: 600}}
 		if below {
 			st.Below = map[string]float64{MetricP95: 1000}
 		}

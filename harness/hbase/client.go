@@ -5,7 +5,6 @@
 package hbase
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -498,11 +497,6 @@ func (c *Client) regionCallAt(ctx context.Context, op, table string, rowp *[]byt
 
 func regionSpec(r *RegionInfo) *pb.RegionSpecifier {
 	return &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: r.Name}
-}
-
-// keyBeforeEnd reports a < end where an empty end means "end of table".
-func keyBeforeEnd(a, end []byte) bool {
-	return len(end) == 0 || bytes.Compare(a, end) < 0
 }
 
 // checkTableServes returns a typed error when table is disabled or gone.

@@ -19,7 +19,7 @@ func testClient(t testing.TB) *Client {
 		t.Skip("talks to a real HBase; skipped under -short")
 	}
 	if zkAddr == "" {
-		t.Fatalf("no test cluster: %v", clusterErr)
+		t.Fatalf("no test cluster: %v", errCluster)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -10,10 +10,10 @@ import (
 )
 
 // zkAddr is the ZooKeeper of the package's one test cluster, shared by all
-// integration tests to save the JVM start; clusterErr says why there is none.
+// integration tests to save the JVM start; errCluster says why there is none.
 var (
 	zkAddr     string
-	clusterErr = errors.New("not started")
+	errCluster = errors.New("not started")
 )
 
 func TestMain(m *testing.M) {
@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 		return
 	}
 	clustertest.Main(m, func(c cluster.Cluster) (func(), error) {
-		zkAddr, clusterErr = c.ZKAddr(), nil
+		zkAddr, errCluster = c.ZKAddr(), nil
 		return nil, nil
 	})
 }

@@ -38,8 +38,8 @@ func FindJavac(homes ...string) (javac, home string, err error) {
 	if err != nil {
 		return "", "", ErrNoJavac
 	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		p = real
+	if resolved, err := filepath.EvalSymlinks(p); err == nil {
+		p = resolved
 	}
 	return p, filepath.Dir(filepath.Dir(p)), nil
 }

@@ -136,7 +136,7 @@ func (m *Manager) waitBalanced(ctx context.Context, table string, d time.Duratio
 // table) it moves regions from the fullest servers itself. It fails when
 // they stay uneven: a trial on a lopsided table measures one server.
 func (m *Manager) Spread(ctx context.Context, table string) (Layout, error) {
-	l, regions, servers, err := m.layout(ctx, table)
+	l, _, servers, err := m.layout(ctx, table)
 	if err != nil || len(servers) < 2 {
 		return l, err
 	}
@@ -148,7 +148,8 @@ func (m *Manager) Spread(ctx context.Context, table string) (Layout, error) {
 	if _, err := m.admin.Balance(ctx); err != nil {
 		m.log.Warn("the master's balancer failed; moving regions directly", "err", err)
 	}
-	if l, regions, servers, err = m.waitBalanced(ctx, table, balanceSettle); err != nil {
+	l, regions, servers, err := m.waitBalanced(ctx, table, balanceSettle)
+	if err != nil {
 		return l, err
 	}
 	if !l.Balanced() {

@@ -286,13 +286,13 @@ func percentileSVG(d Distribution, baseName, candName string) string {
 	return b.String()
 }
 
-// decades returns the powers of ten around [min, max] (1 and 10 when empty).
-func decades(min, max float64) (lo, hi float64) {
-	if !(min > 0) || math.IsInf(min, 0) || !(max > 0) {
+// decades returns the powers of ten around [least, most] (1 and 10 when empty).
+func decades(least, most float64) (lo, hi float64) {
+	if !(least > 0) || math.IsInf(least, 0) || !(most > 0) {
 		return 1, 10
 	}
-	lo = math.Pow(10, math.Floor(math.Log10(min)))
-	hi = math.Pow(10, math.Ceil(math.Log10(max)))
+	lo = math.Pow(10, math.Floor(math.Log10(least)))
+	hi = math.Pow(10, math.Ceil(math.Log10(most)))
 	if hi <= lo {
 		hi = lo * 10
 	}

@@ -23,8 +23,8 @@ func Value(v float64, unit string) string { return value(v, unit) }
 // MarkdownEscape keeps a Markdown table cell intact (pipes, emphasis, newlines).
 func MarkdownEscape(s string) string { return mdEscape(s) }
 
-// Decades returns the powers of ten around [min, max], a log axis's ends (1 and 10 when empty).
-func Decades(min, max float64) (lo, hi float64) { return decades(min, max) }
+// Decades returns the powers of ten around [least, most], a log axis's ends (1 and 10 when empty).
+func Decades(least, most float64) (lo, hi float64) { return decades(least, most) }
 
 // LogTicks are the ticks of a log axis from lo to hi (1, 2 and 5 times each power of ten, or the powers alone).
 func LogTicks(lo, hi float64) []float64 { return logTicks(lo, hi) }

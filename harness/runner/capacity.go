@@ -14,9 +14,6 @@ type Prepared struct {
 	s *side
 }
 
-// Name is the prepared target's store name.
-func (p *Prepared) Name() string { return p.s.t.Name }
-
 // Prepare cleans up what earlier runs left on t and makes sure its seed
 // snapshot exists, as a paired run does before its first trial.
 func (r *Runner) Prepare(ctx context.Context, t *sut.Target) (*Prepared, error) {

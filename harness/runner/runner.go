@@ -85,7 +85,8 @@ type Runner struct {
 	Renew func(ctx context.Context, side int, t *sut.Target) (*sut.Target, error)
 
 	oneInstance bool  // a side cannot be started afresh (checkRenewable)
-	slots       slots // which side holds which slot of each pair (slots.go)
+	slots       slots       // which side holds which slot of each pair (slots.go)
+	sources     sourceCheck // each side's first server-cost sources (sources.go)
 	fingerprint string
 	started     int
 	stored      int
@@ -723,6 +724,11 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 // only logged.
 func (r *Runner) record(s *side, w string, pair, order int, requireRate, duet bool, m *measured) error {
 	res := m.res
+	if pair != profilePair {
+		if err := r.checkSources(s, w, m); err != nil {
+			return err
+		}
+	}
 	if pair == profilePair {
 		r.logger().Info("profile trial done (not counted)", "target", s.t.Name, "workload", w, "rate", res.RateMessage(), "server_cpu_per_op_us", m.cpuPerOp())
 		return nil

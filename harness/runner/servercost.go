@@ -67,11 +67,7 @@ func (r *Runner) watchIdle(ctx context.Context, sides []*side) []idleWatch {
 	if idle <= 0 {
 		return nil
 	}
-	any := false
-	for _, s := range sides {
-		any = any || len(s.t.Servers) > 0
-	}
-	if !any {
+	if !slices.ContainsFunc(sides, func(s *side) bool { return len(s.t.Servers) > 0 }) {
 		return nil
 	}
 	from := time.Now()

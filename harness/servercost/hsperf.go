@@ -37,16 +37,6 @@ func PerfDataPath(pid int) (string, error) {
 	return filepath.Join(tmp, "hsperfdata_"+name, strconv.Itoa(pid)), nil
 }
 
-// ReadPerfData reads the long counters of an hsperfdata file. A JVM started
-// with -XX:-UsePerfData has none, which is an error naming that option.
-func ReadPerfData(path string) (PerfCounters, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("JVM performance counters: %w (a JVM started with -XX:-UsePerfData or -XX:+PerfDisableSharedMem publishes none)", err)
-	}
-	return parsePerfData(b)
-}
-
 // parsePerfData decodes the PerfDataPrologue and its entries (OpenJDK's
 // perfMemory.hpp): a 32-byte prologue, then entries of a fixed header, a
 // NUL-terminated name and a value.

@@ -59,8 +59,8 @@ const ZipfianConstant = 0.99
 // draws from before hashing into the key space; ScrambledZeta is its
 // precomputed zeta, as YCSB hard-codes it, so no generator sums 1e10 terms.
 const (
-	ScrambledItemCount int64 = 10_000_000_000
-	ScrambledZeta            = 26.46902820178302
+	ScrambledItemCount int64   = 10_000_000_000
+	ScrambledZeta      float64 = 26.46902820178302
 )
 
 // Zeta returns sum over i in 1..n of 1/i^theta.
@@ -108,15 +108,15 @@ type Zipfian struct {
 	allowCountDecrease bool
 }
 
-// NewZipfian returns a zipfian over [min, max], computing zeta(max-min+1).
-func NewZipfian(r *rand.Rand, min, max int64) *Zipfian {
-	return NewZipfianZeta(r, min, max, Zeta(max-min+1, ZipfianConstant))
+// NewZipfian returns a zipfian over [lo, hi], computing zeta(hi-lo+1).
+func NewZipfian(r *rand.Rand, lo, hi int64) *Zipfian {
+	return NewZipfianZeta(r, lo, hi, Zeta(hi-lo+1, ZipfianConstant))
 }
 
-// NewZipfianZeta returns a zipfian over [min, max] with a precomputed zeta of
+// NewZipfianZeta returns a zipfian over [lo, hi] with a precomputed zeta of
 // its item count, so many workers can share one costly computation.
-func NewZipfianZeta(r *rand.Rand, min, max int64, zetan float64) *Zipfian {
-	z := &Zipfian{r: r, items: max - min + 1, base: min, theta: ZipfianConstant}
+func NewZipfianZeta(r *rand.Rand, lo, hi int64, zetan float64) *Zipfian {
+	z := &Zipfian{r: r, items: hi - lo + 1, base: lo, theta: ZipfianConstant}
 	z.zeta2theta = Zeta(2, z.theta)
 	z.alpha = 1 / (1 - z.theta)
 	z.zetan = zetan
@@ -170,11 +170,11 @@ type ScrambledZipfian struct {
 	min, itemcount int64
 }
 
-// NewScrambledZipfian returns a scrambled zipfian over [min, max].
-func NewScrambledZipfian(r *rand.Rand, min, max int64) *ScrambledZipfian {
+// NewScrambledZipfian returns a scrambled zipfian over [lo, hi].
+func NewScrambledZipfian(r *rand.Rand, lo, hi int64) *ScrambledZipfian {
 	// YCSB builds its zipfian over 0..ITEM_COUNT inclusive (ITEM_COUNT+1
 	// items) with the zeta of ITEM_COUNT items; kept for identical draws.
-	return &ScrambledZipfian{z: NewZipfianZeta(r, 0, ScrambledItemCount, ScrambledZeta), min: min, itemcount: max - min + 1}
+	return &ScrambledZipfian{z: NewZipfianZeta(r, 0, ScrambledItemCount, ScrambledZeta), min: lo, itemcount: hi - lo + 1}
 }
 
 // Next draws one value.
@@ -202,8 +202,8 @@ func NewSkewedLatest(r *rand.Rand, basis Lasted, zetan float64) *SkewedLatest {
 
 // Next draws one value.
 func (s *SkewedLatest) Next() int64 {
-	max := s.basis.Last()
-	return max - s.z.NextN(max)
+	last := s.basis.Last()
+	return last - s.z.NextN(last)
 }
 
 // Hotspot sends hotOpnFraction of the draws to the first hotsetFraction of

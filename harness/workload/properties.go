@@ -110,14 +110,14 @@ func (p Properties) Int64(key string, def int64) (int64, error) {
 	return n, nil
 }
 
-// Int returns key as an int within [min, max], def when unset.
-func (p Properties) Int(key string, def, min, max int64) (int64, error) {
+// Int returns key as an int within [lo, hi], def when unset.
+func (p Properties) Int(key string, def, lo, hi int64) (int64, error) {
 	n, err := p.Int64(key, def)
 	if err != nil {
 		return 0, err
 	}
-	if n < min || n > max {
-		return 0, p.valueError(key, strconv.FormatInt(n, 10), fmt.Sprintf("must be between %d and %d", min, max))
+	if n < lo || n > hi {
+		return 0, p.valueError(key, strconv.FormatInt(n, 10), fmt.Sprintf("must be between %d and %d", lo, hi))
 	}
 	return n, nil
 }

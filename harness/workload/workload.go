@@ -233,8 +233,8 @@ func (c Config) SplitKeys(regions int) ([][]byte, error) {
 func parseConfig(p Properties) (Config, error) {
 	var c Config
 	var errs []error
-	i64 := func(key string, def, min, max int64) int64 {
-		v, err := p.Int(key, def, min, max)
+	i64 := func(key string, def, lo, hi int64) int64 {
+		v, err := p.Int(key, def, lo, hi)
 		if err != nil {
 			errs = append(errs, err)
 		}
