@@ -84,7 +84,7 @@ type Runner struct {
 	// instance a side.
 	Renew func(ctx context.Context, side int, t *sut.Target) (*sut.Target, error)
 
-	oneInstance bool  // a side cannot be started afresh (checkRenewable)
+	oneInstance bool        // a side cannot be started afresh (checkRenewable)
 	slots       slots       // which side holds which slot of each pair (slots.go)
 	sources     sourceCheck // each side's first server-cost sources (sources.go)
 	fingerprint string
