@@ -165,14 +165,22 @@ func startSpin(t *testing.T, java, dir string, opts ...string) *exec.Cmd {
 // stored beside the trial, with the JVM's busy method in the CPU stacks.
 // It needs a JDK, not HBase (about 6 s), so it runs under -short too.
 func TestProfileRecordsARunningJVM(t *testing.T) {
+	// Only -short may pass over a missing JDK: CI installs one (.ci/run).
+	needJDK := func(what string, err error) {
+		t.Helper()
+		if testing.Short() {
+			t.Skipf("%s (%v); skipped under -short", what, err)
+		}
+		t.Fatalf("%s: %v; install a full JDK (java, jcmd, jfr: apt-get install openjdk-17-jdk-headless, as .ci/run does) or run with -short", what, err)
+	}
 	java, err := exec.LookPath("java")
 	if err != nil {
-		t.Skip("no java on PATH")
+		needJDK("no java on PATH", err)
 	}
 	dir := t.TempDir()
 	cmd := startSpin(t, java, dir)
 	if _, err := profile.FindJDK(cmd.Process.Pid); err != nil {
-		t.Skipf("no jcmd for the JVM: %v", err)
+		needJDK("no jcmd for the JVM", err)
 	}
 
 	store, err := results.Open(filepath.Join(dir, "store"))
