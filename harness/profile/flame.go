@@ -144,15 +144,6 @@ func WriteFlameGraph(w io.Writer, title string, kind Kind, base, cand Side) erro
 	return err
 }
 
-// WriteFlameGraphFile writes the differential flame graph to path through a temp file.
-func WriteFlameGraphFile(path, title string, kind Kind, base, cand Side) error {
-	var b bytes.Buffer
-	if err := WriteFlameGraph(&b, title, kind, base, cand); err != nil {
-		return err
-	}
-	return writeFileAtomic(path, b.Bytes())
-}
-
 // diffColour is white for no change, deepening to red (grew) or blue (shrank) with |delta|/maxDelta.
 func diffColour(delta, maxDelta float64) string {
 	if maxDelta <= 0 || delta == 0 {
