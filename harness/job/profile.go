@@ -249,7 +249,7 @@ func Differentials(bm, cm *results.Manifest) ([]report.WorkloadProfile, []string
 // voteOf fills the vote paragraph's builds, machine and JDK from the two
 // manifests, and where the full report is.
 func voteOf(bm, cm *results.Manifest, c *compare.Comparison, reportPath string) report.Vote {
-	v := report.Vote{Report: reportPath}
+	v := report.Vote{Report: reportPath, Regress: ReadVersion().String(), Command: reproduceCommand(os.Args)}
 	if c != nil {
 		var gated []compare.MetricResult
 		for _, m := range c.Metrics {
@@ -354,4 +354,21 @@ func madeUpLabel(l string) bool {
 		}
 	}
 	return false
+}
+
+// reproduceCommand is the command line that ran, as a voter would paste it
+// into a shell: "regress" and the arguments, each quoted when a shell would
+// read it otherwise; "" when there is none (a test binary).
+func reproduceCommand(args []string) string {
+	if len(args) < 2 || strings.HasSuffix(args[0], ".test") {
+		return ""
+	}
+	out := []string{"regress"}
+	for _, a := range args[1:] {
+		if a == "" || strings.ContainsFunc(a, func(r rune) bool { return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || r == '=' || r == ',' || r == '+' || r == '@' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out = append(out, a)
+	}
+	return strings.Join(out, " ")
 }

@@ -34,7 +34,7 @@ func TestFreeTextIsInertInReports(t *testing.T) {
 		}
 	}
 	lines := VoteParagraph(c, Vote{})
-	if !strings.Contains(strings.Join(lines, "\n"), `"\u003cimg src=x onerror=alert(1)\u003e" READ p99`) || !strings.Contains(lines[0], `HBase "rc\u003cb\u003e1" vs 2.6.1`) {
+	if !strings.Contains(unwrapVote(lines), `"\u003cimg src=x onerror=alert(1)\u003e" READ p99`) || !strings.Contains(lines[0], `HBase "rc\u003cb\u003e1" vs 2.6.1`) {
 		t.Errorf("free text not quoted in the vote paragraph:\n%s", strings.Join(lines, "\n"))
 	}
 	// Plain names read as they are.

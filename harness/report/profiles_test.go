@@ -62,8 +62,12 @@ func TestProfilesShowWhereAMetricRegressed(t *testing.T) {
 			if err := Render(&b, tc.format, r); err != nil {
 				t.Fatal(err)
 			}
+			text := b.String()
+			if tc.format == FormatVote {
+				text = unwrapVote(strings.Split(text, "\n"))
+			}
 			for _, s := range tc.want {
-				if !strings.Contains(b.String(), s) {
+				if !strings.Contains(text, s) {
 					t.Errorf("lacks %q:\n%s", s, b.String())
 				}
 			}

@@ -16,7 +16,12 @@ import (
 )
 
 // VoteMaxLines caps the vote paragraph: what a voter pastes into the thread.
-const VoteMaxLines = 15
+const VoteMaxLines = 20
+
+// VoteWidth is the widest line of the vote paragraph: HBase votes are
+// plain-text mail, read at 72-80 columns; a longer line wraps, its
+// continuation indented.
+const VoteWidth = 78
 
 // voteMaxChanges is how many metric changes the paragraph lists.
 const voteMaxChanges = 4
@@ -54,6 +59,10 @@ type Vote struct {
 	Frames []VoteFrame
 	// Report is where the full report is (a path or a URL).
 	Report string
+	// Regress is the build of regress that decided ("regress v0.3.0 (commit ...)").
+	Regress string
+	// Command reproduces the run, as a shell would read it.
+	Command string
 }
 
 // VoteFrames turns a differential's frames into VoteFrames for one
@@ -140,21 +149,39 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 		}
 		tail = append(tail, "Smallest change this run could detect: "+strings.Join(parts, ", "))
 	}
+	if g := voteGate(c); g != "" {
+		tail = append(tail, g)
+	}
 	if regressed(c) {
 		tail = append(tail, voteFrameLines(v.Frames)...)
 	}
 	var last []string
+	if v.Command != "" {
+		last = append(last, "Reproduce: "+v.Command)
+	}
+	if v.Regress != "" {
+		last = append(last, "Decided by "+v.Regress)
+	}
 	if v.Report != "" {
 		last = append(last, "Full report: "+v.Report)
 	}
 
+	head, tail, last = wrapVote(head), wrapVote(tail), wrapVote(last)
 	room := VoteMaxLines - len(head) - len(tail) - len(last)
 	notes := voteNotes(c)
-	if len(notes) > room {
-		keep := max(room-1, 0)
-		notes = append(notes[:keep], fmt.Sprintf("Note: %d more notes in the full report", len(notes)-keep))
+	var kept []string
+	for i, n := range notes {
+		w := wrapVote([]string{n})
+		more := fmt.Sprintf("Note: %d more notes in the full report", len(notes)-i)
+		if len(kept)+len(w) > room || i < len(notes)-1 && len(kept)+len(w) >= room {
+			if len(kept) < room {
+				kept = append(kept, more)
+			}
+			break
+		}
+		kept = append(kept, w...)
 	}
-	out := slices.Concat(head, tail, notes, last)
+	out := slices.Concat(head, tail, kept, last)
 	out = out[:min(len(out), VoteMaxLines)]
 	// Names come from the store and from the command line: the paragraph is
 	// pasted into mail, issue trackers and Markdown, so a name that is not
@@ -482,4 +509,86 @@ func voteNotes(c *compare.Comparison) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// wrapVote breaks each line longer than VoteWidth at spaces, the
+// continuation indented by two; a word longer than the width stays whole.
+func wrapVote(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		for len([]rune(l)) > VoteWidth {
+			r := []rune(l)
+			cut := -1
+			for i := VoteWidth; i > 2; i-- {
+				if r[i] == ' ' {
+					cut = i
+					break
+				}
+			}
+			if cut < 0 {
+				break
+			}
+			out = append(out, strings.TrimRight(string(r[:cut]), " "))
+			l = "  " + strings.TrimLeft(string(r[cut:]), " ")
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// voteGate says what the verdict held each gated metric to: "Held to:
+// p50 5% a workload, 3% over all workloads; ...", latencies first, then
+// the servers' costs, each tolerance once.
+func voteGate(c *compare.Comparison) string {
+	if c.Descriptive {
+		return ""
+	}
+	type tols struct{ each, over []float64 }
+	byMetric := map[string]*tols{}
+	var order []string
+	for _, m := range c.Metrics {
+		if !m.Gated || m.Tolerance <= 0 {
+			continue
+		}
+		t := byMetric[m.Metric]
+		if t == nil {
+			t = &tols{}
+			byMetric[m.Metric] = t
+			order = append(order, m.Metric)
+		}
+		if m.Primary {
+			if !slices.Contains(t.over, m.Tolerance) {
+				t.over = append(t.over, m.Tolerance)
+			}
+		} else if !slices.Contains(t.each, m.Tolerance) {
+			t.each = append(t.each, m.Tolerance)
+		}
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	slices.SortStableFunc(order, func(a, b string) int { return cmp.Compare(metric.Rank(a), metric.Rank(b)) })
+	pcts := func(fs []float64) string {
+		var ps []string
+		for _, f := range fs {
+			ps = append(ps, fmt.Sprintf("%.3g%%", f*100))
+		}
+		return strings.Join(ps, "/")
+	}
+	var parts []string
+	for _, name := range order {
+		t := byMetric[name]
+		s := name
+		if len(t.each) > 0 {
+			s += " " + pcts(t.each) + " a workload"
+		}
+		if len(t.over) > 0 {
+			if len(t.each) > 0 {
+				s += ","
+			}
+			s += " " + pcts(t.over) + " pooled"
+		}
+		parts = append(parts, s)
+	}
+	return "Held to (worse by more than this is REGRESSION): " + strings.Join(parts, "; ")
 }

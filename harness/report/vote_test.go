@@ -158,7 +158,7 @@ func TestVoteParagraph(t *testing.T) {
 			if len(lines) > VoteMaxLines {
 				t.Errorf("%d lines, want at most %d", len(lines), VoteMaxLines)
 			}
-			text := strings.Join(lines, "\n")
+			text := unwrapVote(lines)
 			for _, w := range tc.want {
 				if !strings.Contains(text, w) {
 					t.Errorf("paragraph lacks %q:\n%s", w, text)
@@ -260,7 +260,7 @@ func TestVoteNamesOnlyFramesThatPass(t *testing.T) {
 				t.Logf("alloc frame %s: %+.0f bytes/op, p %.2g", f.Frame, f.Self.Delta(), f.P)
 			}
 			v := Vote{Frames: append(VoteFrames("workloadc", cpu), VoteFrames("workloadc", alloc)...)}
-			text := strings.Join(VoteParagraph(voteComparison(), v), "\n")
+			text := unwrapVote(VoteParagraph(voteComparison(), v))
 			for _, w := range tc.want {
 				if !strings.Contains(text, w) {
 					t.Errorf("paragraph lacks %q:\n%s", w, text)
@@ -295,11 +295,45 @@ func TestVotePrimaryRowIsNotAWorkload(t *testing.T) {
 	if err := WriteVote(&b, c, Vote{Baseline: VoteSide{Version: "2.6.1"}, Candidate: VoteSide{Version: "2.6.2"}}); err != nil {
 		t.Fatal(err)
 	}
-	out := b.String()
+	out := unwrapVote(strings.Split(b.String(), "\n"))
 	if !strings.Contains(out, "over 2 workloads") || strings.Contains(out, "primary: ...") {
 		t.Errorf("vote:\n%s\nwant the suite line over 2 workloads and no primary note", out)
 	}
 	if !strings.Contains(out, "the verdict's bound, Holm-adjusted over the gated metrics: +9.9%") {
 		t.Errorf("vote:\n%s\nwant workloadc's verdict bound beside its interval", out)
+	}
+}
+
+// unwrapVote joins the paragraph's lines, each continuation (wrapVote's
+// indent) back onto its line, so a test reads a change or a note whole.
+func unwrapVote(lines []string) string {
+	return strings.ReplaceAll(strings.Join(lines, "\n"), "\n  ", " ")
+}
+
+// TestVoteFitsAPlainTextMail: every line of a full paragraph is at most
+// VoteWidth columns (a long change wraps, indented), it says what the gate
+// held each metric to, how to reproduce the run and which regress decided.
+func TestVoteFitsAPlainTextMail(t *testing.T) {
+	v := fullVote(t)
+	v.Command = "regress --baseline 2.6.1 --candidate 2.6.2 --suite release"
+	v.Regress = "regress devel (commit 0123456789ab; go1.26.8)"
+	c := voteComparison()
+	for i := range c.Metrics {
+		c.Metrics[i].Tolerance = 0.10
+	}
+	lines := VoteParagraph(c, v)
+	for _, l := range lines {
+		if n := len([]rune(l)); n > VoteWidth {
+			t.Errorf("line of %d columns (at most %d): %q", n, VoteWidth, l)
+		}
+	}
+	text := unwrapVote(lines)
+	for _, want := range []string{"Held to (worse by more than this is REGRESSION): p50 10% a workload; p95 10% a workload; p99 10% a workload", "Reproduce: regress --baseline 2.6.1 --candidate 2.6.2 --suite release", "Decided by regress devel"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("paragraph lacks %q:\n%s", want, text)
+		}
+	}
+	if len(lines) > VoteMaxLines {
+		t.Errorf("%d lines, at most %d", len(lines), VoteMaxLines)
 	}
 }
