@@ -32,6 +32,11 @@ func CheckRepo(repo string) error {
 		if u.Path == "" || !filepath.IsAbs(u.Path) {
 			return fmt.Errorf("repository %q: a file URL needs an absolute path, e.g. file:///srv/staging", repo)
 		}
+		// Checked here, before any JVM starts: Maven would only say the
+		// artifact is missing, after a start.
+		if fi, err := os.Stat(u.Path); err != nil || !fi.IsDir() {
+			return fmt.Errorf("repository %q: %s is not a directory: give the folder of a Maven repository (file:///path/to/repo)", repo, u.Path)
+		}
 	default:
 		return fmt.Errorf("repository %q: scheme %q is not one Maven resolves from here; use https://, http:// or file://", repo, u.Scheme)
 	}

@@ -20,6 +20,9 @@ import (
 // is cancelled (the CLI cancels it on SIGINT/SIGTERM).
 func ClusterUp(ctx context.Context, out io.Writer, spec sut.Spec, opt sut.Options) error {
 	spec.Role = sut.Up
+	if opt.StartTimeout <= 0 {
+		return fault.Usagef("cluster up: --start-timeout %v: give how long HBase may take to be ready once its JVM runs, more than 0 (default %v)", opt.StartTimeout, cluster.DefaultStartTimeout)
+	}
 	if err := spec.Check(); err != nil {
 		return err
 	}

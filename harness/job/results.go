@@ -1,6 +1,10 @@
 package job
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"context"
 	"fmt"
 	"io"
@@ -15,9 +19,9 @@ import (
 // store, then every stored capacity sweep; a damaged entry is left out of
 // the tables and named in a warning, so it hides none of the others.
 func ListResults(ctx context.Context, out io.Writer, store string) error {
-	st, err := results.OpenReadOnly(store)
+	st, err := openExistingStore(store)
 	if err != nil {
-		return fault.Usage(err)
+		return err
 	}
 	entries, damaged, err := st.Scan()
 	if err != nil {
@@ -59,9 +63,9 @@ func ListResults(ctx context.Context, out io.Writer, store string) error {
 // good, DAMAGED or LEFTOVER with the reason. Anything damaged or left over
 // is a usage error (exit 2) saying how to deal with it.
 func CheckResults(ctx context.Context, out io.Writer, store string) error {
-	st, err := results.OpenReadOnly(store)
+	st, err := openExistingStore(store)
 	if err != nil {
-		return fault.Usage(err)
+		return err
 	}
 	sts, err := st.Check()
 	if err != nil {
@@ -98,6 +102,39 @@ func CheckResults(ctx context.Context, out io.Writer, store string) error {
 		return fault.Usagef("%d things in %s are no store entry (LEFTOVER above): each line says what it is and what to do with it", left, st.Root())
 	}
 	return nil
+}
+
+// openExistingStore opens a store to read that must be there and be one:
+// listing or checking a misspelt --store says so (exit 2) rather than "no
+// results", and a folder that is not a store (/, a home directory) is
+// refused before anything is written into it (its lock file) or any of its
+// folders is called a leftover to delete.
+func openExistingStore(store string) (*results.Store, error) {
+	st, err := results.OpenReadOnly(store)
+	if err != nil {
+		return nil, fault.Usage(err)
+	}
+	root := st.Root()
+	names, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fault.Usagef("no results store at %s: give --store the directory runs and imports stored into (default baselines)", root)
+	}
+	if err != nil {
+		return nil, fault.Usagef("open results store %s: %v (check the --store directory)", root, err)
+	}
+	if len(names) == 0 {
+		return st, nil // a store nothing was stored in yet
+	}
+	if _, err := os.Lstat(filepath.Join(root, ".lock")); err == nil {
+		return st, nil
+	}
+	if m, _ := filepath.Glob(filepath.Join(root, "*", "*", "manifest.json")); len(m) > 0 {
+		return st, nil
+	}
+	if fi, err := os.Stat(filepath.Join(root, "capacity")); err == nil && fi.IsDir() {
+		return st, nil
+	}
+	return nil, fault.Usagef("%s is not a results store (it holds no .lock and no entry's manifest.json): give --store the directory runs and imports stored into (default baselines)", root)
 }
 
 // RemoveResult (`regress results remove`) deletes the entry or sweep called

@@ -269,8 +269,14 @@ func Load(path, scenariosDir string) (*Suite, error) {
 	if err != nil {
 		return nil, fmt.Errorf("suite %s: %w", path, err)
 	}
+	file := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".yaml"), ".yml")
 	if s.Name == "" {
-		s.Name = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".yaml"), ".yml")
+		s.Name = file
+	}
+	if s.Name != file {
+		// Results are stored under the name, and compare finds the suite's
+		// gates by it (suites/NAME.yaml): another name would not find them.
+		return nil, fmt.Errorf("suite %s: name %q is not the file's name %q: make them one (rename the file %s.yaml, or write name: %s)", path, s.Name, file, s.Name, file)
 	}
 	return s, nil
 }
@@ -337,7 +343,15 @@ func (s *Suite) normalise(f *file) error {
 	if len(s.Workloads) == 0 {
 		bad("workloads: list at least one workload file, e.g. [workloada]")
 	}
+	seen := map[string]string{}
 	for _, w := range s.Workloads {
+		// Trials are keyed by the workload's file name: one listed twice
+		// would pool two runs' trials as one, or split one's pairs.
+		if prev, ok := seen[filepath.Base(w)]; ok {
+			bad("workloads: %q is listed twice (as %q and %q): list each workload once (raise pairs.initial for more trials of it)", filepath.Base(w), prev, w)
+			continue
+		}
+		seen[filepath.Base(w)] = w
 		if !filepath.IsLocal(w) {
 			bad("workloads: %q is not a workload file under the scenarios directory %s: name one by its path inside it (e.g. workloada)", w, s.Dir)
 			continue

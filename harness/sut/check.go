@@ -58,6 +58,10 @@ func (s Spec) check() error {
 		return fault.Usagef("give %s VERSION (started locally), %s DIR (an unpacked release or its tarball) or %s HOST:PORT (a running cluster)", fl(""), fl("-home"), fl("-zk"))
 	case s.ZK != "" && (s.Version != "" || s.Home != ""):
 		return fault.Usagef("%s, %s and %s exclude each other: choose one", fl("-zk"), fl(""), fl("-home"))
+	case s.Home != "" && s.Version != "":
+		// A home's version is read from its jars: a second one given beside
+		// it would be ignored, or contradict it.
+		return fault.Usagef("%s and %s exclude each other: a home's version is read from its jars; drop %s", fl(""), fl("-home"), fl(""))
 	case s.Home != "" && s.Repo != "":
 		return fault.Usagef("%s and %s exclude each other: a home brings its own jars", fl("-home"), fl("-repo"))
 	case s.ZK != "" && s.JavaHome != "":

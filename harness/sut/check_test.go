@@ -50,6 +50,12 @@ func TestSideFlagsAreRefusedByTheirOwnNames(t *testing.T) {
 		{Spec{Role: Up, Home: "/h", Repo: "file:///r"}, "cluster up: --home and --repo exclude each other"},
 		{Spec{Role: Up, Version: "2.6.1", Conf: []string{"novalue"}}, `cluster up: --conf "novalue": write key=value`},
 		{Spec{Role: Up, Version: "../../2.6.1"}, "cluster up: invalid HBase version string"},
+		// Issue 40: refused before any JVM starts, not after one did.
+		{Spec{Role: Baseline, Version: "2.6.0", Repo: "file:///nonexistent"}, `--baseline-repo: repository "file:///nonexistent": /nonexistent is not a directory`},
+		{Spec{Role: Up, Version: "2.6.1", Repo: "file:///nonexistent"}, "cluster up: --repo: repository"},
+		{Spec{Role: Candidate, Version: "2.6.1", Home: "/h"}, "--candidate and --candidate-home exclude each other: a home's version is read from its jars"},
+		{Spec{Role: Up, Version: "2.6.1", Home: "/h"}, "cluster up: --version and --home exclude each other"},
+		{Spec{Role: Run, Version: "2.6.1", Home: "/h"}, "--version and --home exclude each other"},
 	} {
 		err := c.spec.Check()
 		var ue *fault.UsageError
@@ -71,7 +77,7 @@ func TestGoodSidesPassAndTheirConfIsParsed(t *testing.T) {
 		{Role: Run, ZK: "h:1", Label: "prod-2.6.1"},
 		{Role: Candidate, ZK: "h:1", InfoPort: 8443},
 		{Role: Run, ZK: "h:1", Label: "prod-2.6.1", InfoPort: 16030},
-		{Role: Up, Version: "2.6.1", Repo: "file:///r"},
+		{Role: Up, Version: "2.6.1", Repo: "file://" + t.TempDir()},
 	} {
 		if err := s.Check(); err != nil {
 			t.Errorf("%+v: %v, want it accepted", s, err)

@@ -142,3 +142,19 @@ func Line(v string) (major, minor int, ok bool) {
 	}
 	return maj, mnr, true
 }
+
+// release is a release's name: major.minor.patch, then any suffix.
+var release = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+([.-][0-9A-Za-z][0-9A-Za-z.-]*)?$`)
+
+// ValidateRelease is Validate for a version that must name one HBase
+// release (2.6.1, 2.6.1-hadoop3, 3.0.0-beta-1): a line (2.6), a tag (v2.6.1)
+// or a word (emr) is refused, as no release is called that.
+func ValidateRelease(v string) error {
+	if err := Validate(v); err != nil {
+		return err
+	}
+	if !release.MatchString(v) {
+		return fmt.Errorf("%w: %q names no release: give major.minor.patch, e.g. 2.6.1 or 2.6.1-hadoop3", ErrBad, v)
+	}
+	return nil
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/inputfile"
 	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // workloadName is what a workload may be called: it names a store entry's
@@ -50,6 +51,11 @@ type ImportSpec struct {
 func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (err error) {
 	if to.Version == "" {
 		return fault.Usage(errors.New("import-ycsb: --version is required (the HBase version the YCSB run measured)"))
+	}
+	if err := version.ValidateRelease(to.Version); err != nil {
+		// The job refuses what names no release; an import stored under
+		// one could never be compared with a run of the same release.
+		return fault.Usagef("import-ycsb: --version: %w", err)
 	}
 	if to.Workload == "" {
 		return fault.Usage(errors.New("import-ycsb: --workload is required (e.g. workloada)"))

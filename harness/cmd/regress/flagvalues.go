@@ -46,6 +46,14 @@ func infoPortVar(f *pflag.FlagSet, p *int, name, usage string) {
 	f.Var(checked[int]{p, hbase.ParseInfoPort, "port"}, name, usage)
 }
 
+// znodeVar defines a znode path flag with a default (checked as
+// zookeeper.znode.parent is: absolute, no empty element), refused when parsed.
+func znodeVar(f *pflag.FlagSet, p *string, name, value, usage string) {
+	*p = value
+	parse := func(s string) (string, error) { return s, job.CheckZNode("--"+name, s) }
+	f.Var(checked[string]{p, parse, "string"}, name, usage)
+}
+
 // countVar defines a count whose default 0 means the suite's (0 given is refused).
 func countVar(f *pflag.FlagSet, p *int, name, usage string) {
 	f.Var(checked[int]{p, job.ParseCount, "int"}, name, usage)

@@ -251,7 +251,7 @@ func TestSmallerHardeningOfRoundTwo(t *testing.T) {
 	t.Run("interrupted list", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		for _, args := range [][]string{{"results", "list", "--store", st.Root()}, {"results", "check", "--store", filepath.Join(dir, "none")}} {
+		for _, args := range [][]string{{"results", "list", "--store", st.Root()}, {"results", "check", "--store", t.TempDir()}} { // a store (empty); one that does not exist is exit 2
 			if _, _, err := runCLIIn(ctx, args...); code(err) != exitRunFailed {
 				t.Errorf("%v interrupted: %v (exit %d), want exit 3", args, err, code(err))
 			}

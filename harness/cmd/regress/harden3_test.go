@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/regress-hbase/regress/harness/results"
 )
@@ -170,6 +171,105 @@ func TestCompareRefusesARelabelledCopyOfAnEntry(t *testing.T) {
 	for _, pair := range [][2]string{{"base", "copy"}, {"copy", "base"}} {
 		if err := compare(pair[0], pair[1]); code(err) != exitUsage || !strings.Contains(err.Error(), "one entry on both sides") {
 			t.Errorf("compare %s against its relabelled copy %s: %v, want exit 2 (one entry on both sides)", pair[0], pair[1], err)
+		}
+	}
+}
+
+// TestFlagsCheckedBeforeAnyJVM: what a machine can check is refused (exit 2)
+// before any cluster starts; each of these started a JVM, ignored the flag or
+// went on before.
+func TestFlagsCheckedBeforeAnyJVM(t *testing.T) {
+	scen := filepath.Join("..", "..", "..", "scenarios")
+	home := t.TempDir()
+	ycsb := filepath.Join("..", "..", "ycsbfmt", "testdata", "ycsb", "ycsb-0.17-workloada.txt")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--baseline", "2.6.0", "--candidate", "2.6.1", "--baseline-repo", "file:///nonexistent", "--scenarios", scen}, "/nonexistent is not a directory"},
+		{[]string{"cluster", "up", "--version", "2.6.1", "--repo", "file:///nonexistent"}, "/nonexistent is not a directory"},
+		{[]string{"cluster", "up", "--version", "2.6.1", "--start-timeout", "-1s"}, "--start-timeout -1s"},
+		{[]string{"cluster", "up", "--version", "2.6.1", "--start-timeout", "0s"}, "--start-timeout 0s"},
+		{[]string{"--baseline", "2.6.0", "--candidate", "2.6.1", "--instances", "0", "--scenarios", scen}, `"0" is not a count`},
+		{[]string{"cluster", "up", "--version", "2.6.1", "--home", home}, "--version and --home exclude each other"},
+		{[]string{"--baseline", "2.6.0", "--baseline-home", home, "--candidate", "2.6.1", "--scenarios", scen}, "--baseline and --baseline-home exclude each other"},
+		{[]string{"run", "--version", "2.6.1", "--home", home, "--scenarios", scen}, "--version and --home exclude each other"},
+		{[]string{"import-ycsb", ycsb, "--version", "v2.6.1", "--workload", "workloada", "--store", t.TempDir()}, `"v2.6.1"`},
+		{[]string{"import-ycsb", ycsb, "--version", "2.6", "--workload", "workloada", "--store", t.TempDir()}, `"2.6" names no release`},
+		{[]string{"import-ycsb", ycsb, "--version", "emr", "--workload", "workloada", "--store", t.TempDir()}, `"emr"`},
+		{[]string{"worker", "--zk", "localhost:2181", "--root", "noslash"}, `--root "noslash"`},
+		{[]string{"--baseline", "2.6.0", "--candidate", "2.6.1", "--load-hosts", "1", "--load-hosts-root", "a//b", "--scenarios", scen}, `--load-hosts-root "a//b"`},
+	} {
+		within(t, 10*time.Second, strings.Join(tc.args, " "), func() {
+			_, _, err := runCLI(t, tc.args...)
+			if code(err) != exitUsage || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("regress %s: %v, want exit 2 saying %q", strings.Join(tc.args, " "), err, tc.want)
+			}
+		})
+	}
+}
+
+// TestSuitesRefusedAtLoad: a workload listed twice and a name: other than the
+// file's (compare would look for the suite's gates under the other name) are
+// refused when the suite is loaded.
+func TestSuitesRefusedAtLoad(t *testing.T) {
+	scen := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(scen, "suites"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wl, err := os.ReadFile(filepath.Join("..", "..", "..", "scenarios", "workloadc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(scen, "workloadc"), string(wl))
+	writeFile(t, filepath.Join(scen, "suites", "twice.yaml"), "workloads: [workloadc, workloadc]\ndata:\n  recordcount: 1000\n")
+	writeFile(t, filepath.Join(scen, "suites", "other.yaml"), "name: smoke\nworkloads: [workloadc]\ndata:\n  recordcount: 1000\n")
+	writeFile(t, filepath.Join(scen, "suites", "fine.yaml"), "name: fine\nworkloads: [workloadc]\ndata:\n  recordcount: 1000\n")
+	for _, tc := range []struct{ suite, want string }{
+		{"twice", `"workloadc" is listed twice`},
+		{"other", `name "smoke" is not the file's name "other"`},
+	} {
+		_, _, err := runCLI(t, "plan", "--baseline", "x", "--suite", tc.suite, "--scenarios", scen, "--store", t.TempDir())
+		if code(err) != exitUsage || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("suite %s: %v, want exit 2 saying %q", tc.suite, err, tc.want)
+		}
+	}
+	if _, _, err := runCLI(t, "plan", "--baseline", "x", "--suite", "fine", "--scenarios", scen, "--store", t.TempDir()); err == nil || strings.Contains(err.Error(), "fine.yaml") {
+		t.Errorf("a good suite: %v, want it loaded (and plan to say nothing is stored)", err)
+	}
+}
+
+// TestResultsListAndCheckNeedAStore: a store that does not exist is exit 2,
+// not "no results"; a folder that is not a store (/) is refused without
+// advice to delete anything in it, and nothing is written into it.
+func TestResultsListAndCheckNeedAStore(t *testing.T) {
+	notStore := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(notStore, "etc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(notStore, "etc", "passwd"), "root:x:0:0")
+	if err := os.MkdirAll(filepath.Join(notStore, "dev", "cpu"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"list", "check"} {
+		_, _, err := runCLI(t, "results", cmd, "--store", filepath.Join(t.TempDir(), "nosuch"))
+		if code(err) != exitUsage || !strings.Contains(err.Error(), "no results store at") {
+			t.Errorf("results %s of a missing store: %v, want exit 2", cmd, err)
+		}
+		for _, dir := range []string{notStore, "/"} {
+			out, _, err := runCLI(t, "results", cmd, "--store", dir)
+			if code(err) != exitUsage || !strings.Contains(err.Error(), "is not a results store") || strings.Contains(out, "rm -rf") {
+				t.Errorf("results %s --store %s: %v\n%s\nwant exit 2 saying it is not a store, no advice to delete", cmd, dir, err, out)
+			}
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(notStore, ".lock")); err == nil {
+		t.Errorf("results check wrote a .lock into %s, which is no store", notStore)
+	}
+	// A store is still one: the fixture, and an empty folder.
+	for _, dir := range []string{fixtureStore(t), t.TempDir()} {
+		if _, _, err := runCLI(t, "results", "check", "--store", dir); err != nil {
+			t.Errorf("results check --store %s: %v", dir, err)
 		}
 	}
 }

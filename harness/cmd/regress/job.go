@@ -29,7 +29,7 @@ func setupMainJob(root *cobra.Command) {
 	f.BoolVar(&j.ReuseBaseline, "reuse-baseline", false, "compare with stored baseline trials of the same suite instead of running the baseline (unpaired)")
 	addReport(f, &j.Report, "exit 4 when the verdict is INCONCLUSIVE")
 	addCommon(f, &j.Options, "release")
-	f.IntVar(&j.Instances, "instances", 0, "start each side's cluster afresh this many times over the run, the pairs split between them, so the offset between two JVMs of one release lies inside the intervals (default: the suite's run.instances, 1 in every shipped suite; each instance adds a start and a warm-up, about 3 minutes on 2 cores)")
+	countVar(f, &j.Instances, "instances", "start each side's cluster afresh this many times over the run, the pairs split between them, so the offset between two JVMs of one release lies inside the intervals (default: the suite's run.instances, 1 in every shipped suite; each instance adds a start and a warm-up, about 3 minutes on 2 cores)")
 	profile := f.Bool("profile", false, "record JFR on both sides' region servers over one extra, uncounted pair per workload run after the counted ones, and report the frames that grew (default: the suite's run.profile, on in smoke, quick and rc; --profile=false turns it off)")
 	root.RunE = func(cmd *cobra.Command, _ []string) error {
 		if !j.Asked() {

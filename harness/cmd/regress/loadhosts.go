@@ -28,7 +28,7 @@ func newWorkerCmd() *cobra.Command {
 	f := cmd.Flags()
 	quorumVar(f, &w.ZK, "zk", "ZooKeeper quorum of the cluster under test (host:port[,host:port...])")
 	f.DurationVar(&w.ConnectTimeout, "zk-timeout", loadhosts.DefaultConnectTimeout, "give up when ZooKeeper has not answered within this time")
-	f.StringVar(&w.Root, "root", loadhosts.DefaultRoot, "znode under which load hosts register (the same on the run)")
+	znodeVar(f, &w.Root, "root", loadhosts.DefaultRoot, "znode under which load hosts register (the same on the run)")
 	f.BoolVar(&quiet, "quiet", false, "log warnings only")
 	return cmd
 }
@@ -37,6 +37,6 @@ func newWorkerCmd() *cobra.Command {
 func addLoadHosts(f *pflag.FlagSet, l *job.LoadHosts) {
 	f.IntVar(&l.N, "load-hosts", 0, "run every trial's workload on `N` regress worker load hosts as one client (default: the suite's run.load_hosts; 0 runs it in this process)")
 	quorumVar(f, &l.ZK, "load-hosts-zk", "ZooKeeper the load hosts registered in (default: the measured cluster's; the baseline's for a comparison)")
-	f.StringVar(&l.Root, "load-hosts-root", loadhosts.DefaultRoot, "znode under which the load hosts registered")
+	znodeVar(f, &l.Root, "load-hosts-root", loadhosts.DefaultRoot, "znode under which the load hosts registered")
 	f.DurationVar(&l.Timeout, "load-hosts-timeout", loadhosts.DefaultHostsTimeout, "how long to wait for the load hosts to register")
 }

@@ -122,7 +122,9 @@ var running atomic.Pointer[cobra.Command]
 func main() {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	// SIGQUIT stops a command as SIGTERM does (exit 3, a stopped run), not
+	// with Go's goroutine dump and exit 2, the code of bad input.
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT)
 	go watchSignals(sigs, cancel)
 	err := newRootCmd().ExecuteContext(ctx)
 	os.Exit(exitCode(err))
