@@ -27,3 +27,22 @@ func TestVoteBuildNamesASideAsAVoterWould(t *testing.T) {
 		}
 	}
 }
+
+// TestReproduceCommandQuotesWhatAShellWouldSplit: the vote's command line
+// pastes back into a shell as it ran; a test binary has none.
+func TestReproduceCommandQuotesWhatAShellWouldSplit(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"/usr/bin/regress", "--baseline", "2.6.1", "--candidate", "2.6.2"}, "regress --baseline 2.6.1 --candidate 2.6.2"},
+		{[]string{"regress", "--candidate-conf", "a.b=x y", "--candidate-label", "it's"}, `regress --candidate-conf 'a.b=x y' --candidate-label 'it'\''s'`},
+		{[]string{"regress", ""}, "regress ''"},
+		{[]string{"/tmp/job.test", "-test.run", "X"}, ""},
+		{[]string{"regress"}, ""},
+	} {
+		if got := reproduceCommand(tc.args); got != tc.want {
+			t.Errorf("reproduceCommand(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
