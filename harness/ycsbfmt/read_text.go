@@ -41,6 +41,10 @@ type Run struct {
 	// averages of several runs posted in vote threads) rounded, percentiles
 	// printed as 0 whole milliseconds kept as "below 1 ms".
 	Notes []string
+
+	// tputLine is where Throughput was given, to name it when it is given
+	// twice or contradicts the run time and the operations.
+	tputLine srcLine
 }
 
 // Op is one operation's figures from YCSB, latencies converted to microseconds.
@@ -72,7 +76,7 @@ type Op struct {
 	// What the parser checks once the run is read: each label's line (a
 	// label given twice is two runs pasted together), the Operations line,
 	// the Return= counts as printed, and the first real latency.
-	seen       map[string]int
+	seen       map[string]srcLine
 	opsLine    srcLine
 	statusSum  float64
 	okSum      float64
@@ -84,6 +88,12 @@ type Op struct {
 	pctLines         map[float64]srcLine
 	pctMs            map[float64]bool // printed in whole milliseconds: v ms is [v, v+1) ms
 	minLine, maxLine srcLine
+	meanLine         srcLine
+	// statMs marks Average, Min and Max printed in milliseconds (whole ones
+	// are floors: a slack of 1 ms when they are compared).
+	statMs     map[string]bool
+	bucketSum  float64
+	bucketLine srcLine
 }
 
 // srcLine is one line of the input, kept to name it in an error.
@@ -228,7 +238,11 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 				if !finite(val) || val < 0 || val > maxPlausible {
 					return nil, perr("throughput must be a non-negative number of ops/sec")
 				}
+				if cur.tputLine.n > 0 {
+					return nil, perr(fmt.Sprintf("[OVERALL] Throughput(ops/sec) is given a second time in this run (first at line %d: %q): which one is the run's? import each run's output as YCSB printed it", cur.tputLine.n, truncate(strings.TrimSpace(cur.tputLine.raw), 80)))
+				}
 				cur.ThroughputOpsPerSec = val
+				cur.tputLine = srcLine{n, raw}
 			default:
 				return nil, perr("unknown [OVERALL] figure")
 			}
@@ -240,11 +254,17 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 			if len(block) > 64 || !opName.MatchString(block) {
 				return nil, perr(fmt.Sprintf("[%s] is no measurement name YCSB prints (letters, digits, '-', '_', '.' and '+', as in [READ-MODIFY-WRITE]): the output is damaged or not YCSB's", truncate(block, 40)))
 			}
-			op := cur.op(block)
-			if first, ok := op.seen[label]; ok {
-				return nil, perr(fmt.Sprintf("[%s] %s is given a second time in this run (first at line %d): two runs' output pasted together without the second one's [OVERALL] lines? import each run's output as YCSB printed it", block, label, first))
+			if base, ok := strings.CutPrefix(block, "Intended-"); ok && (base == "" || strings.HasPrefix(base, "Intended-")) {
+				// Routed as READ's intended latencies' own intended ones, its
+				// figures would stand in for READ's: YCSB prints no such block.
+				return nil, perr(fmt.Sprintf("[%s] is no block YCSB prints: an Intended- block measures one operation, as [Intended-READ] does; the output is damaged: fix the file or import YCSB's original output", truncate(block, 40)))
 			}
-			op.seen[label] = n
+			op := cur.op(block)
+			key := figureKey(label)
+			if first, ok := op.seen[key]; ok {
+				return nil, perr(fmt.Sprintf("[%s] %s is given a second time in this run (first at line %d): %q, then this line: the same figure twice (spelt alike or not), or two runs' output pasted together without the second one's [OVERALL] lines? import each run's output as YCSB printed it", block, label, first.n, truncate(strings.TrimSpace(first.raw), 80)))
+			}
+			op.seen[key] = srcLine{n, raw}
 			why, kind := op.set(label, val)
 			if why != "" {
 				return nil, perr(why)
@@ -285,6 +305,24 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 	return runs, nil
 }
 
+// figureKey names the figure a label gives, whatever its spelling: 50th and
+// 50.0th percentiles are one figure, and so are an average in µs and in ms.
+func figureKey(label string) string {
+	if m := percentile.FindStringSubmatch(label); m != nil {
+		p, _ := strconv.ParseFloat(m[1], 64)
+		return "percentile " + strconv.FormatFloat(p, 'f', -1, 64)
+	}
+	if m := latencyStat.FindStringSubmatch(label); m != nil {
+		return m[1] + "Latency"
+	}
+	if m := bucketLabel.FindString(label); m != "" {
+		if b, err := strconv.Atoi(strings.TrimPrefix(label, ">")); err == nil {
+			return strings.Repeat(">", len(label)-len(strings.TrimLeft(label, ">"))) + "bucket " + strconv.Itoa(b)
+		}
+	}
+	return label
+}
+
 // isMeasurementName reports whether a bracket name is one YCSB prints measurements under.
 func isMeasurementName(block string) bool {
 	if block == "OVERALL" || strings.HasPrefix(block, "TOTAL_GC") {
@@ -320,7 +358,7 @@ func (r *Run) op(block string) *Op {
 }
 
 func newOp() *Op {
-	return &Op{Statuses: map[string]int64{}, PercentilesMicros: map[float64]float64{}, BucketsMillis: map[int]int64{}, seen: map[string]int{}}
+	return &Op{Statuses: map[string]int64{}, PercentilesMicros: map[float64]float64{}, BucketsMillis: map[int]int64{}, seen: map[string]srcLine{}}
 }
 
 type lineKind int
@@ -454,8 +492,8 @@ func (o *Op) set(label string, v float64) (string, lineKind) {
 			return "", kindOther
 		}
 		b, err := strconv.Atoi(label)
-		if err != nil {
-			return "bucket index out of range", kindOther
+		if err != nil || float64(b)*1000 > maxPlausible {
+			return "bucket index out of range: a 1 ms bucket of YCSB's histogram counts latencies of that many milliseconds, never this many", kindOther
 		}
 		o.BucketsMillis[b] += c
 		return "", kindOther
@@ -497,7 +535,7 @@ func (r *Run) finish() error {
 			o.Intended.fromBuckets()
 		}
 	}
-	return nil
+	return r.checkThroughput()
 }
 
 // note records what checkCounts needs of one line set() accepted.
@@ -529,14 +567,31 @@ func (o *Op) note(label string, v float64, at srcLine) {
 				}
 				o.pctMs[p] = true
 			}
-		} else if m := latencyStat.FindStringSubmatch(label); m[1] == "Min" {
-			o.minLine = at
-		} else if m[1] == "Max" {
-			o.maxLine = at
+		} else if m := latencyStat.FindStringSubmatch(label); m != nil {
+			switch m[1] {
+			case "Min":
+				o.minLine = at
+			case "Max":
+				o.maxLine = at
+			case "Average":
+				o.meanLine = at
+			}
+			if m[2] == "ms" {
+				if o.statMs == nil {
+					o.statMs = map[string]bool{}
+				}
+				o.statMs[m[1]] = true
+			}
 		}
 	case bucketLabel.MatchString(label):
 		if o.latLine.n == 0 && v > 0 && v == math.Trunc(v) {
 			o.latLine = at
+		}
+		if v == math.Trunc(v) {
+			o.bucketSum += v
+			if v > 0 {
+				o.bucketLine = at
+			}
 		}
 	}
 }
@@ -558,7 +613,18 @@ func (r *Run) checkCounts(name string, o *Op) error {
 		ops, opsLine = o.Intended.OperationsReported, o.Intended.opsLine
 	}
 	if opsLine.n == 0 {
-		return nil // no Operations line: nothing to check against
+		if o.latLine.n == 0 {
+			return nil // nothing measured: nothing to check against
+		}
+		// Latencies of an unknown number of operations: stored as count 0
+		// they would be dropped as an operation that never ran. The
+		// statuses count them when given; else the file is refused.
+		if o.statusLine.n > 0 && o.statusSum > 0 {
+			o.Count, o.OperationsReported = int64(math.Round(o.statusSum)), o.statusSum
+			r.Notes = append(r.Notes, fmt.Sprintf("[%s] has no Operations line: counted %d operations from its Return= lines (line %d)", name, o.Count, o.statusLine.n))
+			return nil
+		}
+		return perr(o.latLine, fmt.Sprintf("[%s] gives latencies but no Operations line (nor Return= counts): how many operations they measure is unknown; fix the file or import YCSB's original output", name))
 	}
 	if o.opsLine.n > 0 && o.Count == 0 && o.latLine.n > 0 {
 		return perr(o.latLine, fmt.Sprintf("[%s] gives a latency, but its Operations (line %d) is %s: one of the two is damaged; fix the file or import YCSB's original output", name, o.opsLine.n, strconv.FormatFloat(ops, 'f', -1, 64)))
@@ -566,6 +632,10 @@ func (r *Run) checkCounts(name string, o *Op) error {
 	// Averages of several runs are fractional: half an operation is slack, not damage.
 	if o.okSum > ops+0.5 {
 		return perr(o.okLine, fmt.Sprintf("[%s] counts more successful operations than its Operations, %s (line %d): the output is damaged or two runs were pasted together; import each run's output as YCSB printed it", name, strconv.FormatFloat(ops, 'f', -1, 64), opsLine.n))
+	}
+	if o.bucketSum > ops+0.5 {
+		return perr(o.bucketLine, fmt.Sprintf("[%s]'s histogram buckets count %s operations, more than its Operations, %s (line %d): the output is damaged or two runs were pasted together; import each run's output as YCSB printed it",
+			name, strconv.FormatFloat(o.bucketSum, 'f', -1, 64), strconv.FormatFloat(ops, 'f', -1, 64), opsLine.n))
 	}
 	failed := 0.0
 	for other, f := range r.Ops {
@@ -604,6 +674,61 @@ func (r *Run) checkOrder(name string, o *Op) error {
 	if o.MinMicros > 0 && o.MaxMicros > 0 && o.MaxMicros < o.MinMicros {
 		return perr(o.maxLine, fmt.Sprintf("[%s]'s maximum latency, %s µs, is below its minimum, %s µs (line %d): the output is damaged: fix the file or import YCSB's original output",
 			name, fmtFloat(o.MaxMicros), fmtFloat(o.MinMicros), o.minLine.n))
+	}
+	if o.MaxMicros > 0 {
+		// A printed percentile is at most its true value (whole
+		// milliseconds are floors), and the true value at most the maximum.
+		for _, p := range ps {
+			if v := o.PercentilesMicros[p]; v > o.MaxMicros {
+				return perr(o.maxLine, fmt.Sprintf("[%s]'s maximum latency, %s µs, is below its %s percentile, %s µs (line %d): no latency exceeds the maximum; the output is damaged: fix the file or import YCSB's original output",
+					name, fmtFloat(o.MaxMicros), fmtPct(p), fmtFloat(v), o.pctLines[p].n))
+			}
+		}
+	}
+	// Whole milliseconds are floors: 1 ms of slack when either side was
+	// printed in them.
+	slack := 0.0
+	if o.statMs["Average"] || o.statMs["Max"] || o.statMs["Min"] {
+		slack = 1000
+	}
+	if o.MeanMicros > 0 && o.MaxMicros > 0 && o.MeanMicros > o.MaxMicros+slack {
+		return perr(o.meanLine, fmt.Sprintf("[%s]'s average latency, %s µs, is above its maximum, %s µs (line %d): an average never exceeds the maximum; the output is damaged: fix the file or import YCSB's original output",
+			name, fmtFloat(o.MeanMicros), fmtFloat(o.MaxMicros), o.maxLine.n))
+	}
+	if o.MeanMicros > 0 && o.MinMicros > 0 && o.MeanMicros+slack < o.MinMicros {
+		return perr(o.meanLine, fmt.Sprintf("[%s]'s average latency, %s µs, is below its minimum, %s µs (line %d): an average never falls below the minimum; the output is damaged: fix the file or import YCSB's original output",
+			name, fmtFloat(o.MeanMicros), fmtFloat(o.MinMicros), o.minLine.n))
+	}
+	return nil
+}
+
+// checkThroughput refuses a throughput the run could not have had: YCSB
+// prints its operations over its run time, so the two must roughly agree
+// (within a factor of 2: averages of several runs, rounding) with the
+// operations the run counts.
+func (r *Run) checkThroughput() error {
+	if r.tputLine.n == 0 || r.RunTimeMillis < 1000 || r.ThroughputOpsPerSec <= 0 {
+		return nil
+	}
+	// A READ-MODIFY-WRITE is one operation that YCSB also measures as
+	// its READ and its UPDATE.
+	var total float64
+	for name, o := range r.Ops {
+		switch name {
+		case "CLEANUP":
+		case "READ-MODIFY-WRITE":
+			total -= o.OperationsReported
+		default:
+			total += o.OperationsReported
+		}
+	}
+	if total < 100 {
+		return nil
+	}
+	implied := r.ThroughputOpsPerSec * float64(r.RunTimeMillis) / 1000
+	if implied > 2*total || implied < total/2 {
+		return &ParseError{File: r.File, Line: r.tputLine.n, Text: r.tputLine.raw, Why: fmt.Sprintf("a throughput of %s ops/s over the run's %d ms is %.0f operations, but its blocks count %.0f: YCSB prints the operations over the run time, so the figures contradict each other; the output is damaged: fix the file or import YCSB's original output",
+			fmtFloat(r.ThroughputOpsPerSec), r.RunTimeMillis, implied, total)}
 	}
 	return nil
 }
@@ -678,6 +803,14 @@ func (o *Op) fromBuckets() {
 			cum += o.BucketsMillis[b]
 			if float64(cum) >= want {
 				o.PercentilesMicros[p] = float64(b) * 1000
+				if b == 0 {
+					// Bucket 0 holds latencies below 1 ms: a figure, known
+					// only by its bound (as a 0 printed in whole ms).
+					if o.BelowMicros == nil {
+						o.BelowMicros = map[float64]float64{}
+					}
+					o.BelowMicros[p] = 1000
+				}
 				break
 			}
 		}

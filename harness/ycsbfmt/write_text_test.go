@@ -41,7 +41,7 @@ func spread(n int, lo, step int64) []int64 {
 // some reads NOT_FOUND and one update failed (their latencies in the failed
 // histograms, as the recorder keeps them), intended latencies above service.
 func fixedResult() *loadgen.Result {
-	r := &loadgen.Result{TargetRate: 500, Rate: 500, Duration: 20012 * time.Millisecond, Ops: 10000}
+	r := &loadgen.Result{TargetRate: 500, Rate: 500, Duration: 20012 * time.Millisecond, Ops: 2000}
 	add := func(op workload.Op, ok, notFound, failed int64, base, step int64) {
 		bad := int(notFound + failed)
 		r.PerOp[op] = &loadgen.OpResult{Op: op,
