@@ -1,7 +1,6 @@
 package ycsbfmt
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/inputfile"
@@ -65,12 +63,10 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 		return fault.Usagef("import-ycsb: --workload %q: name a workload with at most 100 letters, digits, '.', '_', '+' and '-', e.g. workloada", to.Workload)
 	}
 	version, label, workload, suiteName, storeDir := to.Version, to.Label, to.Workload, to.Suite, to.Dir
-	var summaries []importedSummary
-	var hdrRuns []*Run
-	hdrHash := sha256.New()
 	interrupted := func(kept string) error {
 		return fault.Run(fmt.Errorf("import-ycsb interrupted: %s: %w", kept, ctx.Err()))
 	}
+	var srcs []source
 	for _, path := range files {
 		b, err := readInput(ctx, path)
 		if ctx.Err() != nil {
@@ -79,34 +75,11 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 		if err != nil {
 			return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
 		}
-		runs, err := ParseBytes(path, b)
-		if err != nil {
-			return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
-		}
-		if IsHdrLog(path, b) {
-			hdrRuns = append(hdrRuns, runs...)
-			hdrHash.Write(b)
-			continue
-		}
-		// The id comes from the content, so the same output is stored once.
-		sum := sha256.Sum256(b)
-		for i, r := range runs {
-			id := fmt.Sprintf("ycsb-%s-%d", hex.EncodeToString(sum[:])[:12], i+1)
-			summaries = append(summaries, importedSummary{trial: r.Trial(id, workload), from: fmt.Sprintf("%s (run at line %d, %s format)", path, r.Line, r.Format), notes: r.Notes})
-		}
+		srcs = append(srcs, source{path, b})
 	}
-	if len(hdrRuns) > 0 {
-		r, err := MergeHdrRuns(hdrRuns)
-		if err != nil {
-			return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
-		}
-		var log bytes.Buffer
-		if err := r.WriteHlog(&log); err != nil {
-			return fault.Run(fmt.Errorf("import-ycsb: %w", err))
-		}
-		id := "ycsb-hdr-" + hex.EncodeToString(hdrHash.Sum(nil))[:12]
-		summaries = append(summaries, importedSummary{trial: r.Trial(id, workload), hlog: log.Bytes(),
-			from: fmt.Sprintf("%d .hdr logs (%s)", len(hdrRuns), strings.Join(r.OpNames(), ", "))})
+	summaries, err := summariesOf(srcs, workload)
+	if err != nil {
+		return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
 	}
 
 	st, err := results.Open(storeDir)
@@ -147,9 +120,9 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 		storedAs[t.ID] = t.Workload
 	}
 	for _, s := range summaries {
-		if w, ok := storedAs[s.trial.ID]; ok && w != workload {
+		if w, ok := storedAs[s.trial.ID]; ok && w != s.trial.Workload {
 			return fault.Usagef("import-ycsb: %s is already stored in %s as workload %s, not %s: to store it under the right name, remove that entry with `regress results remove %s` (its %d summaries go with it: import the others again too) and import again, or import under another --label",
-				s.from, k, w, workload, k, len(m.Summaries))
+				s.from, k, w, s.trial.Workload, k, len(m.Summaries))
 		}
 	}
 	// One manifest write for the whole import: its cost grows with the runs
@@ -172,7 +145,7 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 	}
 	for _, t := range got {
 		s := from[t.ID]
-		fmt.Fprintf(out, "stored %s as summary %s: %s, %d operations\n", s.from, t.ID, workload, len(t.Ops))
+		fmt.Fprintf(out, "stored %s as summary %s: %s, %d operations\n", s.from, t.ID, t.Workload, len(t.Ops))
 		for _, n := range s.notes {
 			fmt.Fprintf(out, "  note: %s\n", n)
 		}

@@ -273,3 +273,34 @@ func TestResultsListAndCheckNeedAStore(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsImportExampleComparesReadAndUpdate: docs/ycsb.md's example (a text
+// output plus its READ.hdr is one run) compares both operations of the run;
+// stored as two summaries it dropped every UPDATE row.
+func TestDocsImportExampleComparesReadAndUpdate(t *testing.T) {
+	store := t.TempDir()
+	fx := filepath.Join("..", "..", "ycsbfmt", "testdata", "ycsb")
+	for _, args := range [][]string{
+		{filepath.Join(fx, "ycsb-0.1.4-workloada.txt"), "--version", "2.6.0"},
+		{filepath.Join(fx, "ycsb-0.17-workloada.txt"), filepath.Join(fx, "ycsb-0.17-workloada-READ.hdr"), "--version", "2.6.1"},
+	} {
+		if _, _, err := runCLI(t, append(append([]string{"import-ycsb"}, args...), "--workload", "workloada", "--store", store)...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _, err := runCLI(t, "compare", "--baseline", "2.6.0", "--candidate", "2.6.1", "--store", store, "--format", "json", "--out", filepath.Join(t.TempDir(), "r"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct{ Metrics []struct{ Op, Metric string } }
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	ops := map[string]bool{}
+	for _, m := range r.Metrics {
+		ops[m.Op] = true
+	}
+	if !ops["READ"] || !ops["UPDATE"] {
+		t.Errorf("compared operations %v, want READ and UPDATE", ops)
+	}
+}

@@ -14,8 +14,10 @@ func newImportYCSBCmd() *cobra.Command {
 		Long: `import-ycsb reads what YCSB printed at the end of a run — any format from 0.1.0
 to 0.17, mail-quoted or not — and YCSB's HdrHistogram interval logs (.hdr, written
 with hdrhistogram.fileoutput=true), and stores them as summaries of the given HBase
-version. Each run in a text file becomes one summary; all .hdr files given together
-(READ.hdr, UPDATE.hdr, ...) become one summary. Summaries have no trial-level
+version. One run, one summary: each run phase in a text file becomes one summary, and
+the .hdr files given with a text output (READ.hdr, UPDATE.hdr, ...) join its run; .hdr
+files alone become one summary; a load phase before a run phase in one file is stored
+as workload WORKLOAD-load. Summaries have no trial-level
 spread, so comparisons with them are descriptive: no significance, no gate.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
