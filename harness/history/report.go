@@ -17,7 +17,7 @@ import (
 // is written to under the report directory: a table of report's kind, so
 // history is rendered and written as the comparison's reports are.
 var Formats = report.FormatTable[*History]{
-	{Name: "text", File: "history.txt", Write: WriteText},
+	{Name: "text", Aliases: []string{"txt", "table"}, File: "history.txt", Write: WriteText},
 	{Name: "csv", File: "history.csv", Write: WriteCSV},
 	{Name: "json", File: "history.json", Write: WriteJSON},
 	{Name: "html", File: "history.html", Write: WriteHTML},

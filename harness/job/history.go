@@ -53,8 +53,8 @@ type History struct {
 // It fails (exit 3) when some release could not be measured, after
 // reporting the others.
 func (j *History) Run(ctx context.Context, stdout, stderr io.Writer) error {
-	if !slices.Contains(history.Formats.Names(), j.Format) {
-		return fault.Usagef("--format %q: choose one of %s", j.Format, strings.Join(history.Formats.Names(), ", "))
+	if _, err := ParseHistoryFormat(j.Format); err != nil {
+		return fault.Usagef("--format %w", err)
 	}
 	if err := checkOutFree(j.Out); err != nil {
 		return err

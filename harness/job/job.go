@@ -604,14 +604,12 @@ func evalExisting(path string) (string, error) {
 	}
 }
 
-// CheckFormat refuses a --format no renderer has.
+// CheckFormat refuses a --format no renderer has (names and aliases, in any case, are taken).
 func CheckFormat(f string) error {
-	for _, ok := range report.Formats() {
-		if f == ok {
-			return nil
-		}
+	if _, err := ParseFormat(f); err != nil {
+		return fault.Usagef("--format %w", err)
 	}
-	return fault.Usagef("--format %q: choose one of %s", f, strings.Join(report.Formats(), ", "))
+	return nil
 }
 
 // RunFailure says why a started run failed: a cluster died, the user

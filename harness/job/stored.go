@@ -46,11 +46,20 @@ func (j *CompareStored) Run(ctx context.Context, stdout io.Writer) error {
 	if err != nil {
 		return fault.Usage(err)
 	}
-	bm, err := st.Resolve(j.Baseline, j.Suite)
+	// --suite FILE, as plan takes it: the file's name picks the stored
+	// results and its tolerances and gate judge them.
+	stored, given := j.Suite, (*suite.Suite)(nil)
+	if suite.IsPath(j.Suite) {
+		if given, err = loadSuiteFile(j.Suite, j.Scenarios); err != nil {
+			return err
+		}
+		stored = given.Name
+	}
+	bm, err := st.Resolve(j.Baseline, stored)
 	if err != nil {
 		return fault.Usage(err)
 	}
-	cm, err := st.Resolve(j.Candidate, j.Suite)
+	cm, err := st.Resolve(j.Candidate, stored)
 	if err != nil {
 		return fault.Usage(err)
 	}
@@ -67,7 +76,9 @@ func (j *CompareStored) Run(ctx context.Context, stdout io.Writer) error {
 	// judging its trials again at full alpha could disagree with it.
 	// compare counts the looks of every run it pools.
 	p := filepath.Join(j.Scenarios, "suites", bm.Suite.Name+".yaml")
-	if _, err := os.Stat(p); err == nil {
+	if given != nil {
+		cfg = CompareConfig(given)
+	} else if _, err := os.Stat(p); err == nil {
 		// A suite file that is there but invalid is refused, as plan
 		// refuses it: defaults would move the gate without a word.
 		s, err := loadSuiteFile(p, j.Scenarios)

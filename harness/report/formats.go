@@ -36,6 +36,18 @@ func (t FormatTable[T]) Names() []string {
 	return names
 }
 
+// Choices lists the formats for an error: "text (txt, table), markdown (md), json".
+func (t FormatTable[T]) Choices() string {
+	out := make([]string, len(t))
+	for i, f := range t {
+		out[i] = f.Name
+		if len(f.Aliases) > 0 {
+			out[i] += " (" + strings.Join(f.Aliases, ", ") + ")"
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // Lookup finds the format called name or one of its aliases, in any case.
 func (t FormatTable[T]) Lookup(name string) (Format[T], bool) {
 	name = strings.ToLower(name)

@@ -86,6 +86,16 @@ var formats = FormatTable[Report]{
 // Formats lists the formats Render writes to one stream.
 func Formats() []string { return formats.Names() }
 
+// FormatName is the format a --format value names (a name or an alias, in
+// any case: "JSON", "md"), false when it names none.
+func FormatName(name string) (string, bool) {
+	f, ok := formats.Lookup(name)
+	return f.Name, ok
+}
+
+// FormatChoices lists the formats and their aliases, for errors.
+func FormatChoices() string { return formats.Choices() }
+
 // Render writes r in one format to w.
 func Render(w io.Writer, name string, r Report) error {
 	if r.Comparison == nil {

@@ -208,12 +208,18 @@ type compare struct {
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
+// IsPath says whether a --suite value is a suite file's path (it ends in
+// .yaml or .yml, or holds a path separator) rather than a suite's name.
+func IsPath(nameOrPath string) bool {
+	return strings.HasSuffix(nameOrPath, ".yaml") || strings.HasSuffix(nameOrPath, ".yml") || strings.ContainsRune(nameOrPath, os.PathSeparator)
+}
+
 // Resolve finds a suite by name (scenarios/suites/NAME.yaml) or by path.
 func Resolve(scenariosDir, nameOrPath string) (string, error) {
 	if err := CheckScenarios(scenariosDir); err != nil {
 		return "", err
 	}
-	if strings.HasSuffix(nameOrPath, ".yaml") || strings.HasSuffix(nameOrPath, ".yml") || strings.ContainsRune(nameOrPath, os.PathSeparator) {
+	if IsPath(nameOrPath) {
 		return nameOrPath, nil
 	}
 	if !nameRE.MatchString(nameOrPath) {

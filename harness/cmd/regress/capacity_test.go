@@ -25,7 +25,7 @@ func TestCapacityBadInputExits2WithAHint(t *testing.T) {
 		want string
 	}{
 		{"no candidate", []string{"capacity", "--baseline", "2.6.1", "--scenarios", scen}, "--candidate VERSION"},
-		{"bad format", []string{"capacity", "--baseline", "2.6.1", "--candidate", "2.6.2", "--format", "pdf"}, "--format \"pdf\""},
+		{"bad format", []string{"capacity", "--baseline", "2.6.1", "--candidate", "2.6.2", "--format", "pdf"}, `invalid argument "pdf" for "--format" flag: "pdf" is no report format`},
 		{"bad capacity section", []string{"capacity", "--baseline", "2.6.1", "--candidate", "2.6.2", "--scenarios", scen, "--suite", bad}, "factor must exceed 1"},
 		{"max rate below start", []string{"capacity", "--baseline", "2.6.1", "--candidate", "2.6.2", "--scenarios", scen, "--max-rate", "10"}, "max_rate"},
 		{"negative budget", []string{"capacity", "--baseline", "2.6.1", "--candidate", "2.6.2", "--scenarios", scen, "--budget", "-1m"}, "budget"},

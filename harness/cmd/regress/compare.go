@@ -23,7 +23,7 @@ func newCompareCmd() *cobra.Command {
 	f.StringVar(&j.Baseline, "baseline", "", "stored version or label, or a directory with manifest.json")
 	f.StringVar(&j.Candidate, "candidate", "", "stored version or label, or a directory with manifest.json")
 	addStore(f, &j.Store)
-	f.StringVar(&j.Suite, "suite", "", "suite to compare when a target has results of several: NAME, or NAME@FINGERPRINT when one was edited between runs")
+	f.StringVar(&j.Suite, "suite", "", "suite to compare when a target has results of several: NAME, or NAME@FINGERPRINT when one was edited between runs; or a suite file's path, whose name picks the results and whose tolerances and gate judge them")
 	addScenarios(f, &j.Scenarios, "directory holding suites/ (for tolerances and gates)")
 	addReport(f, &j.Report, "exit 4 when the verdict is INCONCLUSIVE")
 	return markStopsAtOnce(cmd)

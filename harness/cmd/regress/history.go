@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/regress-hbase/regress/harness/history"
@@ -28,13 +26,14 @@ func newHistoryCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&j.Versions, "versions", "", "releases: a list (2.6.0,2.6.2,2.6.4) or a range resolved against `regress cluster versions` (2.5.10..2.6.4), or both")
+	f.StringVar(&j.Versions, "versions", "", "releases: a list (2.6.0,2.6.2,2.6.4) or a range (2.5.10..2.6.4) of the versions regress cluster versions lists, or both")
 	f.StringVar(&j.Reference, "reference", "", "the release every other is compared with, kept up during the sweep (default: the oldest)")
 	f.StringSliceVar(&j.Workloads, "workloads", nil, "only these workloads of the suite (default: all), e.g. workloada,workloadc")
 	f.BoolVar(&j.Fresh, "fresh", false, "measure every release again even when stored trials against the reference exist")
 	f.BoolVar(&j.RestartReference, "restart-reference", false, "start the reference afresh beside every release measured (one more HBase start and seed each): a reference kept up through a long sweep ages, and its allocation per operation drifts")
 	f.Var(checked[string]{&j.Out, job.ParseOut, "string"}, "out", "report directory: history.txt, .csv, .json, .html (default reports/history-<timestamp>)")
-	f.StringVar(&j.Format, "format", "text", "report on stdout: "+strings.Join(history.Formats.Names(), "|"))
+	j.Format = "text"
+	f.Var(checked[string]{&j.Format, job.ParseHistoryFormat, "string"}, "format", "report on stdout: "+history.Formats.Choices()+", in any case")
 	addCommon(f, &j.Options, "smoke")
 	return cmd
 }
@@ -60,7 +59,7 @@ func newBisectCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&j.Good, "good", "", "a release where the metric was fine: every step is compared with it")
 	f.StringVar(&j.Bad, "bad", "", "a later release where the metric had moved")
-	f.StringVar(&j.Versions, "versions", "", "the releases to search, good and bad among them (default: the range good..bad from `regress cluster versions`)")
+	f.StringVar(&j.Versions, "versions", "", "the releases to search, good and bad among them (default: the range good..bad of the versions regress cluster versions lists)")
 	f.StringVar(&j.Workload, "workload", "", "the suite's workload the metric belongs to, e.g. workloadc")
 	f.StringVar(&j.Metric, "metric", "", "OP/p50|p95|p99|p99.9|mean (e.g. READ/p95), throughput, cpu_per_op or alloc_per_op (the servers' CPU or bytes allocated per operation)")
 	f.BoolVar(&j.Fresh, "fresh", false, "measure every step again even when stored trials against the good release exist")

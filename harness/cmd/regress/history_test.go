@@ -22,7 +22,7 @@ func TestHistoryAndBisectBadInputExit2(t *testing.T) {
 		want string
 	}{
 		{"history without versions", []string{"history", "--suite", suite}, "--versions is empty"},
-		{"history bad format", []string{"history", "--versions", "2.6.0,2.6.1", "--format", "pdf"}, `--format "pdf": choose one of text, csv, json, html`},
+		{"history bad format", []string{"history", "--versions", "2.6.0,2.6.1", "--format", "pdf"}, `invalid argument "pdf" for "--format" flag: "pdf" is no history format: choose one of text (txt, table), csv, json, html`},
 		{"history unknown workload", []string{"history", "--versions", "2.6.0,2.6.1", "--suite", suite, "--scenarios", scenariosDir, "--workloads", "workloadz"}, "--workloads workloadz: suite history has no such workload; it has workloadc"},
 		{"history one release", []string{"history", "--versions", "2.6.0", "--suite", suite, "--scenarios", scenariosDir}, "names only the reference 2.6.0"},
 		{"history twice", []string{"history", "--versions", "2.6.0,2.6.0-hadoop3", "--suite", suite, "--scenarios", scenariosDir}, "2.6.0 appears twice"},

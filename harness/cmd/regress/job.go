@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -73,7 +72,8 @@ func addStore(f *pflag.FlagSet, p *string) {
 func addReport(f *pflag.FlagSet, r *job.Report, failHelp string) {
 	f.BoolVar(&r.FailOnInconclusive, "fail-on-inconclusive", false, failHelp)
 	f.Var(checked[string]{&r.Out, job.ParseOut, "string"}, "out", "report directory (default reports/<timestamp>)")
-	f.StringVar(&r.Format, "format", "text", "report on stdout: "+strings.Join(report.Formats(), "|"))
+	r.Format = "text"
+	f.Var(checked[string]{&r.Format, job.ParseFormat, "string"}, "format", "report on stdout: "+report.FormatChoices()+", in any case")
 	f.BoolVar(&r.Wide, "wide", false, "text report: every column (ratio, bounds, p, pairs, ops/trial) instead of the table that fits 100 columns")
 }
 

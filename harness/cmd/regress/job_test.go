@@ -32,7 +32,7 @@ func TestJobBadInputExits2WithAHint(t *testing.T) {
 		{"no candidate", []string{"--baseline", "2.6.1"}, "--candidate VERSION"},
 		{"both version and zk", []string{"--baseline", "2.6.1", "--baseline-zk", "h:1", "--candidate", "2.6.2"}, "exclude each other"},
 		{"bad version", []string{"--baseline", "2.6.1;rm", "--candidate", "2.6.2"}, "2.6.1;rm"},
-		{"bad format", []string{"--baseline", "2.6.1", "--candidate", "2.6.2", "--format", "pdf"}, "--format \"pdf\""},
+		{"bad format", []string{"--baseline", "2.6.1", "--candidate", "2.6.2", "--format", "pdf"}, `invalid argument "pdf" for "--format" flag: "pdf" is no report format`},
 		{"bad conf", []string{"--baseline", "2.6.1", "--candidate", "2.6.2", "--candidate-conf", "novalue"}, "key=value"},
 		{"unknown suite", []string{"--baseline", "2.6.1", "--candidate", "2.6.2", "--suite", "nosuch", "--scenarios", scen}, "known suites"},
 		{"conf on external", []string{"--baseline-zk", "h:1", "--baseline-conf", "a=b", "--candidate", "2.6.2"}, "only to clusters regress starts"},

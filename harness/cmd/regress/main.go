@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/job"
@@ -39,7 +40,12 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return fault.Usage(err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		var names []string
+		c.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+		c.InheritedFlags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+		return job.FlagError(c.CommandPath(), err, names)
+	})
 	setupMainJob(root)
 	root.AddCommand(newRunCmd(), newCompareCmd(), newCapacityCmd(), newPlanCmd(), newHistoryCmd(), newBisectCmd(), newResultsCmd(),
 		newImportYCSBCmd(), newYCSBCmd(), newClusterCmd(), newDoctorCmd(), newWorkerCmd(), newVersionCmd(root))
@@ -72,36 +78,39 @@ func newVersionCmd(root *cobra.Command) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return v.Write(cmd.OutOrStdout()) }})
 }
 
-// refuseUnknownSubcommands gives every command that only groups others
-// (results, cluster, ycsb) a RunE: cobra would print the help and exit 0 on
-// `results lisst`; this says the command is unknown, suggests the nearest
-// one and exits 2. Without arguments it still prints the help.
+// refuseUnknownSubcommands makes a word no command knows a usage error
+// (exit 2) that names the nearest command: at the root (whose own job takes
+// no words), and in every command that only groups others (results,
+// cluster, ycsb), where cobra would print the help and exit 0. A group
+// parses no flags of its own, so `ycsb runn --zk X` is about runn, not --zk.
 func refuseUnknownSubcommands(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		refuseUnknownSubcommands(sub)
 	}
-	if c.HasParent() && c.HasSubCommands() && c.Run == nil && c.RunE == nil {
-		c.Args = cobra.ArbitraryArgs
-		c.RunE = func(cmd *cobra.Command, args []string) error {
+	unknown := func(cmd *cobra.Command, args []string) error {
+		var names []string
+		for _, sub := range cmd.Commands() {
+			if sub.IsAvailableCommand() {
+				names = append(names, sub.Name())
+			}
+		}
+		return job.UnknownCommand(cmd.CommandPath(), args, names)
+	}
+	switch {
+	case !c.HasParent():
+		c.Args = func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
+				return nil
+			}
+			return unknown(cmd, args)
+		}
+	case c.HasSubCommands() && c.Run == nil && c.RunE == nil:
+		c.DisableFlagParsing = true
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 				return cmd.Help()
 			}
-			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
-			if cmd.SuggestionsMinimumDistance <= 0 {
-				cmd.SuggestionsMinimumDistance = 2 // cobra's default for the root
-			}
-			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-				msg += "; did you mean " + strings.Join(s, " or ") + "?"
-			} else {
-				var names []string
-				for _, sub := range cmd.Commands() {
-					if sub.IsAvailableCommand() {
-						names = append(names, sub.Name())
-					}
-				}
-				msg += " (its commands: " + strings.Join(names, ", ") + ")"
-			}
-			return fault.Usagef("%s; see `%s --help`", msg, cmd.CommandPath())
+			return unknown(cmd, args)
 		}
 	}
 }

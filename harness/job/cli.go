@@ -1,0 +1,136 @@
+package job
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/history"
+	"github.com/regress-hbase/regress/harness/report"
+)
+
+// ParseFormat reads --format of a comparison's report: a format's name or
+// one of its aliases, in any case (JSON, md, txt), returned as its name.
+func ParseFormat(s string) (string, error) {
+	if name, ok := report.FormatName(s); ok {
+		return name, nil
+	}
+	return "", fmt.Errorf("%q is no report format: choose one of %s", s, report.FormatChoices())
+}
+
+// ParseHistoryFormat reads --format of `regress history`, as ParseFormat does.
+func ParseHistoryFormat(s string) (string, error) {
+	if f, ok := history.Formats.Lookup(s); ok {
+		return f.Name, nil
+	}
+	return "", fmt.Errorf("%q is no history format: choose one of %s", s, history.Formats.Choices())
+}
+
+// Nearest returns the names within two edits of typed (a swapped, missing
+// or extra letter), nearest first, or else those that begin with it; three
+// at most: what "did you mean" offers.
+func Nearest(typed string, names []string) []string {
+	type near struct {
+		name string
+		d    int
+	}
+	var close, prefixed []near
+	t := strings.ToLower(typed)
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		l := strings.ToLower(n)
+		if d := editDistance(t, l); d <= 2 {
+			close = append(close, near{n, d})
+		} else if t != "" && strings.HasPrefix(l, t) {
+			prefixed = append(prefixed, near{n, d})
+		}
+	}
+	if len(close) == 0 {
+		close = prefixed
+	}
+	slices.SortStableFunc(close, func(a, b near) int { return a.d - b.d })
+	var out []string
+	for _, f := range close[:min(len(close), 3)] {
+		out = append(out, f.name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := range ra {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i + 1
+		for j := range rb {
+			cost := 1
+			if ra[i] == rb[j] {
+				cost = 0
+			}
+			cur[j+1] = min(prev[j+1]+1, cur[j]+1, prev[j]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
+}
+
+// didYouMean is "; did you mean a or b?" for the nearest names, "" when none is near.
+func didYouMean(typed string, names []string, prefix string) string {
+	s := Nearest(typed, names)
+	if len(s) == 0 {
+		return ""
+	}
+	for i := range s {
+		s[i] = prefix + s[i]
+	}
+	return "; did you mean " + strings.Join(s, " or ") + "?"
+}
+
+// UnknownCommand is the usage error for args given to a command that only
+// groups others (path, whose commands are names) or to the root: the
+// nearest command when the first is a word, else a word that a command
+// must come before the flags.
+func UnknownCommand(path string, args, names []string) error {
+	if len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		return fault.Usagef("%s takes one of its commands (%s) before %s; see `%s --help`", path, strings.Join(names, ", "), args[0], path)
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], path)
+	if s := didYouMean(args[0], names, ""); s != "" {
+		return fault.Usagef("%s%s", msg, s)
+	}
+	return fault.Usagef("%s (its commands: %s); see `%s --help`", msg, strings.Join(names, ", "), path)
+}
+
+// FlagError is a command's flag parsing error as a usage error: an unknown
+// flag names the nearest of the command's flags (names without dashes),
+// "unknown flag --baselin for regress; did you mean --baseline?".
+func FlagError(path string, err error, names []string) error {
+	if err == nil {
+		return nil
+	}
+	if typed, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
+		msg := fmt.Sprintf("unknown flag --%s for %s", typed, path)
+		if s := didYouMean(typed, names, "--"); s != "" {
+			return fault.Usagef("%s%s", msg, s)
+		}
+		return fault.Usagef("%s; see `%s --help` for its flags", msg, path)
+	}
+	if strings.HasPrefix(err.Error(), "unknown shorthand flag") {
+		return fault.Usage(fmt.Errorf("%w; see `%s --help` for its flags", err, path))
+	}
+	var ue *fault.UsageError
+	if errors.As(err, &ue) {
+		return err
+	}
+	return fault.Usage(err)
+}
