@@ -171,6 +171,9 @@ func (s *Store) leftovers(entries map[string]*Manifest) []Status {
 		case strings.HasPrefix(name, ".removing-"):
 			add(path, "left by a `regress results remove` that was interrupted (the entry was already out of the store): delete it (rm -rf %s)", shellQuote(path))
 			continue
+		case strings.HasPrefix(name, importingPrefix):
+			add(path, "left by a `regress import-ycsb` that was interrupted before its new entry was renamed into place (nothing of it is in the store): delete it (rm -rf %s)", shellQuote(path))
+			continue
 		case isTemp(name):
 			temp(path)
 			continue
@@ -366,6 +369,115 @@ type Pending struct {
 	Hlog  []byte
 }
 
+// importingPrefix names the folder a new entry of an import is written in
+// before it is renamed into place.
+const importingPrefix = ".importing-"
+
+// ImportSummaries stores imported summaries under m's key with one write: to
+// the entry when it exists (as AppendSummaries; m must agree on its
+// version), else as a new entry written whole in a folder beside the
+// targets and renamed into place, so an import interrupted at any point,
+// even killed, leaves no entry, empty or half written. It returns the entry
+// as stored and the summaries stored and skipped (already stored).
+func (s *Store) ImportSummaries(m *Manifest, ps []Pending) (entry *Manifest, stored, skipped []Trial, err error) {
+	defer func() { err = s.diskFull(err) }()
+	k := KeyOf(m)
+	if err := k.validate(); err != nil {
+		return nil, nil, nil, err
+	}
+	for _, p := range ps {
+		if err := checkName("trial id", p.Trial.ID); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	unlock, err := s.lock()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer unlock()
+	existing, err := s.Load(k)
+	if err == nil {
+		if existing.Version != "" && m.Version != "" && existing.Version != m.Version {
+			return nil, nil, nil, fmt.Errorf("%w: %s holds results of HBase %s, not %s: a label names one version; store these under a label of their own, or, if the stored ones are under the wrong name, remove them with `regress results remove %s` and store them again", ErrVersionsDiffer, k, existing.Version, m.Version, k)
+		}
+		stored, skipped, err := s.appendSummariesLocked(k, existing, ps)
+		return existing, stored, skipped, err
+	}
+	if !errors.Is(err, ErrNotFound) {
+		return nil, nil, nil, err
+	}
+	if other, v := s.otherVersion(k.Target, m.Version); other != "" {
+		return nil, nil, nil, fmt.Errorf("%w: %s holds results of HBase %s (in %s), not %s: a label names one version, whatever the suite; store these under a label of their own, or, if the stored ones are under the wrong name, remove them with `regress results remove %s` and store them again", ErrVersionsDiffer, k.Target, v, other, m.Version, other)
+	}
+	fresh := *m
+	fresh.Schema = SchemaVersion
+	fresh.Trials = []Trial{}
+	fresh.Summaries = nil
+	tmp, err := os.MkdirTemp(s.root, importingPrefix+k.Target+"-*")
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("create store entry %s: %w", k, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = os.RemoveAll(tmp)
+		}
+	}()
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, nil, nil, fmt.Errorf("create store entry %s: %w", k, err)
+	}
+	have := map[string]bool{}
+	for _, p := range ps {
+		t := p.Trial
+		if have[t.ID] {
+			skipped = append(skipped, t)
+			continue
+		}
+		have[t.ID] = true
+		t.HlogFile, t.HlogSHA256 = "", ""
+		if p.Hlog != nil {
+			rel := filepath.ToSlash(filepath.Join(trialsDir, t.ID+".hlog"))
+			sum, err := writeAtomic(filepath.Join(tmp, filepath.FromSlash(rel)), bytes.NewReader(p.Hlog))
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("store hlog of summary %s: %w", t.ID, err)
+			}
+			t.HlogFile, t.HlogSHA256 = rel, sum
+		}
+		stored = append(stored, t)
+	}
+	if len(stored) == 0 {
+		return nil, nil, skipped, fmt.Errorf("import into %s: nothing to store", k)
+	}
+	if err := os.MkdirAll(filepath.Join(tmp, trialsDir), 0o755); err != nil {
+		return nil, nil, nil, fmt.Errorf("create store entry %s: %w", k, err)
+	}
+	fresh.Summaries = stored
+	b, err := EncodeManifest(&fresh)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if _, err := writeAtomic(filepath.Join(tmp, manifestFile), bytes.NewReader(b)); err != nil {
+		return nil, nil, nil, fmt.Errorf("write manifest of %s: %w", k, err)
+	}
+	if s.ctx != nil && s.ctx.Err() != nil {
+		return nil, nil, nil, fmt.Errorf("import into %s: %w; nothing was written", k, s.ctx.Err())
+	}
+	dir := s.Dir(k)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil, nil, nil, fmt.Errorf("create store entry %s: %w", k, err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return nil, nil, nil, fmt.Errorf("create store entry %s: rename %s into place: %w", k, tmp, err)
+	}
+	committed = true
+	if d, err := os.Open(filepath.Dir(dir)); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	fresh.Dir = dir
+	return &fresh, stored, skipped, nil
+}
+
 // AppendSummaries stores many imported summaries with one manifest write,
 // so an import costs the same whatever its size. Summaries whose id is
 // already stored (or repeated in ps) are skipped and returned in skipped, so
@@ -389,6 +501,12 @@ func (s *Store) AppendSummaries(k Key, ps []Pending) (stored, skipped []Trial, e
 	if err != nil {
 		return nil, nil, fmt.Errorf("append summaries: %w (create the entry with Ensure first)", err)
 	}
+	return s.appendSummariesLocked(k, m, ps)
+}
+
+// appendSummariesLocked is AppendSummaries once the lock is held and k's
+// manifest m is read.
+func (s *Store) appendSummariesLocked(k Key, m *Manifest, ps []Pending) (stored, skipped []Trial, err error) {
 	have := map[string]bool{}
 	for _, t := range append(append([]Trial{}, m.Trials...), m.Summaries...) {
 		have[t.ID] = true

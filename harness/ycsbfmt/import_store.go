@@ -88,45 +88,35 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 	}
 	st = st.WithContext(ctx)
 	fp := sha256.Sum256([]byte("ycsb-import:" + suiteName))
-	m, err := st.Ensure(&results.Manifest{
+	tmpl := &results.Manifest{
 		Version: version, Label: label, Provider: "external", Source: "ycsb-import",
 		Suite: results.SuiteInfo{Name: suiteName, Fingerprint: hex.EncodeToString(fp[:])[:16],
 			DataSpec: "imported from YCSB output; data spec unknown"},
-	})
-	if err == nil && m.Source == "ycsb-import" && len(m.Trials) == 0 && len(m.Summaries) == 0 {
-		// Ensure created the entry (or found one an import left empty): an
-		// import that stores nothing must not leave it behind, empty, looking
-		// good. An empty entry of a run (still measuring) is not ours to remove.
-		defer func(k results.Key) {
-			if err != nil {
-				_ = st.RemoveIfEmpty(k)
+	}
+	k := results.KeyOf(tmpl)
+	if m, err := st.Load(k); err == nil {
+		if m.Source != "ycsb-import" {
+			return fault.Usage(fmt.Errorf("import-ycsb: %s already holds measured results (source %q); import under another --suite or --label", st.Dir(k), m.Source))
+		}
+		// The same output stored under another workload is skipped as
+		// stored, which would keep the wrong name without a word: say how
+		// to fix it.
+		storedAs := map[string]string{}
+		for _, t := range m.Summaries {
+			storedAs[t.ID] = t.Workload
+		}
+		for _, s := range summaries {
+			if w, ok := storedAs[s.trial.ID]; ok && w != s.trial.Workload {
+				return fault.Usagef("import-ycsb: %s is already stored in %s as workload %s, not %s: to store it under the right name, remove that entry with `regress results remove %s` (its %d summaries go with it: import the others again too) and import again, or import under another --label",
+					s.from, k, w, s.trial.Workload, k, len(m.Summaries))
 			}
-		}(results.KeyOf(m))
-	}
-	if ctx.Err() != nil {
-		return interrupted("nothing was stored")
-	}
-	if err != nil {
+		}
+	} else if !errors.Is(err, results.ErrNotFound) {
 		return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
 	}
-	if m.Source != "ycsb-import" {
-		return fault.Usage(fmt.Errorf("import-ycsb: %s already holds measured results (source %q); import under another --suite or --label", st.Dir(results.KeyOf(m)), m.Source))
-	}
-	k := results.KeyOf(m)
-	// The same output stored under another workload is skipped as stored,
-	// which would keep the wrong name without a word: say how to fix it.
-	storedAs := map[string]string{}
-	for _, t := range m.Summaries {
-		storedAs[t.ID] = t.Workload
-	}
-	for _, s := range summaries {
-		if w, ok := storedAs[s.trial.ID]; ok && w != s.trial.Workload {
-			return fault.Usagef("import-ycsb: %s is already stored in %s as workload %s, not %s: to store it under the right name, remove that entry with `regress results remove %s` (its %d summaries go with it: import the others again too) and import again, or import under another --label",
-				s.from, k, w, s.trial.Workload, k, len(m.Summaries))
-		}
-	}
-	// One manifest write for the whole import: its cost grows with the runs
-	// stored, not with their square. Interrupted before it, nothing is stored.
+	// One write for the whole import: its cost grows with the runs stored,
+	// not with their square; a new entry is written whole and renamed into
+	// place. Interrupted (or killed) before that, nothing is stored.
 	from := map[string]importedSummary{}
 	var ps []results.Pending
 	for _, s := range summaries {
@@ -136,7 +126,7 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 	if ctx.Err() != nil {
 		return interrupted(fmt.Sprintf("nothing was stored of %d summaries; run the same command again", len(summaries)))
 	}
-	got, dup, err := st.AppendSummaries(k, ps)
+	_, got, dup, err := st.ImportSummaries(tmpl, ps)
 	if err != nil {
 		if ctx.Err() != nil {
 			return interrupted(fmt.Sprintf("nothing was stored of %d summaries; run the same command again", len(summaries)))
