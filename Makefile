@@ -119,7 +119,7 @@ validate-stats:
 # test error, is run once more; any other failure fails at once.
 FUZZTIME ?= 10s
 FUZZ_TARGETS := \
-	./harness/ycsbfmt:FuzzParseText ./harness/ycsbfmt:FuzzParseHdrLog ./harness/ycsbfmt:FuzzSplitter \
+	./harness/ycsbfmt:FuzzParseText ./harness/ycsbfmt:FuzzParseHdrLog ./harness/ycsbfmt:FuzzSplitter ./harness/ycsbfmt:FuzzImportIdentity ./harness/ycsbfmt:FuzzBuckets \
 	./harness/results:FuzzDecodeManifest ./harness/results:FuzzMergeHlog ./harness/results:FuzzSplitSuite \
 	./harness/suite:FuzzParse ./harness/loadgen:FuzzReadHlog ./harness/workload:FuzzParseProperties \
 	./harness/hbase:FuzzParseZNode ./harness/hbase:FuzzParseResponse ./harness/hbase:FuzzRawGetDecoder ./harness/hbase:FuzzRawScanDecoder \

@@ -225,6 +225,9 @@ func FuzzParseText(f *testing.F) {
 	}
 	f.Add([]byte("\ufeff[OVERALL], RunTime(ms), 10\n[READ], Operations, 2\n[READ], Return=OK, 2\n[READ-FAILED], Operations, 1\n"))
 	f.Add([]byte(utf16LE("[READ], Operations, 1\n", true)))
+	for _, in := range issue40Inputs {
+		f.Add([]byte(in))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		runs, err := ParseText("fuzz.txt", strings.NewReader(string(b)))
 		if err != nil {
