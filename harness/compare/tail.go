@@ -36,6 +36,13 @@ func OpsNeeded(name string) int64 {
 	if q <= 0 {
 		return 0
 	}
+	return SamplesNeeded(q)
+}
+
+// SamplesNeeded is the fewest samples a trial must hold for its quantile q
+// (0 < q < 1) to have MinTailSamples beyond it: OpsNeeded's rule for any
+// quantile (the reports' shift by decile shows p95 and p99 only past it).
+func SamplesNeeded(q float64) int64 {
 	return int64(math.Ceil(float64(MinTailSamples)/(1-q) - 1e-9))
 }
 

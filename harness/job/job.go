@@ -188,6 +188,7 @@ func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cf
 	var notes []string
 	rep.Profiles, notes = Differentials(bm, cm)
 	rep.Timelines = Timelines(store, bm, cm)
+	rep.Shifts, rep.ShiftNotes = LatencyShifts(store, bm, cm, c)
 	rep.ProfileNotes = slices.Concat(profileNotes, notes)
 	if err := writeReports(stdout, rp, rep, true); err != nil {
 		return err

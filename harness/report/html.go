@@ -54,6 +54,7 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 <div class="evidence">
 {{range .Evidence}}<figure class="f-{{.Status}}"><figcaption>{{.Title}} · <span class="st-{{.Status}}">{{.Status}}</span></figcaption>{{.SVG}}</figure>
 {{end}}</div>{{end}}
+{{.Shifts}}
 {{.Capacity}}
 {{range .Profiles}}<h2>{{.Heading}}</h2>
 <p class="note">Width: the candidate's samples (or bytes); red: the frame's weight per operation grew from the baseline, blue: it shrank; hover a frame for both sides' figures. Each side's stacks, in the folded format flamegraph.pl and speedscope read:{{range .Links}} <a href="{{.Href}}">{{.Text}}</a>{{end}}.</p>
@@ -121,6 +122,7 @@ func renderHTML(w io.Writer, r Report) error {
 		Detect                                                                       string
 		Paired                                                                       bool
 		Capacity                                                                     template.HTML
+		Shifts                                                                       template.HTML
 		Profiles                                                                     []htmlProfile
 		ProfileNotes                                                                 []string
 		ServerCounts                                                                 []string
@@ -130,7 +132,7 @@ func renderHTML(w io.Writer, r Report) error {
 		Headline: headline(c), VerdictLine: verdictLine(c), Verdict: c.Verdict, Descriptive: c.Descriptive,
 		DescriptiveNote: DescriptiveNote, Warnings: c.Warnings, BaseName: c.Baseline.Name, CandName: c.Candidate.Name,
 		GateNotes: gateNotes(c), Detect: detectLine(c), Paired: c.Paired,
-		Capacity: sectionHTML(r.Capacity), ProfileNotes: r.ProfileNotes,
+		Capacity: sectionHTML(r.Capacity), Shifts: shiftsHTML(r), ProfileNotes: r.ProfileNotes,
 		ServerCounts: serverCountLines(c), ServerCountsHeading: serverCountsHeading,
 	}
 	var err error

@@ -133,6 +133,10 @@ type jsonReport struct {
 	// Timelines are the trials the HTML draws latency and server events of
 	// (each workload and side's worst-p99 trial), as data.
 	Timelines []jsonTimeline `json:"timelines,omitempty"`
+	// LatencyShifts are each workload's operation's latency shift by
+	// percentile over paired trials; LatencyShiftNotes say why some are not given.
+	LatencyShifts     []jsonShift `json:"latency_shifts,omitempty"`
+	LatencyShiftNotes []string    `json:"latency_shift_notes,omitempty"`
 }
 
 // jsonTimeline is one trial's latency by interval and its servers' events.
@@ -212,7 +216,7 @@ func renderJSON(w io.Writer, r Report) error {
 		Paired: c.Paired, Interleaved: c.Interleaved, Duet: c.Duet, Instances: c.Instances, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
 		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, FamilyAlpha: c.FamilyAlpha, NotCompared: c.NotCompared, HeldRate: c.HeldRate,
 		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity,
-		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes, Timelines: jsonTimelines(r.Timelines), ServerCounts: c.ServerCounts, ServerCountNotes: c.ServerCountNotes}
+		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes, Timelines: jsonTimelines(r.Timelines), LatencyShifts: jsonShifts(r.Shifts), LatencyShiftNotes: r.ShiftNotes, ServerCounts: c.ServerCounts, ServerCountNotes: c.ServerCountNotes}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
 	}

@@ -28,6 +28,7 @@ func renderMarkdown(w io.Writer, r Report) error {
 	b.Write(vote.Bytes())
 	b.WriteString(fence + "\n\n")
 	b.Write(markdown(r.Comparison, -1))
+	b.WriteString(shiftMarkdown(r))
 	if lines := timelineLines(r.Timelines); len(lines) > 0 {
 		fmt.Fprintf(&b, "\n%s\n\n", mdEscape(timelinesHeading))
 		for _, l := range lines {

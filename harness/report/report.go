@@ -49,6 +49,11 @@ type Report struct {
 	// Timelines are trials' latency over their window with their servers'
 	// events (GC pauses, flushes...), drawn in the HTML report (timeline.go).
 	Timelines []TrialTimeline
+	// Shifts are each workload's operation's latency shift by percentile
+	// over paired trials (deciles.go); ShiftNotes say why some or all are
+	// not drawn (an unpaired comparison, too few pairs).
+	Shifts     []LatencyShift
+	ShiftNotes []string
 	// Wide makes the text report the table of every column (--wide) in
 	// place of the compact one that keeps within TextWidth.
 	Wide bool
