@@ -56,7 +56,7 @@ func TestCapacityRowsAndSearchesAppearInEveryFormat(t *testing.T) {
 		format string
 		want   []string
 	}{
-		{report.FormatText, []string{"workloada  ALL  capacity", "REGRESSED", "capacity searches", "priming steps (one a side and workload, discarded): 500", "workloadc pair 1 candidate at least 16000 ops/s (held up to max_rate)", "4000✗"}},
+		{report.FormatText, []string{"workloada\n  capacity  ops/s", "REGRESSED", "capacity searches", "priming steps (one a side and workload, discarded): 500", "workloadc pair 1 candidate at least 16000 ops/s (held up to max_rate)", "4000✗"}},
 		{report.FormatMarkdown, []string{"| workloada | ALL | capacity |", "#### Capacity searches", "at least 16000 ops/s"}},
 		{report.FormatHTML, []string{`class="knee"`, `class="curve"`, `class="slo"`, "workloada · capacity", "≥ 16000", "achieved ops/s"}},
 	} {
