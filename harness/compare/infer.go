@@ -201,7 +201,7 @@ func rawPValues(details []detail, out *Comparison) family {
 		e := d.est
 		e.Mean *= d.key.worseSign()
 		out.Metrics[i].P = e.pAbove(d.c)
-		if out.Metrics[i].Gated && !out.Metrics[i].Primary {
+		if out.Metrics[i].Gated && !out.Metrics[i].costRow() {
 			fam.metrics = append(fam.metrics, i)
 			fam.p = append(fam.p, out.Metrics[i].P)
 		}
