@@ -57,6 +57,9 @@ type metricSample struct {
 	ratios []float64
 	// blocks numbers each ratio's instance block (pairBlocks); nil when unpaired.
 	blocks []int
+	// slots say, per ratio, which side held slot 1 (slots.go): +1 the
+	// candidate, -1 the baseline, 0 not recorded; nil when unpaired.
+	slots []int
 	// opsPerTrial is the fewest operations of key.Op in any trial (0 for OpAll).
 	opsPerTrial int64
 	// sources say where each side's server cost figure came from (its
@@ -181,8 +184,15 @@ func extractMetric(k metricKey, bt, ct []results.Trial, sched schedule) metricSa
 		pairs := sched.pairs[k.Workload]
 		m.ratios = make([]float64, len(pairs))
 		m.blocks = pairBlocks(pairs)
+		m.slots = make([]int, len(pairs))
 		for i, p := range pairs {
 			m.ratios[i] = math.Log(k.value(p[1])) - math.Log(k.value(p[0]))
+			switch {
+			case p[1].Slot == 1 && p[0].Slot == 2:
+				m.slots[i] = 1
+			case p[0].Slot == 1 && p[1].Slot == 2:
+				m.slots[i] = -1
+			}
 		}
 	}
 	if k.Op != OpAll {

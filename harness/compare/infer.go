@@ -40,6 +40,9 @@ type detail struct {
 	nBase            int
 	// outliers holds the pair ratios a server cost's row left out (robust.go).
 	outliers []float64
+	// slot is the slot-1 side's advantage on the log scale the estimate
+	// took out (slots.go); 0 when the slots were not fitted.
+	slot float64
 }
 
 // family is the gated hypotheses Holm decides together: the gated metrics'
@@ -136,6 +139,9 @@ func estimateAll(ms []metricSample, paired bool, r resolved, out *Comparison) ([
 		if d.outliers != nil {
 			out.Metrics[len(out.Metrics)-1].Note = outlierNote(k.Metric, d.outliers)
 		}
+		if d.slot != 0 {
+			out.Metrics[len(out.Metrics)-1].SlotEffect = math.Exp(d.slot)
+		}
 	}
 	return details, nil
 }
@@ -152,11 +158,12 @@ func estimateKey(s metricSample, paired bool, pool instancePool) (detail, float6
 			return d, 0, 0, fmt.Errorf("compare: workload %s has %d pair(s); a significance test needs at least 2 pairs per workload "+
 				"(run more pairs, or compare imported summaries descriptively)", s.key.Workload, len(s.ratios))
 		}
-		ratios, blocks := s.ratios, s.blocks
+		ratios, blocks, slots := s.ratios, s.blocks, s.slots
 		if metric.IsEfficiency(s.key.Metric) {
 			var left []int
 			ratios, blocks, left = dropOutliers(ratios, blocks)
 			if left != nil {
+				slots = keptSlots(slots, left)
 				for _, i := range left {
 					d.outliers = append(d.outliers, s.ratios[i])
 				}
@@ -167,6 +174,8 @@ func estimateKey(s metricSample, paired bool, pool instancePool) (detail, float6
 		d.est = pairedEstimate(ratios)
 		if e, ok := nestedEstimate(ratios, blocks, pool); ok {
 			d.est = e
+		} else if e, b, ok := slotEstimate(ratios, slots); ok {
+			d.est, d.slot = e, b
 		}
 	} else {
 		if len(s.logBase) < 2 || len(s.logCand) < 2 {
@@ -432,4 +441,15 @@ func verdict(ms []MetricResult, held []HeldRate) Verdict {
 		}
 	}
 	return v
+}
+
+// keptSlots is slots without the pairs at the indices left.
+func keptSlots(slots []int, left []int) []int {
+	var out []int
+	for i, v := range slots {
+		if !slices.Contains(left, i) {
+			out = append(out, v)
+		}
+	}
+	return out
 }

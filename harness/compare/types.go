@@ -97,6 +97,11 @@ type MetricResult struct {
 	// have flagged as a regression with power 0.8, given the spread between
 	// its pairs: what the run could see. 0 when not estimated.
 	Detectable float64 `json:"detectable,omitempty"`
+	// SlotEffect is what slot 1 was worth against slot 2 in a duet, a ratio
+	// (0.97: a trial in slot 1 read 3% less), estimated from the pairs and
+	// taken out of Ratio and its interval (slots.go); 0 when not fitted (the
+	// slots not recorded, or too few pairs of each order).
+	SlotEffect float64 `json:"slot_effect,omitempty"`
 	// BaselineValues and CandidateValues are the per-trial values, in pair
 	// order when paired (element i of both is pair i).
 	BaselineValues  []float64 `json:"baseline_values,omitempty"`
