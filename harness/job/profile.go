@@ -15,7 +15,6 @@ import (
 	"github.com/regress-hbase/regress/harness/profile"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
-	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/version"
 )
 
@@ -40,7 +39,7 @@ type sideStacks struct {
 	// recorded before regress asked JFR for waits).
 	wait, waitN []profile.Folded
 	// servlet counts the trials profiled through the info servers' /prof
-	// (runner.ProfilerServlet): CPU stacks only, async-profiler's.
+	// (results.ProfilerServlet): CPU stacks only, async-profiler's.
 	servlet int
 }
 
@@ -86,7 +85,7 @@ func (s *sideStacks) waitCounts() profile.Folded {
 }
 
 // storedStacks reads the folded stacks of m's runs, per workload: those of
-// each run's profiled pair (runner.ProfileMeta beside them says what they
+// each run's profiled pair (results.ProfileMeta beside them says what they
 // stand for; only runs m's trials belong to), and those stored beside a
 // trial by runs before the profiled pair was kept out of the count. A
 // trial without them is skipped; one that cannot be read is a note.
@@ -97,8 +96,8 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 		return out, nil
 	}
 	add := func(id, workload string, ops int64, profiler string) {
-		cpu, cerr := readFolded(runner.ProfileFile(m.Dir, id, profile.CPU))
-		alloc, aerr := readFolded(runner.ProfileFile(m.Dir, id, profile.Alloc))
+		cpu, cerr := readFolded(m.Dir, id, profile.CPU)
+		alloc, aerr := readFolded(m.Dir, id, profile.Alloc)
 		if errors.Is(cerr, fs.ErrNotExist) && errors.Is(aerr, fs.ErrNotExist) {
 			return
 		}
@@ -111,7 +110,7 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 		}
 		// The samples behind alloc: stored since allocation frames carry a
 		// P; without them (or unreadable) the side's frames have none.
-		allocN, err := readFolded(runner.ProfileFile(m.Dir, id, profile.AllocSamples))
+		allocN, err := readFolded(m.Dir, id, profile.AllocSamples)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			notes = append(notes, fmt.Sprintf("allocation samples of trial %s not used: %v", id, err))
 		}
@@ -122,12 +121,12 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 		}
 		s.trials++
 		s.ops += ops
-		if profiler == runner.ProfilerServlet {
+		if profiler == results.ProfilerServlet {
 			s.servlet++
 		}
 		s.cpu, s.alloc, s.allocN = append(s.cpu, cpu), append(s.alloc, alloc), append(s.allocN, allocN)
-		wait, werr := readFolded(runner.ProfileFile(m.Dir, id, profile.Wait))
-		waitN, nerr := readFolded(runner.ProfileFile(m.Dir, id, profile.WaitCount))
+		wait, werr := readFolded(m.Dir, id, profile.Wait)
+		waitN, nerr := readFolded(m.Dir, id, profile.WaitCount)
 		if err := errors.Join(ignoreMissing(werr), ignoreMissing(nerr)); err != nil {
 			notes = append(notes, fmt.Sprintf("waits of trial %s not used: %v", id, err))
 			wait, waitN = nil, nil
@@ -143,7 +142,7 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 		}
 		add(t.ID, t.Workload, ops, "")
 	}
-	metas, err := runner.ReadProfileMetas(m.Dir)
+	metas, err := results.ReadProfileMetas(m.Dir)
 	if err != nil {
 		notes = append(notes, fmt.Sprintf("some profiles not used: %v", err))
 	}
@@ -162,15 +161,17 @@ func ignoreMissing(err error) error {
 	return err
 }
 
-func readFolded(path string) (profile.Folded, error) {
-	f, err := os.Open(path)
+// readFolded reads the stacks of one kind stored for profile id in the
+// store entry dir.
+func readFolded(dir, id string, kind profile.Kind) (profile.Folded, error) {
+	f, err := results.OpenProfile(dir, id, string(kind))
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	st, err := profile.ReadFolded(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", f.Name(), err)
 	}
 	return st, nil
 }

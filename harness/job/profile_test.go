@@ -10,13 +10,12 @@ import (
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/profile"
 	"github.com/regress-hbase/regress/harness/results"
-	"github.com/regress-hbase/regress/harness/runner"
 )
 
 // profiledManifest is a manifest in a temp entry dir with one trial of
 // workloadc per pair of run "run", and folded stacks stored beside the
 // trials given; an id "<run>-workloadc-profile" is a run's profiled pair,
-// stored with its runner.ProfileMeta (1000 operations).
+// stored with its results.ProfileMeta (1000 operations).
 func profiledManifest(t *testing.T, cpu map[string]profile.Folded, bad ...string) *results.Manifest {
 	t.Helper()
 	m := &results.Manifest{Dir: t.TempDir()}
@@ -25,23 +24,23 @@ func profiledManifest(t *testing.T, cpu map[string]profile.Folded, bad ...string
 	}
 	for id, f := range cpu {
 		if run, ok := strings.CutSuffix(id, "-workloadc-profile"); ok {
-			b, _ := json.Marshal(runner.ProfileMeta{ID: id, RunID: run, Workload: "workloadc", Ops: 1000})
-			if err := os.MkdirAll(filepath.Dir(runner.ProfileMetaFile(m.Dir, id)), 0o755); err != nil {
+			b, _ := json.Marshal(results.ProfileMeta{ID: id, RunID: run, Workload: "workloadc", Ops: 1000})
+			if err := os.MkdirAll(filepath.Dir(results.ProfileMetaFile(m.Dir, id)), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(runner.ProfileMetaFile(m.Dir, id), b, 0o644); err != nil {
+			if err := os.WriteFile(results.ProfileMetaFile(m.Dir, id), b, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := profile.WriteFoldedFile(runner.ProfileFile(m.Dir, id, profile.CPU), f); err != nil {
+		if err := profile.WriteFoldedFile(results.ProfileFile(m.Dir, id, string(profile.CPU)), f); err != nil {
 			t.Fatal(err)
 		}
-		if err := profile.WriteFoldedFile(runner.ProfileFile(m.Dir, id, profile.Alloc), profile.Folded{"a;b": 1 << 20}); err != nil {
+		if err := profile.WriteFoldedFile(results.ProfileFile(m.Dir, id, string(profile.Alloc)), profile.Folded{"a;b": 1 << 20}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, id := range bad {
-		if err := os.WriteFile(runner.ProfileFile(m.Dir, id, profile.CPU), []byte("no weight here\n"), 0o644); err != nil {
+		if err := os.WriteFile(results.ProfileFile(m.Dir, id, string(profile.CPU)), []byte("no weight here\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -102,10 +101,10 @@ func TestDifferentialsTestAllocationOnStoredSamples(t *testing.T) {
 			for s, w := range alloc {
 				samples[s] = w >> 16
 			}
-			if err := profile.WriteFoldedFile(runner.ProfileFile(m.Dir, id, profile.Alloc), alloc); err != nil {
+			if err := profile.WriteFoldedFile(results.ProfileFile(m.Dir, id, string(profile.Alloc)), alloc); err != nil {
 				t.Fatal(err)
 			}
-			if err := profile.WriteFoldedFile(runner.ProfileFile(m.Dir, id, profile.AllocSamples), samples); err != nil {
+			if err := profile.WriteFoldedFile(results.ProfileFile(m.Dir, id, string(profile.AllocSamples)), samples); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -186,11 +185,11 @@ func servletManifest(t *testing.T, cpu profile.Folded) *results.Manifest {
 	t.Helper()
 	m := &results.Manifest{Dir: t.TempDir(), Trials: []results.Trial{{ID: "run-workloadc-p00", RunID: "run", Workload: "workloadc", Ops: map[string]results.OpStats{"READ": {Count: 1000}}}}}
 	const id = "run-workloadc-profile"
-	if err := profile.WriteFoldedFile(runner.ProfileFile(m.Dir, id, profile.CPU), cpu); err != nil {
+	if err := profile.WriteFoldedFile(results.ProfileFile(m.Dir, id, string(profile.CPU)), cpu); err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(runner.ProfileMeta{ID: id, RunID: "run", Workload: "workloadc", Ops: 1000, Profiler: runner.ProfilerServlet})
-	if err := os.WriteFile(runner.ProfileMetaFile(m.Dir, id), b, 0o644); err != nil {
+	b, _ := json.Marshal(results.ProfileMeta{ID: id, RunID: "run", Workload: "workloadc", Ops: 1000, Profiler: results.ProfilerServlet})
+	if err := os.WriteFile(results.ProfileMetaFile(m.Dir, id), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return m

@@ -345,7 +345,7 @@ func TestDuetOnLoadHosts(t *testing.T) {
 	}
 	// The profiled pair ran on the hosts too, recorded from the agreed start.
 	for _, m := range []*results.Manifest{bm, cm} {
-		metas, err := runner.ReadProfileMetas(store.Dir(results.KeyOf(m)))
+		metas, err := results.ReadProfileMetas(store.Dir(results.KeyOf(m)))
 		if err != nil || len(metas) != 1 || metas[0].Ops == 0 {
 			t.Errorf("%s: profiles %+v (%v), want the profiled pair's, with its operations; notes %q", m.Label, metas, err, r.ProfileNotes())
 		}

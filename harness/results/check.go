@@ -37,8 +37,9 @@ type Status struct {
 }
 
 // Check verifies every entry of the store: its manifest (checksum, schema,
-// the directory it lies in) and every .hlog it names (present, regular,
-// checksum), then every stored sweep (checksum, or a readable plain sweep
+// the directory it lies in), every .hlog it names (present, regular,
+// checksum) and every profile it holds (folded stacks that parse, a
+// description that parses and names a run of the entry), then every stored sweep (checksum, or a readable plain sweep
 // from before the checksum), then finds what is left in the store that is no
 // entry (see Status.Leftover). It holds the store's lock (shared) while it
 // reads, so a removal or write in progress is never seen half done. Damaged
@@ -69,7 +70,7 @@ func (s *Store) Check() ([]Status, error) {
 		m, err := s.Load(e.Key)
 		if err == nil {
 			entries[e.Dir] = m
-			err = checkLogs(e.Dir, e.Key, m)
+			err = errors.Join(checkLogs(e.Dir, e.Key, m), checkProfiles(e.Dir, m))
 		}
 		switch {
 		case err != nil:
@@ -231,9 +232,9 @@ func (s *Store) strayDir(dir string, add func(path, format string, args ...any))
 	add(dir, "a directory that is no store entry (it holds no %s): move it out of the store, or delete it (rm -rf %s)", manifestFile, shellQuote(dir))
 }
 
-// entryLeftovers names what lies in an entry directory beside its manifest
-// and the .hlog files it names (m nil: a damaged entry, whose logs are not
-// known).
+// entryLeftovers names what lies in an entry directory beside its manifest,
+// the .hlog files it names and its profiles (m nil: a damaged entry, whose
+// logs are not known).
 func (s *Store) entryLeftovers(dir string, m *Manifest, add func(path, format string, args ...any), temp func(string), stray func(string, fs.FileMode, string)) {
 	named := map[string]bool{}
 	if m != nil {
@@ -250,6 +251,8 @@ func (s *Store) entryLeftovers(dir string, m *Manifest, add func(path, format st
 		case f.Name() == manifestFile:
 		case isTemp(f.Name()):
 			temp(path)
+		case strings.HasPrefix(f.Name(), "."):
+			// not regress's, as in the store's root
 		case f.Name() == trialsDir && f.IsDir():
 			logs, _ := os.ReadDir(path)
 			for _, l := range logs {
@@ -261,8 +264,12 @@ func (s *Store) entryLeftovers(dir string, m *Manifest, add func(path, format st
 					add(lpath, "a file the manifest does not name (left by a write that failed before its manifest): delete it (rm %s)", shellQuote(lpath))
 				}
 			}
+		case f.Name() == ProfilesDir && f.IsDir():
+			profileLeftovers(path, m, add, temp)
 		case f.Type()&fs.ModeSymlink != 0 || !f.IsDir() && !f.Type().IsRegular():
 			stray(path, f.Type(), "nothing")
+		default:
+			add(path, "%s that is no part of a store entry (an entry holds %s, %s/ and %s/): move it out of the store", inputfile.Kind(f.Type()), manifestFile, trialsDir, ProfilesDir)
 		}
 	}
 }

@@ -28,13 +28,13 @@ func TestAllocPerOpIsTheRequestThreadsAlone(t *testing.T) {
 	if len(servers) == 0 {
 		t.Fatalf("no region server to read: %s", note)
 	}
-	wantSource := AllocFromRequestThreads
+	wantSource := results.AllocFromRequestThreads
 	if servers[0].Agent == "" {
 		// A line whose jars serve no info server (its web resources
 		// missing) runs without the agent: the figure must then say it is
 		// the whole process's, which is what this run can check.
 		t.Logf("HBase %s runs no info server, so no agent: checking the process figure is labelled so", shared.Version())
-		wantSource = AllocFromProcess
+		wantSource = results.AllocFromProcess
 	}
 	s := tinySuite(t)
 	s.Workloads = []string{"workloadc"}
@@ -70,7 +70,7 @@ func TestAllocPerOpIsTheRequestThreadsAlone(t *testing.T) {
 		return req, proc
 	}
 	quietReq, quietProc := run(false)
-	if wantSource != AllocFromRequestThreads {
+	if wantSource != results.AllocFromRequestThreads {
 		return
 	}
 	loudReq, loudProc := run(true)

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,20 +11,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/regress-hbase/regress/harness/atomicfile"
 	"github.com/regress-hbase/regress/harness/profile"
 	"github.com/regress-hbase/regress/harness/results"
 )
-
-// ProfilesDir is the folder of a store entry that holds its trials' profiles.
-const ProfilesDir = "profiles"
-
-// ProfileFile is where a stored trial's folded stacks of one kind lie in
-// the store entry dir: profiles/<trial-id>.<kind>.folded (every region
-// server of the side summed).
-func ProfileFile(entryDir, trialID string, kind profile.Kind) string {
-	return filepath.Join(entryDir, ProfilesDir, trialID+"."+string(kind)+".folded")
-}
 
 // jfrStartLead is how long before the measurement window jcmd JFR.start is
 // run: jcmd is a JVM of its own that takes 0.5-0.9 s to attach (measured),
@@ -95,40 +83,6 @@ func (r *Runner) profileID(w string, pair int) string {
 	return r.trialID(w, pair)
 }
 
-// ProfileMeta says what one side's stored profiles of a profiled trial
-// stand for, beside them in profiles/<id>.json: the operations the trial
-// served while recording divide the stacks (the trial itself is not stored).
-type ProfileMeta struct {
-	ID       string `json:"id"`
-	RunID    string `json:"run_id"`
-	Workload string `json:"workload"`
-	// Ops counts the operations the trial served in its measurement window.
-	Ops int64 `json:"ops"`
-	// Start is the measurement window's start; DurationMillis its length.
-	Start          time.Time `json:"start"`
-	DurationMillis int64     `json:"duration_ms"`
-	// CPUPerOpMicros is the trial's server CPU per operation with the
-	// recorder on, for reference (0 when not read): what profiling costs a trial.
-	CPUPerOpMicros float64 `json:"cpu_per_op_us,omitempty"`
-	// OwnReadCPUSamples and OwnReadAllocBytes are what the stored stacks
-	// leave out: regress's own readings at the window's edges (ownReadFrames).
-	OwnReadCPUSamples int64 `json:"own_read_cpu_samples,omitempty"`
-	OwnReadAllocBytes int64 `json:"own_read_alloc_bytes,omitempty"`
-	// Profiler says what sampled the stacks: "" for JFR (jcmd on a region
-	// server this machine runs), ProfilerServlet for async-profiler run by
-	// the info servers' /prof (CPU only: no allocation stacks are stored),
-	// ProfilerJMX for JFR through the servers' JMX connectors.
-	Profiler string `json:"profiler,omitempty"`
-}
-
-// ProfilerServlet is ProfileMeta.Profiler for stacks from the info servers'
-// /prof: async-profiler's CPU samples, every thread of the JVM's.
-const ProfilerServlet = "async-profiler"
-
-// ProfilerJMX is ProfileMeta.Profiler for JFR recorded through the region
-// servers' JMX remote connectors (--*-jmx-port): CPU and allocation, as jcmd's.
-const ProfilerJMX = "JFR over JMX"
-
 // ownReadFrames mark the stacks of regress's own readings of a region
 // server: its agent's frames, the info server's /jmx servlet that answers
 // them (nothing else reads /jmx of a cluster regress started), the info
@@ -143,7 +97,7 @@ var ownReadFrames = []string{"regress.agent.", "JMXJsonServlet", "eclipse.jetty.
 	"hbase.http.ProfileServlet", "hbase.http.ProfileOutputServlet", "javax.management.remote.rmi.RMIConnectionImpl"}
 
 // profileMeta is what a measured profiled trial's profiles stand for; nil when m is.
-func (m *measured) profileMeta(r *Runner, w string) *ProfileMeta {
+func (m *measured) profileMeta(r *Runner, w string) *results.ProfileMeta {
 	if m == nil || m.res == nil {
 		return nil
 	}
@@ -153,39 +107,8 @@ func (m *measured) profileMeta(r *Runner, w string) *ProfileMeta {
 	for _, o := range t.Ops {
 		ops += o.Count
 	}
-	return &ProfileMeta{RunID: r.RunID, Workload: filepath.Base(w), Ops: ops, Start: t.Start,
+	return &results.ProfileMeta{RunID: r.RunID, Workload: filepath.Base(w), Ops: ops, Start: t.Start,
 		DurationMillis: t.DurationMillis, CPUPerOpMicros: m.cpuPerOp()}
-}
-
-// ProfileMetaFile is where a profiled trial's ProfileMeta lies in a store entry dir.
-func ProfileMetaFile(entryDir, id string) string {
-	return filepath.Join(entryDir, ProfilesDir, id+".json")
-}
-
-// ReadProfileMetas reads every ProfileMeta in a store entry dir; none when
-// it holds no profiles. A file that is not one is named in the error, and
-// the others are still returned.
-func ReadProfileMetas(entryDir string) ([]ProfileMeta, error) {
-	paths, err := filepath.Glob(filepath.Join(entryDir, ProfilesDir, "*.json"))
-	if err != nil {
-		return nil, err
-	}
-	var out []ProfileMeta
-	var errs []error
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		var pm ProfileMeta
-		if err := json.Unmarshal(b, &pm); err != nil || pm.ID == "" {
-			errs = append(errs, fmt.Errorf("%s: not a profile's description (%v)", p, err))
-			continue
-		}
-		out = append(out, pm)
-	}
-	return out, errors.Join(errs...)
 }
 
 // windowProfile is one side's profiles over one trial's measurement window:
@@ -432,15 +355,19 @@ func (r *Runner) profileServlets(ctx context.Context, p *windowProfile, w string
 	}
 }
 
+// storedKinds are the kinds of stacks keep stores, in the order it writes
+// them; each is one of results.ProfileKinds.
+var storedKinds = []profile.Kind{profile.CPU, profile.Alloc, profile.AllocSamples, profile.Wait, profile.WaitCount}
+
 // keep waits for the profiles to end, then, when the trial went well
 // (stored), folds the recordings and stores the side's summed CPU and
-// allocation stacks as id (ProfileFile) with meta beside them
-// (ProfileMetaFile); it always removes the recordings. Folding runs the
+// allocation stacks as id (results.WriteProfile) with meta beside them
+// (results.WriteProfileMeta); it always removes the recordings. Folding runs the
 // JDK's jfr tool for a few seconds a recording, between trials, never
 // inside a measurement window. Stacks from /prof are CPU only, so a side
 // with any has no allocation stacks: a sum over part of its servers would
 // read as allocation that shrank.
-func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta *ProfileMeta, stored bool) {
+func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta *results.ProfileMeta, stored bool) {
 	if p == nil {
 		return
 	}
@@ -473,10 +400,6 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta 
 		return
 	}
 	dir := r.Store.Dir(p.s.key)
-	if err := os.MkdirAll(filepath.Join(dir, ProfilesDir), 0o755); err != nil {
-		r.profileErrs(p.s, w, "store", []error{err})
-		return
-	}
 	// The window's two edge readings (regress's agent through /jmx) are
 	// in the recording on both sides alike; they are regress's work, not
 	// the release's, so their stacks go (counted in the meta).
@@ -493,28 +416,23 @@ func (p *windowProfile) keep(ctx context.Context, r *Runner, w, id string, meta 
 		files[profile.Wait], _ = profile.Merge(wait...).Without(ownReadFrames...)
 		files[profile.WaitCount], _ = profile.Merge(waitN...).Without(ownReadFrames...)
 	} else {
-		meta.Profiler = ProfilerServlet
+		meta.Profiler = results.ProfilerServlet
 	}
 	if len(p.jmxJfrs) > 0 && len(p.remote) == 0 {
-		meta.Profiler = ProfilerJMX
+		meta.Profiler = results.ProfilerJMX
 	}
-	for _, kind := range []profile.Kind{profile.CPU, profile.Alloc, profile.AllocSamples, profile.Wait, profile.WaitCount} {
+	for _, kind := range storedKinds {
 		stacks, ok := files[kind]
 		if !ok {
 			continue
 		}
-		path := ProfileFile(dir, id, kind)
-		if err := atomicfile.Write(path, 0o644, func(wr io.Writer) error { _, err := stacks.WriteTo(wr); return err }); err != nil {
+		if err := results.WriteProfile(dir, id, string(kind), func(wr io.Writer) error { _, err := stacks.WriteTo(wr); return err }); err != nil {
 			r.profileErrs(p.s, w, "store", []error{err})
 			return
 		}
 	}
 	meta.ID = id
-	b, err := json.MarshalIndent(meta, "", "  ")
-	if err == nil {
-		err = atomicfile.Write(ProfileMetaFile(dir, id), 0o644, func(wr io.Writer) error { _, err := wr.Write(append(b, '\n')); return err })
-	}
-	if err != nil {
+	if err := results.WriteProfileMeta(dir, meta); err != nil {
 		r.profileErrs(p.s, w, "store", []error{err})
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -64,7 +65,7 @@ func TestStartProfileNotesServersItCannotRecord(t *testing.T) {
 		t.Error("recorded a counted pair")
 	}
 	var none *windowProfile
-	none.keep(context.Background(), r, "workloadc", "id", &ProfileMeta{Ops: 1}, true) // a trial not profiled: nothing to do
+	none.keep(context.Background(), r, "workloadc", "id", &results.ProfileMeta{Ops: 1}, true) // a trial not profiled: nothing to do
 }
 
 // TestProfileErrorsAreNotesNotFailures: a JDK without JFR is a note of its
@@ -104,13 +105,6 @@ func TestKeepDropsTheRecordingsOfATrialNotStored(t *testing.T) {
 	p.keep(context.Background(), &Runner{}, "workloadc", "", nil, false)
 	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
 		t.Errorf("the recordings' temp dir is still there: %v", err)
-	}
-}
-
-func TestProfileFileLiesBesideTheTrial(t *testing.T) {
-	got := ProfileFile("/store/2.6.1/quick-abc", "20261202T010000-workloadc-p00", profile.Alloc)
-	if want := "/store/2.6.1/quick-abc/profiles/20261202T010000-workloadc-p00.alloc.folded"; got != want {
-		t.Errorf("ProfileFile = %s, want %s", got, want)
 	}
 }
 
@@ -197,15 +191,15 @@ func TestProfileRecordsARunningJVM(t *testing.T) {
 	}
 	r.RunID = "run"
 	id := r.profileID("workloadc", profilePair)
-	p.keep(ctx, r, "workloadc", id, &ProfileMeta{RunID: "run", Workload: "workloadc", Ops: 1234}, true)
+	p.keep(ctx, r, "workloadc", id, &results.ProfileMeta{RunID: "run", Workload: "workloadc", Ops: 1234}, true)
 	if n := r.ProfileNotes(); len(n) > 0 {
 		t.Fatalf("notes %q", n)
 	}
-	metas, err := ReadProfileMetas(store.Dir(s.key))
+	metas, err := results.ReadProfileMetas(store.Dir(s.key))
 	if err != nil || len(metas) != 1 || metas[0].ID != "run-workloadc-profile" || metas[0].Ops != 1234 || metas[0].RunID != "run" {
 		t.Fatalf("profile descriptions %+v (%v), want one of run-workloadc-profile with 1234 ops", metas, err)
 	}
-	f, err := os.Open(ProfileFile(store.Dir(s.key), id, profile.CPU))
+	f, err := os.Open(results.ProfileFile(store.Dir(s.key), id, string(profile.CPU)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,30 +222,6 @@ func TestProfileRecordsARunningJVM(t *testing.T) {
 	}
 	if _, err := os.Stat(p.dir); !os.IsNotExist(err) {
 		t.Errorf("the recordings' temp dir is still there: %v", err)
-	}
-}
-
-// TestProfileMetasSkipWhatIsNotOne: a damaged description is named, the
-// others still read, and a dir without profiles gives none.
-func TestProfileMetasSkipWhatIsNotOne(t *testing.T) {
-	dir := t.TempDir()
-	if m, err := ReadProfileMetas(dir); err != nil || len(m) != 0 {
-		t.Fatalf("no profiles: %v %v", m, err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, ProfilesDir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, body := range map[string]string{"a.json": `{"id":"a","run_id":"r","workload":"workloadc","ops":10}`, "b.json": `{not json`, "c.json": `{}`} {
-		if err := os.WriteFile(filepath.Join(dir, ProfilesDir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	m, err := ReadProfileMetas(dir)
-	if len(m) != 1 || m[0].ID != "a" || m[0].Ops != 10 {
-		t.Errorf("descriptions %+v, want a's", m)
-	}
-	if err == nil || !strings.Contains(err.Error(), "b.json") || !strings.Contains(err.Error(), "c.json") {
-		t.Errorf("error %v, want b.json and c.json named", err)
 	}
 }
 
@@ -323,17 +293,17 @@ func TestProfileRecordsAJVMOverJMX(t *testing.T) {
 	if p == nil {
 		t.Fatalf("not profiled: notes %q", r.ProfileNotes())
 	}
-	p.keep(ctx, r, "workloadc", r.profileID("workloadc", profilePair), &ProfileMeta{RunID: "run", Workload: "workloadc", Ops: 1234}, true)
+	p.keep(ctx, r, "workloadc", r.profileID("workloadc", profilePair), &results.ProfileMeta{RunID: "run", Workload: "workloadc", Ops: 1234}, true)
 	if n := r.ProfileNotes(); len(n) > 0 {
 		t.Fatalf("notes %q", n)
 	}
-	metas, err := ReadProfileMetas(store.Dir(s.key))
-	if err != nil || len(metas) != 1 || metas[0].Profiler != ProfilerJMX {
-		t.Fatalf("profile descriptions %+v (%v), want one recorded %s", metas, err, ProfilerJMX)
+	metas, err := results.ReadProfileMetas(store.Dir(s.key))
+	if err != nil || len(metas) != 1 || metas[0].Profiler != results.ProfilerJMX {
+		t.Fatalf("profile descriptions %+v (%v), want one recorded %s", metas, err, results.ProfilerJMX)
 	}
 	id := metas[0].ID
 	for _, kind := range []profile.Kind{profile.CPU, profile.Alloc} {
-		f, err := os.Open(ProfileFile(store.Dir(s.key), id, kind))
+		f, err := os.Open(results.ProfileFile(store.Dir(s.key), id, string(kind)))
 		if err != nil {
 			t.Fatalf("%s stacks: %v", kind, err)
 		}
@@ -353,6 +323,17 @@ func TestProfileRecordsAJVMOverJMX(t *testing.T) {
 		}
 		if kind == profile.CPU && (spin < 5 || spin*2 < stacks.Total()) {
 			t.Errorf("Spin.spin has %d of %d CPU samples, want most of at least 5", spin, stacks.Total())
+		}
+	}
+}
+
+// TestTheStoreKnowsEveryKindKeepWrites: every kind of stacks keep stores
+// is one the results store names (and checks); a kind it does not know
+// would be refused at the write and named a leftover by `results check`.
+func TestTheStoreKnowsEveryKindKeepWrites(t *testing.T) {
+	for _, k := range storedKinds {
+		if !slices.Contains(results.ProfileKinds, string(k)) {
+			t.Errorf("profile kind %q is not among results.ProfileKinds %q", k, results.ProfileKinds)
 		}
 	}
 }

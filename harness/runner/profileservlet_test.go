@@ -115,7 +115,7 @@ func TestServletProfileIsStoredAsJFRProfilesAre(t *testing.T) {
 		t.Fatalf("not profiled: notes %q", r.ProfileNotes())
 	}
 	id := r.profileID("workloadc", profilePair)
-	p.keep(ctx, r, "workloadc", id, &ProfileMeta{RunID: "run", Workload: "workloadc", Ops: 1000}, true)
+	p.keep(ctx, r, "workloadc", id, &results.ProfileMeta{RunID: "run", Workload: "workloadc", Ops: 1000}, true)
 	if n := r.ProfileNotes(); len(n) > 0 {
 		t.Fatalf("notes %q", n)
 	}
@@ -127,14 +127,14 @@ func TestServletProfileIsStoredAsJFRProfilesAre(t *testing.T) {
 		f.mu.Unlock()
 	}
 	dir := store.Dir(s.key)
-	metas, err := ReadProfileMetas(dir)
+	metas, err := results.ReadProfileMetas(dir)
 	if err != nil || len(metas) != 1 {
 		t.Fatalf("descriptions %+v, %v", metas, err)
 	}
-	if m := metas[0]; m.ID != "run-workloadc-profile" || m.Ops != 1000 || m.Profiler != ProfilerServlet || m.OwnReadCPUSamples != 6 {
+	if m := metas[0]; m.ID != "run-workloadc-profile" || m.Ops != 1000 || m.Profiler != results.ProfilerServlet || m.OwnReadCPUSamples != 6 {
 		t.Errorf("description %+v: want the profiled pair's, async-profiler's, 6 own-read samples left out", m)
 	}
-	fh, err := os.Open(ProfileFile(dir, id, profile.CPU))
+	fh, err := os.Open(results.ProfileFile(dir, id, string(profile.CPU)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestServletProfileIsStoredAsJFRProfilesAre(t *testing.T) {
 		t.Errorf("stored CPU stacks %v, want %v", cpu, want)
 	}
 	for _, k := range []profile.Kind{profile.Alloc, profile.AllocSamples} {
-		if _, err := os.Stat(ProfileFile(dir, id, k)); !os.IsNotExist(err) {
+		if _, err := os.Stat(results.ProfileFile(dir, id, string(k))); !os.IsNotExist(err) {
 			t.Errorf("%s stacks stored (%v): /prof profiled CPU only", k, err)
 		}
 	}
@@ -186,12 +186,12 @@ func TestServletThatCannotProfileIsOneNotePerSide(t *testing.T) {
 			r := &Runner{Profile: true, Store: store, RunID: "run", servlet: fastServlet, Suite: &suite.Suite{Run: suite.Run{Warmup: servletLead, Measure: time.Second}}}
 			s := remoteSide("cand", servers...)
 			p := r.startProfile(context.Background(), s, "workloadc", profilePair, timing{Start: time.Now()}, nil)
-			p.keep(context.Background(), r, "workloadc", r.profileID("workloadc", profilePair), &ProfileMeta{Ops: 1000}, true)
+			p.keep(context.Background(), r, "workloadc", r.profileID("workloadc", profilePair), &results.ProfileMeta{Ops: 1000}, true)
 			n := r.ProfileNotes()
 			if len(n) != 1 || !strings.HasPrefix(n[0], tc.want) || !strings.Contains(n[0], "docs/profiles.md") {
 				t.Errorf("notes %q, want one starting %q and pointing at the docs", n, tc.want)
 			}
-			if _, err := os.Stat(filepath.Join(store.Dir(s.key), ProfilesDir)); !os.IsNotExist(err) {
+			if _, err := os.Stat(filepath.Join(store.Dir(s.key), results.ProfilesDir)); !os.IsNotExist(err) {
 				t.Errorf("profiles stored for a side that has none: %v", err)
 			}
 		})

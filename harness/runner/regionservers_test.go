@@ -253,7 +253,7 @@ func checkPerServer(t *testing.T, tr results.Trial) {
 	for _, o := range tr.Ops {
 		ops += o.Count
 	}
-	if want := sv.CPUPerOpMicros * float64(ops); sv.CPUSource == CPUFromRequestThreads && math.Abs(cpu/want-1) > 0.01 {
+	if want := sv.CPUPerOpMicros * float64(ops); sv.CPUSource == results.CPUFromRequestThreads && math.Abs(cpu/want-1) > 0.01 {
 		t.Errorf("trial %s: the servers' request CPU adds to %.0f us, the side's cpu_per_op x ops to %.0f", tr.ID, cpu, want)
 	}
 	c := sv.Counts

@@ -208,10 +208,10 @@ func TestDuetPairsRunAtOnceAndReadServerCost(t *testing.T) {
 			// Allocation comes from the request threads' own counters (the
 			// agent), which no GC pause splits: every window has it. A line
 			// without an info server runs no agent; its figure must say so.
-			if servers[0].Agent != "" && (sv.AllocPerOpBytes <= 0 || sv.AllocSource != AllocFromRequestThreads) {
+			if servers[0].Agent != "" && (sv.AllocPerOpBytes <= 0 || sv.AllocSource != results.AllocFromRequestThreads) {
 				t.Errorf("trial %s: alloc_per_op %.0f from %q, want the request threads'", tr.ID, sv.AllocPerOpBytes, sv.AllocSource)
 			}
-			if servers[0].Agent == "" && sv.AllocSource == AllocFromRequestThreads {
+			if servers[0].Agent == "" && sv.AllocSource == results.AllocFromRequestThreads {
 				t.Errorf("trial %s: alloc_per_op from the request threads on a server without the agent", tr.ID)
 			}
 			allocRead[side] = allocRead[side] || sv.AllocPerOpBytes > 0

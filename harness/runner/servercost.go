@@ -140,65 +140,18 @@ func serverParts(costs []servercost.Cost, address map[string]string) []results.S
 	return out
 }
 
-// Where cpu_per_op comes from (results.ServerStats.CPUSource).
-const (
-	// CPUFromRequestThreads: the servers' request-serving threads (/proc per thread).
-	CPUFromRequestThreads = "request threads"
-	// CPUFromProcess: the servers' whole processes, net of their idle background.
-	CPUFromProcess = "process, net of idle"
-)
-
-// Where alloc_per_op comes from (results.ServerStats.AllocSource).
-const (
-	// AllocFromRequestThreads: the request-serving threads' own counters
-	// (regress's agent in the region server).
-	AllocFromRequestThreads = "request threads"
-	// AllocFromProcess: the whole JVMs', background included (GC log or
-	// TotalThreadAllocatedBytes).
-	AllocFromProcess = "process"
-)
-
-// serverStats turns a window's cost into per-operation figures, the idle
-// background's rates subtracted over the window.
+// serverStats is a window's cost per operation (results.NewServerStats),
+// the side's pooled idle background subtracted.
 func serverStats(c servercost.Cost, bg *background, ops int64, servers int) *results.ServerStats {
-	st := &results.ServerStats{
-		GCs: c.GCs, GCPauseMicros: float64(c.GCPause) / 1e3,
+	var idle *results.IdleRates
+	if cpu, alloc, ok := bg.rates(); ok {
+		idle = &results.IdleRates{CPUMillisPerSec: cpu, AllocBytesPerSec: alloc}
+	}
+	return results.NewServerStats(results.WindowCost{
+		Window: c.Window, CPU: c.CPU, RequestCPU: c.RequestCPU,
+		Allocated: c.Allocated, AllocKnown: c.AllocKnown,
+		RequestAllocated: c.RequestAllocated, RequestAllocKnown: c.RequestAllocKnown,
+		GCs: c.GCs, GCPause: c.GCPause,
 		Flushes: c.Events.Flushes, Compactions: c.Events.Compactions, Splits: c.Events.Splits,
-		Servers: servers, WindowMillis: c.Window.Milliseconds(),
-	}
-	if ops <= 0 || c.Window <= 0 {
-		return st
-	}
-	win := c.Window.Seconds()
-	n := float64(ops)
-	st.GrossCPUPerOpMicros = float64(c.CPU) / 1e3 / n
-	net := float64(c.CPU) / 1e3
-	if cpuRate, allocRate, ok := bg.rates(); ok {
-		st.IdleCPUMillisPerSec, st.IdleAllocBytesPerSec = cpuRate, allocRate
-		net -= cpuRate * 1e3 * win
-	}
-	st.ProcessCPUPerOpMicros = max(net, 0) / n
-	// The request threads' CPU is the per-request cost without the JIT
-	// compiler, the GC and the chores, which set most of the process's
-	// spread: measured on smoke duets, a pair's log ratio moved 4.5% with it
-	// against 12.5% for the process's (14.5% net of idle) (docs/noise.md).
-	st.CPUPerOpMicros, st.CPUSource = st.ProcessCPUPerOpMicros, CPUFromProcess
-	if c.RequestCPU > 0 {
-		st.CPUPerOpMicros, st.CPUSource = float64(c.RequestCPU)/1e3/n, CPUFromRequestThreads
-	}
-	// Allocation keeps its background: an idle server allocates a few
-	// hundred KB/s, which 2 s watches see only in whole 1 MiB heap regions,
-	// so subtracting it added more noise (measured: +-10% between A/A sides
-	// in a duet) than the offset it removes (2-8% of a trial's allocation).
-	if c.AllocKnown {
-		st.ProcessAllocPerOpBytes = float64(c.Allocated) / n
-		st.AllocPerOpBytes, st.AllocSource = st.ProcessAllocPerOpBytes, AllocFromProcess
-	}
-	// The request threads' allocation (the agent's per-thread counters) is
-	// the request path's alone: no chore, metrics snapshot, flush,
-	// compaction or info server answer (regress's own readings among them).
-	if c.RequestAllocKnown && c.RequestAllocated > 0 {
-		st.AllocPerOpBytes, st.AllocSource = float64(c.RequestAllocated)/n, AllocFromRequestThreads
-	}
-	return st
+	}, idle, ops, servers)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/servercost"
 )
 
@@ -20,12 +21,12 @@ func TestServerStatsSubtractsPooledBackground(t *testing.T) {
 	st := serverStats(win, &bg, 2400, 1)
 	// CPU: 840 ms - 15 ms/s * 8 s = 720 ms over 2400 ops = 300 us; no
 	// request threads told apart, so cpu_per_op is the process's.
-	if math.Abs(st.CPUPerOpMicros-300) > 1e-9 || math.Abs(st.GrossCPUPerOpMicros-350) > 1e-9 || st.CPUSource != CPUFromProcess {
+	if math.Abs(st.CPUPerOpMicros-300) > 1e-9 || math.Abs(st.GrossCPUPerOpMicros-350) > 1e-9 || st.CPUSource != results.CPUFromProcess {
 		t.Errorf("CPU per op %.3f net (%s), %.3f gross; want 300 (process) and 350", st.CPUPerOpMicros, st.CPUSource, st.GrossCPUPerOpMicros)
 	}
 	// With the request threads read, they are cpu_per_op: 480 ms over 2400 ops.
 	win.RequestCPU = 480 * time.Millisecond
-	if st := serverStats(win, &bg, 2400, 1); st.CPUPerOpMicros != 200 || st.CPUSource != CPUFromRequestThreads || math.Abs(st.ProcessCPUPerOpMicros-300) > 1e-9 {
+	if st := serverStats(win, &bg, 2400, 1); st.CPUPerOpMicros != 200 || st.CPUSource != results.CPUFromRequestThreads || math.Abs(st.ProcessCPUPerOpMicros-300) > 1e-9 {
 		t.Errorf("with request threads: cpu_per_op %.3f (%s), process %.3f; want 200 (request threads), 300", st.CPUPerOpMicros, st.CPUSource, st.ProcessCPUPerOpMicros)
 	}
 	// Allocation keeps its background (recorded beside it): 40 MiB over 2400 ops.

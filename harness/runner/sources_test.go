@@ -16,7 +16,7 @@ import (
 // other in two such pairs in a row (here: two workloads' first) stops the
 // run there, not after the whole suite.
 func TestDifferentSourcesStopTheRunAtTheFirstTrial(t *testing.T) {
-	req, proc := costSources{cpu: CPUFromRequestThreads, alloc: AllocFromRequestThreads}, costSources{cpu: CPUFromRequestThreads, alloc: AllocFromProcess}
+	req, proc := costSources{cpu: results.CPUFromRequestThreads, alloc: results.AllocFromRequestThreads}, costSources{cpu: results.CPUFromRequestThreads, alloc: results.AllocFromProcess}
 	tests := []struct {
 		name       string
 		gate       []string
@@ -29,8 +29,8 @@ func TestDifferentSourcesStopTheRunAtTheFirstTrial(t *testing.T) {
 		{"every metric gated", []string{"*"}, req, proc, "alloc_per_op from"},
 		{"gated in another workload only", []string{"workloadb/ALL/alloc_per_op"}, req, proc, ""},
 		{"gated in these workloads", []string{"workloada/ALL/alloc_per_op", "workloadb/ALL/alloc_per_op"}, req, proc, "workload workloada reads alloc_per_op"},
-		{"cpu read differently", []string{"cpu_per_op"}, req, costSources{cpu: CPUFromProcess}, "cpu_per_op from 2.6.1's request threads but 2.6.3's process, net of idle"},
-		{"a side's source unknown", []string{"alloc_per_op"}, req, costSources{cpu: CPUFromRequestThreads}, ""},
+		{"cpu read differently", []string{"cpu_per_op"}, req, costSources{cpu: results.CPUFromProcess}, "cpu_per_op from 2.6.1's request threads but 2.6.3's process, net of idle"},
+		{"a side's source unknown", []string{"alloc_per_op"}, req, costSources{cpu: results.CPUFromRequestThreads}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,9 +71,9 @@ func TestDifferentSourcesStopTheRunAtTheFirstTrial(t *testing.T) {
 	// agree: the run goes on.
 	r := &Runner{Suite: &suite.Suite{Compare: suite.Compare{Gate: []string{"alloc_per_op"}}}, slots: slots{paired: true}}
 	bs, cs := &side{t: &sut.Target{Name: "b"}}, &side{t: &sut.Target{Name: "c"}}
-	for i, alloc := range []string{AllocFromProcess, AllocFromRequestThreads, AllocFromRequestThreads} {
+	for i, alloc := range []string{results.AllocFromProcess, results.AllocFromRequestThreads, results.AllocFromRequestThreads} {
 		for _, s := range []*side{bs, cs} {
-			src := AllocFromRequestThreads
+			src := results.AllocFromRequestThreads
 			if s == cs {
 				src = alloc
 			}
