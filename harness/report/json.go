@@ -97,14 +97,16 @@ func (m jsonMetric) null(fields ...string) {
 }
 
 type jsonReport struct {
-	Verdict     compare.Verdict `json:"verdict"`
-	Note        string          `json:"note,omitempty"`
-	Baseline    compare.Side    `json:"baseline"`
-	Candidate   compare.Side    `json:"candidate"`
-	Suite       string          `json:"suite"`
-	Paired      bool            `json:"paired"`
-	Interleaved bool            `json:"interleaved"`
-	Duet        bool            `json:"duet,omitempty"`
+	// SchemaVersion is JSONSchemaVersion.
+	SchemaVersion int             `json:"schema_version"`
+	Verdict       compare.Verdict `json:"verdict"`
+	Note          string          `json:"note,omitempty"`
+	Baseline      compare.Side    `json:"baseline"`
+	Candidate     compare.Side    `json:"candidate"`
+	Suite         string          `json:"suite"`
+	Paired        bool            `json:"paired"`
+	Interleaved   bool            `json:"interleaved"`
+	Duet          bool            `json:"duet,omitempty"`
 	// Instances is the most server instance blocks a metric's pairs span (compare.Comparison.Instances).
 	Instances   int        `json:"instances,omitempty"`
 	Descriptive bool       `json:"descriptive"`
@@ -212,7 +214,7 @@ func jsonTimelines(ts []TrialTimeline) []jsonTimeline {
 // ci_low, ci_high and p: they have no interval and no test.
 func renderJSON(w io.Writer, r Report) error {
 	c := r.Comparison
-	out := jsonReport{Verdict: c.Verdict, Baseline: c.Baseline, Candidate: c.Candidate, Suite: c.Suite,
+	out := jsonReport{SchemaVersion: JSONSchemaVersion, Verdict: c.Verdict, Baseline: c.Baseline, Candidate: c.Candidate, Suite: c.Suite,
 		Paired: c.Paired, Interleaved: c.Interleaved, Duet: c.Duet, Instances: c.Instances, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
 		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, FamilyAlpha: c.FamilyAlpha, NotCompared: c.NotCompared, HeldRate: c.HeldRate,
 		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity,
@@ -237,7 +239,5 @@ func renderJSON(w io.Writer, r Report) error {
 		}
 		out.Metrics = append(out.Metrics, jm)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeRoundedJSON(w, out)
 }
