@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,12 +32,18 @@ func TestTwoComparesAtOnceLeaveTwoReportFolders(t *testing.T) {
 	store := fixtureStore(t)
 	scen, _ := filepath.Abs(filepath.Join("..", "..", "..", "scenarios"))
 	t.Chdir(t.TempDir())
+	// The commands are built one by one (cobra's template functions are a
+	// global) and run at once.
 	var wg sync.WaitGroup
 	for _, cand := range []string{"example-2.6.1", "example-2.6.1-slow", "example-2.6.1", "example-2.6.1-slow"} {
+		root := newRootCmd()
+		root.SetOut(io.Discard)
+		root.SetErr(io.Discard)
+		root.SetArgs([]string{"compare", "--baseline", "example-2.6.0", "--candidate", cand, "--store", store, "--scenarios", scen})
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, _, _ = runCLIIn(t.Context(), "compare", "--baseline", "example-2.6.0", "--candidate", cand, "--store", store, "--scenarios", scen)
+			_ = root.ExecuteContext(t.Context())
 		}()
 	}
 	wg.Wait()
