@@ -135,7 +135,9 @@ func TestCompareWritesTheDefaultGatesIntoTheReport(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "suite example not found") && strings.Contains(w, "default tolerances") }) {
+	if !slices.ContainsFunc(r.Warnings, func(w string) bool {
+		return strings.Contains(w, "suite example not found") && strings.Contains(w, "default tolerances")
+	}) {
 		t.Errorf("report.json warnings %q do not say the default gates stood in", r.Warnings)
 	}
 }
