@@ -1,14 +1,14 @@
 package job
 
 import (
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/fault"
