@@ -436,8 +436,15 @@ func (s *Store) Scan() ([]Entry, []Damaged, error) {
 		if !t.IsDir() || strings.HasPrefix(t.Name(), ".") {
 			continue
 		}
-		suites, err := os.ReadDir(filepath.Join(s.root, t.Name()))
+		tdir := filepath.Join(s.root, t.Name())
+		if testHookScan != nil {
+			testHookScan(tdir)
+		}
+		suites, err := os.ReadDir(tdir)
 		if err != nil {
+			if vanished(tdir) {
+				continue // its last entry removed since the store was listed
+			}
 			bad = append(bad, damagedAt(s.root, t.Name(), "", err))
 			continue
 		}
@@ -451,13 +458,22 @@ func (s *Store) Scan() ([]Entry, []Damaged, error) {
 			if _, err := os.Lstat(path); err != nil {
 				continue // not an entry directory
 			}
+			if testHookScan != nil {
+				testHookScan(path)
+			}
 			m, err := ReadManifestFile(path)
 			if err != nil {
+				if vanished(path) {
+					continue // removed (renamed away) since it was seen: gone, not damaged
+				}
 				bad = append(bad, damagedAt(s.root, t.Name(), d.Name(), err))
 				continue
 			}
 			st, err := os.Stat(path)
 			if err != nil {
+				if vanished(path) {
+					continue
+				}
 				bad = append(bad, damagedAt(s.root, t.Name(), d.Name(), err))
 				continue
 			}
@@ -483,6 +499,19 @@ func (s *Store) Scan() ([]Entry, []Damaged, error) {
 	})
 	sort.Slice(bad, func(i, j int) bool { return bad[i].Dir < bad[j].Dir })
 	return out, bad, nil
+}
+
+// testHookScan, when set by a test, is called with each target directory
+// before Scan reads it and each manifest between seeing and reading it: the
+// windows in which a concurrent `results remove` takes the entry away.
+var testHookScan func(path string)
+
+// vanished says whether path is no longer there at all (not even as a
+// dangling link): a reader that saw it a moment ago saw an entry or sweep
+// a concurrent removal has since taken away, which is no damage.
+func vanished(path string) bool {
+	_, err := os.Lstat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 func damagedAt(root, target, name string, err error) Damaged {

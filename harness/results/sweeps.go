@@ -184,8 +184,15 @@ func (s *Store) Sweeps() ([]SweepEntry, []Damaged, error) {
 		if f.IsDir() || !ok || strings.HasPrefix(name, ".") {
 			continue // an entry directory of a target named capacity, or not a sweep
 		}
-		e, _, err := ReadSweepFile(filepath.Join(dir, f.Name()))
+		path := filepath.Join(dir, f.Name())
+		if testHookScan != nil {
+			testHookScan(path)
+		}
+		e, _, err := ReadSweepFile(path)
 		if err != nil {
+			if vanished(path) {
+				continue // removed since the directory was listed: gone, not damaged
+			}
 			bad = append(bad, Damaged{Dir: filepath.Join(dir, f.Name()), Target: sweepsDir, Name: name, Err: err})
 			continue
 		}
