@@ -1,7 +1,8 @@
 // Package fault says whose fault an error is: the user's input (Usage) or a
 // run that started and failed (Run), or what a finished comparison decided
 // (Verdict). Packages wrap their errors with it where they know which it is;
-// the CLI's main alone turns the kinds into exit codes.
+// ExitCode is the one mapping of the kinds to exit codes, which the CLI's
+// main alone calls.
 package fault
 
 import (
@@ -70,4 +71,32 @@ func Classified(err error) bool {
 	var re *RunError
 	var ve *VerdictError
 	return errors.As(err, &ue) || errors.As(err, &re) || errors.As(err, &ve)
+}
+
+// Exit codes, following diff(1): 0 no regression, 1 regression, 2 trouble
+// with the input, 3 the run failed, 4 inconclusive when asked to fail on it.
+const (
+	ExitOK           = 0
+	ExitRegression   = 1
+	ExitUsage        = 2
+	ExitRunFailed    = 3
+	ExitInconclusive = 4
+)
+
+// ExitCode is the process exit code of err's kind; an unclassified error
+// (cobra's unknown commands and flags) is the input's fault.
+func ExitCode(err error) int {
+	var ve *VerdictError
+	var re *RunError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ve) && ve.Verdict == Regression:
+		return ExitRegression
+	case ve != nil:
+		return ExitInconclusive
+	case errors.As(err, &re):
+		return ExitRunFailed
+	}
+	return ExitUsage
 }

@@ -26,3 +26,22 @@ func TestAnErrorKeepsTheKindItWasFirstGiven(t *testing.T) {
 		t.Error("Usagef does not wrap, or a plain error counts as classified")
 	}
 }
+
+func TestExitCode(t *testing.T) {
+	base := errors.New("boom")
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{nil, ExitOK},
+		{&VerdictError{Verdict: Regression, Err: base}, ExitRegression},
+		{fmt.Errorf("wrapped: %w", &VerdictError{Verdict: Inconclusive, Err: base}), ExitInconclusive},
+		{Usage(base), ExitUsage},
+		{Run(base), ExitRunFailed},
+		{base, ExitUsage},
+	} {
+		if got := ExitCode(tc.err); got != tc.want {
+			t.Errorf("ExitCode(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+}

@@ -11,6 +11,36 @@ import (
 	"github.com/regress-hbase/regress/harness/report"
 )
 
+// Checked is a flag value (pflag's Value) whose package checks it when the
+// flag is parsed, so a bad one is refused at once (exit 2), not found when
+// it is used: Parse reads the text into *P; Typ is what the help prints.
+type Checked[T any] struct {
+	P     *T
+	Parse func(string) (T, error)
+	Typ   string
+}
+
+// String is the flag's value as the help prints its default.
+func (c Checked[T]) String() string {
+	if c.P == nil {
+		var zero T
+		return fmt.Sprint(zero)
+	}
+	return fmt.Sprint(*c.P)
+}
+
+// Set parses s and stores it; a refused value leaves the flag as it was.
+func (c Checked[T]) Set(s string) error {
+	v, err := c.Parse(s)
+	if err == nil {
+		*c.P = v
+	}
+	return err
+}
+
+// Type is the value's name in the help.
+func (c Checked[T]) Type() string { return c.Typ }
+
 // ParseFormat reads --format of a comparison's report: a format's name or
 // one of its aliases, in any case (JSON, md, txt), returned as its name.
 func ParseFormat(s string) (string, error) {

@@ -1,49 +1,26 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/pflag"
 
 	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/job"
 )
 
-// checked is a flag whose value its package checks when the flag is parsed,
-// so a bad one is refused at once (exit 2), not found when it is used.
-type checked[T any] struct {
-	p     *T
-	parse func(string) (T, error)
-	typ   string // what the help prints, as before the check
+// checked is a flag its package checks when it is parsed (job.Checked).
+func checked[T any](p *T, parse func(string) (T, error), typ string) pflag.Value {
+	return job.Checked[T]{P: p, Parse: parse, Typ: typ}
 }
-
-func (c checked[T]) String() string {
-	if c.p == nil {
-		var zero T
-		return fmt.Sprint(zero)
-	}
-	return fmt.Sprint(*c.p)
-}
-
-func (c checked[T]) Set(s string) error {
-	v, err := c.parse(s)
-	if err == nil {
-		*c.p = v
-	}
-	return err
-}
-
-func (c checked[T]) Type() string { return c.typ }
 
 // quorumVar defines a ZooKeeper quorum flag (127.0.0.1:x, :99999 or an empty item refused).
 func quorumVar(f *pflag.FlagSet, p *string, name, usage string) {
 	parse := func(s string) (string, error) { _, err := hbase.ParseQuorum(s); return s, err }
-	f.Var(checked[string]{p, parse, "string"}, name, usage)
+	f.Var(checked(p, parse, "string"), name, usage)
 }
 
 // infoPortVar defines an info server port flag (0, past 65535 or not a number refused).
 func infoPortVar(f *pflag.FlagSet, p *int, name, usage string) {
-	f.Var(checked[int]{p, hbase.ParseInfoPort, "port"}, name, usage)
+	f.Var(checked(p, hbase.ParseInfoPort, "port"), name, usage)
 }
 
 // znodeVar defines a znode path flag with a default (checked as
@@ -51,10 +28,10 @@ func infoPortVar(f *pflag.FlagSet, p *int, name, usage string) {
 func znodeVar(f *pflag.FlagSet, p *string, name, value, usage string) {
 	*p = value
 	parse := func(s string) (string, error) { return s, job.CheckZNode("--"+name, s) }
-	f.Var(checked[string]{p, parse, "string"}, name, usage)
+	f.Var(checked(p, parse, "string"), name, usage)
 }
 
 // countVar defines a count whose default 0 means the suite's (0 given is refused).
 func countVar(f *pflag.FlagSet, p *int, name, usage string) {
-	f.Var(checked[int]{p, job.ParseCount, "int"}, name, usage)
+	f.Var(checked(p, job.ParseCount, "int"), name, usage)
 }

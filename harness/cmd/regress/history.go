@@ -31,9 +31,9 @@ func newHistoryCmd() *cobra.Command {
 	f.StringSliceVar(&j.Workloads, "workloads", nil, "only these workloads of the suite (default: all), e.g. workloada,workloadc")
 	f.BoolVar(&j.Fresh, "fresh", false, "measure every release again even when stored trials against the reference exist")
 	f.BoolVar(&j.RestartReference, "restart-reference", false, "start the reference afresh beside every release measured (one more HBase start and seed each): a reference kept up through a long sweep ages, and its allocation per operation drifts")
-	f.Var(checked[string]{&j.Out, job.ParseOut, "string"}, "out", "report directory: history.txt, .csv, .json, .html (default reports/history-<timestamp>)")
+	f.Var(checked(&j.Out, job.ParseOut, "string"), "out", "report directory: history.txt, .csv, .json, .html (default reports/history-<timestamp>)")
 	j.Format = "text"
-	f.Var(checked[string]{&j.Format, job.ParseHistoryFormat, "string"}, "format", "report on stdout: "+history.Formats.Choices()+", in any case")
+	f.Var(checked(&j.Format, job.ParseHistoryFormat, "string"), "format", "report on stdout: "+history.Formats.Choices()+", in any case")
 	addCommon(f, &j.Options, "smoke")
 	return cmd
 }

@@ -65,15 +65,15 @@ func addScenarios(f *pflag.FlagSet, p *string, usage string) {
 
 func addStore(f *pflag.FlagSet, p *string) {
 	*p = results.DefaultRoot
-	f.Var(checked[string]{p, job.ParseStore, "string"}, "store", "results store directory")
+	f.Var(checked(p, job.ParseStore, "string"), "store", "results store directory")
 }
 
 // addReport adds --out, --format, --wide and --fail-on-inconclusive (whose help says what fails).
 func addReport(f *pflag.FlagSet, r *job.Report, failHelp string) {
 	f.BoolVar(&r.FailOnInconclusive, "fail-on-inconclusive", false, failHelp)
-	f.Var(checked[string]{&r.Out, job.ParseOut, "string"}, "out", "report directory (default reports/<timestamp>)")
+	f.Var(checked(&r.Out, job.ParseOut, "string"), "out", "report directory (default reports/<timestamp>)")
 	r.Format = "text"
-	f.Var(checked[string]{&r.Format, job.ParseFormat, "string"}, "format", "report on stdout: "+report.FormatChoices()+", in any case")
+	f.Var(checked(&r.Format, job.ParseFormat, "string"), "format", "report on stdout: "+report.FormatChoices()+", in any case")
 	f.BoolVar(&r.Wide, "wide", false, "text report: every column (ratio, bounds, p, pairs, ops/trial) instead of the table that fits 100 columns")
 }
 

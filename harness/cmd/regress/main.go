@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -22,14 +20,13 @@ import (
 	"github.com/regress-hbase/regress/harness/ycsbmode"
 )
 
-// Exit codes, following diff(1): 0 no regression, 1 regression, 2 trouble with
-// the input, 3 the run failed, 4 inconclusive when --fail-on-inconclusive.
+// The exit codes (fault.ExitCode maps an error's kind to them).
 const (
-	exitOK           = 0
-	exitRegression   = 1
-	exitUsage        = 2
-	exitRunFailed    = 3
-	exitInconclusive = 4
+	exitOK           = fault.ExitOK
+	exitRegression   = fault.ExitRegression
+	exitUsage        = fault.ExitUsage
+	exitRunFailed    = fault.ExitRunFailed
+	exitInconclusive = fault.ExitInconclusive
 )
 
 func newRootCmd() *cobra.Command {
@@ -116,14 +113,8 @@ func refuseUnknownSubcommands(c *cobra.Command) {
 }
 
 // stopsAtOnce marks commands that hold no cluster and write nothing after an
-// interrupt: if one has not returned stopGrace after SIGINT or SIGTERM (a
-// read stuck in the kernel, say), the process exits anyway. Commands that
-// started clusters get the time their teardown takes; a second signal ends
-// any command at once.
+// interrupt: job.WatchSignals ends them job.StopGrace after the first signal.
 const stopsAtOnce = "regress/stops-at-once"
-
-// stopGrace is how long an interrupted stopsAtOnce command may take to return.
-const stopGrace = 1500 * time.Millisecond
 
 // running is the command being run (set before its RunE).
 var running atomic.Pointer[cobra.Command]
@@ -134,28 +125,10 @@ func main() {
 	// SIGQUIT stops a command as SIGTERM does (exit 3, a stopped run), not
 	// with Go's goroutine dump and exit 2, the code of bad input.
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT)
-	go watchSignals(sigs, cancel)
+	quick := func() bool { c := running.Load(); return c == nil || c.Annotations[stopsAtOnce] != "" }
+	go job.WatchSignals(sigs, cancel, quick, os.Stderr, os.Exit)
 	err := newRootCmd().ExecuteContext(ctx)
 	os.Exit(exitCode(err))
-}
-
-// watchSignals cancels the command's context on the first signal and makes
-// sure the process ends: at once on a second signal, after stopGrace for a
-// command marked stopsAtOnce.
-func watchSignals(sigs <-chan os.Signal, cancel context.CancelFunc) {
-	s := <-sigs
-	cancel()
-	var deadline <-chan time.Time
-	if c := running.Load(); c == nil || c.Annotations[stopsAtOnce] != "" {
-		deadline = time.After(stopGrace)
-	}
-	select {
-	case <-deadline:
-		fmt.Fprintf(os.Stderr, "regress: %v: stopped before the command finished; nothing more was written\n", s)
-	case s = <-sigs:
-		fmt.Fprintf(os.Stderr, "regress: second %v: exiting now without cleaning up: the JVMs of clusters this run started die with it (the kernel kills them with their parent), their work dirs (regress-hbase-* in the temp dir) may be left\n", s)
-	}
-	os.Exit(exitRunFailed)
 }
 
 // markStopsAtOnce marks cmd (and its subcommands) as stopsAtOnce.
@@ -179,19 +152,4 @@ func exitCode(err error) int {
 }
 
 // codeOf maps an error's kind (package fault) to the exit code.
-func codeOf(err error) int {
-	var ve *fault.VerdictError
-	var re *fault.RunError
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &ve) && ve.Verdict == fault.Regression:
-		return exitRegression
-	case ve != nil:
-		return exitInconclusive
-	case errors.As(err, &re):
-		return exitRunFailed
-	}
-	// fault.UsageError, and cobra's unknown commands and flags (plain errors).
-	return exitUsage
-}
+var codeOf = fault.ExitCode
