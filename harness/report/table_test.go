@@ -189,8 +189,8 @@ func TestCompactTableOneUnitARow(t *testing.T) {
 }
 
 // TestCompactTableSymbols: no "~" (benchstat's "not significant"), the
-// status spelled out, and a descriptive comparison says so once, not in
-// every row.
+// status spelled out, and a descriptive comparison says so once (its
+// verdict line), not in every row.
 func TestCompactTableSymbols(t *testing.T) {
 	var b bytes.Buffer
 	if err := Render(&b, FormatText, Report{Comparison: pairedFixture()}); err != nil {
@@ -210,8 +210,8 @@ func TestCompactTableSymbols(t *testing.T) {
 	if n := strings.Count(out, "DESCRIPTIVE ("); n > 0 {
 		t.Errorf("%d rows say DESCRIPTIVE (...); the headline says it once:\n%s", n, out)
 	}
-	if !strings.Contains(out, DescriptiveNote) {
-		t.Errorf("a descriptive report should say %q", DescriptiveNote)
+	if n := strings.Count(out, DescriptiveNote); n != 1 {
+		t.Errorf("a descriptive report says %q %d times, want once (the verdict line):\n%s", DescriptiveNote, n, out)
 	}
 	if strings.Contains(out, "[CI]") || strings.Contains(out, "status") {
 		t.Errorf("a descriptive table has no interval and no status column:\n%s", out)

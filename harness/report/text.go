@@ -31,7 +31,11 @@ func renderText(w io.Writer, r Report) error {
 	}
 	c := r.Comparison
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "regress: %s\nverdict: %s\n\n", headline(c), verdictLine(c))
+	head := headline(c)
+	if c.Descriptive { // the verdict line says it: once above the table, never in a row
+		head = strings.Replace(head, " ("+DescriptiveNote+")", "", 1)
+	}
+	fmt.Fprintf(&b, "regress: %s\nverdict: %s\n\n", head, verdictLine(c))
 	if _, err := io.WriteString(w, wrapText(b.String(), TextWidth)); err != nil {
 		return err
 	}
