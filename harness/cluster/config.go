@@ -286,10 +286,15 @@ var jdk17Flags = []string{
 	"--add-exports", "java.base/sun.net.util=ALL-UNNAMED",
 }
 
+// DefaultRSHeap is the heap (-Xmx) of every JVM a local cluster starts when
+// neither --rs-heap nor a -Xmx option sets one: a fixed heap keeps runs
+// comparable across machines of different memory.
+const DefaultRSHeap = "1g"
+
 // javaArgs builds the JVM command line for a standalone HMaster: heap is
-// its -Xmx ("" for 1g), after the user's options so --rs-heap wins.
+// its -Xmx ("" for DefaultRSHeap), after the user's options so --rs-heap wins.
 func javaArgs(jdk int, confDir string, jars []string, heap string, userOpts []string) []string {
-	return jvmArgs(jdk, confDir, jars, "1g", heap, userOpts, classHMaster, "start")
+	return jvmArgs(jdk, confDir, jars, DefaultRSHeap, heap, userOpts, classHMaster, "start")
 }
 
 // Main classes of the JVMs a local cluster runs.

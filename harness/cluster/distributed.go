@@ -221,7 +221,7 @@ func (c *localCluster) startDistributed(ctx context.Context, s Spec, ln launch, 
 	}
 	heap := s.RSHeap
 	if heap == "" {
-		heap = "1g"
+		heap = DefaultRSHeap
 	}
 	zkData := filepath.Join(wd, "zk")
 	if err := os.MkdirAll(zkData, 0o755); err != nil {
@@ -266,7 +266,7 @@ func (c *localCluster) startDistributed(ctx context.Context, s Spec, ln launch, 
 			if p.agent != "" {
 				opts = append(opts, ln.agent...)
 			}
-			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, "1g", heap, opts, classHRegionServer, "start")
+			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, DefaultRSHeap, heap, opts, classHRegionServer, "start")
 		}
 	}
 	c.logPath = logs[roleMaster]

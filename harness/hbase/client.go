@@ -33,7 +33,10 @@ type config struct {
 	infoPort    int
 }
 
-// WithZNodeParent sets HBase's base znode (zookeeper.znode.parent), default /hbase.
+// DefaultZNodeParent is HBase's default base znode (zookeeper.znode.parent).
+const DefaultZNodeParent = "/hbase"
+
+// WithZNodeParent sets HBase's base znode (zookeeper.znode.parent), default DefaultZNodeParent.
 func WithZNodeParent(p string) Option { return func(c *config) { c.znodeParent = p } }
 
 // WithZKWait bounds each wait for ZooKeeper to answer (default
@@ -92,7 +95,7 @@ type connSlot struct {
 // zkAddr (host:port) and checks the master answers. The context bounds the
 // connection attempt only.
 func Connect(ctx context.Context, zkAddr string, opts ...Option) (*Client, error) {
-	cfg := config{znodeParent: "/hbase", rpcTimeout: 60 * time.Second, maxRetries: 15, pause: 100 * time.Millisecond}
+	cfg := config{znodeParent: DefaultZNodeParent, rpcTimeout: 60 * time.Second, maxRetries: 15, pause: 100 * time.Millisecond}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -138,7 +138,7 @@ func (j *History) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fault.Run(err)
 	}
-	d, err := reserveOut(j.Out, "reports", "history-")
+	d, err := reserveOut(j.Out, ReportsDir, "history-")
 	if err != nil {
 		return err
 	}

@@ -216,7 +216,7 @@ func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cf
 // adds to GitHub's step summary when asked, and prints rp.Format on stdout.
 func writeReports(stdout io.Writer, rp Report, rep report.Report, stepSummary bool) error {
 	rep.Wide = rp.Wide
-	d, err := reserveOut(rp.Out, "reports", "")
+	d, err := reserveOut(rp.Out, ReportsDir, "")
 	if err != nil {
 		return err
 	}
@@ -514,7 +514,7 @@ func (rp Report) Check() error {
 	}
 	out := rp.Out
 	if out == "" {
-		out = "reports" // the default reports/<timestamp> lies under it
+		out = ReportsDir // the default ReportsDir/<timestamp> lies under it
 	}
 	if err := checkOutFree(rp.Out); err != nil {
 		return err

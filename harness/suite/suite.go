@@ -133,9 +133,13 @@ type Run struct {
 	// initial pairs split evenly between them, each new instance warmed up
 	// like the first: two JVMs of one release differ for their whole life,
 	// and instances make that offset a level of the interval (compare's
-	// nested estimate) instead of a bias no pair removes. Default 1.
+	// nested estimate) instead of a bias no pair removes. Default DefaultInstances.
 	Instances int `yaml:"instances"`
 }
+
+// DefaultInstances is run.instances when a suite does not set it: one
+// cluster a side for the whole run.
+const DefaultInstances = 1
 
 // Trial modes (Run.Mode).
 const (
@@ -480,7 +484,7 @@ func (s *Suite) normalise(f *file) error {
 	} else if p.Max >= p.Initial && p.Looks > p.Max-p.Initial+1 {
 		bad("pairs.looks: %d looks need at least %d pairs past pairs.initial (%d), but pairs.max is %d: each look after the first adds a pair at least; lower looks or raise pairs.max", p.Looks, p.Looks-1, p.Initial, p.Max)
 	}
-	setDefault(&r.Instances, 1)
+	setDefault(&r.Instances, DefaultInstances)
 	switch {
 	case r.Instances < 1:
 		bad("run.instances: must be 1 or more, got %d", r.Instances)

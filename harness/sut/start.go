@@ -18,10 +18,14 @@ import (
 	"github.com/regress-hbase/regress/harness/servercost"
 )
 
+// DefaultProvider is the provider that starts the sides that name a
+// version, and the only one this build has: HBase jars from Maven Central.
+const DefaultProvider = "local"
+
 // Options are what starting needs besides the specs, the same for every side of a run.
 type Options struct {
-	// Provider starts the sides that name a version: "local" or "" (HBase
-	// jars from Maven Central); a side with a home uses the home provider.
+	// Provider starts the sides that name a version: DefaultProvider or ""
+	// (the same); a side with a home uses the home provider.
 	Provider string
 	// CacheDir is the jar cache (homes unpack there too); Keep keeps work dirs.
 	CacheDir string
@@ -61,7 +65,7 @@ func (o Options) provider(s Spec) (cluster.Provider, error) {
 		return cluster.NewHome(s.Home, o.CacheDir), nil
 	}
 	switch o.Provider {
-	case "local", "":
+	case DefaultProvider, "":
 		return cluster.NewLocal(o.CacheDir), nil
 	}
 	return nil, fault.Usagef("--provider %q: this build has the local provider (HBase jars from Maven Central); for a cluster you run, use --baseline-zk/--candidate-zk or `regress run --zk`", o.Provider)

@@ -30,6 +30,10 @@ type importedSummary struct {
 	notes []string
 }
 
+// DefaultImportSuite is the suite name imported summaries are stored under
+// when none is given.
+const DefaultImportSuite = "ycsb-import"
+
 // ImportSpec names what imported YCSB output measured and where it is stored.
 type ImportSpec struct {
 	// Dir is the results store; Version the HBase version the output

@@ -99,18 +99,32 @@ func Main(ctx context.Context, stdout, stderr io.Writer, phase string, args []st
 	return RunPhase(ctx, stdout, stderr, phase, a)
 }
 
-// PhaseHelp is the load or run command's one-line and long help.
-func PhaseHelp(phase string) (short, long string) {
-	if phase == Load {
-		return "YCSB's load phase: insert insertcount rows from insertstart with -threads workers",
+// PhaseHelp is the create-table, load or run command's usage line, one-line and long help.
+func PhaseHelp(phase string) (use, short, long string) {
+	switch phase {
+	case Create:
+		return Create + " --zk HOST:PORT -p columnfamily=F [-p table=T] [-p regions=N] [-P FILE]...",
+			"Create YCSB's table with one column family, pre-split into equal shares of the keys",
+			"create-table creates the table YCSB's hbase2 binding expects (table, default usertable) with one " +
+				"column family (columnfamily, required). With -p regions=N (N > 1) the table is pre-split at the N-1 " +
+				"row keys that cut the recordcount rows the load phase writes into equal shares, so recordcount must " +
+				"be set too (in a -P file or with -p); insertorder and zeropadding are honoured. -p compression=SNAPPY " +
+				"(NONE, GZ, LZ4, ZSTD...) sets the family's compression. A table that exists already is an error."
+	case Load:
+		return phaseUse(phase), "YCSB's load phase: insert insertcount rows from insertstart with -threads workers",
 			"load inserts the rows insertstart .. insertstart+insertcount-1 (insertcount defaults to " +
 				"recordcount-insertstart), one INSERT with all fields per row, as YCSB's load phase does; -target " +
 				"paces it. It fails (exit 3) when any insert failed, since the data set is then incomplete.\n\n" + FlagsHelp
 	}
-	return "YCSB's run phase: operationcount operations of the workload's mix at -target ops/s",
+	return phaseUse(phase), "YCSB's run phase: operationcount operations of the workload's mix at -target ops/s",
 		"run performs operationcount operations of the workload's mix (stopping earlier at " +
 			"maxexecutiontime seconds when set), paced open-loop to -target ops/s over all threads. " +
 			"Operation errors are counted in Return=ERROR lines and warned about, as YCSB does, without failing the run.\n\n" + FlagsHelp
+}
+
+// phaseUse is the load or run command's usage line.
+func phaseUse(phase string) string {
+	return phase + " --zk HOST:PORT -P FILE [-P FILE]... [-p KEY=VALUE]... [-threads N] [-target R] [-s]"
 }
 
 // ErrHelp is returned by ParseArgs for -h, -help and --help: print the command's help.
@@ -236,7 +250,7 @@ func (a *Args) connect(ctx context.Context, phase string, stderr io.Writer) (*hb
 	cctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	say := func(msg string) { fmt.Fprintf(stderr, "regress: ycsb %s: %s\n", phase, msg) }
-	c, err := hbase.Connect(cctx, a.zk, hbase.WithZNodeParent(a.props.String("zookeeper.znode.parent", "/hbase")), hbase.WithZKWait(hbase.ZKAnswerTimeout, say))
+	c, err := hbase.Connect(cctx, a.zk, hbase.WithZNodeParent(a.props.String("zookeeper.znode.parent", hbase.DefaultZNodeParent)), hbase.WithZKWait(hbase.ZKAnswerTimeout, say))
 	if err != nil && ctx.Err() != nil {
 		// A signal, not the address: an interrupted phase (exit 3).
 		return nil, runErr(fmt.Errorf("ycsb %s: interrupted before HBase at ZooKeeper %s answered: %w", phase, a.zk, context.Cause(ctx)))
@@ -387,7 +401,7 @@ func readPhase(phase string, a *Args) (*settings, error) {
 			collect(fmt.Errorf("exportfile=%s: directory %s does not exist: create it, or give a path in an existing directory", ph.exportFile, filepath.Dir(ph.exportFile)))
 		}
 	}
-	if zp := p.String("zookeeper.znode.parent", "/hbase"); !strings.HasPrefix(zp, "/") {
+	if zp := p.String("zookeeper.znode.parent", hbase.DefaultZNodeParent); !strings.HasPrefix(zp, "/") {
 		collect(fmt.Errorf("zookeeper.znode.parent=%s: give the cluster's base znode, an absolute path such as /hbase (the default)", zp))
 	}
 	ph.load, err = loadspec.FromProperties(p)
@@ -583,7 +597,7 @@ func runOnLoadHosts(ctx context.Context, stdout, stderr io.Writer, a *Args, ph *
 	ld := &ph.load
 	task := loadhosts.Task{
 		Trial: fmt.Sprintf("ycsb-%s-%d", ld.Workload.Table, time.Now().UnixNano()), ZK: a.zk,
-		ZNode: a.props.String("zookeeper.znode.parent", "/hbase"), Spec: *ld,
+		ZNode: a.props.String("zookeeper.znode.parent", hbase.DefaultZNodeParent), Spec: *ld,
 	}
 	var status *ycsbfmt.Status
 	start := time.Now()

@@ -15,7 +15,7 @@ func newCompareCmd() *cobra.Command {
 		Short: "Compare stored results (versions or labels in the store, or manifest directories)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			j.ScenariosNamed = cmd.Flags().Changed("scenarios") || os.Getenv("REGRESS_SCENARIOS") != ""
+			j.ScenariosNamed = cmd.Flags().Changed("scenarios") || os.Getenv(job.ScenariosEnv) != ""
 			return j.Run(cmd.Context(), cmd.OutOrStdout())
 		},
 	}

@@ -1,10 +1,9 @@
 package main
 
 import (
-	"time"
-
 	"github.com/spf13/cobra"
 
+	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/job"
 )
 
@@ -20,9 +19,9 @@ func newDoctorCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return j.Run(cmd.Context(), cmd.OutOrStdout()) },
 	}
 	quorumVar(cmd.Flags(), &j.ZK, "zk", "ZooKeeper address of the cluster, HOST:PORT")
-	cmd.Flags().StringVar(&j.ZNode, "znode", "/hbase", "HBase's base znode (zookeeper.znode.parent)")
+	cmd.Flags().StringVar(&j.ZNode, "znode", hbase.DefaultZNodeParent, "HBase's base znode (zookeeper.znode.parent)")
 	infoPortVar(cmd.Flags(), &j.InfoPort, "info-port", "read each region server's info server (/jmx) at its host and this port instead of the one ZooKeeper gives")
 	infoPortVar(cmd.Flags(), &j.JMXPort, "jmx-port", "also check that --profile can record JFR over JMX at each region server's host and this port (com.sun.management.jmxremote.port)")
-	cmd.Flags().DurationVar(&j.Timeout, "timeout", 10*time.Second, "give up when the cluster has not answered within this time")
+	cmd.Flags().DurationVar(&j.Timeout, "timeout", job.DefaultDoctorTimeout, "give up when the cluster has not answered within this time")
 	return cmd
 }

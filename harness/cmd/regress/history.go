@@ -5,6 +5,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/history"
 	"github.com/regress-hbase/regress/harness/job"
+	"github.com/regress-hbase/regress/harness/report"
 )
 
 func newHistoryCmd() *cobra.Command {
@@ -31,10 +32,10 @@ func newHistoryCmd() *cobra.Command {
 	f.StringSliceVar(&j.Workloads, "workloads", nil, "only these workloads of the suite (default: all), e.g. workloada,workloadc")
 	f.BoolVar(&j.Fresh, "fresh", false, "measure every release again even when stored trials against the reference exist")
 	f.BoolVar(&j.RestartReference, "restart-reference", false, "start the reference afresh beside every release measured (one more HBase start and seed each): a reference kept up through a long sweep ages, and its allocation per operation drifts")
-	f.Var(checked(&j.Out, job.ParseOut, "string"), "out", "report directory: history.txt, .csv, .json, .html (default reports/history-<timestamp>)")
-	j.Format = "text"
+	f.Var(checked(&j.Out, job.ParseOut, "string"), "out", "report directory: history.txt, .csv, .json, .html (default "+job.ReportsDir+"/history-<timestamp>)")
+	j.Format = report.FormatText
 	f.Var(checked(&j.Format, job.ParseHistoryFormat, "string"), "format", "report on stdout: "+history.Formats.Choices()+", in any case")
-	addCommon(f, &j.Options, "smoke")
+	addCommon(f, &j.Options, job.SweepSuite)
 	return cmd
 }
 
@@ -63,6 +64,6 @@ func newBisectCmd() *cobra.Command {
 	f.StringVar(&j.Workload, "workload", "", "the suite's workload the metric belongs to, e.g. workloadc")
 	f.StringVar(&j.Metric, "metric", "", "OP/p50|p95|p99|p99.9|mean (e.g. READ/p95), throughput, cpu_per_op or alloc_per_op (the servers' CPU or bytes allocated per operation)")
 	f.BoolVar(&j.Fresh, "fresh", false, "measure every step again even when stored trials against the good release exist")
-	addCommon(f, &j.Options, "smoke")
+	addCommon(f, &j.Options, job.SweepSuite)
 	return cmd
 }

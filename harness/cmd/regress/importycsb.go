@@ -28,7 +28,7 @@ spread, so comparisons with them are descriptive: no significance, no gate.`,
 	f.StringVar(&to.Version, "version", "", "HBase version the YCSB output measured (required)")
 	f.StringVar(&to.Label, "label", "", "store under this label instead of the version")
 	f.StringVar(&to.Workload, "workload", "", "YCSB workload the output ran, e.g. workloada (required)")
-	f.StringVar(&to.Suite, "suite", "ycsb-import", "suite name to store the summaries under")
+	f.StringVar(&to.Suite, "suite", ycsbfmt.DefaultImportSuite, "suite name to store the summaries under")
 	addStore(f, &to.Dir)
 	return markStopsAtOnce(cmd)
 }

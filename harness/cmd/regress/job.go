@@ -1,15 +1,17 @@
 package main
 
 import (
-	"cmp"
-	"os"
+	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/regress-hbase/regress/harness/cluster"
+	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/job"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/suite"
 	"github.com/regress-hbase/regress/harness/sut"
 )
 
@@ -27,8 +29,8 @@ func setupMainJob(root *cobra.Command) {
 	addSides(f, &j.Baseline, &j.Candidate)
 	f.BoolVar(&j.ReuseBaseline, "reuse-baseline", false, "compare with stored baseline trials of the same suite instead of running the baseline (unpaired)")
 	addReport(f, &j.Report, "exit 4 when the verdict is INCONCLUSIVE")
-	addCommon(f, &j.Options, "release")
-	countVar(f, &j.Instances, "instances", "start each side's cluster afresh this many times over the run, the pairs split between them, so the offset between two JVMs of one release lies inside the intervals (default: the suite's run.instances, 1 in every shipped suite; each instance adds a start and a warm-up, about 3 minutes on 2 cores)")
+	addCommon(f, &j.Options, job.DefaultSuite)
+	countVar(f, &j.Instances, "instances", "start each side's cluster afresh this many times over the run, the pairs split between them, so the offset between two JVMs of one release lies inside the intervals (default: the suite's run.instances, else "+strconv.Itoa(suite.DefaultInstances)+"; each instance adds a start and a warm-up, about 3 minutes on 2 cores)")
 	profile := f.Bool("profile", false, "record JFR on both sides' region servers over one extra, uncounted pair per workload run after the counted ones, and report the frames that grew (default: the suite's run.profile, on in smoke, quick and rc; --profile=false turns it off)")
 	root.RunE = func(cmd *cobra.Command, _ []string) error {
 		if !j.Asked() {
@@ -45,22 +47,22 @@ func setupMainJob(root *cobra.Command) {
 // history and bisect share; suite is the command's default suite.
 func addCommon(f *pflag.FlagSet, o *job.Options, suite string) {
 	f.StringVar(&o.Suite, "suite", suite, "suite name (scenarios/suites/NAME.yaml) or path to a suite file")
-	addScenarios(f, &o.Scenarios, "directory holding the workload files and suites/ (env REGRESS_SCENARIOS)")
+	addScenarios(f, &o.Scenarios, "directory holding the workload files and suites/ (env "+job.ScenariosEnv+")")
 	addStore(f, &o.Store)
-	f.StringVar(&o.Provider, "provider", "local", "cluster provider for --baseline/--candidate/--version: local (HBase jars from Maven Central)")
-	f.StringVar(&o.CacheDir, "cache-dir", "", "per-version HBase jar cache (default: the user cache dir; env REGRESS_CACHE_DIR)")
-	f.StringVar(&o.ZNode, "znode", "/hbase", "ZooKeeper znode parent of external clusters")
+	f.StringVar(&o.Provider, "provider", sut.DefaultProvider, "cluster provider for --baseline/--candidate/--version: "+sut.DefaultProvider+" (HBase jars from Maven Central)")
+	cacheDirVar(f, &o.CacheDir)
+	f.StringVar(&o.ZNode, "znode", hbase.DefaultZNodeParent, "ZooKeeper znode parent of external clusters")
 	f.BoolVar(&o.Reseed, "reseed", false, "build new seed snapshots even when a matching one exists")
 	f.StringVar(&o.Trials, "trials", "", "how a pair's two trials run: duet (at the same time, same start and schedule) or interleaved (back to back, random order) (default: the suite's run.mode)")
 	f.BoolVar(&o.Quiet, "quiet", false, "no progress output")
 	f.BoolVar(&o.Keep, "keep", false, "keep the started clusters' work dirs (data, config, logs) after the run")
 	addLoadHosts(f, &o.LoadHosts)
 	countVar(f, &o.RegionServers, "region-servers", "region servers of every cluster regress starts (both sides): 1 is standalone HBase, 2+ a ZooKeeper, master and N region server JVMs (default: the suite's cluster.region_servers, else 1)")
-	f.StringVar(&o.RSHeap, "rs-heap", "", "heap (-Xmx) of each region server regress starts, e.g. 2g (default: the suite's cluster.rs_heap, else 1g)")
+	f.StringVar(&o.RSHeap, "rs-heap", "", "heap (-Xmx) of each region server regress starts, e.g. 2g (default: the suite's cluster.rs_heap, else "+cluster.DefaultRSHeap+")")
 }
 
 func addScenarios(f *pflag.FlagSet, p *string, usage string) {
-	f.StringVar(p, "scenarios", cmp.Or(os.Getenv("REGRESS_SCENARIOS"), "scenarios"), usage)
+	f.StringVar(p, "scenarios", job.DefaultScenarios(), usage)
 }
 
 func addStore(f *pflag.FlagSet, p *string) {
@@ -71,10 +73,10 @@ func addStore(f *pflag.FlagSet, p *string) {
 // addReport adds --out, --format, --wide and --fail-on-inconclusive (whose help says what fails).
 func addReport(f *pflag.FlagSet, r *job.Report, failHelp string) {
 	f.BoolVar(&r.FailOnInconclusive, "fail-on-inconclusive", false, failHelp)
-	f.Var(checked(&r.Out, job.ParseOut, "string"), "out", "report directory (default reports/<timestamp>)")
-	r.Format = "text"
+	f.Var(checked(&r.Out, job.ParseOut, "string"), "out", "report directory (default "+job.ReportsDir+"/<timestamp>)")
+	r.Format = report.FormatText
 	f.Var(checked(&r.Format, job.ParseFormat, "string"), "format", "report on stdout: "+report.FormatChoices()+", in any case")
-	f.BoolVar(&r.Wide, "wide", false, "text report: every column (ratio, bounds, p, pairs, ops/trial) instead of the table that fits 100 columns")
+	f.BoolVar(&r.Wide, "wide", false, "text report: every column (ratio, bounds, p, pairs, ops/trial) instead of the table that fits "+strconv.Itoa(report.TextWidth)+" columns")
 }
 
 // addSides adds the baseline's and candidate's flags (version, cluster,

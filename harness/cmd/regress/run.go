@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/regress-hbase/regress/harness/job"
+	"github.com/regress-hbase/regress/harness/results"
 )
 
 func newRunCmd() *cobra.Command {
@@ -12,7 +13,7 @@ func newRunCmd() *cobra.Command {
 		Use:   "run (--version V | --zk HOST:PORT --label NAME)",
 		Short: "Run a suite on one target and store its trials (a reusable baseline)",
 		Long: `run measures one target with a suite and stores every trial under the store
-(baselines/ by default), so later comparisons can reuse it with
+(` + results.DefaultRoot + `/ by default), so later comparisons can reuse it with
 --reuse-baseline or 'regress compare'. With --version the provider starts
 that HBase release; with --zk it runs against a cluster someone else runs,
 provisions nothing, and touches only tables and snapshots named regress_*.`,
@@ -22,7 +23,7 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 		},
 	}
 	f := cmd.Flags()
-	addCommon(f, &j.Options, "release")
+	addCommon(f, &j.Options, job.DefaultSuite)
 	f.StringVar(&j.Side.Version, "version", "", "HBase version to start and measure")
 	quorumVar(f, &j.Side.ZK, "zk", "ZooKeeper address of a running cluster to measure instead")
 	infoPortVar(f, &j.Side.InfoPort, "info-port", "with --zk: read each region server's info server (/jmx) at its host and this port instead of the one ZooKeeper gives")

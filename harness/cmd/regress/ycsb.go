@@ -16,33 +16,13 @@ func newYCSBCmd() *cobra.Command {
 			"command-line flags and property names and printing YCSB's text output, so existing YCSB scripts " +
 			"and result readers work unchanged. Results go to stdout; logs, warnings and -s status lines to stderr.",
 	}
-	cmd.AddCommand(newYCSBCreateTableCmd(), newYCSBPhaseCmd(ycsbmode.Load), newYCSBPhaseCmd(ycsbmode.Run))
+	cmd.AddCommand(newYCSBPhaseCmd(ycsbmode.Create), newYCSBPhaseCmd(ycsbmode.Load), newYCSBPhaseCmd(ycsbmode.Run))
 	return cmd
 }
 
-func newYCSBCreateTableCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "create-table --zk HOST:PORT -p columnfamily=F [-p table=T] [-p regions=N] [-P FILE]...",
-		Short: "Create YCSB's table with one column family, pre-split into equal shares of the keys",
-		Long: "create-table creates the table YCSB's hbase2 binding expects (table, default usertable) with one " +
-			"column family (columnfamily, required). With -p regions=N (N > 1) the table is pre-split at the N-1 " +
-			"row keys that cut the recordcount rows the load phase writes into equal shares, so recordcount must " +
-			"be set too (in a -P file or with -p); insertorder and zeropadding are honoured. -p compression=SNAPPY " +
-			"(NONE, GZ, LZ4, ZSTD...) sets the family's compression. A table that exists already is an error.",
-		DisableFlagParsing: true,
-		RunE:               runYCSB(ycsbmode.Create),
-	}
-}
-
 func newYCSBPhaseCmd(phase string) *cobra.Command {
-	short, long := ycsbmode.PhaseHelp(phase)
-	return &cobra.Command{
-		Use:                phase + " --zk HOST:PORT -P FILE [-P FILE]... [-p KEY=VALUE]... [-threads N] [-target R] [-s]",
-		Short:              short,
-		Long:               long,
-		DisableFlagParsing: true,
-		RunE:               runYCSB(phase),
-	}
+	use, short, long := ycsbmode.PhaseHelp(phase)
+	return &cobra.Command{Use: use, Short: short, Long: long, DisableFlagParsing: true, RunE: runYCSB(phase)}
 }
 
 // runYCSB runs a ycsb command on its raw args (ycsbmode parses YCSB's flags).
