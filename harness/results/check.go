@@ -8,9 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/regress-hbase/regress/harness/inputfile"
 )
@@ -84,35 +85,21 @@ func (s *Store) Check() ([]Status, error) {
 		out = append(out, st)
 	}
 	// One name, one version, whatever the suite: stores written before
-	// Ensure checked across suites may hold a label with two.
-	versions := map[string]map[string][]string{} // target -> release -> entries
+	// Ensure checked across suites may hold a label with two. The rule is
+	// labelVersions', which compare applies too (Resolve).
+	byTarget := map[string][]*Manifest{}
 	for _, st := range out {
+		if m := entries[st.Dir]; m != nil {
+			byTarget[KeyOf(m).Target] = append(byTarget[KeyOf(m).Target], m)
+		}
+	}
+	for i, st := range out {
 		if st.Entry == nil {
 			continue
 		}
-		m := entries[st.Dir]
-		if m == nil || m.Version == "" {
-			continue
+		if err := labelVersions(entries[st.Dir], byTarget[st.Entry.Target]); err != nil {
+			out[i].Entry, out[i].Err = nil, err
 		}
-		t := st.Entry.Target
-		if versions[t] == nil {
-			versions[t] = map[string][]string{}
-		}
-		versions[t][release(m.Version)] = append(versions[t][release(m.Version)], st.Name)
-	}
-	for i, st := range out {
-		if st.Entry == nil || len(versions[st.Entry.Target]) < 2 {
-			continue
-		}
-		var others []string
-		for v, names := range versions[st.Entry.Target] {
-			if v != release(entries[st.Dir].Version) {
-				others = append(others, fmt.Sprintf("%s in %s", v, strings.Join(names, ", ")))
-			}
-		}
-		sort.Strings(others)
-		out[i].Entry = nil
-		out[i].Err = fmt.Errorf("%w: %s names results of HBase %s here and of %s: a label names one version; remove the entries under the wrong name (`regress results remove NAME`) and store them under a label of their own", ErrVersionsDiffer, st.Entry.Target, entries[st.Dir].Version, strings.Join(others, "; "))
 	}
 	for _, e := range sweeps {
 		out = append(out, Status{Name: e.Name, Dir: e.Path, Sweep: &e})
@@ -302,14 +289,21 @@ func (s *Store) RemoveIfEmpty(k Key) error {
 	return nil
 }
 
-// checkLogs reads every .hlog a manifest names and verifies its checksum.
+// checkLogs reads every .hlog a manifest names as compare reads them
+// (WorkloadHistograms): its checksum verified, then decoded and merged into
+// its workload's histograms in the manifest's order (mergeTrialLog). A log
+// compare would leave out as corrupted (a histogram geometry beyond
+// loadgen's bounds, such as 1..2^40 at 5 digits; an interval that does not
+// decode; values beyond the range of the workload's other logs) is damage
+// here too, each one named.
 func checkLogs(dir string, k Key, m *Manifest) error {
 	var errs []error
+	merged := map[string]map[string]*hdrhistogram.Histogram{}
 	for _, t := range append(append([]Trial(nil), m.Trials...), m.Summaries...) {
-		if t.HlogFile == "" {
-			continue
+		if merged[t.Workload] == nil {
+			merged[t.Workload] = map[string]*hdrhistogram.Histogram{}
 		}
-		if _, err := readHlogAt(dir, k, t); err != nil {
+		if err := mergeTrialLog(merged[t.Workload], dir, k, t); err != nil {
 			errs = append(errs, err)
 		}
 	}

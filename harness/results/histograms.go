@@ -23,18 +23,29 @@ func (s *Store) Histograms(k Key, trials []Trial) (map[string]*hdrhistogram.Hist
 func histogramsAt(dir string, k Key, trials []Trial) (map[string]*hdrhistogram.Histogram, error) {
 	out := map[string]*hdrhistogram.Histogram{}
 	for _, t := range trials {
-		if t.HlogFile == "" {
-			continue
-		}
-		b, err := readHlogAt(dir, k, t)
-		if err != nil {
+		if err := mergeTrialLog(out, dir, k, t); err != nil {
 			return nil, err
-		}
-		if err := mergeHlog(out, b); err != nil {
-			return nil, fmt.Errorf("trial %s in %s: %w", t.ID, k, err)
 		}
 	}
 	return out, nil
+}
+
+// mergeTrialLog reads trial t's .hlog (checksum verified) and merges it into
+// out, its workload's histograms so far: the one rule by which compare reads
+// a stored log and `results check` judges it. A trial without a log is no
+// error.
+func mergeTrialLog(out map[string]*hdrhistogram.Histogram, dir string, k Key, t Trial) error {
+	if t.HlogFile == "" {
+		return nil
+	}
+	b, err := readHlogAt(dir, k, t)
+	if err != nil {
+		return err
+	}
+	if err := mergeHlog(out, b); err != nil {
+		return fmt.Errorf("trial %s in %s: %w", t.ID, k, err)
+	}
+	return nil
 }
 
 // mergeHlog adds every interval of one log into out, by tag, through

@@ -436,56 +436,8 @@ func (s *Store) Scan() ([]Entry, []Damaged, error) {
 		if !t.IsDir() || strings.HasPrefix(t.Name(), ".") {
 			continue
 		}
-		tdir := filepath.Join(s.root, t.Name())
-		if testHookScan != nil {
-			testHookScan(tdir)
-		}
-		suites, err := os.ReadDir(tdir)
-		if err != nil {
-			if vanished(tdir) {
-				continue // its last entry removed since the store was listed
-			}
-			bad = append(bad, damagedAt(s.root, t.Name(), "", err))
-			continue
-		}
-		for _, d := range suites {
-			if strings.HasPrefix(d.Name(), ".") {
-				continue
-			}
-			path := filepath.Join(s.root, t.Name(), d.Name(), manifestFile)
-			// Lstat: a manifest that is a dangling link or a link loop is
-			// there, and damaged, not absent.
-			if _, err := os.Lstat(path); err != nil {
-				continue // not an entry directory
-			}
-			if testHookScan != nil {
-				testHookScan(path)
-			}
-			m, err := ReadManifestFile(path)
-			if err != nil {
-				if vanished(path) {
-					continue // removed (renamed away) since it was seen: gone, not damaged
-				}
-				bad = append(bad, damagedAt(s.root, t.Name(), d.Name(), err))
-				continue
-			}
-			st, err := os.Stat(path)
-			if err != nil {
-				if vanished(path) {
-					continue
-				}
-				bad = append(bad, damagedAt(s.root, t.Name(), d.Name(), err))
-				continue
-			}
-			k := KeyOf(m)
-			if k.Target != t.Name() || k.Suite+"-"+shortFP(k.Fingerprint) != d.Name() {
-				bad = append(bad, damagedAt(s.root, t.Name(), d.Name(),
-					fmt.Errorf("%s: the manifest is of %s, not of the directory it lies in (moved or copied by hand?): %w", path, k, ErrCorrupt)))
-				continue
-			}
-			out = append(out, Entry{Key: k, Dir: filepath.Dir(path), Source: m.Source,
-				Trials: len(m.Trials), Summaries: len(m.Summaries), Updated: st.ModTime().UTC()})
-		}
+		good, damaged := s.scanTarget(t.Name(), nil)
+		out, bad = append(out, good...), append(bad, damaged...)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -499,6 +451,65 @@ func (s *Store) Scan() ([]Entry, []Damaged, error) {
 	})
 	sort.Slice(bad, func(i, j int) bool { return bad[i].Dir < bad[j].Dir })
 	return out, bad, nil
+}
+
+// scanTarget is Scan of one target directory: its usable entries and its
+// damaged ones, and each usable entry's manifest handed to keep (when not
+// nil) as it is read.
+func (s *Store) scanTarget(target string, keep func(*Manifest)) (out []Entry, bad []Damaged) {
+	tdir := filepath.Join(s.root, target)
+	if testHookScan != nil {
+		testHookScan(tdir)
+	}
+	suites, err := os.ReadDir(tdir)
+	if err != nil {
+		if vanished(tdir) {
+			return nil, nil // its last entry removed since the store was listed
+		}
+		return nil, []Damaged{damagedAt(s.root, target, "", err)}
+	}
+	for _, d := range suites {
+		if strings.HasPrefix(d.Name(), ".") {
+			continue
+		}
+		path := filepath.Join(tdir, d.Name(), manifestFile)
+		// Lstat: a manifest that is a dangling link or a link loop is
+		// there, and damaged, not absent.
+		if _, err := os.Lstat(path); err != nil {
+			continue // not an entry directory
+		}
+		if testHookScan != nil {
+			testHookScan(path)
+		}
+		m, err := ReadManifestFile(path)
+		if err != nil {
+			if vanished(path) {
+				continue // removed (renamed away) since it was seen: gone, not damaged
+			}
+			bad = append(bad, damagedAt(s.root, target, d.Name(), err))
+			continue
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			if vanished(path) {
+				continue
+			}
+			bad = append(bad, damagedAt(s.root, target, d.Name(), err))
+			continue
+		}
+		k := KeyOf(m)
+		if k.Target != target || k.Suite+"-"+shortFP(k.Fingerprint) != d.Name() {
+			bad = append(bad, damagedAt(s.root, target, d.Name(),
+				fmt.Errorf("%s: the manifest is of %s, not of the directory it lies in (moved or copied by hand?): %w", path, k, ErrCorrupt)))
+			continue
+		}
+		out = append(out, Entry{Key: k, Dir: filepath.Dir(path), Source: m.Source,
+			Trials: len(m.Trials), Summaries: len(m.Summaries), Updated: st.ModTime().UTC()})
+		if keep != nil {
+			keep(m)
+		}
+	}
+	return out, bad
 }
 
 // testHookScan, when set by a test, is called with each target directory
@@ -677,7 +688,16 @@ func (s *Store) FindTrials(version, suiteName, fingerprint string) (*Manifest, e
 // error when no good entry matches.
 func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
 	if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
-		return ReadManifestFile(filepath.Join(ref, manifestFile))
+		m, err := ReadManifestFile(filepath.Join(ref, manifestFile))
+		if err != nil {
+			return nil, err
+		}
+		if s.holds(m) {
+			if err := s.checkLabelVersions(m); err != nil {
+				return nil, fmt.Errorf("%s: %w", ref, err)
+			}
+		}
+		return m, nil
 	}
 	entries, err := s.Find(ref, suiteName)
 	var de *DamagedError
@@ -721,7 +741,70 @@ func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
 	if de != nil && suiteName == "" {
 		slog.Warn("results: a damaged entry of this target is left out (see `regress results check`)", "target", ref, "using", entries[0].Key.String(), "damaged", de.Entries[0].String())
 	}
-	return s.Load(entries[0].Key)
+	m, err := s.Load(entries[0].Key)
+	if err != nil {
+		return nil, err
+	}
+	// A label holding two versions is damage for compare as for `results
+	// check`: which entry is the version the user meant is not known.
+	if err := s.checkLabelVersions(m); err != nil {
+		return nil, fmt.Errorf("%q: %w", ref, err)
+	}
+	return m, nil
+}
+
+// labelVersions is the one rule for a label holding results of two HBase
+// versions, `results check`'s and compare's: m is one entry of a target and
+// all every readable entry of that target (m among them, a linked entry
+// directory passed over); it is an ErrVersionsDiffer naming the other
+// versions' entries when any names another release than m (a -hadoop2 or
+// -hadoop3 build is its release), else nil.
+func labelVersions(m *Manifest, all []*Manifest) error {
+	if m == nil || m.Version == "" {
+		return nil
+	}
+	others := map[string][]string{} // release -> entries
+	for _, o := range all {
+		if o == nil || o.Version == "" || release(o.Version) == release(m.Version) || o.Dir != "" && isLink(o.Dir) {
+			continue
+		}
+		k := KeyOf(o)
+		others[release(o.Version)] = append(others[release(o.Version)], k.Target+"/"+k.Suite+"-"+shortFP(k.Fingerprint))
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	var named []string
+	for _, v := range slices.Sorted(maps.Keys(others)) {
+		sort.Strings(others[v])
+		named = append(named, fmt.Sprintf("%s in %s", v, strings.Join(others[v], ", ")))
+	}
+	return fmt.Errorf("%w: %s names results of HBase %s here and of %s: a label names one version; remove the entries under the wrong name (`regress results remove NAME`) and store them under a label of their own", ErrVersionsDiffer, KeyOf(m).Target, m.Version, strings.Join(named, "; "))
+}
+
+// checkLabelVersions applies labelVersions to m, an entry of this store, and
+// its target's other readable entries (Scan's), as `results check` does;
+// only the target's directory is read.
+func (s *Store) checkLabelVersions(m *Manifest) error {
+	var all []*Manifest
+	// A damaged manifest is no evidence: Check passes over it too.
+	s.scanTarget(KeyOf(m).Target, func(o *Manifest) {
+		if o.Version != "" && release(o.Version) != release(m.Version) {
+			all = append(all, o)
+		}
+	})
+	return labelVersions(m, all)
+}
+
+// holds says whether m was read from its own entry directory in this store
+// (not from a copy elsewhere).
+func (s *Store) holds(m *Manifest) bool {
+	if KeyOf(m).validate() != nil {
+		return false
+	}
+	a, errA := os.Stat(m.Dir)
+	b, errB := os.Stat(s.Dir(KeyOf(m)))
+	return errA == nil && errB == nil && os.SameFile(a, b)
 }
 
 // shellSafe matches arguments a shell takes as they are.
