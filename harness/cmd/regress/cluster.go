@@ -35,18 +35,13 @@ func newClusterUpCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&spec.Version, "version", "", "HBase version, e.g. 2.6.1 (the -hadoop3 build is used when published) or 2.6.1-hadoop3")
-	f.StringArrayVar(&spec.Conf, "conf", nil, "hbase-site.xml override key=value (repeatable)")
-	f.StringArrayVar(&spec.JVMOpts, "jvm-opt", nil, "extra JVM option, e.g. -Xmx4g (repeatable; default heap is -Xmx"+cluster.DefaultRSHeap+")")
+	addSide(f, &spec, "", false)
 	f.StringVar(&opt.WorkDir, "workdir", "", "work dir for config, data and log (default: a new temporary dir)")
 	f.BoolVar(&opt.Keep, "keep", false, "keep the work dir (data, config, log) after stopping")
 	cacheDirVar(f, &opt.CacheDir)
 	f.DurationVar(&opt.StartTimeout, "start-timeout", cluster.DefaultStartTimeout, "give up when HBase is not ready this long after its JVM started")
-	f.StringVar(&spec.Repo, "repo", "", "Maven repository to resolve the HBase jars from first (an RC's staging repository, or file:///...)")
-	f.StringVar(&spec.Home, "home", "", "start this HBase home instead: an unpacked binary release or its .tar.gz (version read from its jars)")
 	countVar(f, &opt.Topology.RegionServers, "region-servers", "region servers (default 1): 1 is standalone HBase (one JVM); 2 or more start a ZooKeeper, a master and N region server JVMs on 127.0.0.1 (pseudo-distributed)")
 	f.StringVar(&opt.Topology.RSHeap, "rs-heap", "", "heap (-Xmx) of each region server, e.g. 2g (default "+cluster.DefaultRSHeap+")")
-	f.StringVar(&spec.JavaHome, "java-home", "", "JDK to run HBase on (default: one that runs the version, from JAVA_HOME, REGRESS_JDK<N>_HOME, /usr/lib/jvm)")
 	return cmd
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -79,24 +80,36 @@ func addReport(f *pflag.FlagSet, r *job.Report, failHelp string) {
 	f.BoolVar(&r.Wide, "wide", false, "text report: every column (ratio, bounds, p, pairs, ops/trial) instead of the table that fits "+strconv.Itoa(report.TextWidth)+" columns")
 }
 
-// addSides adds the baseline's and candidate's flags (version, cluster,
-// settings, jars, JDK, label), shared by the main job and regress capacity.
+// addSides adds the baseline's and candidate's flags, shared by the main
+// job and regress capacity.
 func addSides(f *pflag.FlagSet, base, cand *sut.Spec) {
-	for _, s := range []struct {
-		role string
-		side *sut.Spec
-	}{{"baseline", base}, {"candidate", cand}} {
-		role, side := s.role, s.side
-		f.StringVar(&side.Version, role, "", role+" HBase version (started by the provider)")
-		quorumVar(f, &side.ZK, role+"-zk", "use the running cluster at this ZooKeeper address as the "+role)
-		infoPortVar(f, &side.InfoPort, role+"-info-port", "with --"+role+"-zk: read each region server's info server (/jmx) at its host and this port instead of the one ZooKeeper gives")
-		infoPortVar(f, &side.JMXPort, role+"-jmx-port", "with --"+role+"-zk: record --profile with JFR over JMX at each region server's host and this port (com.sun.management.jmxremote.port) instead of /prof")
-		f.StringArrayVar(&side.Conf, role+"-conf", nil, "hbase-site.xml override key=value for the "+role+" (repeatable)")
-		f.StringArrayVar(&side.JVMOpts, role+"-jvm-opt", nil, "extra JVM option for the "+role+" (repeatable)")
-		f.StringArrayVar(&side.Jars, role+"-jar", nil, "extra jar on the "+role+"'s HBase class path, e.g. a coprocessor or a patched module (repeatable; with --"+role+"-conf hbase.coprocessor.region.classes=...)")
-		f.StringVar(&side.Repo, role+"-repo", "", "resolve the "+role+"'s HBase jars from this Maven repository first (an RC's staging repository, or file:///...)")
-		f.StringVar(&side.Home, role+"-home", "", "start the "+role+" from this HBase home: an unpacked binary release or its .tar.gz (version read from its jars)")
-		f.StringVar(&side.JavaHome, role+"-java-home", "", "JDK to run the "+role+"'s HBase on (default: one that runs its version, from JAVA_HOME, REGRESS_JDK<N>_HOME, /usr/lib/jvm)")
-		f.StringVar(&side.Label, role+"-label", "", "store the "+role+"'s results under this name, e.g. 2.6.1RC1 (RCs carry the final version string)")
+	addSide(f, base, "baseline", true)
+	addSide(f, cand, "candidate", true)
+}
+
+// addSide adds the flags of one side's spec (version, settings, JDK; with
+// running, a running cluster and its label too): named --ROLE-*, or
+// unprefixed for the one cluster of `run` and `cluster up` (role "").
+// Jars are a comparison's side's only.
+func addSide(f *pflag.FlagSet, side *sut.Spec, role string, running bool) {
+	name, of, the, as, req := func(n string) string { return n }, "", "", "", "; required with --zk"
+	if role != "" {
+		name, of, the, as, req = func(n string) string { return role + "-" + n }, " for the "+role, "the "+role+"'s ", " as the "+role, ""
 	}
+	f.StringVar(&side.Version, cmp.Or(role, "version"), "", "HBase version"+of+", started by the provider, e.g. 2.6.1 or 2.6.1-hadoop3 (the -hadoop3 build is used when published)")
+	f.StringArrayVar(&side.Conf, name("conf"), nil, "hbase-site.xml override key=value"+of+" (repeatable)")
+	f.StringArrayVar(&side.JVMOpts, name("jvm-opt"), nil, "extra JVM option"+of+", e.g. -Xmx4g (repeatable; default heap -Xmx"+cluster.DefaultRSHeap+")")
+	f.StringVar(&side.Repo, name("repo"), "", "resolve "+the+"HBase jars from this Maven repository first (an RC's staging repository, or file:///...)")
+	f.StringVar(&side.Home, name("home"), "", "start "+the+"HBase from this home instead: an unpacked binary release or its .tar.gz (version read from its jars)")
+	f.StringVar(&side.JavaHome, name("java-home"), "", "JDK to run "+the+"HBase on (default: one that runs its version, from JAVA_HOME, REGRESS_JDK<N>_HOME, /usr/lib/jvm)")
+	if role != "" {
+		f.StringArrayVar(&side.Jars, name("jar"), nil, "extra jar on the "+role+"'s HBase class path, e.g. a coprocessor or a patched module (repeatable; with --"+role+"-conf hbase.coprocessor.region.classes=...)")
+	}
+	if !running {
+		return
+	}
+	quorumVar(f, &side.ZK, name("zk"), "measure the running cluster at this ZooKeeper address"+as+" instead of starting one")
+	infoPortVar(f, &side.InfoPort, name("info-port"), "with --"+name("zk")+": read each region server's info server (/jmx) at its host and this port instead of the one ZooKeeper gives")
+	infoPortVar(f, &side.JMXPort, name("jmx-port"), "with --"+name("zk")+": record --profile with JFR over JMX at each region server's host and this port (com.sun.management.jmxremote.port) instead of /prof")
+	f.StringVar(&side.Label, name("label"), "", "store "+the+"results under this name, e.g. 2.6.1RC1 (RCs carry the final version string)"+req)
 }
