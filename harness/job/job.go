@@ -690,15 +690,23 @@ func ParseOut(s string) (string, error) {
 	return s, nil
 }
 
-// LogFormats are the values of --log-format: text (slog's key=value lines)
-// and json (one JSON object a line, for CI).
-var LogFormats = []string{"text", "json"}
+// LogFormats are the values of --log-format: text (slog's key=value lines,
+// DefaultLogFormat) and json (one JSON object a line, for CI).
+var LogFormats = []string{DefaultLogFormat, "json"}
 
-// NewLogHandler is the handler of a command's log lines on stderr, in
-// format (one of LogFormats); the CLI makes one slog's default for the
-// packages that log through it, and NewLogger makes the job's own.
-func NewLogHandler(stderr io.Writer, format string) (slog.Handler, error) {
-	return newLogHandler(stderr, format, slog.LevelInfo)
+// DefaultLogFormat is --log-format when not given.
+const DefaultLogFormat = "text"
+
+// StartLog makes a command's log lines on stderr, in format (one of
+// LogFormats), slog's default for the packages that log through it, and
+// returns ctx carrying the format, in which NewLogger makes the job's own.
+func StartLog(ctx context.Context, stderr io.Writer, format string) (context.Context, error) {
+	h, err := newLogHandler(stderr, format, slog.LevelInfo)
+	if err != nil {
+		return ctx, err
+	}
+	slog.SetDefault(slog.New(h))
+	return WithLogFormat(ctx, format), nil
 }
 
 func newLogHandler(stderr io.Writer, format string, level slog.Level) (slog.Handler, error) {
@@ -729,9 +737,9 @@ func NewLogger(ctx context.Context, stderr io.Writer, quiet bool) *slog.Logger {
 		level = slog.LevelWarn
 	}
 	format, _ := ctx.Value(logFormatKey{}).(string)
-	h, err := newLogHandler(stderr, cmp.Or(format, "text"), level)
+	h, err := newLogHandler(stderr, cmp.Or(format, DefaultLogFormat), level)
 	if err != nil { // the CLI refused the format before any job ran
-		h, _ = newLogHandler(stderr, "text", level)
+		h, _ = newLogHandler(stderr, DefaultLogFormat, level)
 	}
 	return slog.New(h)
 }

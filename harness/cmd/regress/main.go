@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -47,20 +46,16 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(newRunCmd(), newCompareCmd(), newCapacityCmd(), newPlanCmd(), newHistoryCmd(), newBisectCmd(), newResultsCmd(),
 		newImportYCSBCmd(), newYCSBCmd(), newClusterCmd(), newDoctorCmd(), newWorkerCmd(), newVersionCmd(root))
 	refuseUnknownSubcommands(root)
-	logFormat := root.PersistentFlags().String("log-format", "text", "log lines on stderr as "+strings.Join(job.LogFormats, " or ")+" (one JSON object a line, for CI)")
+	logFormat := root.PersistentFlags().String("log-format", job.DefaultLogFormat, "log lines on stderr as "+strings.Join(job.LogFormats, " or ")+" (one JSON object a line, for CI)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		running.Store(cmd)
 		format := *logFormat
 		if f := ycsbmode.LogFormatArg(args); cmd.DisableFlagParsing && f != "" {
 			format = f // regress ycsb parses its own flags
 		}
-		h, err := job.NewLogHandler(cmd.ErrOrStderr(), format)
-		if err != nil {
-			return err
-		}
-		slog.SetDefault(slog.New(h))
-		cmd.SetContext(job.WithLogFormat(cmd.Context(), format))
-		return nil
+		ctx, err := job.StartLog(cmd.Context(), cmd.ErrOrStderr(), format)
+		cmd.SetContext(ctx)
+		return err
 	}
 	return root
 }
