@@ -221,6 +221,14 @@ func addPrimaryRow(r resolved, out *Comparison, details []detail, name string, g
 	// at alpha 5% (equal weights: 4.9%). With the floor the typical
 	// workloads weigh the same and only a noisier one weighs less.
 	floor := medianSE(details, rows)
+	if !metric.IsEfficiency(name) {
+		// A latency's workloads differ in how many operations of the
+		// class they hold (A's writes are half its operations, B's a
+		// twentieth), so their errors differ for a reason, not by chance:
+		// a floor at the median would weigh B's 250 writes a trial as
+		// A's 5000. The smallest error is the floor.
+		floor = minSE(details, rows)
+	}
 	wt := make([]float64, len(rows))
 	var sumW float64
 	for j, i := range rows {
@@ -294,4 +302,18 @@ func medianSE(details []detail, rows []int) float64 {
 	}
 	slices.Sort(ses)
 	return ses[len(ses)/2]
+}
+
+// minSE is the smallest positive standard error of the rows, 1 when none is positive.
+func minSE(details []detail, rows []int) float64 {
+	m := math.Inf(1)
+	for _, i := range rows {
+		if se := details[i].est.SE; se > 0 {
+			m = min(m, se)
+		}
+	}
+	if math.IsInf(m, 1) {
+		return 1
+	}
+	return m
 }

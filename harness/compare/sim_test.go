@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -64,7 +66,7 @@ type simWorkload struct {
 type simEffect struct {
 	all      float64 // multiplier on every request
 	tail     float64 // multiplier on requests slower than the base p90 (the stall mode included)
-	op       string  // operation whose requests get opFactor
+	op       string  // operation whose requests get opFactor ("UPDATE|INSERT": each of them)
 	opFactor float64
 	tput     float64 // multiplier on throughput
 	// workload, when set, limits the latency change to that workload.
@@ -159,7 +161,7 @@ func (rec *simRecorder) trial(rng *rand.Rand, m simModel, eff simEffect, shift f
 	offset := make([]float64, len(m.ops))
 	for i, op := range m.ops {
 		scale := op.medianMicros * all * math.Exp(trialLog)
-		if op.name == eff.op {
+		if eff.op != "" && slices.Contains(strings.Split(eff.op, "|"), op.name) {
 			scale *= opF
 		}
 		offset[i] = math.Log(scale)*simBinsPerUnit + 0.5 // + 0.5: int() below rounds to the nearest bin
@@ -282,6 +284,9 @@ type simScenario struct {
 	// family, when set, is the suite's workloads (model gives the noise, each
 	// workload its mix and size); empty means one workload "A" of model.
 	family []simWorkload
+	// reps, when set below the table's, is how many replications this
+	// scenario runs: one whose trials are costly to simulate whole.
+	reps int
 	// instanceCPUSD and instanceAllocSD, when set, give each replication's
 	// candidate JVM an offset in cpu_per_op and alloc_per_op (log scale,
 	// this sd) over the whole run and every workload: two server JVMs of

@@ -115,19 +115,38 @@ func suiteScenario(suite string) simScenario {
 		s.cfg = Config{Alpha: 0.05, Gate: []string{MetricP95, MetricThroughput, MetricCPUPerOp}, Looks: 2, MaxPairs: 8,
 			Tolerances: map[string]float64{MetricP50: 0.25, MetricMean: 0.25, MetricP95: 0.20, MetricP99: 0.50, MetricP999: 1.0, MetricThroughput: 0.05,
 				MetricCPUPerOp: 0.10, MetricAllocPerOp: 0.15}}
-	case "release": // 10 s at 1000 ops/s in duets, 8 to 10 pairs, 2 looks, gate the servers' cost (and its primary rows)
-		// Latency is shown, not gated, so 2400 operations a trial keep the
-		// simulation quick without changing a gated row. The servers' cost
-		// spreads as measured in the release A/A of 2026-12-03 (load 6-13):
-		// cpu_per_op 2-3% a pair (scans more), the request threads'
-		// allocation 0.1-2.4%.
+	case "release": // 10 s at 1000 ops/s in duets, 8 to 10 pairs, 2 looks: the servers' cost gate (and its primary rows)
+		// The cost half of the shipped gate (release-latency below adds
+		// the latency half, with its own noise model); 2400 operations a
+		// trial keep the simulation quick without changing a gated row.
+		// The servers' cost spreads as measured in the release A/A of
+		// 2026-12-03 (load 6-13): cpu_per_op 2-3% a pair (scans more), the
+		// request threads' allocation 0.1-2.4%.
 		s.family = coreFamily(2400, "A", "B", "C", "D", "E", "F")
 		s.pairs, s.adaptive = 8, true
 		s.model.cpuSD, s.model.allocSD = releaseCPUPairSD/math.Sqrt2, releaseAllocPairSD/math.Sqrt2
 		s.cfg = Config{Alpha: 0.05, Gate: []string{MetricThroughput, MetricCPUPerOp, MetricAllocPerOp}, Looks: 2, MaxPairs: 10,
-			Tolerances: map[string]float64{MetricP50: 0.10, MetricMean: 0.10, MetricP95: 0.20, MetricP99: 0.50, MetricP999: 1.0, MetricThroughput: 0.05,
+			Tolerances: map[string]float64{MetricP50: 0.10, MetricMean: 0.10, MetricP95: 0.30, MetricP99: 0.50, MetricP999: 1.0, MetricThroughput: 0.05,
 				MetricCPUPerOp: 0.05, MetricAllocPerOp: 0.05},
 			PrimaryTolerances: map[string]float64{MetricCPUPerOp: 0.03}}
+	case "release-latency": // the shipped release gate whole: latency (p50, p95, p99 and the class rows) and the servers' cost
+		// Latency noise as a release duet A/A measured it on a loaded VM
+		// (2026-12-06, load 6-16): READ's p50 about 1.2% a pair, READ's
+		// p95 about 7%. Requests within a trial correlate far less in a
+		// duet at 1000 ops/s than the default model's AR(1) 0.95 (which
+		// gives a p50 5% apart from trial to trial at 2400 requests): phi
+		// 0.5 over 5000 requests gives the measured spread with a 0.4%
+		// trial effect. The five workloads that carry READ (E's scans are
+		// the cost half's), R=300: every trial is simulated whole.
+		s.family = coreFamily(5000, "A", "B", "C", "D", "F")
+		s.model.phi, s.model.trialSD = 0.5, 0.004
+		s.pairs, s.adaptive = 8, true
+		s.reps = 300
+		s.model.cpuSD, s.model.allocSD = releaseCPUPairSD/math.Sqrt2, releaseAllocPairSD/math.Sqrt2
+		s.cfg = Config{Alpha: 0.05, Gate: []string{MetricP50, MetricP95, MetricP99, MetricThroughput, MetricCPUPerOp, MetricAllocPerOp}, Looks: 2, MaxPairs: 10,
+			Tolerances: map[string]float64{MetricP50: 0.10, MetricMean: 0.10, MetricP95: 0.30, MetricP99: 0.50, MetricP999: 1.0, MetricThroughput: 0.05,
+				MetricCPUPerOp: 0.05, MetricAllocPerOp: 0.05},
+			PrimaryTolerances: map[string]float64{MetricCPUPerOp: 0.03, MetricAllocPerOp: 0.05, MetricP50: 0.03, MetricP95: 0.10, MetricP99: 0.20}}
 	case "quick": // 20 s at 2000 ops/s: 40k operations a trial, 5 to 12 pairs, 2 looks
 		s.family = coreFamily(40000, "A", "B", "C", "E")
 		s.pairs, s.adaptive = 5, true
@@ -171,6 +190,7 @@ func TestValidationFamilies(t *testing.T) {
 		{mk("quick", "A/A", simEffect{}, nil), "pass-target", nil},
 		{mk("rc", "A/A", simEffect{}, nil), "aa", nil},
 		{mk("release", "A/A", simEffect{}, nil), "pass-target", nil},
+		{mk("release-latency", "A/A", simEffect{}, nil), "pass-target", nil},
 		{mk("release", "A/A, JVM instance offsets", simEffect{}, instances), "pass-target", nil},
 		// One trial in fifty with its request threads' CPU 1.4 times the
 		// usual (a JIT hiccup on one side, as seen in five of six release
@@ -197,6 +217,16 @@ func TestValidationFamilies(t *testing.T) {
 		{mk("rc", "all requests x1.20 (2 tau)", simEffect{all: 1.20}, nil), "power", nil},
 		{mk("rc", "A UPDATE only x1.20 (2 tau)", simEffect{workload: "A", op: "UPDATE", opFactor: 1.20}, nil), "power", qA},
 		{mk("quick", "candidate misses the rate in 60% of trials", simEffect{missRate: 0.6}, nil), "shown", []string{"A/held rate"}},
+		// Latency (issue 39): a wait on every Get at twice the reads row's
+		// 3% is REGRESSION; at each workload's 10% it never PASSes beyond
+		// alpha's rate; a wait on every UPDATE alike (the writes row); at
+		// the reads row's own 3%, shown.
+		{mk("release-latency", "every READ x1.06 (2 class tau)", simEffect{op: "READ", opFactor: 1.06}, nil), "power", nil},
+		// A wait after the WAL append slows every Put: UPDATE and INSERT.
+		{mk("release-latency", "every write x1.06 (2 class tau)", simEffect{op: "UPDATE|INSERT", opFactor: 1.06}, nil), "power", nil},
+		{mk("release-latency", "every write x1.10 (= tau)", simEffect{op: "UPDATE|INSERT", opFactor: 1.10}, nil), "false-pass", nil},
+		{mk("release-latency", "every READ x1.10 (= tau)", simEffect{op: "READ", opFactor: 1.10}, nil), "false-pass", nil},
+		{mk("release-latency", "every READ x1.03 (= class tau)", simEffect{op: "READ", opFactor: 1.03}, nil), "shown", nil},
 		{mk("release", "every cpu_per_op x1.05 (= tau)", simEffect{cpu: 1.05}, nil), "false-pass", nil},
 		// The CPU primary row's 3%: a change of it in every workload, the
 		// pairs' noise alone, is never PASS beyond alpha's rate.
@@ -250,6 +280,7 @@ func TestValidationFamilies(t *testing.T) {
 	fmt.Fprintf(b, "\nA/A, R=%d: false REGRESSED of any gated metric (family) and of the worst metric; bound alpha+3sigma=%s; target A/A PASS >= 80%% for quick\n", R, strings.TrimSpace(pct(bound(alpha, R))))
 	fmt.Fprintf(b, "%-46s %6s %7s %7s %7s %6s %5s %s\n", "scenario", "gated", "family", "worst", "PASS", "INCONC", "pairs", "check")
 	for _, rw := range aaRows {
+		R := scenarioReps(rw.s, R)
 		ty := runScenario(t, rw.s, R)
 		fam := float64(ty.family) / float64(R)
 		worst, at := 0.0, ""
@@ -280,6 +311,7 @@ func TestValidationFamilies(t *testing.T) {
 	fmt.Fprintf(b, "power: verdict REGRESSION for a change of every workload, REGRESSED of the changed metric for one operation (family false REGRESSED for the A/A row);\nIMPROVED: worst changed metric, must stay <= alpha/2\n")
 	fmt.Fprintf(b, "%-46s %7s %9s %9s %9s %5s %s\n", "true change", "PASS", "REGRESSED", "verdict-R", "IMPROVED", "pairs", "check")
 	for _, rw := range edgeRows {
+		Rp := scenarioReps(rw.s, Rp)
 		ty := runScenario(t, rw.s, Rp)
 		// Power is the verdict REGRESSION for a change of every workload (the
 		// schedule stops at the first gated metric it proves regressed), and the
@@ -338,4 +370,13 @@ func TestValidationFamilies(t *testing.T) {
 	for _, f := range fail {
 		t.Error(f)
 	}
+}
+
+// scenarioReps is the replications a scenario runs in a table of r: its
+// own reps when set and fewer (the bounds then widen with them).
+func scenarioReps(s simScenario, r int) int {
+	if s.reps > 0 && s.reps < r {
+		return s.reps
+	}
+	return r
 }

@@ -131,7 +131,7 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 			notes = append(notes, fmt.Sprintf("waits of trial %s not used: %v", id, err))
 			wait, waitN = nil, nil
 		}
-		s.wait, s.waitN = append(s.wait, wait), append(s.waitN, waitN)
+		s.wait, s.waitN = append(s.wait, profile.WaitKindFirst(wait)), append(s.waitN, profile.WaitKindFirst(waitN))
 	}
 	runs := map[string]bool{}
 	for _, t := range m.Trials {
@@ -270,7 +270,7 @@ func voteOf(bm, cm *results.Manifest, c *compare.Comparison, reportPath string) 
 		if s.m == nil {
 			continue
 		}
-		s.into.Version = voteBuild(s.m)
+		s.into.Version = voteBuild(s.m, other(s.m, bm, cm))
 		s.into.JarDigest = jarDigest(s.m.JarChecksums)
 	}
 	if cm != nil {
@@ -322,22 +322,30 @@ func jarDigest(sums map[string]string) string {
 // voteBuild names a side's build as a voter would write it: the release
 // ("2.6.1", its build flavour left to the machine line), a label a person
 // gave before it ("2.6.1RC1 (2.6.1)"; never one regress made up, such as
-// "2.6.1-hadoop3+conf-794b6001"), then what was changed, in words:
-// "2.6.1 + hfile.block.cache.size=0", "2.6.1 + JVM -XX:+UseZGC".
-func voteBuild(m *results.Manifest) string {
+// "2.6.1-hadoop3+conf-794b6001"), then what it has that the other side o
+// has not, in words: "2.6.1 + hfile.block.cache.size=0", "2.6.1 + JVM
+// -XX:+UseZGC".
+func voteBuild(m, o *results.Manifest) string {
 	rel := version.Release(m.Version)
 	name := rel
 	if l := m.Label; l != "" && l != m.Version && l != rel && !madeUpLabel(l) {
 		name = l + " (" + rel + ")"
 	}
+	// What both sides share (a coprocessor on both, one heap) says
+	// nothing of the difference: only what this side has and the other
+	// has not, or has otherwise, is named.
 	var changed []string
 	for _, k := range slices.Sorted(maps.Keys(m.Settings)) {
-		changed = append(changed, k+"="+m.Settings[k])
+		if v, ok := o.Settings[k]; !ok || v != m.Settings[k] {
+			changed = append(changed, k+"="+m.Settings[k])
+		}
 	}
-	for _, o := range m.JVMOpts {
-		changed = append(changed, "JVM "+o)
+	for _, j := range m.JVMOpts {
+		if !slices.Contains(o.JVMOpts, j) {
+			changed = append(changed, "JVM "+j)
+		}
 	}
-	if m.RSHeap != "" {
+	if m.RSHeap != "" && m.RSHeap != o.RSHeap {
 		changed = append(changed, "region server heap "+m.RSHeap)
 	}
 	if len(changed) > 0 {
@@ -366,10 +374,24 @@ func reproduceCommand(args []string) string {
 	}
 	out := []string{"regress"}
 	for _, a := range args[1:] {
-		if a == "" || strings.ContainsFunc(a, func(r rune) bool { return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || r == '=' || r == ',' || r == '+' || r == '@' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) {
+		if a == "" || strings.ContainsFunc(a, func(r rune) bool {
+			return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || r == '=' || r == ',' || r == '+' || r == '@' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		}) {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}
 		out = append(out, a)
 	}
 	return strings.Join(out, " ")
+}
+
+// other is the manifest of the side that is not m (an empty one when absent).
+func other(m, bm, cm *results.Manifest) *results.Manifest {
+	o := bm
+	if m == bm {
+		o = cm
+	}
+	if o == nil {
+		return &results.Manifest{}
+	}
+	return o
 }

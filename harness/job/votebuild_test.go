@@ -22,7 +22,7 @@ func TestVoteBuildNamesASideAsAVoterWould(t *testing.T) {
 		{results.Manifest{Version: "2.6.1", Settings: map[string]string{"b": "2", "a": "1"}, JVMOpts: []string{"-XX:+UseZGC"}, RSHeap: "2g"},
 			"2.6.1 + a=1, b=2, JVM -XX:+UseZGC, region server heap 2g"},
 	} {
-		if got := voteBuild(&tc.m); got != tc.want {
+		if got := voteBuild(&tc.m, &results.Manifest{}); got != tc.want {
 			t.Errorf("voteBuild(%+v) = %q, want %q", tc.m, got, tc.want)
 		}
 	}
@@ -30,6 +30,19 @@ func TestVoteBuildNamesASideAsAVoterWould(t *testing.T) {
 
 // TestReproduceCommandQuotesWhatAShellWouldSplit: the vote's command line
 // pastes back into a shell as it ran; a test binary has none.
+// TestVoteBuildNamesOnlyWhatDiffers: settings both sides share (a
+// coprocessor loaded on both, dose.sh's) are not the difference.
+func TestVoteBuildNamesOnlyWhatDiffers(t *testing.T) {
+	b := &results.Manifest{Version: "2.6.1", Settings: map[string]string{"cp": "Wait", "wait": "0"}, JVMOpts: []string{"-Xmx1g"}}
+	c := &results.Manifest{Version: "2.6.1", Settings: map[string]string{"cp": "Wait", "wait": "20"}, JVMOpts: []string{"-Xmx1g"}}
+	if got := voteBuild(c, b); got != "2.6.1 + wait=20" {
+		t.Errorf("candidate %q, want 2.6.1 + wait=20", got)
+	}
+	if got := voteBuild(b, c); got != "2.6.1 + wait=0" {
+		t.Errorf("baseline %q, want 2.6.1 + wait=0", got)
+	}
+}
+
 func TestReproduceCommandQuotesWhatAShellWouldSplit(t *testing.T) {
 	for _, tc := range []struct {
 		args []string

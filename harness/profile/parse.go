@@ -74,8 +74,8 @@ type Profile struct {
 	// Wait is the time request threads spent waiting (WaitEvents), in
 	// microseconds per stack: stacks through RequestFrame only, each cut
 	// at its leaf to the last frame outside the JDK (the caller that
-	// waited, not Unsafe.park), with the event's kind as the leaf's
-	// suffix: "...WaitObserver.waitFor;[park]".
+	// waited, not Unsafe.park), rooted at the event's kind:
+	// "[park];...;WaitObserver.waitFor".
 	Wait Folded
 	// WaitCount counts the events behind each of Wait's stacks: what a
 	// wait frame's P is tested on, as allocation's samples are.
@@ -328,7 +328,7 @@ func foldWait(p *Profile, ev *jsonEvent, frames *[]string) {
 	if st == nil || len(st.Frames) == 0 || us <= 0 {
 		return
 	}
-	*frames = (*frames)[:0]
+	*frames = append((*frames)[:0], waitKindFrame(ev.Type))
 	if st.Truncated {
 		*frames = append(*frames, TruncatedFrame)
 		p.Truncated++
@@ -347,10 +347,33 @@ func foldWait(p *Profile, ev *jsonEvent, frames *[]string) {
 	if !request {
 		return
 	}
-	*frames = append(*frames, "["+strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(ev.Type, "jdk."), "Thread"))+"]")
 	stack := strings.Join(*frames, ";")
 	p.Wait[stack] += us
 	p.WaitCount[stack]++
+}
+
+// waitKindFrame names a wait event's kind as the root of its stack
+// ("[park]", "[javamonitorenter]"): the flame graph groups by kind, and the
+// leaf, whose self time the differential ranks, stays the frame that waited.
+func waitKindFrame(typ string) string {
+	return "[" + strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(typ, "jdk."), "Thread")) + "]"
+}
+
+// WaitKindFirst moves a wait stack's kind from its leaf (where profiles
+// stored on 2026-12-06 put it) to its root, so the frame that waited is
+// the leaf again; stacks already rooted at their kind are kept; nil stays nil.
+func WaitKindFirst(f Folded) Folded {
+	if f == nil {
+		return nil
+	}
+	out := make(Folded, len(f))
+	for s, w := range f {
+		if i := strings.LastIndexByte(s, ';'); i >= 0 && strings.HasPrefix(s[i+1:], "[") && strings.HasSuffix(s, "]") {
+			s = s[i+1:] + ";" + s[:i]
+		}
+		out[s] += w
+	}
+	return out
 }
 
 // jdkClass reports whether a JFR class name ("java/util/concurrent/...")

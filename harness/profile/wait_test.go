@@ -37,13 +37,13 @@ func TestWaitsFoldRequestThreadsOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	stack := "org.apache.hadoop.hbase.ipc.RpcHandler.run;org.apache.hadoop.hbase.ipc.CallRunner.run;org.regress.testdata.WaitObserver.waitFor"
-	if got := p.Wait[stack+";[park]"]; got != 156 {
+	if got := p.Wait["[park];"+stack]; got != 156 {
 		t.Errorf("parks under WaitObserver.waitFor: %d us, want 156; stacks %v", got, p.Wait)
 	}
-	if got := p.WaitCount[stack+";[park]"]; got != 2 {
+	if got := p.WaitCount["[park];"+stack]; got != 2 {
 		t.Errorf("park events: %d, want 2", got)
 	}
-	if got := p.Wait[stack+";[javamonitorenter]"]; got != 100 {
+	if got := p.Wait["[javamonitorenter];"+stack]; got != 100 {
 		t.Errorf("monitor enter: %d us, want 100; stacks %v", got, p.Wait)
 	}
 	if len(p.Wait) != 2 || p.Wait.Total() != 256 {
@@ -92,5 +92,12 @@ func TestFrameNamedNeedsTheWholeToGrow(t *testing.T) {
 	}
 	if len(d.Frames) == 0 || d.Frames[0].Frame != "Burn.spin" || !d.FrameNamed(d.Frames[0]) {
 		t.Errorf("a cost: frames %+v whole %+.3g..%+.3g; want Burn.spin first and named", d.Frames, d.TotalLow, d.TotalHigh)
+	}
+}
+
+func TestWaitKindFirst(t *testing.T) {
+	got := WaitKindFirst(Folded{"a;b;[park]": 3, "[park];a;b": 2, "a;c": 1})
+	if len(got) != 2 || got["[park];a;b"] != 5 || got["a;c"] != 1 {
+		t.Errorf("WaitKindFirst = %v", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
@@ -47,10 +48,13 @@ func (p WorkloadProfile) profileKinds() []struct {
 	}{{profile.Wait, p.Wait}, {profile.CPU, p.CPU}, {profile.Alloc, p.Alloc}}
 }
 
-// regressedWorkload reports whether a metric or the held-rate check of workload w REGRESSED.
+// regressedWorkload reports whether a metric or the held-rate check of
+// workload w REGRESSED, or a primary row that pools w did (a wait on the
+// Get path is REGRESSED by the reads row with every workload's own row
+// undecided: their profiles say where the time went).
 func regressedWorkload(c *compare.Comparison, w string) bool {
 	for _, m := range c.Metrics {
-		if m.Workload == w && m.Status == compare.Regressed {
+		if m.Status == compare.Regressed && (m.Workload == w || m.Primary && slices.Contains(m.Pools, w)) {
 			return true
 		}
 	}
