@@ -94,10 +94,15 @@ func compare(base, cand *results.Manifest, cfg Config) (*Comparison, []detail, e
 	if len(base.Summaries) > 0 || len(cand.Summaries) > 0 {
 		out.Warnings = append(out.Warnings, "imported summaries are ignored because both sides have measured trials")
 	}
+	failed := failedTrials(base.Trials, cand.Trials, r.maxErrorRate())
 	details, err := infer(base.Trials, cand.Trials, r, out)
 	if err != nil {
+		if len(failed) > 0 {
+			err = fmt.Errorf("%w; %s", err, failedWhy(failed, r.maxErrorRate()))
+		}
 		return nil, nil, err
 	}
+	markFailed(out, failed, r.maxErrorRate())
 	return out, details, nil
 }
 

@@ -75,6 +75,12 @@ type Config struct {
 	// degrees of freedom plus one): the weight it has against a run's own
 	// estimate. 0 means 2.
 	InstanceRuns int
+	// MaxErrorRate is the share of a trial's operations that may fail (the
+	// suite's run.max_error_rate, which the runner holds every trial to): a
+	// trial above it measured failures, not the release, and makes the
+	// verdict INVALID (errorrate.go). 0 means DefaultMaxErrorRate; a
+	// negative value allows no failed operation (a suite's 0%).
+	MaxErrorRate float64
 }
 
 // DefaultConfig returns the defaults spelled out, for callers that show or edit them.
@@ -115,6 +121,9 @@ func (c Config) resolve() (resolved, error) {
 	}
 	if r.Looks < 0 {
 		return r, fmt.Errorf("compare: %d planned looks; use 1 for a fixed number of pairs or 2-3 for adaptive pairs", c.Looks)
+	}
+	if math.IsNaN(r.MaxErrorRate) || r.MaxErrorRate > 1 {
+		return r, fmt.Errorf("compare: max error rate %v is not a share of operations in [0, 1]; use e.g. 0.01 for 1%%", c.MaxErrorRate)
 	}
 	if r.MaxPairs < 0 {
 		return r, fmt.Errorf("compare: max pairs %d is negative; use 0 for no adaptive growth", c.MaxPairs)

@@ -501,8 +501,12 @@ func loadSuiteFile(p, scenarios string) (*suite.Suite, error) {
 
 // CompareConfig is the comparison a suite asks for.
 func CompareConfig(s *suite.Suite) compare.Config {
+	maxErr := s.Run.MaxErrorRate
+	if maxErr == 0 {
+		maxErr = -1 // the suite allows no failed operation (compare's 0 is its default)
+	}
 	return compare.Config{Alpha: s.Compare.Alpha, Tolerances: s.Compare.Tolerances, PrimaryTolerances: s.Compare.PrimaryTolerances, Gate: s.Compare.Gate,
-		Looks: s.Pairs.Looks, MaxPairs: s.Pairs.Max, InstanceSD: s.Compare.InstanceSD, InstanceRuns: s.Compare.InstanceRuns}
+		Looks: s.Pairs.Looks, MaxPairs: s.Pairs.Max, InstanceSD: s.Compare.InstanceSD, InstanceRuns: s.Compare.InstanceRuns, MaxErrorRate: maxErr}
 }
 
 // Check refuses, before any work, a --format no renderer has and an --out
