@@ -129,8 +129,8 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 	head = append(head, strings.Join(env, "; "))
 	head = append(head, "Verdict: "+verdictLine(c))
 
-	var tail []string
-	if changes, more := voteChanges(c); len(changes) > 0 {
+	var changes []string
+	if cs, more := voteChanges(c); len(cs) > 0 {
 		h := "Largest changes (candidate vs baseline"
 		if !c.Descriptive && c.LookAlpha > 0 {
 			h += fmt.Sprintf(", [interval] one-sided at %.3g", c.LookAlpha)
@@ -139,21 +139,22 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 		if more > 0 {
 			h = strings.TrimSuffix(h, ":") + fmt.Sprintf("; %d more in the full report:", more)
 		}
-		tail = append(tail, h)
-		tail = append(tail, changes...)
+		changes = append([]string{h}, cs...)
 	}
+	var frames []string
+	if regressed(c) {
+		frames = voteFrameLines(v.Frames)
+	}
+	var detect, gate []string
 	if len(v.Detectable) > 0 {
 		parts := make([]string, 0, len(v.Detectable))
 		for _, d := range v.Detectable {
 			parts = append(parts, fmt.Sprintf("%s %.1f%%", d.Metric, d.Fraction*100))
 		}
-		tail = append(tail, "Smallest change this run could detect: "+strings.Join(parts, ", "))
+		detect = []string{"Smallest change this run could detect: " + strings.Join(parts, ", ")}
 	}
 	if g := voteGate(c); g != "" {
-		tail = append(tail, g)
-	}
-	if regressed(c) {
-		tail = append(tail, voteFrameLines(v.Frames)...)
+		gate = []string{g}
 	}
 	var last []string
 	if v.Command != "" {
@@ -166,7 +167,25 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 		last = append(last, "Full report: "+v.Report)
 	}
 
-	head, tail, last = wrapVote(head), wrapVote(tail), wrapVote(last)
+	head, last = wrapVote(head), wrapVote(last)
+	// The blocks in the order they print; when the paragraph would run
+	// past VoteMaxLines the least needed go first: what the run could
+	// detect, then what the gate held (the full report has both), never
+	// the changes, the frames or how to reproduce the run.
+	blocks := [][]string{wrapVote(changes), wrapVote(detect), wrapVote(gate), wrapVote(frames)}
+	size := func() int {
+		n := len(head) + len(last)
+		for _, b := range blocks {
+			n += len(b)
+		}
+		return n
+	}
+	for _, drop := range []int{1, 2} {
+		if size() > VoteMaxLines {
+			blocks[drop] = nil
+		}
+	}
+	tail := slices.Concat(blocks...)
 	room := VoteMaxLines - len(head) - len(tail) - len(last)
 	notes := voteNotes(c)
 	var kept []string
@@ -196,7 +215,7 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 
 // plainName matches what the paragraph prints as it is: a version, label,
 // suite or workload name as regress itself makes them.
-var plainName = regexp.MustCompile(`^[A-Za-z0-9._+:@=/-]*$`)
+var plainName = regexp.MustCompile(`^[A-Za-z0-9._+:@=/ (),-]*$`)
 
 // freeTextQuoter replaces each name of the comparison that is not plain by
 // its quoted form, or is nil when every name is plain.
