@@ -44,9 +44,9 @@ func newResultsCmd() *cobra.Command {
 	}
 	check := &cobra.Command{
 		Use:   "check",
-		Short: "Verify every stored entry (manifest and .hlog checksums) and say which are damaged and why",
-		Long: "check reads every entry of the store: its manifest's checksum and schema, the directory it lies in, and " +
-			"every .hlog it names; then every capacity sweep (its checksum); then what lies in the store that is no entry (an empty entry, a directory " +
+		Short: "Verify every stored entry (manifest, .hlog files and profiles) and say which are damaged and why",
+		Long: "check reads every entry of the store: its manifest's checksum and schema, the directory it lies in, " +
+			"every .hlog it names and every profile it holds (folded stacks, and descriptions naming a run of the entry); then every capacity sweep (its checksum); then what lies in the store that is no entry (an empty entry, a directory " +
 			"whose manifest.json is gone, an interrupted removal or write, a stray file, directory or symbolic link). It holds the store's lock while " +
 			"it reads, so a removal in progress is not seen half done. It prints one line per entry, good, DAMAGED or LEFTOVER with the reason, and exits 2 when " +
 			"any is damaged or left over. Remove a damaged entry with `regress results remove NAME`, or restore it from a copy.",
