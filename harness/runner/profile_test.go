@@ -288,7 +288,17 @@ func TestProfileRecordsAJVMOverJMX(t *testing.T) {
 	if jmx == nil {
 		t.Fatalf("no recorder prepared: notes %q", r.ProfileNotes())
 	}
-	time.Sleep(time.Second) // the idle watch
+	// The idle watch: a second in a run; here until the recorder is
+	// connected, which a loaded machine can take longer than a second to
+	// get to (the JVM it starts), so the test waits for the event, not a
+	// clock (the run itself notes a recorder that missed its window).
+	readyCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	for _, run := range jmx.runs {
+		if err := run.Ready(readyCtx); err != nil {
+			t.Fatalf("the recorder never connected: %v", err)
+		}
+	}
 	p := r.startProfile(ctx, s, "workloadc", profilePair, timing{Start: time.Now().Add(startLead)}, jmx)
 	if p == nil {
 		t.Fatalf("not profiled: notes %q", r.ProfileNotes())
