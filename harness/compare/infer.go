@@ -43,6 +43,8 @@ type detail struct {
 	// slot is the slot-1 side's advantage on the log scale the estimate
 	// took out (slots.go); 0 when the slots were not fitted.
 	slot float64
+	// slotNote says the slot's worth where the pairs tell it from noise.
+	slotNote string
 }
 
 // family is the gated hypotheses Holm decides together: the gated metrics'
@@ -140,7 +142,11 @@ func estimateAll(ms []metricSample, paired bool, r resolved, out *Comparison) ([
 			out.Metrics[len(out.Metrics)-1].Note = outlierNote(k.Metric, d.outliers)
 		}
 		if d.slot != 0 {
-			out.Metrics[len(out.Metrics)-1].SlotEffect = math.Exp(d.slot)
+			row := &out.Metrics[len(out.Metrics)-1]
+			row.SlotEffect = math.Exp(d.slot)
+			if d.slotNote != "" {
+				row.Note = strings.TrimPrefix(row.Note+"; "+d.slotNote, "; ")
+			}
 		}
 	}
 	return details, nil
@@ -174,8 +180,8 @@ func estimateKey(s metricSample, paired bool, pool instancePool) (detail, float6
 		d.est = pairedEstimate(ratios)
 		if e, ok := nestedEstimate(ratios, blocks, pool); ok {
 			d.est = e
-		} else if e, b, ok := slotEstimate(ratios, slots); ok {
-			d.est, d.slot = e, b
+		} else if e, b, bSE, ok := slotFit(ratios, slots); ok {
+			d.est, d.slot, d.slotNote = e, b, slotNote(b, bSE, e.DF)
 		}
 	} else {
 		if len(s.logBase) < 2 || len(s.logCand) < 2 {

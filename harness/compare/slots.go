@@ -1,6 +1,9 @@
 package compare
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // A duet pair's two trials hold two places, slot 1 and slot 2 (the clone
 // made first, the probes read first, the load started first:
@@ -27,8 +30,15 @@ const minSlotPairs = 2
 // reads a+b, in slot 2 a-b), or ok false when the slots are not known
 // for every pair or either order has fewer than minSlotPairs pairs.
 func slotEstimate(d []float64, s []int) (e estimate, b float64, ok bool) {
+	e, b, _, ok = slotFit(d, s)
+	return e, b, ok
+}
+
+// slotFit is slotEstimate with b's standard error, which in this design
+// equals a's (both are half the difference or the sum of two group means).
+func slotFit(d []float64, s []int) (e estimate, b, bSE float64, ok bool) {
 	if len(s) != len(d) {
-		return e, 0, false
+		return e, 0, 0, false
 	}
 	var plus, minus []float64
 	for i, x := range d {
@@ -38,11 +48,11 @@ func slotEstimate(d []float64, s []int) (e estimate, b float64, ok bool) {
 		case -1:
 			minus = append(minus, x)
 		default:
-			return e, 0, false
+			return e, 0, 0, false
 		}
 	}
 	if len(plus) < minSlotPairs || len(minus) < minSlotPairs {
-		return e, 0, false
+		return e, 0, 0, false
 	}
 	mp, vp := meanVar(plus)
 	mm, vm := meanVar(minus)
@@ -50,5 +60,21 @@ func slotEstimate(d []float64, s []int) (e estimate, b float64, ok bool) {
 	df := np + nm - 2
 	pooled := ((np-1)*vp + (nm-1)*vm) / df
 	se := math.Sqrt(pooled / 4 * (1/np + 1/nm))
-	return estimate{Mean: (mp + mm) / 2, SE: se, DF: df, N: len(d)}, (mp - mm) / 2, true
+	return estimate{Mean: (mp + mm) / 2, SE: se, DF: df, N: len(d)}, (mp - mm) / 2, se, true
+}
+
+// slotNote says what slot 1 was worth when the pairs tell it apart from
+// noise (b beyond its two-sided 95% interval's reach of zero): "slot 1
+// read -3.5% [-5.0%, -2.0%] against slot 2 (taken out of the ratio)";
+// "" otherwise.
+func slotNote(b, se, df float64) string {
+	if se <= 0 || df < 1 {
+		return ""
+	}
+	h := tQuantile(0.975, df) * se
+	if math.Abs(b) <= h {
+		return ""
+	}
+	pct := func(x float64) string { return fmt.Sprintf("%+.1f%%", (math.Exp(x)-1)*100) }
+	return fmt.Sprintf("slot 1 read %s [%s, %s] against slot 2 in its pairs (taken out of the ratio)", pct(b), pct(b-h), pct(b+h))
 }

@@ -3,6 +3,7 @@ package compare
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,6 +58,9 @@ func TestSlotEffectIsTakenOut(t *testing.T) {
 		if m.SlotEffect < 0.95 || m.SlotEffect > 0.97 {
 			t.Errorf("%s: slot effect %.4f, want about 0.96", tc.name, m.SlotEffect)
 		}
+		if !strings.Contains(m.Note, "slot 1 read -") || !strings.Contains(m.Note, "against slot 2") {
+			t.Errorf("%s: note %q; want the slot's worth said", tc.name, m.Note)
+		}
 		if m.Ratio < 0.99 || m.Ratio > 1.01 || m.CIHigh-m.CILow > 0.03 || m.Status != Unchanged {
 			t.Errorf("%s: ratio %.4f [%.4f, %.4f] %s; want about 1, narrow, UNCHANGED", tc.name, m.Ratio, m.CILow, m.CIHigh, m.Status)
 		}
@@ -85,5 +89,14 @@ func TestSlotEstimateNeedsBothOrders(t *testing.T) {
 	e, b, ok := slotEstimate(d, []int{1, 1, -1, -1})
 	if !ok || math.Abs(e.Mean-0.005) > 1e-12 || math.Abs(b-0.01) > 1e-12 || e.DF != 2 {
 		t.Errorf("fit %+v b %v ok %v; want mean 0.005, b 0.01, df 2", e, b, ok)
+	}
+}
+
+func TestSlotNoteOnlyBeyondNoise(t *testing.T) {
+	if n := slotNote(0.001, 0.01, 6); n != "" {
+		t.Errorf("a slot worth within noise noted: %q", n)
+	}
+	if n := slotNote(-0.04, 0.005, 6); !strings.HasPrefix(n, "slot 1 read -3.9% [") {
+		t.Errorf("note %q", n)
 	}
 }
