@@ -83,6 +83,9 @@ func extract(bt, ct []results.Trial, unpaired bool) samples {
 		if bt, ct, w = sameRuns(bt, ct); w != "" {
 			s.warnings = append(s.warnings, w)
 		}
+		if bt, ct, w = dropOrphans(bt, ct); w != "" {
+			s.warnings = append(s.warnings, w)
+		}
 	}
 	s.baseTrials, s.candTrials = len(bt), len(ct)
 	sched := checkSchedule(bt, ct, unpaired)

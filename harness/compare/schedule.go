@@ -153,22 +153,12 @@ func matchPairs(bm, cm map[string]map[pairKey]*results.Trial, s *schedule) strin
 			continue // a workload only one side ran is reported as not compared
 		}
 		if len(b) != len(c) {
-			return fmt.Sprintf("workload %s has %d baseline and %d candidate trials", w, len(b), len(c))
+			return unmatched(w, b, c)
 		}
-		idx := make([]pairKey, 0, len(b))
-		for k := range b {
-			idx = append(idx, k)
-		}
-		sort.Slice(idx, func(i, j int) bool {
-			if idx[i].run != idx[j].run {
-				return idx[i].run < idx[j].run
-			}
-			return idx[i].pair < idx[j].pair
-		})
-		for _, p := range idx {
+		for _, p := range sortedPairKeys(b) {
 			ctr, ok := c[p]
 			if !ok {
-				return fmt.Sprintf("workload %s: pair %d of run %q has a baseline trial but no candidate trial", w, p.pair, p.run)
+				return unmatched(w, b, c)
 			}
 			btr := b[p]
 			if btr.Order+ctr.Order != 1 || (btr.Order != 0 && btr.Order != 1) {
@@ -178,6 +168,46 @@ func matchPairs(bm, cm map[string]map[pairKey]*results.Trial, s *schedule) strin
 		}
 	}
 	return ""
+}
+
+// unmatched says which trials of workload w have no partner (no trial of
+// the other side with their run and pair) and why none can have one.
+func unmatched(w string, b, c map[pairKey]*results.Trial) string {
+	var names []string
+	runs := [2]map[string]bool{{}, {}}
+	for si, side := range []map[pairKey]*results.Trial{b, c} {
+		other := []map[pairKey]*results.Trial{c, b}[si]
+		for _, k := range sortedPairKeys(side) {
+			runs[si][k.run] = true
+			if other[k] == nil {
+				names = append(names, fmt.Sprintf("%s trial %s (run %s pair %d)", [2]string{"baseline", "candidate"}[si], side[k].ID, k.run, k.pair))
+			}
+		}
+	}
+	why := "a trial pairs only with the other side's trial of its own run and pair"
+	shared := false
+	for r := range runs[0] {
+		shared = shared || runs[1][r]
+	}
+	if !shared {
+		why = fmt.Sprintf("the sides' trials come from different runs (baseline: %s; candidate: %s), and %s", strings.Join(sortedKeys(runs[0]), ", "), strings.Join(sortedKeys(runs[1]), ", "), why)
+	}
+	return fmt.Sprintf("workload %s has %d baseline and %d candidate trials, %d with no partner: %s; %s", w, len(b), len(c), len(names), firstFew(names), why)
+}
+
+// sortedPairKeys returns a pair map's keys by run, then pair.
+func sortedPairKeys(m map[pairKey]*results.Trial) []pairKey {
+	idx := make([]pairKey, 0, len(m))
+	for k := range m {
+		idx = append(idx, k)
+	}
+	sort.Slice(idx, func(i, j int) bool {
+		if idx[i].run != idx[j].run {
+			return idx[i].run < idx[j].run
+		}
+		return idx[i].pair < idx[j].pair
+	})
+	return idx
 }
 
 // pairKey identifies a pair: pair indices match only within one run.
@@ -221,6 +251,55 @@ func sameRuns(bt, ct []results.Trial) (b, c []results.Trial, warning string) {
 	c, dc := keep(ct)
 	return b, c, fmt.Sprintf("using only the trials of the run(s) both sides share (%s); %d baseline and %d candidate trial(s) from other runs are left out",
 		strings.Join(sortedKeys(shared), ", "), db, dc)
+}
+
+// dropOrphans leaves out, in each run both sides share, the trials of a
+// pair the other side holds no trial of (a run stopped between a pair's two
+// trials stores the first alone), and names each and why. The complete pairs
+// stay paired; before, one half pair sent the whole comparison to the
+// unpaired test with only the sides' trial counts as the reason. A
+// workload without one complete pair keeps its trials (checkSchedule then
+// says why it cannot pair them).
+func dropOrphans(bt, ct []results.Trial) (b, c []results.Trial, warning string) {
+	type key struct {
+		workload, run string
+		pair          int
+	}
+	keys := func(ts []results.Trial) (map[key]bool, map[string]bool) {
+		k, runs := map[key]bool{}, map[string]bool{}
+		for i := range ts {
+			k[key{ts[i].Workload, ts[i].RunID, ts[i].Pair}] = true
+			runs[ts[i].RunID] = true
+		}
+		return k, runs
+	}
+	kb, rb := keys(bt)
+	kc, rc := keys(ct)
+	complete := map[string]bool{} // workloads with a complete pair
+	for k := range kb {
+		if kc[k] {
+			complete[k.workload] = true
+		}
+	}
+	var names []string
+	keep := func(ts []results.Trial, other map[key]bool, otherRuns map[string]bool, side, otherSide string) []results.Trial {
+		var out []results.Trial
+		for _, t := range ts {
+			if otherRuns[t.RunID] && complete[t.Workload] && !other[key{t.Workload, t.RunID, t.Pair}] {
+				names = append(names, fmt.Sprintf("%s pair %d of run %s: %s trial %s (no %s trial of that pair is stored)", t.Workload, t.Pair, t.RunID, side, t.ID, otherSide))
+				continue
+			}
+			out = append(out, t)
+		}
+		return out
+	}
+	b = keep(bt, kc, rc, "baseline", "candidate")
+	c = keep(ct, kb, rb, "candidate", "baseline")
+	if len(names) == 0 {
+		return bt, ct, ""
+	}
+	return b, c, fmt.Sprintf("%d trial(s) have no partner and are left out, the complete pairs compared paired: %s; a run stopped (interrupted, or failed) between a pair's two trials stores the first alone",
+		len(names), firstFew(names))
 }
 
 // sortedKeys returns a map's keys in order, so warnings and pairs are deterministic.

@@ -144,3 +144,25 @@ func TestCompareRefusesALabelHoldingTwoVersions(t *testing.T) {
 		t.Errorf("compare of a two-version label: exit %d, %v; want exit 2 with check's words", code(err), err)
 	}
 }
+
+// TestAStoppedRunsHalfPairIsNamed: a run stopped between a pair's two
+// trials was compared unpaired, the report saying only "8 baseline and 7
+// candidate trials"; its lone trial is now left out and named in the
+// report's warnings, the complete pairs compared paired.
+func TestAStoppedRunsHalfPairIsNamed(t *testing.T) {
+	st, err := results.Open(filepath.Join(t.TempDir(), "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	storeSide(t, st, "base", 1.0, 8, 0)
+	storeSide(t, st, "cand", 1.0, 7, 1) // stopped before the candidate's trial of pair 7
+	r, err := compareJSON(t, "--baseline", "base", "--candidate", "cand", "--store", st.Root(), "--scenarios", filepath.Join("..", "..", "..", "scenarios"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != "PASS" || !slices.ContainsFunc(r.Warnings, func(w string) bool {
+		return strings.Contains(w, "workloadc pair 7 of run run1: baseline trial base-7 (no candidate trial of that pair is stored)")
+	}) || slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "unpaired") }) {
+		t.Errorf("verdict %s, warnings %q: want the 7 complete pairs paired and base-7 named", r.Verdict, r.Warnings)
+	}
+}
