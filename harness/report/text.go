@@ -35,7 +35,11 @@ func renderText(w io.Writer, r Report) error {
 	if c.Descriptive { // the verdict line says it: once above the table, never in a row
 		head = strings.Replace(head, " ("+DescriptiveNote+")", "", 1)
 	}
-	fmt.Fprintf(&b, "regress: %s\nverdict: %s\n\n", head, verdictLine(c))
+	fmt.Fprintf(&b, "regress: %s\nverdict: %s\n", head, verdictLine(c))
+	for _, l := range regressedLines(c) {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("\n")
 	if _, err := io.WriteString(w, wrapText(b.String(), TextWidth)); err != nil {
 		return err
 	}
@@ -56,7 +60,13 @@ func renderText(w io.Writer, r Report) error {
 // renderWideText writes the table of every column (--wide).
 func renderWideText(w io.Writer, r Report) error {
 	c := r.Comparison
-	if _, err := fmt.Fprintf(w, "regress: %s\nverdict: %s\n\n", headline(c), verdictLine(c)); err != nil {
+	var b0 strings.Builder
+	fmt.Fprintf(&b0, "regress: %s\nverdict: %s\n", headline(c), verdictLine(c))
+	for _, l := range regressedLines(c) {
+		b0.WriteString(l + "\n")
+	}
+	b0.WriteString("\n")
+	if _, err := io.WriteString(w, b0.String()); err != nil {
 		return err
 	}
 	if err := writeWideTable(w, c); err != nil {

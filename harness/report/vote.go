@@ -611,3 +611,41 @@ func voteGate(c *compare.Comparison) string {
 	}
 	return "Held to (worse by more than this is REGRESSION): " + strings.Join(parts, "; ")
 }
+
+// regressedLines are the REGRESSED rows and held rates in the vote's words,
+// latency first then the servers' cost, largest first: what the text
+// report says under its verdict, before the table.
+func regressedLines(c *compare.Comparison) []string {
+	type item struct {
+		cost bool
+		size float64
+		line string
+	}
+	var items []item
+	for _, m := range c.Metrics {
+		if m.Status != compare.Regressed || !finite(m.Ratio) || m.Ratio <= 0 {
+			continue
+		}
+		items = append(items, item{metric.Of(m.Metric).Scope != metric.PerOp, math.Abs(math.Log(m.Ratio)), voteMetric(m)})
+	}
+	for _, h := range c.HeldRate {
+		if h.Status == compare.Regressed {
+			items = append(items, item{true, math.Inf(1), fmt.Sprintf("- %s held rate %.0f ops/s: missed in %d of %d candidate and %d of %d baseline trials, %s",
+				h.Workload, h.TargetOpsPerSec, h.CandidateMissed, h.CandidateTrials, h.BaselineMissed, h.BaselineTrials, h.Status)})
+		}
+	}
+	slices.SortStableFunc(items, func(a, b item) int {
+		if a.cost != b.cost {
+			if a.cost {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(b.size, a.size)
+	})
+	var out []string
+	for _, it := range items {
+		out = append(out, it.line)
+	}
+	return out
+}
