@@ -320,7 +320,11 @@ func parseConfig(p Properties) (Config, error) {
 	c.Ordered = oneOf("insertorder", "hashed", "hashed", "ordered") == "ordered"
 	c.ZeroPadding = int(i64("zeropadding", 1, 0, 40))
 	c.InsertStart = i64("insertstart", 0, 0, math.MaxInt64)
-	c.InsertCount = i64("insertcount", c.RecordCount-c.InsertStart, 0, math.MaxInt64)
+	if _, set := p.Get("insertcount"); !set && c.InsertStart > c.RecordCount {
+		errs = append(errs, fmt.Errorf("insertstart=%d is past recordcount=%d, so insertcount's default (recordcount-insertstart, the rows from insertstart on) is negative: recordcount is the whole table's size; give an insertstart below it, or insertcount", c.InsertStart, c.RecordCount))
+	} else {
+		c.InsertCount = i64("insertcount", c.RecordCount-c.InsertStart, 0, math.MaxInt64)
+	}
 	c.InsertProportion = rawInsert
 	if len(errs) > 0 {
 		return c, errors.Join(errs...)
@@ -391,6 +395,9 @@ func (c Config) check() error {
 	within("expected new keys", c.ExpectedNewKeys, 0, math.MaxInt64)
 	if len(errs) > 0 {
 		return errors.Join(errs...)
+	}
+	if err := c.checkKeySpace(); err != nil {
+		return err // the sums below would wrap
 	}
 	if c.InsertStart+c.InsertCount > c.RecordCount || c.InsertStart+c.InsertCount < 0 {
 		errs = append(errs, fmt.Errorf("insertstart=%d + insertcount=%d is beyond recordcount=%d: recordcount is the size of the whole table and must cover this client's range", c.InsertStart, c.InsertCount, c.RecordCount))
