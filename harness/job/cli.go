@@ -141,6 +141,14 @@ func UnknownCommand(path string, args, names []string) error {
 	return fault.Usagef("%s (its commands: %s); see `%s --help`", msg, strings.Join(names, ", "), path)
 }
 
+// ycsbProperty is the -p form of a YCSB flag regress takes as a long flag.
+func ycsbProperty(flag string) string {
+	if flag == "threads" {
+		return "threadcount=N"
+	}
+	return flag + "=VALUE"
+}
+
 // FlagError is a command's flag parsing error as a usage error: an unknown
 // flag names the nearest of the command's flags (names without dashes),
 // "unknown flag --baselin for regress; did you mean --baseline?".
@@ -154,6 +162,10 @@ func FlagError(path string, err error, names []string) error {
 			return fault.Usagef("%s%s", msg, s)
 		}
 		return fault.Usagef("%s; see `%s --help` for its flags", msg, path)
+	}
+	if _, word, ok := strings.Cut(err.Error(), "' in -"); ok && strings.HasPrefix(err.Error(), "unknown shorthand flag") && slices.Contains(names, word) {
+		// pflag reads YCSB's -threads as the shorthands -t -h -r ...
+		return fault.Usagef("%s takes --%s with two dashes: -%s is YCSB's single-dash spelling, which only -P and -p keep here (or give -p %s)", path, word, word, ycsbProperty(word))
 	}
 	if strings.HasPrefix(err.Error(), "unknown shorthand flag") {
 		return fault.Usage(fmt.Errorf("%w; see `%s --help` for its flags", err, path))

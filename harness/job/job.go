@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,6 +54,9 @@ type Options struct {
 	Profile *bool
 	// Instances overrides the suite's run.instances (--instances); 0 keeps the suite's.
 	Instances int
+	// Overrides are YCSB's -P, -p, -threads and -target given to the suite
+	// (the main job and run): part of its fingerprint.
+	Overrides suite.Overrides
 }
 
 // Report says where a comparison's reports go and when its verdict fails the job.
@@ -282,6 +286,9 @@ func (j *Run) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := j.override(s); err != nil {
+		return err
+	}
 	if err := j.setTrials(s); err != nil {
 		return err
 	}
@@ -331,8 +338,20 @@ func (o *Options) checkPair(b, c sut.Spec) (base, cand sut.Spec, s *suite.Suite,
 	if s, err = LoadSuite(o.Scenarios, o.Suite); err != nil {
 		return
 	}
+	if err = o.override(s); err != nil {
+		return
+	}
 	err = o.setTrials(s)
 	return
+}
+
+// override applies -P, -p, --threads and --target to the suite before
+// anything fingerprints it (refused as the suite file's own values would be).
+func (o *Options) override(s *suite.Suite) error {
+	if err := s.Override(o.Overrides); err != nil {
+		return fault.Usagef("suite %s with the command line's workloads and properties: %w", s.Name, err)
+	}
+	return nil
 }
 
 // setTrials applies --trials to the suite before anything fingerprints it:
@@ -674,6 +693,15 @@ func ParseCount(s string) (int, error) {
 		return 0, fmt.Errorf("%q is not a count: give a whole number of at least 1, or leave the flag out for the suite's", s)
 	}
 	return n, nil
+}
+
+// ParseRate reads --target: a rate in ops/s, 0 for unthrottled.
+func ParseRate(s string) (*float64, error) {
+	r, err := strconv.ParseFloat(s, 64)
+	if err != nil || r < 0 || math.IsNaN(r) || math.IsInf(r, 0) {
+		return nil, fmt.Errorf("%q is not a rate: give ops/s for the whole cluster, e.g. 1000, or 0 for as fast as it goes", s)
+	}
+	return &r, nil
 }
 
 // ParseStore reads --store: an empty or blank directory is refused, not read

@@ -27,7 +27,11 @@ func (s *Suite) properties(w string) (workload.Properties, error) {
 		return p, err
 	}
 	for k, v := range s.Properties {
-		p.Set(k, v, "suite properties")
+		src := "suite properties"
+		if s.cmdline[k] {
+			src = workload.OverrideSource
+		}
+		p.Set(k, v, src)
 	}
 	src := "suite data"
 	p.Set("recordcount", strconv.FormatInt(s.Data.RecordCount, 10), src)

@@ -52,6 +52,10 @@ type Suite struct {
 
 	// loads is each workload's load as read when the suite loaded (spec.go).
 	loads loads
+	// files maps a workload given by -P (Override) to its file's path.
+	files map[string]string
+	// cmdline marks the properties given by -p (Override), for errors.
+	cmdline map[string]bool
 }
 
 // Data is the seed table's data spec; a stored seed snapshot is reused while it is unchanged.
@@ -528,6 +532,9 @@ func (s *Suite) normalise(f *file) error {
 			bad("compare.gate: %v", err)
 		}
 	}
+	if err := checkProperties(s.Properties); err != nil {
+		errs = append(errs, err)
+	}
 	if err := s.normaliseCapacity(f.Capacity); err != nil {
 		errs = append(errs, err)
 	}
@@ -541,6 +548,9 @@ func (s *Suite) normalise(f *file) error {
 
 // WorkloadPath is where a workload named in the suite is read from.
 func (s *Suite) WorkloadPath(name string) string {
+	if p, ok := s.files[name]; ok {
+		return p
+	}
 	if filepath.IsAbs(name) {
 		return name
 	}

@@ -111,7 +111,7 @@ func TestFingerprintTracksWhatMakesResultsComparable(t *testing.T) {
 func TestShippedSuitesLoad(t *testing.T) {
 	scen := filepath.Join("..", "..", "scenarios")
 	names := Names(scen)
-	for _, want := range []string{"smoke", "quick", "rc"} {
+	for _, want := range []string{"smoke", "quick", "rc", "pe", "ltt"} {
 		p, err := Resolve(scen, want)
 		if err != nil {
 			t.Fatal(err)

@@ -180,3 +180,30 @@ func escapeForTest(s string, key bool) string {
 	}
 	return b.String()
 }
+
+func TestUnsupportedPropertiesAreRefusedByName(t *testing.T) {
+	cases := []struct {
+		key, value, want string
+	}{
+		{"dataintegrity", "true", "regress does not support dataintegrity=true (set in -p): regress does not check"},
+		{"dataintegrity", "false", ""},
+		{"clientbuffering", "TRUE", "regress does not support clientbuffering=TRUE"},
+		{"core_workload_insertion_retry_limit", "3", "does not retry a failed insert"},
+		{"core_workload_insertion_retry_limit", "0", ""},
+		{"measurementtype", "timeseries", "HDR histograms only"},
+		{"measurementtype", "hdrhistogram", ""},
+	}
+	for _, c := range cases {
+		p := NewProperties()
+		p.Set("recordcount", "10", "test")
+		p.Set("operationcount", "10", "test")
+		p.Set(c.key, c.value, OverrideSource)
+		_, err := NewConfig(p)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s=%s refused: %v", c.key, c.value, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s=%s: %v, want an error containing %q", c.key, c.value, err, c.want)
+		}
+	}
+}

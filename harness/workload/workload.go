@@ -261,6 +261,9 @@ func parseConfig(p Properties) (Config, error) {
 		}
 		return v
 	}
+	if err := CheckUnsupported(p); err != nil {
+		errs = append(errs, err)
+	}
 	if wl, ok := p.Get("workload"); ok && strings.TrimSpace(wl) != "site.ycsb.workloads.CoreWorkload" {
 		errs = append(errs, p.valueError("workload", wl, "only site.ycsb.workloads.CoreWorkload is implemented"))
 	}

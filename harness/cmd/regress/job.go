@@ -31,6 +31,7 @@ func setupMainJob(root *cobra.Command) {
 	f.BoolVar(&j.ReuseBaseline, "reuse-baseline", false, "compare with stored baseline trials of the same suite instead of running the baseline (unpaired)")
 	addReport(f, &j.Report, "exit 4 when the verdict is INCONCLUSIVE")
 	addCommon(f, &j.Options, job.DefaultSuite)
+	addOverrides(f, &j.Overrides)
 	countVar(f, &j.Instances, "instances", "start each side's cluster afresh this many times over the run, the pairs split between them, so the offset between two JVMs of one release lies inside the intervals (default: the suite's run.instances, else "+strconv.Itoa(suite.DefaultInstances)+"; each instance adds a start and a warm-up, about 3 minutes on 2 cores)")
 	profile := f.Bool("profile", false, "record JFR on both sides' region servers over one extra, uncounted pair per workload run after the counted ones, and report the frames that grew (default: the suite's run.profile, on in smoke, quick and rc; --profile=false turns it off)")
 	root.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -60,6 +61,16 @@ func addCommon(f *pflag.FlagSet, o *job.Options, suite string) {
 	addLoadHosts(f, &o.LoadHosts)
 	countVar(f, &o.RegionServers, "region-servers", "region servers of every cluster regress starts (both sides): 1 is standalone HBase, 2+ a ZooKeeper, master and N region server JVMs (default: the suite's cluster.region_servers, else 1)")
 	f.StringVar(&o.RSHeap, "rs-heap", "", "heap (-Xmx) of each region server regress starts, e.g. 2g (default: the suite's cluster.rs_heap, else "+cluster.DefaultRSHeap+")")
+}
+
+// addOverrides adds YCSB's habits to the main job and run: -P workload
+// files, -p properties, --threads and --target (pflag reads -threads as
+// the shorthands -t -h -r...: YCSB's single dash works for -P and -p only).
+func addOverrides(f *pflag.FlagSet, o *suite.Overrides) {
+	f.StringArrayVarP(&o.Workloads, "workload-file", "P", nil, "run this YCSB workload file instead of the suite's workloads: a path anywhere, or a name under --scenarios (repeatable; its contents are part of the suite's fingerprint)")
+	f.StringArrayVarP(&o.Properties, "property", "p", nil, "YCSB property key=value for every workload, as YCSB's -p (repeatable; part of the fingerprint, so results with other properties never mix); threadcount, target, operationcount, recordcount, fieldcount, fieldlength and columnfamily set the suite's run and data sections")
+	countVar(f, &o.Threads, "threads", "client threads of each trial, YCSB's -threads (default: the suite's run.threads; -p threadcount=N says the same)")
+	f.Var(checked(&o.Target, job.ParseRate, "ops/s"), "target", "target rate in ops/s of each trial for the whole cluster, YCSB's -target; 0 unthrottled (default: the suite's run.target; -p target=R says the same)")
 }
 
 func addScenarios(f *pflag.FlagSet, p *string, usage string) {

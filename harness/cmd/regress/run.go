@@ -24,6 +24,7 @@ provisions nothing, and touches only tables and snapshots named regress_*.`,
 	}
 	f := cmd.Flags()
 	addCommon(f, &j.Options, job.DefaultSuite)
+	addOverrides(f, &j.Overrides)
 	addSide(f, &j.Side, "", true)
 	return cmd
 }
