@@ -1,4 +1,4 @@
-package runner
+package probe
 
 import (
 	"cmp"
@@ -19,10 +19,11 @@ import (
 	"github.com/regress-hbase/regress/harness/servercost"
 )
 
-// countSource is where a side's servers' counts are read from, found once
+// CountSource is where a side's servers' counts are read from, found once
 // per side: its region servers (for GetRegionLoad) and their info servers
-// (for /prometheus), or why the block cache cannot be read.
-type countSource struct {
+// (for /prometheus), or why the block cache cannot be read. Its zero value
+// is ready; a side started afresh gets a new one.
+type CountSource struct {
 	once sync.Once
 	countServers
 }
@@ -38,6 +39,10 @@ type countServers struct {
 	address map[string]string
 }
 
+// Addresses maps each of the side's servers' names to its RPC host:port
+// as the counts found them (nil before, and on a side of one server).
+func (cs *CountSource) Addresses() map[string]string { return cs.address }
+
 // httpCounts reads info servers; each request has its own deadline.
 var httpCounts = &http.Client{}
 
@@ -45,7 +50,7 @@ var httpCounts = &http.Client{}
 // a note, not an error: the trial runs on without its counts. Servers read
 // through /jmx (a cluster regress did not start) give their info servers as
 // sut found them, https:// where they speak TLS.
-func (cs *countSource) find(ctx context.Context, c *hbase.Client, servers servercost.Servers) {
+func (cs *CountSource) find(ctx context.Context, c *hbase.Client, servers servercost.Servers) {
 	cs.once.Do(func() {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
@@ -177,20 +182,48 @@ func (cs *countServers) read(ctx context.Context, c *hbase.Client, table string)
 // quarter to two thirds of a profiled window's allocation on 2.6.1 was
 // /prometheus answering it.
 type countProbe struct {
-	cs    *countSource
+	cs    *CountSource
 	table string
 	a     countReading
 }
 
-// countsBefore takes s's first counts reading of table now, before the
-// trial's idle watch; nil when s's counts are not read (no servers known, no client).
-func (r *Runner) countsBefore(ctx context.Context, s *side, table string) *countProbe {
-	if len(s.t.Servers) == 0 || s.t.Client == nil {
+// Counts is the counts probe: on a counted trial its servers' counts,
+// read before the idle watch and after the window's last reading
+// (countProbe). The profiled pair has none: its recorder stops when jcmd
+// reaches the JVM (a /prof run when its whole seconds end), a second or
+// so after the window's last reading, while Closed already runs: a counts
+// read then (a /prometheus page, the whole /jmx) would land in the profile
+// as the release's own frames, and the profiled pair's trials are stored
+// only as their profiles, so their counts serve nothing.
+type Counts struct{}
+
+// Hooks reads t's counts before its idle watch and returns them scaled to
+// its window when it has closed; none on the profiled pair.
+func (Counts) Hooks(t Trial) (Hooks, bool) {
+	if t.Profiled {
+		return Hooks{}, false
+	}
+	var counts *countProbe
+	return Hooks{
+		Before: func(ctx context.Context) { counts = countsBefore(ctx, t) },
+		Closed: func(ctx context.Context, m *Measured) Outcome {
+			if m == nil {
+				return Outcome{}
+			}
+			return Outcome{Counts: counts.after(ctx, t, m.Result)}
+		},
+	}, true
+}
+
+// countsBefore takes t's first counts reading of its table now, before the
+// trial's idle watch; nil when t's counts are not read (no servers known, no client).
+func countsBefore(ctx context.Context, t Trial) *countProbe {
+	if len(t.Servers) == 0 || t.Client == nil || t.Counts == nil {
 		return nil
 	}
-	cs := &s.counts
-	cs.find(ctx, s.t.Client, s.t.Servers)
-	return &countProbe{cs: cs, table: table, a: cs.read(ctx, s.t.Client, table)}
+	cs := t.Counts
+	cs.find(ctx, t.Client, t.Servers)
+	return &countProbe{cs: cs, table: t.Table, a: cs.read(ctx, t.Client, t.Table)}
 }
 
 // after takes the second reading, once the window's last reading is
@@ -199,14 +232,14 @@ func (r *Runner) countsBefore(ctx context.Context, s *side, table string) *count
 // the lead), and the load is paced at one rate with one mix throughout, so
 // the window's share is its share of the client's operations. The block
 // cache's hit ratio is not scaled. Nil for a nil probe.
-func (p *countProbe) after(ctx context.Context, s *side, res *loadgen.Result) *results.Counts {
+func (p *countProbe) after(ctx context.Context, t Trial, res *loadgen.Result) *results.Counts {
 	if p == nil {
 		return nil
 	}
 	if ctx.Err() != nil {
 		return &results.Counts{CountsNote: "counts not read: the run was stopped"}
 	}
-	b := p.cs.read(ctx, s.t.Client, p.table)
+	b := p.cs.read(ctx, t.Client, p.table)
 	c := windowCounts(&p.cs.countServers, p.a, b)
 	if res != nil && res.Ops > 0 && res.WarmupOps > 0 {
 		share := float64(res.Ops) / float64(res.Ops+res.WarmupOps)

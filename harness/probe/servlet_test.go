@@ -1,4 +1,4 @@
-package runner
+package probe
 
 import (
 	"context"
@@ -17,8 +17,6 @@ import (
 	"github.com/regress-hbase/regress/harness/profile"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/servercost"
-	"github.com/regress-hbase/regress/harness/suite"
-	"github.com/regress-hbase/regress/harness/sut"
 )
 
 // profServer is one region server's info server as HBase 2.6.1 answers
@@ -79,13 +77,14 @@ java/lang/Thread.run;org/apache/hadoop/hbase/http/ProfileOutputServlet.doGet 1
 // fastServlet makes /prof's waits milliseconds for a test.
 var fastServlet = profile.ServletOptions{Settle: 150 * time.Millisecond, Poll: 50 * time.Millisecond, Grace: 5 * time.Second}
 
-// remoteSide is a side of region servers elsewhere, each read at its info server.
-func remoteSide(name string, servers ...*httptest.Server) *side {
+// remoteSide is the profiled trial of a side of region servers elsewhere,
+// each read at its info server, stored in store.
+func remoteSide(store *results.Store, name string, measure time.Duration, servers ...*httptest.Server) Trial {
 	var ss servercost.Servers
 	for i, srv := range servers {
 		ss = append(ss, servercost.Server{Name: fmt.Sprintf("region server %d", i), JMX: srv.Listener.Addr().String()})
 	}
-	return &side{t: &sut.Target{Name: name, Servers: ss}, key: results.Key{Target: name, Suite: "s", Fingerprint: "0123456789abcdef"}}
+	return profiledTrial(store, name, ss, servletLead, measure)
 }
 
 // TestServletProfileIsStoredAsJFRProfilesAre: a side whose region servers
@@ -107,16 +106,16 @@ func TestServletProfileIsStoredAsJFRProfilesAre(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Runner{Profile: true, Store: store, RunID: "run", servlet: fastServlet, Suite: &suite.Suite{Run: suite.Run{Warmup: servletLead, Measure: 500 * time.Millisecond}}}
-	s := remoteSide("cand", servers...)
+	pr := &Profiler{Servlet: fastServlet}
+	s := remoteSide(store, "cand", 500*time.Millisecond, servers...)
 	ctx := context.Background()
-	p := r.startProfile(ctx, s, "workloadc", profilePair, timing{Start: time.Now()}, nil)
+	p := pr.startProfile(ctx, s, time.Now(), nil)
 	if p == nil {
-		t.Fatalf("not profiled: notes %q", r.ProfileNotes())
+		t.Fatalf("not profiled: notes %q", pr.Notes())
 	}
-	id := r.profileID("workloadc", profilePair)
-	p.keep(ctx, r, "workloadc", id, &results.ProfileMeta{RunID: "run", Workload: "workloadc", Ops: 1000}, true)
-	if n := r.ProfileNotes(); len(n) > 0 {
+	id := s.ProfileID
+	p.keep(ctx, pr, "workloadc", id, &results.ProfileMeta{RunID: "run", Workload: "workloadc", Ops: 1000}, true)
+	if n := pr.Notes(); len(n) > 0 {
 		t.Fatalf("notes %q", n)
 	}
 	for i, f := range fakes {
@@ -126,7 +125,7 @@ func TestServletProfileIsStoredAsJFRProfilesAre(t *testing.T) {
 		}
 		f.mu.Unlock()
 	}
-	dir := store.Dir(s.key)
+	dir := s.Dir
 	metas, err := results.ReadProfileMetas(dir)
 	if err != nil || len(metas) != 1 {
 		t.Fatalf("descriptions %+v, %v", metas, err)
@@ -183,15 +182,15 @@ func TestServletThatCannotProfileIsOneNotePerSide(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &Runner{Profile: true, Store: store, RunID: "run", servlet: fastServlet, Suite: &suite.Suite{Run: suite.Run{Warmup: servletLead, Measure: time.Second}}}
-			s := remoteSide("cand", servers...)
-			p := r.startProfile(context.Background(), s, "workloadc", profilePair, timing{Start: time.Now()}, nil)
-			p.keep(context.Background(), r, "workloadc", r.profileID("workloadc", profilePair), &results.ProfileMeta{Ops: 1000}, true)
-			n := r.ProfileNotes()
+			pr := &Profiler{Servlet: fastServlet}
+			s := remoteSide(store, "cand", time.Second, servers...)
+			p := pr.startProfile(context.Background(), s, time.Now(), nil)
+			p.keep(context.Background(), pr, "workloadc", s.ProfileID, &results.ProfileMeta{Ops: 1000}, true)
+			n := pr.Notes()
 			if len(n) != 1 || !strings.HasPrefix(n[0], tc.want) || !strings.Contains(n[0], "docs/profiles.md") {
 				t.Errorf("notes %q, want one starting %q and pointing at the docs", n, tc.want)
 			}
-			if _, err := os.Stat(filepath.Join(store.Dir(s.key), results.ProfilesDir)); !os.IsNotExist(err) {
+			if _, err := os.Stat(filepath.Join(s.Dir, results.ProfilesDir)); !os.IsNotExist(err) {
 				t.Errorf("profiles stored for a side that has none: %v", err)
 			}
 		})

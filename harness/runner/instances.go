@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/regress-hbase/regress/harness/lifecycle"
+	"github.com/regress-hbase/regress/harness/probe"
 )
 
 // Instances: a suite's run.instances starts each side afresh that many
@@ -88,7 +89,7 @@ func (r *Runner) renewSide(ctx context.Context, i int, s *side, b int) error {
 	}
 	log := r.logger().With("target", t.Name)
 	s.t, s.instance = t, b
-	s.idle, s.counts = background{}, countSource{}
+	s.idle, s.counts = background{}, probe.CountSource{}
 	s.mgr = lifecycle.New(t.Client, s.tag, log)
 	spec, err := r.seedSpec(s)
 	if err != nil {

@@ -22,7 +22,7 @@ import (
 	"github.com/regress-hbase/regress/harness/lifecycle"
 	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/loadhosts"
-	"github.com/regress-hbase/regress/harness/profile"
+	"github.com/regress-hbase/regress/harness/probe"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/servercost"
 	"github.com/regress-hbase/regress/harness/suite"
@@ -93,14 +93,9 @@ type Runner struct {
 	planned     int
 	prepared    int
 
-	profileMu    sync.Mutex
-	profileNotes []string
-	// servlet tunes the /prof requests of servers elsewhere; tests shorten its waits.
-	servlet profile.ServletOptions
-	// jmxRec records JFR over JMX (--*-jmx-port), compiled once a run.
-	jmxOnce sync.Once
-	jmxRec  *profile.JMXRecorder
-	jmxErr  error
+	// prof is the run's profiler probe, made on first use (profiler).
+	profOnce sync.Once
+	prof     *probe.Profiler
 }
 
 // cloneTag names the trial clones of the next side prepared: the run, and
@@ -124,7 +119,7 @@ type side struct {
 	// idle pools the background of the side's servers over the run.
 	idle background
 	// counts is where the side's request and block cache counts come from.
-	counts countSource
+	counts probe.CountSource
 	// tag names the side's trial clones; instance numbers its fresh starts.
 	tag      string
 	instance int
@@ -476,8 +471,8 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 			err = derr
 		}
 	}()
-	hs := []trialHooks{r.hooksFor(s, w, table, pair)}
-	before(ctx, hs)
+	hs := []probe.TrialHooks{r.hooksFor(s, w, table, pair)}
+	probe.Before(ctx, hs)
 	at := timing{}
 	idle := r.watchIdle(ctx, []*side{s})
 	if len(idle) > 0 {
@@ -487,13 +482,13 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 	}
 	m, err := r.measure(ctx, s, w, table, at, hs[0])
 	if err != nil {
-		stored(ctx, hs, []*measured{nil}, []bool{false})
+		probe.Stored(ctx, hs, probed(nil), []bool{false})
 		return 0, err
 	}
 	defer os.Remove(m.hlog)
 	closed(ctx, hs, []*measured{m})
 	err = r.record(s, w, pair, order, requireRate, false, m)
-	stored(ctx, hs, []*measured{m}, []bool{err == nil})
+	probe.Stored(ctx, hs, probed(m), []bool{err == nil})
 	return m.cpuPerOp(), err
 }
 
@@ -545,8 +540,8 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	// Both sides' probes run before either is watched idle or measured,
 	// and after both windows closed: one side's reading never falls in
 	// the other's window either (their JVMs share the CPUs).
-	hs := []trialHooks{r.hooksFor(sides[0], w, tables[0], pair), r.hooksFor(sides[1], w, tables[1], pair)}
-	before(ctx, hs)
+	hs := []probe.TrialHooks{r.hooksFor(sides[0], w, tables[0], pair), r.hooksFor(sides[1], w, tables[1], pair)}
+	probe.Before(ctx, hs)
 	idle := r.watchIdle(ctx, sides)
 	at := timing{Start: time.Now().Add(startLead), Seed: time.Now().UnixNano()}
 	if len(idle) > 0 {
@@ -569,7 +564,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	}
 	closed(ctx, hs, ms)
 	kept := make([]bool, 2)
-	defer stored(ctx, hs, ms, kept) // both sides' recordings are read at once, between trials
+	defer probe.Stored(ctx, hs, probed(ms...), kept) // both sides' recordings are read at once, between trials
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -656,7 +651,7 @@ type measured struct {
 	server *results.ServerStats
 }
 
-// setCounts keeps the counts read around the trial (countProbe) with its
+// setCounts keeps the counts read around the trial (probe.Counts) with its
 // server cost; nothing when either is missing.
 func (m *measured) setCounts(c *results.Counts) {
 	if m != nil && m.server != nil && c != nil {
@@ -674,7 +669,7 @@ func (m *measured) cpuPerOp() float64 {
 // measure runs workload w on table, its schedule pinned by at, and reads
 // s's servers at the edges of the measurement window; hs's window phase
 // runs once the schedule is fixed (on load hosts, at the agreed start).
-func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timing, hs trialHooks) (*measured, error) {
+func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timing, hs probe.TrialHooks) (*measured, error) {
 	load, err := r.trialSpec(s, w, table, at)
 	if err != nil {
 		return nil, err
@@ -686,7 +681,7 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 	m := &measured{hlog: hlog.Name()}
 	var edges func() ([]servercost.Cost, error)
 	onStart := func(start time.Time) {
-		window(ctx, []trialHooks{hs}, timing{Start: start, Seed: at.Seed})
+		probe.Window(ctx, []probe.TrialHooks{hs}, start)
 		if len(s.t.Servers) > 0 {
 			from := start.Add(load.Warmup)
 			edges = watch(ctx, s.t.Servers, from, from.Add(load.Duration))
@@ -714,7 +709,7 @@ func (r *Runner) measure(ctx context.Context, s *side, w, table string, at timin
 		r.logger().Warn("server cost not read", "target", s.t.Name, "workload", w, "err", werr)
 	} else if costs != nil {
 		m.server = serverStats(servercost.Total(costs), &s.idle, res.Ops, len(costs))
-		m.server.PerServer = serverParts(costs, s.counts.address)
+		m.server.PerServer = serverParts(costs, s.counts.Addresses())
 		m.server.Timeline = timelineOf(costs, res.Start)
 	}
 	return m, nil

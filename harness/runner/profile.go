@@ -1,0 +1,77 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// profilePair is the pair index of the profiled pair: one extra pair of
+// each workload, run after the last counted pair and stored only as its
+// profiles, so no trial the verdict counts ever runs beside a recorder.
+// Starting JFR on a JVM that never ran it stalled the handlers for seconds
+// on this machine (5.5 times the CPU per operation, p95 in seconds) and the
+// next pair still paid (docs/profiles.md); after the last counted pair
+// nothing is left to pay.
+const profilePair = -2
+
+// profiled reports whether this trial is recorded: --profile (or the
+// suite's run.profile) asks for it and it is the profiled pair. On load
+// hosts the recording follows the start the hosts agreed, on this
+// process's clock, as the servers' readings do.
+func (r *Runner) profiled(pair int) bool {
+	return r.Profile && pair == profilePair
+}
+
+// profilePairs runs the profiled pair of every workload after the counted
+// ones, the same way a counted pair runs (a duet or back to back in random
+// order), when the run profiles. Its trials are stored nowhere; a failed
+// one is a note, never the run's failure: the verdict's trials are stored.
+func (r *Runner) profilePairs(ctx context.Context, sides ...*side) {
+	if !r.Profile || ctx.Err() != nil {
+		return
+	}
+	began := time.Now()
+	r.planned = r.started + len(sides)*len(r.Suite.Workloads)
+	r.emit(Event{Phase: "trial", Message: "profiling: one more pair per workload, recorded (JFR here, the info servers' /prof elsewhere) and not counted"})
+	for _, w := range r.Suite.Workloads {
+		var err error
+		if r.duet() && len(sides) == 2 {
+			_, err = r.duetTrial(ctx, sides[0], sides[1], w, profilePair)
+		} else {
+			order := slices.Clone(sides)
+			if len(order) == 2 && r.rng().IntN(2) == 1 {
+				order[0], order[1] = order[1], order[0]
+			}
+			for i, s := range order {
+				if _, err = r.trial(ctx, s, w, profilePair, i, false); err != nil {
+					break
+				}
+			}
+		}
+		if err != nil {
+			r.logger().Warn("profiled pair failed; the counted trials stand", "workload", w, "err", err)
+			r.profiler().Note(fmt.Sprintf("%s: profiled pair failed: %v", w, err))
+			if ctx.Err() != nil {
+				return
+			}
+		}
+	}
+	r.logger().Info("profiled pairs done (not counted)", "workloads", len(r.Suite.Workloads), "took", time.Since(began).Round(time.Second))
+}
+
+// profileID names the stored profiles of workload w's trial of pair.
+func (r *Runner) profileID(w string, pair int) string {
+	if pair == profilePair {
+		return fmt.Sprintf("%s-%s-profile", r.RunID, filepath.Base(w))
+	}
+	return r.trialID(w, pair)
+}
+
+// ProfileNotes are the run's notes on profiles not recorded (a JDK without
+// JFR, a failed jcmd), each once, for the reports.
+func (r *Runner) ProfileNotes() []string {
+	return r.profiler().Notes()
+}
