@@ -37,7 +37,11 @@ tr.s-REGRESSED td{background:#fff1f0}tr.s-IMPROVED td{background:#f0fff4}
 .evidence figure.f-REGRESSED{border-color:#cf222e}.evidence figure.f-IMPROVED{border-color:#1a7f37}
 .note{color:#57606a}
 .plots{display:flex;flex-wrap:wrap;gap:16px}
-figure{margin:0;border:1px solid #d0d7de;border-radius:6px;padding:8px}
+figure{margin:0;border:1px solid #d0d7de;border-radius:6px;padding:8px;max-width:100%;box-sizing:border-box;overflow-x:auto}
+figure svg{max-width:100%;height:auto}
+.scroll{max-width:100%;overflow-x:auto}
+pre{white-space:pre-wrap;overflow-wrap:anywhere}
+.sub,.note,li{overflow-wrap:anywhere}
 figcaption{font-weight:600;margin-bottom:4px}
 svg text{font:11px sans-serif;fill:#1b1f24}
 </style>
@@ -45,7 +49,7 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 <body>
 <h1>regress: {{.Title}}</h1>
 <p class="sub">{{.Headline}}{{if .Generated}} · generated {{.Generated}}{{end}}</p>
-<div class="verdict v-{{.Verdict}}">{{.VerdictLine}}</div>
+<div class="verdict v-{{.Verdict}}">{{.VerdictLine}}</div>{{if .VerdictMore}}<p class="note">{{.VerdictMore}}</p>{{end}}
 {{if .Descriptive}}<p class="note"><strong>Every figure on this page is {{.DescriptiveNote}}:</strong> imported summaries carry no trials to test.</p>{{end}}
 {{if .HeldRate}}<ul>{{range .HeldRate}}<li class="st-{{.Status}}">{{.Line}}</li>{{end}}</ul>{{end}}
 {{if .Detect}}<p class="note">{{.Detect}}</p>{{end}}
@@ -63,12 +67,12 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 {{end}}{{end}}{{if .ProfileNotes}}<h2>Profile notes</h2><ul>{{range .ProfileNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}{{if .ServerCounts}}<h2>Server counts</h2><p class="note">{{.ServerCountsHeading}}</p><ul>{{range .ServerCounts}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .GateNotes}}<h2>Notes</h2><ul>{{range .GateNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <h2>All metrics</h2>
-<table>
+<div class="scroll"><table>
 <thead><tr><th>workload</th><th>op</th><th>metric</th><th>baseline</th><th>candidate</th><th>delta</th><th>ratio [CI]</th><th>pass bound</th><th>regr. bound</th><th>status</th><th>p</th><th>pairs</th><th>ops/trial</th><th>gate</th></tr></thead>
 <tbody>
 {{range .Rows}}<tr class="s-{{.Class}}"><td>{{.Workload}}</td><td>{{.Op}}</td><td>{{.Metric}}</td><td class="n">{{.Baseline}}</td><td class="n">{{.Candidate}}</td><td class="n">{{.Delta}}</td><td>{{.Ratio}}</td><td class="n">{{.PassBound}}</td><td class="n">{{.RegressionBound}}</td><td class="st-{{.Class}}">{{.Status}}</td><td class="n">{{.P}}</td><td class="n">{{.Pairs}}</td><td class="n">{{.OpsPerTrial}}</td><td>{{.Gate}}</td></tr>
 {{end}}</tbody>
-</table>
+</table></div>
 <p class="note">ratio = candidate/baseline (geometric means): for latency above 1 is slower, for throughput below 1 is slower.{{if not .Descriptive}} [CI]: each end is a one-sided bound at alpha/looks; pass bound is its worse end (a gated metric passes when it is within tolerance); regr. bound is the better end at the metric's Holm level (REGRESSED when beyond tolerance); "~" means UNCHANGED; p is one-sided, Holm-adjusted when gated; ops/trial is the fewest operations of that type in a trial.{{end}}</p>
 {{if .Warnings}}<h2>Warnings</h2><ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Plots}}<h2>Latency by percentile</h2>
@@ -109,32 +113,33 @@ type htmlPlot struct {
 func renderHTML(w io.Writer, r Report) error {
 	c := r.Comparison
 	data := struct {
-		Title, Headline, VerdictLine, Generated, DescriptiveNote, BaseName, CandName string
-		Verdict                                                                      compare.Verdict
-		Descriptive                                                                  bool
-		Rows                                                                         []htmlRow
-		Warnings                                                                     []string
-		Plots                                                                        []htmlPlot
-		Timelines                                                                    []htmlTimeline
-		Evidence                                                                     []htmlEvidence
-		HeldRate                                                                     []htmlHeld
-		GateNotes                                                                    []string
-		Detect                                                                       string
-		Paired                                                                       bool
-		Capacity                                                                     template.HTML
-		Shifts                                                                       template.HTML
-		Profiles                                                                     []htmlProfile
-		ProfileNotes                                                                 []string
-		ServerCounts                                                                 []string
-		ServerCountsHeading                                                          string
+		Title, Headline, VerdictLine, VerdictMore, Generated, DescriptiveNote, BaseName, CandName string
+		Verdict                                                                                   compare.Verdict
+		Descriptive                                                                               bool
+		Rows                                                                                      []htmlRow
+		Warnings                                                                                  []string
+		Plots                                                                                     []htmlPlot
+		Timelines                                                                                 []htmlTimeline
+		Evidence                                                                                  []htmlEvidence
+		HeldRate                                                                                  []htmlHeld
+		GateNotes                                                                                 []string
+		Detect                                                                                    string
+		Paired                                                                                    bool
+		Capacity                                                                                  template.HTML
+		Shifts                                                                                    template.HTML
+		Profiles                                                                                  []htmlProfile
+		ProfileNotes                                                                              []string
+		ServerCounts                                                                              []string
+		ServerCountsHeading                                                                       string
 	}{
 		Title:    fmt.Sprintf("%s vs %s", c.Candidate.Name, c.Baseline.Name),
-		Headline: headline(c), VerdictLine: verdictLine(c), Verdict: c.Verdict, Descriptive: c.Descriptive,
+		Headline: headline(c), Verdict: c.Verdict, Descriptive: c.Descriptive,
 		DescriptiveNote: DescriptiveNote, Warnings: c.Warnings, BaseName: c.Baseline.Name, CandName: c.Candidate.Name,
 		GateNotes: gateNotes(c), Detect: detectLine(c), Paired: c.Paired,
 		Capacity: sectionHTML(r.Capacity), Shifts: shiftsHTML(r), ProfileNotes: r.ProfileNotes,
 		ServerCounts: serverCountLines(c), ServerCountsHeading: serverCountsHeading,
 	}
+	data.VerdictLine, data.VerdictMore = badge(c)
 	var err error
 	if data.Profiles, err = htmlProfiles(r); err != nil {
 		return err
@@ -342,7 +347,7 @@ func StatusColour(s compare.Status) string {
 // trialsSVG draws every trial's value of one metric, baseline and candidate
 // side by side per pair (joined when paired), on a log axis.
 func trialsSVG(m compare.MetricResult, paired bool) string {
-	const W, H, left, right, top, bottom = 300.0, 180.0, 62.0, 12.0, 14.0, 30.0
+	const W, H, left, right, top, bottom = 300.0, 196.0, 62.0, 12.0, 30.0, 30.0
 	n := max(len(m.BaselineValues), len(m.CandidateValues))
 	if n == 0 {
 		return ""
@@ -367,10 +372,16 @@ func trialsSVG(m compare.MetricResult, paired bool) string {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
 		W, H, W, H, html.EscapeString(m.Workload+" "+m.Op+" "+m.Metric+" per trial"))
 	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#fff" stroke="#d0d7de"/>`, left, top, pw, ph)
-	for _, y := range []float64{lo * 1.15, math.Sqrt(lo * hi), hi / 1.15} {
+	// Round values (1-2-5), never two labels closer than a line of text.
+	for _, y := range roundTicks(lo, hi, ph, minTickGap, func(v float64) string { return value(v, m.Unit) }) {
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eaeef2"/>`, left, sy(y), left+pw, sy(y))
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-4, sy(y)+4, html.EscapeString(value(y, m.Unit)))
 	}
+	items := []legendItem{{dotSwatch(colBase), "baseline"}, {dotSwatch(colCand), "candidate"}}
+	if paired {
+		items = append(items, legendItem{lineSwatch(colPair, "", 1.5), "a pair"})
+	}
+	b.WriteString(legend(left, 16, items...))
 	label := "pair"
 	if !paired {
 		label = "trial"
@@ -404,30 +415,32 @@ func intervalSVG(m compare.MetricResult) string {
 	if !hasCI(m) {
 		return ""
 	}
-	const W, H, left, right = 300.0, 180.0, 16.0, 16.0
+	const W, H, left, right = 300.0, 196.0, 16.0, 16.0
 	bandLo, bandHi := compare.ToleranceBand(m.Tolerance)
 	lo := math.Min(math.Min(m.CILow, bandLo), m.Ratio) / 1.05
 	hi := math.Max(math.Max(m.CIHigh, bandHi), m.Ratio) * 1.05
 	pw := W - left - right
 	sx := func(r float64) float64 { return left + (math.Log(r)-math.Log(lo))/(math.Log(hi)-math.Log(lo))*pw }
-	const axisY, barY = 120.0, 80.0
+	const axisY, barY = 136.0, 96.0
 	col := StatusColour(m.Status)
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
 		W, H, W, H, html.EscapeString(m.Workload+" "+m.Op+" "+m.Metric+" ratio interval"))
-	fmt.Fprintf(&b, `<rect x="%.1f" y="30" width="%.1f" height="%.1f" fill="%s"/>`, sx(bandLo), sx(bandHi)-sx(bandLo), axisY-30, colBand)
-	fmt.Fprintf(&b, `<line x1="%.1f" y1="30" x2="%.1f" y2="%.1f" stroke="#57606a" stroke-dasharray="3,3"/>`, sx(1), sx(1), axisY)
+	fmt.Fprintf(&b, `<rect x="%.1f" y="46" width="%.1f" height="%.1f" fill="%s"/>`, sx(bandLo), sx(bandHi)-sx(bandLo), axisY-46, colBand)
+	fmt.Fprintf(&b, `<line x1="%.1f" y1="46" x2="%.1f" y2="%.1f" stroke="#57606a" stroke-dasharray="3,3"/>`, sx(1), sx(1), axisY)
 	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#8c959f"/>`, left, axisY, left+pw, axisY)
-	for _, t := range []struct {
-		r     float64
-		label string
-	}{{bandLo, fmt.Sprintf("%.3g", bandLo)}, {1, "1"}, {bandHi, fmt.Sprintf("%.3g", bandHi)}} {
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, sx(t.r), axisY+16, html.EscapeString(t.label))
+	// Round ratios over the whole axis, which reaches the interval's ends
+	// (an interval at 2.0 is read off a tick, not past the last one).
+	for _, r := range roundTicks(lo, hi, pw, 34, ratioLabel) {
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#8c959f"/>`, sx(r), axisY, sx(r), axisY+4)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, sx(r), axisY+16, html.EscapeString(ratioLabel(r)))
 	}
-	fmt.Fprintf(&b, `<text x="%.1f" y="22" text-anchor="middle">tolerance ±%.0f%%</text>`, left+pw/2, 100*m.Tolerance)
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">candidate / baseline (log scale)</text>`, left+pw/2, axisY+30)
+	b.WriteString(legend(left, 14, legendItem{rectSwatch(colBand), fmt.Sprintf("tolerance ±%.0f%% (%s-%s)", 100*m.Tolerance, ratioLabel(bandLo), ratioLabel(bandHi))}))
+	b.WriteString(legend(left, 32, legendItem{lineSwatch(col, "", 5), "interval"}, legendItem{ringSwatch(col), "estimate"}, legendItem{lineSwatch("#57606a", "3,3", 1), "no change"}))
 	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="6" stroke-linecap="round"/>`, sx(m.CILow), barY, sx(m.CIHigh), barY, col)
 	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" fill="#fff" stroke="%s" stroke-width="2"/>`, sx(m.Ratio), barY, col)
-	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">ratio %s</text>`, left+pw/2, H-12, html.EscapeString(ratio(m)))
+	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">ratio %s</text>`, left+pw/2, float64(barY-12), html.EscapeString(ratio(m)))
 	b.WriteString(`</svg>`)
 	return b.String()
 }

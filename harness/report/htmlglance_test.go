@@ -1,0 +1,181 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/compare"
+)
+
+// TestRoundTicksAreRoundAndApart: y ticks fall on 1-2-5 values (or
+// multiples of a 1-2-5 step), never two labels within a line of text of
+// each other nor printing the same text: the issue's 4.9 / 5 / 5.1 ms
+// 8 px apart and 4.9 / 7.07 / 10.2 ms geometric midpoints.
+func TestRoundTicksAreRoundAndApart(t *testing.T) {
+	micros := func(v float64) string { return value(v, "us") }
+	for _, tc := range []struct {
+		name        string
+		lo, hi, px  float64
+		label       func(float64) string
+		least, most int
+	}{
+		{"narrow latency 4.9-5.1 ms", 4900 / 1.15, 5100 * 1.15, 152, micros, 2, 10},
+		{"very narrow 4.99-5.01 ms", 4990, 5010, 152, micros, 2, 10},
+		{"a decade and more", 300, 12000, 152, micros, 2, 10},
+		{"four decades", 1, 10000, 152, micros, 2, 10},
+		{"ratio 0.9-2.1", 0.87, 2.2, 268, ratioLabel, 2, 10},
+		{"ratio 0.95-1.11", 0.9, 1.16, 268, ratioLabel, 2, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := roundTicks(tc.lo, tc.hi, tc.px, minTickGap, tc.label)
+			if len(ts) < tc.least || len(ts) > tc.most {
+				t.Fatalf("%d ticks %v, want %d-%d", len(ts), ts, tc.least, tc.most)
+			}
+			at := func(v float64) float64 { return math.Log(v/tc.lo) / math.Log(tc.hi/tc.lo) * tc.px }
+			for i, v := range ts {
+				if v < tc.lo || v > tc.hi {
+					t.Errorf("tick %g outside [%g, %g]", v, tc.lo, tc.hi)
+				}
+				if !round125(v) {
+					t.Errorf("tick %g (%s) is not a round value", v, tc.label(v))
+				}
+				if i > 0 {
+					if gap := at(v) - at(ts[i-1]); gap < minTickGap {
+						t.Errorf("ticks %s and %s are %.1f px apart (want %g)", tc.label(ts[i-1]), tc.label(v), gap, minTickGap)
+					}
+					if tc.label(v) == tc.label(ts[i-1]) {
+						t.Errorf("two ticks print %s", tc.label(v))
+					}
+				}
+			}
+		})
+	}
+}
+
+// round125 says whether v is a whole multiple of 1, 2 or 5 times a power
+// of ten no smaller than a thousandth of v (4.99 ms is 499 steps of 10 µs).
+func round125(v float64) bool {
+	for e := math.Floor(math.Log10(v)); e >= math.Floor(math.Log10(v))-3; e-- {
+		for _, m := range []float64{1, 2, 5} {
+			step := m * math.Pow(10, e)
+			if k := v / step; math.Abs(k-math.Round(k)) < 1e-6 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestBadgeNamesTheWorstChange: the REGRESSION badge says what regressed
+// and by how much, latency before the servers' cost; other verdicts keep
+// their line and name the largest change under it.
+func TestBadgeNamesTheWorstChange(t *testing.T) {
+	pooled := pairedFixture()
+	pooled.Metrics = append(pooled.Metrics,
+		compare.MetricResult{Workload: compare.AllWorkloads, Op: compare.OpAll + " reads", Metric: "p50", Ratio: 1.096, CILow: 1.051, CIHigh: 1.142, Tolerance: 0.03, Status: compare.Regressed, Gated: true, Pairs: 8},
+		compare.MetricResult{Workload: "workloadc", Op: compare.OpAll, Metric: "cpu_per_op", Ratio: 1.5, CILow: 1.4, CIHigh: 1.6, Tolerance: 0.05, Status: compare.Regressed, Gated: true, Pairs: 8})
+	pass := pairedFixture()
+	pass.Verdict = compare.Pass
+	for _, tc := range []struct {
+		name       string
+		c          *compare.Comparison
+		line, more string
+	}{
+		{"regression", pairedFixture(), "REGRESSION: workloada READ p99 +7.0% [+3.0%, +11.0%]", ""},
+		{"latency first", pooled, "REGRESSION: all workloads reads p50 +9.6% [+5.1%, +14.2%] (and 2 more regressed)", ""},
+		{"pass", pass, "PASS: every gated metric", "Largest change in a gated metric: workloada UPDATE p99 -11.0% [-15.0%, -7.0%], IMPROVED"},
+		{"descriptive", descriptiveFixture(), "DESCRIPTIVE", "Largest change in a gated metric: workloada READ p99 -31.6%, DESCRIPTIVE"},
+	} {
+		line, more := badge(tc.c)
+		if !strings.HasPrefix(line, tc.line) || !strings.HasPrefix(more, tc.more) || (tc.more == "" && more != "") {
+			t.Errorf("%s: badge %q / %q, want %q / %q", tc.name, line, more, tc.line, tc.more)
+		}
+	}
+}
+
+// TestEveryEvidenceFigureHasItsLegendAndALabelledRatioAxis: the trials
+// plot names its dots and the pair line inside the figure; the interval
+// plot names the band, bar, ring and dashed line, labels its axis, and
+// its ticks reach an interval far past the band (the issue's axis that
+// stopped at 1.1 with the interval at 2.0).
+func TestEveryEvidenceFigureHasItsLegendAndALabelledRatioAxis(t *testing.T) {
+	m := pairedFixture().Metrics[0]
+	m.Ratio, m.CILow, m.CIHigh = 1.9, 1.7, 2.1
+	trials := trialsSVG(m, true)
+	for _, want := range []string{">baseline</text>", ">candidate</text>", ">a pair</text>"} {
+		if !strings.Contains(trials, want) {
+			t.Errorf("trials plot lacks its legend entry %s", want)
+		}
+	}
+	iv := intervalSVG(m)
+	for _, want := range []string{">tolerance ±5% (0.952-1.05)</text>", ">interval</text>", ">estimate</text>", ">no change</text>", ">candidate / baseline (log scale)</text>", ">2</text>"} {
+		if !strings.Contains(iv, want) {
+			t.Errorf("interval plot lacks %s:\n%s", want, iv)
+		}
+	}
+}
+
+// TestHTMLFitsNarrowWindows opens a REGRESSION report (profiles, shifts,
+// timelines, percentile plots) and a DESCRIPTIVE one in headless Chromium
+// at 1024 and 1280 px and reads the page's width: nothing may run past the
+// window (the issue measured 1177 px at 1024 and 1386 at 1280).
+func TestHTMLFitsNarrowWindows(t *testing.T) {
+	bin := chromium(t)
+	full := profiledReport(t)
+	full.Distributions = fullReport().Distributions
+	full.Shifts = tailShift()
+	full.Timelines = []TrialTimeline{spikeTimeline(spikeEvents)}
+	desc := Report{Comparison: descriptiveFixture(), Distributions: fullReport().Distributions}
+	for _, tc := range []struct {
+		name string
+		r    Report
+	}{{"regression", full}, {"descriptive", desc}} {
+		var b strings.Builder
+		if err := Render(&b, FormatHTML, tc.r); err != nil {
+			t.Fatal(err)
+		}
+		page := strings.Replace(b.String(), "</body>", `<script>document.title="width "+document.documentElement.scrollWidth+" of "+window.innerWidth</script></body>`, 1)
+		path := filepath.Join(t.TempDir(), "report.html")
+		if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, width := range []int{1024, 1280} {
+			scroll, inner := pageWidth(t, bin, path, width)
+			if inner != width || scroll > inner {
+				t.Errorf("%s report at %d px: the page is %d px wide in a %d px window", tc.name, width, scroll, inner)
+			}
+		}
+	}
+}
+
+var widthTitle = regexp.MustCompile(`<title>width (\d+) of (\d+)</title>`)
+
+// pageWidth opens page in headless Chromium width px wide and returns the
+// document's scroll width and the window's inner width.
+func pageWidth(t *testing.T, bin, page string, width int) (scroll, inner int) {
+	t.Helper()
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--user-data-dir="+filepath.Join(dir, "profile"), fmt.Sprintf("--window-size=%d,900", width), "--dump-dom", "file://"+page).Output()
+	if err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	m := widthTitle.FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("chromium ran no script: no width in the page's title")
+	}
+	scroll, _ = strconv.Atoi(string(m[1]))
+	inner, _ = strconv.Atoi(string(m[2]))
+	return scroll, inner
+}
