@@ -58,6 +58,14 @@ type Config struct {
 	// "workload/op/metric"; any part may be "*"; throughput's op is "ALL".
 	// nil means DefaultGate.
 	Gate []string
+	// DetectOnly selects gated metrics (selectors as Gate's) that only
+	// detect: REGRESSED makes the verdict REGRESSION, but undecided they
+	// never hold a PASS back nor ask for more pairs. For a figure whose
+	// interval on the machine at hand is too wide to show it within
+	// tolerance (a 2-core VM's p95 moved ±35% in an A/A of 2026-12-06),
+	// the gate still catches a regression beyond tolerance, and PASS then
+	// says no such regression was found, not that equivalence was shown.
+	DetectOnly []string
 	// Looks is the number of planned looks of an adaptive schedule; alpha is
 	// split evenly over them (Bonferroni), so every look, the final Compare
 	// included, must use the same value. 0 means 1 (a fixed number of pairs).
@@ -97,6 +105,8 @@ type resolved struct {
 	gate       []metric.Selector
 	// gateText holds each selector as written, for messages.
 	gateText []string
+	// detect holds DetectOnly parsed.
+	detect []metric.Selector
 }
 
 // Check refuses a Config the comparison would refuse (alpha, looks, a
@@ -179,7 +189,24 @@ func (c Config) resolve() (resolved, error) {
 		r.gate = append(r.gate, s)
 		r.gateText = append(r.gateText, g)
 	}
+	for _, g := range c.DetectOnly {
+		s, err := metric.ParseSelector(g)
+		if err != nil {
+			return r, fmt.Errorf("compare: detect only: %w", err)
+		}
+		r.detect = append(r.detect, s)
+	}
 	return r, nil
+}
+
+// detectOnly reports whether a metric is selected by DetectOnly.
+func (r resolved) detectOnly(k metricKey) bool {
+	for _, s := range r.detect {
+		if s.Matches(k.Workload, k.Op, k.Metric) {
+			return true
+		}
+	}
+	return false
 }
 
 // gated reports whether a metric is selected by the gate.

@@ -135,7 +135,7 @@ func estimateAll(ms []metricSample, paired bool, r resolved, out *Comparison) ([
 		out.Metrics = append(out.Metrics, MetricResult{
 			Workload: k.Workload, Op: k.Op, Metric: k.Metric, Unit: k.unit(),
 			Baseline: gb, Candidate: gc, Ratio: math.Exp(d.est.Mean),
-			Tolerance: r.tol[k.Metric], Gated: r.gated(k), Pairs: d.est.N,
+			Tolerance: r.tol[k.Metric], Gated: r.gated(k), DetectOnly: r.detectOnly(k), Pairs: d.est.N,
 			BaselineValues: s.base, CandidateValues: s.cand, OpsPerTrial: s.opsPerTrial,
 		})
 		if d.outliers != nil {

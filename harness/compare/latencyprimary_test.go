@@ -141,3 +141,33 @@ func TestLatencyClassRowsSkipUngated(t *testing.T) {
 		t.Errorf("reads p95 row pools %v, want the five workloads with READ", r.Pools)
 	}
 }
+
+// TestDetectOnlyLatencyNeverHoldsAPassBack: with the latency rows detect
+// only (the release suite's compare.detect_only), an A/A whose writes are
+// too noisy to show within tolerance PASSes on the server costs, and a
+// wait on every Get is still REGRESSION.
+func TestDetectOnlyLatencyNeverHoldsAPassBack(t *testing.T) {
+	cfg := Config{Gate: []string{MetricP50, MetricCPUPerOp}, DetectOnly: []string{MetricP50},
+		Tolerances: map[string]float64{MetricP50: 0.01, MetricCPUPerOp: 0.10}}
+	bt, ct := latencyPairs(21, 8, 0.03, nil)
+	c, err := Compare(simManifest("b", bt), simManifest("c", ct), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	undecided := 0
+	for _, m := range c.Metrics {
+		if m.Metric == MetricP50 && m.Gated && m.Status == Inconclusive {
+			undecided++
+			if !m.DetectsOnly() {
+				t.Errorf("%s %s p50 not detect-only", m.Workload, m.Op)
+			}
+		}
+	}
+	if undecided == 0 || c.Verdict != Pass {
+		t.Fatalf("%d undecided p50 rows, verdict %s; want some undecided at a 1%% tolerance and PASS", undecided, c.Verdict)
+	}
+	bt, ct = latencyPairs(21, 8, 0.03, map[string]float64{"READ": 1.2})
+	if c, err = Compare(simManifest("b", bt), simManifest("c", ct), cfg); err != nil || c.Verdict != Regression {
+		t.Fatalf("every READ +20%%: verdict %v, err %v; want REGRESSION", c.Verdict, err)
+	}
+}

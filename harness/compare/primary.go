@@ -75,13 +75,14 @@ func decidePrimary(details []detail, out *Comparison) (regressed map[int]bool, f
 func HeavyWorkloads(op string) string { return op + "-heavy workloads" }
 
 // DetectsOnly reports whether m is a row that can make the verdict
-// REGRESSION but never holds a PASS back (nor asks for more pairs): a
+// REGRESSION but never holds a PASS back (nor asks for more pairs): one
+// the suite says only detects (Config.DetectOnly), a
 // primary row over the workloads made of one operation (HeavyWorkloads),
 // or a latency row over one class of operations (OpClass). What a PASS
 // promises, every workload's row and the cost rows over all of them say;
 // these rows are there to see a change of one operation sooner.
 func (m MetricResult) DetectsOnly() bool {
-	return m.Primary && (m.Workload != AllWorkloads || !metric.IsEfficiency(m.Metric))
+	return m.DetectOnly || m.Primary && (m.Workload != AllWorkloads || !metric.IsEfficiency(m.Metric))
 }
 
 // costRow reports whether m is a server cost's primary row: those are

@@ -65,6 +65,10 @@ type MetricResult struct {
 	// of them (Workload AllWorkloads), or those made mostly of one
 	// operation (HeavyWorkloads), tested outside the Holm family (primary.go).
 	Primary bool `json:"primary,omitempty"`
+	// DetectOnly marks a gated row that only detects (Config.DetectOnly):
+	// REGRESSED makes the verdict REGRESSION, undecided it never holds a
+	// PASS back.
+	DetectOnly bool `json:"detect_only,omitempty"`
 	// Pools names the workloads a primary row pools.
 	Pools []string `json:"pools,omitempty"`
 	P     float64  `json:"p"`     // p-value of the one-sided regression test, Holm-adjusted when gated

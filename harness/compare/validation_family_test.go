@@ -144,6 +144,7 @@ func suiteScenario(suite string) simScenario {
 		s.reps = 300
 		s.model.cpuSD, s.model.allocSD = releaseCPUPairSD/math.Sqrt2, releaseAllocPairSD/math.Sqrt2
 		s.cfg = Config{Alpha: 0.05, Gate: []string{MetricP50, MetricP95, MetricP99, MetricThroughput, MetricCPUPerOp, MetricAllocPerOp}, Looks: 2, MaxPairs: 10,
+			DetectOnly: []string{MetricP50, MetricP95, MetricP99},
 			Tolerances: map[string]float64{MetricP50: 0.10, MetricMean: 0.10, MetricP95: 0.30, MetricP99: 0.50, MetricP999: 1.0, MetricThroughput: 0.05,
 				MetricCPUPerOp: 0.05, MetricAllocPerOp: 0.05},
 			PrimaryTolerances: map[string]float64{MetricCPUPerOp: 0.03, MetricAllocPerOp: 0.05, MetricP50: 0.03, MetricP95: 0.10, MetricP99: 0.20}}
@@ -217,15 +218,15 @@ func TestValidationFamilies(t *testing.T) {
 		{mk("rc", "all requests x1.20 (2 tau)", simEffect{all: 1.20}, nil), "power", nil},
 		{mk("rc", "A UPDATE only x1.20 (2 tau)", simEffect{workload: "A", op: "UPDATE", opFactor: 1.20}, nil), "power", qA},
 		{mk("quick", "candidate misses the rate in 60% of trials", simEffect{missRate: 0.6}, nil), "shown", []string{"A/held rate"}},
-		// Latency (issue 39): a wait on every Get at twice the reads row's
-		// 3% is REGRESSION; at each workload's 10% it never PASSes beyond
-		// alpha's rate; a wait on every UPDATE alike (the writes row); at
-		// the reads row's own 3%, shown.
+		// Latency (issue 39): a wait on every Get, or after every Put, at
+		// twice the class rows' 3% is REGRESSION. Latency only detects in
+		// the release suite (compare.detect_only), so a change at a
+		// tolerance is shown, not promised never to PASS.
 		{mk("release-latency", "every READ x1.06 (2 class tau)", simEffect{op: "READ", opFactor: 1.06}, nil), "power", nil},
 		// A wait after the WAL append slows every Put: UPDATE and INSERT.
 		{mk("release-latency", "every write x1.06 (2 class tau)", simEffect{op: "UPDATE|INSERT", opFactor: 1.06}, nil), "power", nil},
-		{mk("release-latency", "every write x1.10 (= tau)", simEffect{op: "UPDATE|INSERT", opFactor: 1.10}, nil), "false-pass", nil},
-		{mk("release-latency", "every READ x1.10 (= tau)", simEffect{op: "READ", opFactor: 1.10}, nil), "false-pass", nil},
+		{mk("release-latency", "every write x1.10 (= tau)", simEffect{op: "UPDATE|INSERT", opFactor: 1.10}, nil), "shown", nil},
+		{mk("release-latency", "every READ x1.10 (= tau)", simEffect{op: "READ", opFactor: 1.10}, nil), "shown", nil},
 		{mk("release-latency", "every READ x1.03 (= class tau)", simEffect{op: "READ", opFactor: 1.03}, nil), "shown", nil},
 		{mk("release", "every cpu_per_op x1.05 (= tau)", simEffect{cpu: 1.05}, nil), "false-pass", nil},
 		// The CPU primary row's 3%: a change of it in every workload, the

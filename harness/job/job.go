@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -524,7 +525,7 @@ func CompareConfig(s *suite.Suite) compare.Config {
 	if maxErr == 0 {
 		maxErr = -1 // the suite allows no failed operation (compare's 0 is its default)
 	}
-	return compare.Config{Alpha: s.Compare.Alpha, Tolerances: s.Compare.Tolerances, PrimaryTolerances: s.Compare.PrimaryTolerances, Gate: s.Compare.Gate,
+	return compare.Config{Alpha: s.Compare.Alpha, Tolerances: s.Compare.Tolerances, PrimaryTolerances: s.Compare.PrimaryTolerances, Gate: s.Compare.Gate, DetectOnly: s.Compare.DetectOnly,
 		Looks: s.Pairs.Looks, MaxPairs: s.Pairs.Max, InstanceSD: s.Compare.InstanceSD, InstanceRuns: s.Compare.InstanceRuns, MaxErrorRate: maxErr}
 }
 
@@ -742,7 +743,7 @@ func StartLog(ctx context.Context, stderr io.Writer, format string) (context.Con
 }
 
 func newLogHandler(stderr io.Writer, format string, level slog.Level) (slog.Handler, error) {
-	opts := &slog.HandlerOptions{Level: level}
+	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: logFields}
 	switch format {
 	case "text":
 		return slog.NewTextHandler(stderr, opts), nil
@@ -750,6 +751,34 @@ func newLogHandler(stderr io.Writer, format string, level slog.Level) (slog.Hand
 		return slog.NewJSONHandler(stderr, opts), nil
 	}
 	return nil, fault.Usagef("--log-format %q: use %s", format, strings.Join(LogFormats, " or "))
+}
+
+// logFields keeps every log value a field a reader can take in: a map of
+// figures (a warm-up round's server CPU per operation by side and
+// workload) becomes a group of its keys, sorted, not one Go map[...]
+// value; a float is rounded to 4 significant digits (12.34, not
+// 12.339999999999998), as the logs show figures, not exact values.
+func logFields(_ []string, a slog.Attr) slog.Attr {
+	switch v := a.Value.Any().(type) {
+	case float64:
+		return slog.Float64(a.Key, roundSig(v))
+	case map[string]float64:
+		attrs := make([]slog.Attr, 0, len(v))
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			attrs = append(attrs, slog.Float64(k, roundSig(v[k])))
+		}
+		return slog.Attr{Key: a.Key, Value: slog.GroupValue(attrs...)}
+	}
+	return a
+}
+
+// roundSig rounds v to 4 significant digits (NaN and infinities as they are).
+func roundSig(v float64) float64 {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return v
+	}
+	scale := math.Pow(10, 3-math.Floor(math.Log10(math.Abs(v))))
+	return math.Round(v*scale) / scale
 }
 
 type logFormatKey struct{}

@@ -17,7 +17,7 @@ import (
 func TestJSONRowFollowsMetricResult(t *testing.T) {
 	m := compare.MetricResult{Workload: compare.AllWorkloads, Op: compare.OpAll, Metric: compare.MetricCPUPerOp, Unit: "us",
 		Baseline: 10, Candidate: 11, Ratio: 1.1, CILow: 1.05, CIHigh: 1.15, Tolerance: 0.1, Status: compare.Regressed,
-		Gated: true, Primary: true, Pools: []string{"A", "B"}, P: 0.01, Pairs: 5, PassBound: 1.15, RegressionBound: math.NaN(), OpsPerTrial: 7,
+		Gated: true, DetectOnly: true, Primary: true, Pools: []string{"A", "B"}, P: 0.01, Pairs: 5, PassBound: 1.15, RegressionBound: math.NaN(), OpsPerTrial: 7,
 		BaselineBelow: true, CandidateBelow: true, GatedFor: "p99", Note: "n", Detectable: 0.2, SlotEffect: 0.97,
 		BaselineValues: []float64{1, math.Inf(1)}, CandidateValues: []float64{2, 3}}
 	b, err := json.Marshal(toJSONMetric(m))

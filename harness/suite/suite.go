@@ -175,6 +175,9 @@ type Compare struct {
 	PrimaryTolerances map[string]float64 `yaml:"-"`
 	// Gate lists the metrics whose regression fails the run.
 	Gate []string `yaml:"gate"`
+	// DetectOnly lists gated metrics that only detect: REGRESSED fails the
+	// run, undecided they never hold a PASS back (compare.Config.DetectOnly).
+	DetectOnly []string `yaml:"detect_only"`
 	// InstanceSD floors, per metric, the offset between two fresh pairs of
 	// server JVMs the nested estimate assumes (a fraction, as measured on
 	// the machine); absent: the run's own estimate alone.
@@ -530,6 +533,11 @@ func (s *Suite) normalise(f *file) error {
 	for _, g := range c.Gate {
 		if _, err := metric.ParseSelector(g); err != nil {
 			bad("compare.gate: %v", err)
+		}
+	}
+	for _, g := range c.DetectOnly {
+		if _, err := metric.ParseSelector(g); err != nil {
+			bad("compare.detect_only: %v", err)
 		}
 	}
 	if err := checkProperties(s.Properties); err != nil {
