@@ -3,6 +3,8 @@ package job
 import (
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"slices"
 	"strings"
 
@@ -175,4 +177,19 @@ func FlagError(path string, err error, names []string) error {
 		return err
 	}
 	return fault.Usage(err)
+}
+
+// PrintError writes the error a command ended with to stderr in the
+// command's --log-format: "regress: ..." as text, one JSON object (level
+// ERROR, the message and the exit code) as json, so a CI reading JSON
+// lines meets no plain-text line at the end.
+func PrintError(stderr io.Writer, format string, code int, err error) {
+	if err == nil || err.Error() == "" {
+		return
+	}
+	if format == "json" {
+		slog.New(slog.NewJSONHandler(stderr, nil)).Error(err.Error(), "exit_code", code)
+		return
+	}
+	fmt.Fprintln(stderr, "regress:", err)
 }

@@ -6,7 +6,9 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/runner"
 )
 
@@ -41,5 +43,69 @@ func TestPlainOutputIsLogLines(t *testing.T) {
 	q.Event(runner.Event{Phase: "done", Trials: 1})
 	if logs.Len()+plain.Len() != 0 {
 		t.Errorf("quiet progress wrote %q %q", logs.String(), plain.String())
+	}
+}
+
+// TestProgressLinesCarryFields: off a terminal a trial's progress is a log
+// line whose fields say trial, side, workload, phase, ops/s, p99 and ETA;
+// p99 is left out during warm-up (nothing is measured yet, not "p99 0s");
+// a duet's first side keeps the trial number its announcement gave it (the
+// runner's events carry the second's); a message without a side has no
+// leading space.
+func TestProgressLinesCarryFields(t *testing.T) {
+	var logs bytes.Buffer
+	pr := New(&bytes.Buffer{}, false, slog.New(slog.NewJSONHandler(&logs, nil)))
+	pr.Event(runner.Event{Phase: "trial", Target: "2.6.1", Workload: "workloada", Trial: 1, Trials: 4})
+	pr.Event(runner.Event{Phase: "trial", Target: "2.6.1", Workload: "workloada", Trial: 2, Trials: 4, Message: "duet"})
+	pr.Event(runner.Event{Phase: "trial", Target: "2.6.2", Workload: "workloada", Trial: 3, Trials: 4, Message: "duet"})
+	pr.last = time.Time{}
+	pr.Event(runner.Event{Phase: "trial", Target: "2.6.1", Workload: "workloada", Trial: 3, Trials: 4, Run: &loadgen.Progress{Warmup: true, OpsPerSec: 998.6}})
+	pr.last = time.Time{}
+	pr.Event(runner.Event{Phase: "trial", Target: "2.6.2", Workload: "workloada", Trial: 3, Trials: 4, Run: &loadgen.Progress{OpsPerSec: 1001, P99Intended: 3210 * time.Microsecond}})
+	pr.Event(runner.Event{Phase: "trial", Message: "warm-up: 1 round(s) in 12s"})
+	var recs []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatalf("line %q is not JSON: %v", l, err)
+		}
+		recs = append(recs, rec)
+	}
+	if len(recs) != 6 {
+		t.Fatalf("%d lines, want 6:\n%s", len(recs), logs.String())
+	}
+	warm, meas := recs[3], recs[4]
+	for _, c := range []struct {
+		rec       map[string]any
+		key       string
+		want      any
+		wantAbsnt bool
+	}{
+		{warm, "msg", "trial progress", false},
+		{warm, "trial", 2.0, false},
+		{warm, "side", "2.6.1", false},
+		{warm, "workload", "workloada", false},
+		{warm, "phase", "warm-up", false},
+		{warm, "ops_per_s", 999.0, false},
+		{warm, "p99", nil, true},
+		{meas, "trial", 3.0, false},
+		{meas, "side", "2.6.2", false},
+		{meas, "p99", "3.21ms", false},
+		{recs[1], "trial", 2.0, false},
+		{recs[5], "msg", "warm-up: 1 round(s) in 12s", false},
+	} {
+		got, ok := c.rec[c.key]
+		if c.wantAbsnt {
+			if ok {
+				t.Errorf("%v: %s = %v, want it left out", c.rec["msg"], c.key, got)
+			}
+			continue
+		}
+		if got != c.want {
+			t.Errorf("%v: %s = %v, want %v", c.rec["msg"], c.key, got, c.want)
+		}
+	}
+	if _, ok := meas["eta"]; !ok {
+		t.Errorf("a trial after the first has no eta: %v", meas)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -40,6 +41,9 @@ type ImportSpec struct {
 	// measured (Label, if set, names it instead); Workload the YCSB workload
 	// it ran; Suite the suite name the summaries are stored under.
 	Dir, Version, Label, Workload, Suite string
+	// Log takes the import's notes, on stderr in the command's log format
+	// (nil: slog's default); stdout holds only what was stored.
+	Log *slog.Logger
 }
 
 // Import reads YCSB's text output and .hdr interval logs from files and stores
@@ -48,7 +52,7 @@ type ImportSpec struct {
 // output again stores nothing twice (it says so), and an import of several
 // files interrupted or failed part-way is completed by running it again. All
 // its summaries are stored with one manifest write. It prints what it stored
-// on out. When ctx ends it stops, stores nothing, says so, and returns a run
+// on out, and logs its notes to to.Log. When ctx ends it stops, stores nothing, says so, and returns a run
 // error.
 func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (err error) {
 	if to.Version == "" {
@@ -137,15 +141,18 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 		}
 		return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
 	}
+	log := to.Log
+	if log == nil {
+		log = slog.Default()
+	}
 	for _, t := range got {
 		s := from[t.ID]
 		fmt.Fprintf(out, "stored %s as summary %s: %s, %d operations\n", s.from, t.ID, t.Workload, len(t.Ops))
 		for _, n := range s.notes {
-			fmt.Fprintf(out, "  note: %s\n", n)
+			log.Info("import note", "summary", t.ID, "file", s.from, "note", n)
 		}
 	}
-	skipped := len(dup)
-	if skipped > 0 {
+	if skipped := len(dup); skipped > 0 {
 		fmt.Fprintf(out, "%d of %d summaries were already stored (the same output imported before): skipped, not stored twice\n", skipped, len(summaries))
 	}
 	fmt.Fprintf(out, "store entry: %s\n", filepath.Join(st.Dir(k), "manifest.json"))

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/regress-hbase/regress/harness/job"
 	"github.com/regress-hbase/regress/harness/ycsbfmt"
 )
 
@@ -21,6 +22,7 @@ as workload WORKLOAD-load. Summaries have no trial-level
 spread, so comparisons with them are descriptive: no significance, no gate.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			to.Log = job.NewLogger(cmd.Context(), cmd.ErrOrStderr(), false)
 			return ycsbfmt.Import(cmd.Context(), cmd.OutOrStdout(), args, to)
 		},
 	}

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -138,12 +137,12 @@ func markStopsAtOnce(cmd *cobra.Command) *cobra.Command {
 	return cmd
 }
 
-// exitCode prints err (if any) to stderr and maps it to the process exit code.
+// exitCode prints err (if any) to stderr in the --log-format of the
+// command line and maps it to the process exit code.
 func exitCode(err error) int {
-	if err != nil && err.Error() != "" {
-		fmt.Fprintln(os.Stderr, "regress:", err)
-	}
-	return codeOf(err)
+	code := codeOf(err)
+	job.PrintError(os.Stderr, ycsbmode.LogFormatArg(os.Args[1:]), code, err)
+	return code
 }
 
 // codeOf maps an error's kind (package fault) to the exit code.
