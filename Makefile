@@ -106,7 +106,7 @@ proto:
 # change-point table (precision, recall, false change points on flat series).
 # No pipe into a filter here: the target must fail when a check fails.
 validate-stats:
-	$(GO) test -count=1 -timeout 20m -run 'TestValidation' -v ./harness/compare/ ./harness/changepoint/
+	$(GO) test -count=1 -timeout 35m -run 'TestValidation' -v ./harness/compare/ ./harness/changepoint/
 
 # A short run of every native fuzz test (go test -fuzz takes one target a
 # package at a time), seeded from its testdata/fuzz corpus and the real files
