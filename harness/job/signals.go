@@ -18,8 +18,9 @@ const StopGrace = 1500 * time.Millisecond
 // WatchSignals cancels the command's context on the first signal and makes
 // sure the process ends (exit, with fault.ExitRunFailed): at once on a
 // second signal, after StopGrace when quick says the running command holds
-// no cluster. Commands that started clusters get the time their teardown takes.
-func WatchSignals(sigs <-chan os.Signal, cancel context.CancelFunc, quick func() bool, stderr io.Writer, exit func(int)) {
+// no cluster. Commands that started clusters get the time their teardown
+// takes. Its lines on stderr are in the command line's --log-format (PrintError).
+func WatchSignals(sigs <-chan os.Signal, cancel context.CancelFunc, quick func() bool, stderr io.Writer, format string, exit func(int)) {
 	s := <-sigs
 	cancel()
 	var deadline <-chan time.Time
@@ -28,9 +29,9 @@ func WatchSignals(sigs <-chan os.Signal, cancel context.CancelFunc, quick func()
 	}
 	select {
 	case <-deadline:
-		fmt.Fprintf(stderr, "regress: %v: stopped before the command finished; nothing more was written\n", s)
+		PrintError(stderr, format, fault.ExitRunFailed, fmt.Errorf("%v: stopped before the command finished; nothing more was written", s))
 	case s = <-sigs:
-		fmt.Fprintf(stderr, "regress: second %v: exiting now without cleaning up: the JVMs of clusters this run started die with it (the kernel kills them with their parent), their work dirs (regress-hbase-* in the temp dir) may be left\n", s)
+		PrintError(stderr, format, fault.ExitRunFailed, fmt.Errorf("second %v: exiting now without cleaning up: the JVMs of clusters this run started die with it (the kernel kills them with their parent), their work dirs (regress-hbase-* in the temp dir) may be left", s))
 	}
 	exit(fault.ExitRunFailed)
 }

@@ -20,10 +20,11 @@ func TestWatchSignals(t *testing.T) {
 		name    string
 		quick   bool
 		signals int
+		format  string
 		want    string
 	}{
-		{"no cluster held", true, 1, "stopped before the command finished"},
-		{"second signal", false, 2, "second terminated: exiting now"},
+		{"no cluster held", true, 1, "text", "regress: terminated: stopped before the command finished"},
+		{"second signal", false, 2, "json", `"level":"ERROR","msg":"second terminated: exiting now`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sigs := make(chan os.Signal, 2)
@@ -34,7 +35,7 @@ func TestWatchSignals(t *testing.T) {
 			for range tc.signals {
 				sigs <- syscall.SIGTERM
 			}
-			go WatchSignals(sigs, cancel, func() bool { return tc.quick }, &stderr, func(code int) { exited <- code })
+			go WatchSignals(sigs, cancel, func() bool { return tc.quick }, &stderr, tc.format, func(code int) { exited <- code })
 			select {
 			case code := <-exited:
 				if code != fault.ExitRunFailed || ctx.Err() == nil || !strings.Contains(stderr.String(), tc.want) {

@@ -120,7 +120,7 @@ func main() {
 	// with Go's goroutine dump and exit 2, the code of bad input.
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT)
 	quick := func() bool { c := running.Load(); return c == nil || c.Annotations[stopsAtOnce] != "" }
-	go job.WatchSignals(sigs, cancel, quick, os.Stderr, os.Exit)
+	go job.WatchSignals(sigs, cancel, quick, os.Stderr, ycsbmode.LogFormatArg(os.Args[1:]), os.Exit)
 	err := newRootCmd().ExecuteContext(ctx)
 	os.Exit(exitCode(err))
 }
