@@ -115,9 +115,8 @@ func TestTextFitsTheWidth(t *testing.T) {
 			}
 			// The headline, the verdict and the table: the notes under it are
 			// a line each, for grep, and a terminal wraps them.
-			head, _, _ := strings.Cut(b.String(), "\n\n\n")
 			table, _, _ := strings.Cut(b.String()[strings.Index(b.String(), "\n\n")+2:], "\n\n")
-			head = b.String()[:strings.Index(b.String(), "\n\n")] + "\n" + table
+			head := b.String()[:strings.Index(b.String(), "\n\n")] + "\n" + table
 			widest := 0
 			for i, l := range strings.Split(head, "\n") {
 				n := utf8.RuneCountInString(l)
