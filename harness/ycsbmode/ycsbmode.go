@@ -6,6 +6,7 @@
 package ycsbmode
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -96,7 +98,44 @@ func Main(ctx context.Context, stdout, stderr io.Writer, phase string, args []st
 	if phase == Create {
 		return CreateTable(ctx, stdout, a)
 	}
+	if LogFormatArg(args) == "json" {
+		// YCSB's -s status lines become log records: one format on stderr.
+		lw := &lineLog{log: slog.Default(), phase: phase}
+		defer lw.flush()
+		stderr = lw
+	}
 	return RunPhase(ctx, stdout, stderr, phase, a)
+}
+
+// lineLog logs each line written to it as one record ("status", with the
+// phase and YCSB's line as fields): stderr under --log-format json.
+type lineLog struct {
+	mu    sync.Mutex
+	log   *slog.Logger
+	phase string
+	part  []byte
+}
+
+// Write logs every complete line of p, keeping a partial one for the next write.
+func (l *lineLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.part = append(l.part, p...)
+	for {
+		i := bytes.IndexByte(l.part, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		if line := strings.TrimSpace(string(l.part[:i])); line != "" {
+			l.log.Info("status", "phase", l.phase, "line", line)
+		}
+		l.part = l.part[i+1:]
+	}
+}
+
+// flush logs a last line written without its newline.
+func (l *lineLog) flush() {
+	_, _ = l.Write([]byte("\n"))
 }
 
 // PhaseHelp is the create-table, load or run command's usage line, one-line and long help.
@@ -249,7 +288,7 @@ func (a *Args) connect(ctx context.Context, phase string, stderr io.Writer) (*hb
 	}
 	cctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	say := func(msg string) { fmt.Fprintf(stderr, "regress: ycsb %s: %s\n", phase, msg) }
+	say := func(msg string) { slog.Warn(msg, "phase", phase) }
 	c, err := hbase.Connect(cctx, a.zk, hbase.WithZNodeParent(a.props.String("zookeeper.znode.parent", hbase.DefaultZNodeParent)), hbase.WithZKWait(hbase.ZKAnswerTimeout, say))
 	if err != nil && ctx.Err() != nil {
 		// A signal, not the address: an interrupted phase (exit 3).
@@ -541,7 +580,7 @@ func RunPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a *Ar
 	}
 
 	if ld.TargetRate > 0 && !res.HeldTarget() {
-		fmt.Fprintln(stderr, "regress ycsb "+phase+": WARNING: "+res.RateMessage())
+		slog.Warn(res.RateMessage(), "phase", phase)
 	}
 	var failed int64
 	for _, o := range res.PerOp {
@@ -550,7 +589,7 @@ func RunPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a *Ar
 		}
 	}
 	if failed > 0 && runErrV == nil { // a canceled run fails its operations in flight: not worth a warning
-		fmt.Fprintf(stderr, "regress ycsb %s: WARNING: %d operations failed (Return=ERROR); the first failure of each kind is logged above\n", phase, failed)
+		slog.Warn("operations failed (Return=ERROR); the first failure of each kind is logged above", "phase", phase, "failed", failed)
 	}
 	switch {
 	case runErrV != nil:
@@ -620,7 +659,7 @@ func runOnLoadHosts(ctx context.Context, stdout, stderr io.Writer, a *Args, ph *
 		return runErr(fmt.Errorf("ycsb run: %w", err))
 	}
 	if ld.TargetRate > 0 && !tr.Merged.HeldTarget() {
-		fmt.Fprintln(stderr, "regress ycsb run: WARNING: "+tr.Merged.RateMessage())
+		slog.Warn(tr.Merged.RateMessage(), "phase", Run)
 	}
 	return nil
 }
