@@ -91,11 +91,6 @@ type Config struct {
 	MaxErrorRate float64
 }
 
-// DefaultConfig returns the defaults spelled out, for callers that show or edit them.
-func DefaultConfig() Config {
-	return Config{Alpha: DefaultAlpha, Tolerances: metric.DefaultTolerances(), Gate: slices.Clone(DefaultGate), Looks: 1}
-}
-
 // resolved is a validated Config with defaults filled in.
 type resolved struct {
 	Config

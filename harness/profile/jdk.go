@@ -81,8 +81,8 @@ func FindJDK(pid int) (JDK, error) {
 		tried = append(tried, home+" (JAVA_HOME)")
 	}
 	if p, err := exec.LookPath("jcmd"); err == nil {
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			p = real
+		if resolved, err := filepath.EvalSymlinks(p); err == nil {
+			p = resolved
 		}
 		j := JDKFromHome(filepath.Dir(filepath.Dir(p)))
 		j.Jcmd = p

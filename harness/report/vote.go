@@ -398,9 +398,10 @@ func verdictBoundNote(m compare.MetricResult) string {
 	if !m.Gated || m.Status == compare.Regressed || !hasCI(m) || !finite(m.RegressionBound) || m.RegressionBound <= 0 {
 		return ""
 	}
-	worse := m.CILow > 1+m.Tolerance
+	bandLo, bandHi := compare.ToleranceBand(m.Tolerance)
+	worse := m.CILow > bandHi
 	if metric.Of(m.Metric).Worse == metric.WorseLower {
-		worse = m.CIHigh < 1/(1+m.Tolerance)
+		worse = m.CIHigh < bandLo
 	}
 	if !worse {
 		return ""
