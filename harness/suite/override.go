@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/inputfile"
+	"github.com/regress-hbase/regress/harness/workload"
 )
 
 // Overrides are a command line's changes to a suite in YCSB's manner: -P
@@ -187,6 +188,10 @@ func (s *Suite) useWorkloads(ws []string) error {
 			errs = append(errs, fmt.Errorf("-P %s: %s is %s, not a workload file", w, p, inputfile.Kind(fi.Mode())))
 			continue
 		}
+		if err := looksLikeAWorkload(p); err != nil {
+			errs = append(errs, fmt.Errorf("-P %s: %w", w, err))
+			continue
+		}
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("-P %s: %w", w, err))
@@ -210,4 +215,24 @@ func (s *Suite) useWorkloads(ws []string) error {
 	}
 	s.Workloads, s.files = names, files
 	return nil
+}
+
+// workloadKeys are properties every YCSB workload file sets one of.
+var workloadKeys = []string{"workload", "readproportion", "updateproportion", "insertproportion", "scanproportion",
+	"readmodifywriteproportion", "requestdistribution", "recordcount", "operationcount"}
+
+// looksLikeAWorkload refuses a file that parses as properties but sets
+// none of workloadKeys (a hostname, a README): it would run YCSB's defaults
+// for the whole suite under a name that says otherwise.
+func looksLikeAWorkload(path string) error {
+	p, err := workload.LoadPropertiesFile(path)
+	if err != nil {
+		return err
+	}
+	for _, k := range workloadKeys {
+		if _, ok := p.Get(k); ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s sets none of YCSB's workload properties (%s): give a YCSB workload file, e.g. scenarios/workloada", path, strings.Join(workloadKeys, ", "))
 }

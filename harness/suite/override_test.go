@@ -78,6 +78,10 @@ func TestOverrideAppliesYCSBHabits(t *testing.T) {
 
 func TestOverrideRefusesWhatItCannotHonour(t *testing.T) {
 	dir := scenariosWith(t, "workloada")
+	notWorkload := filepath.Join(t.TempDir(), "hostname")
+	if err := os.WriteFile(notWorkload, []byte("build-host-7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	rate := 100.0
 	cases := []struct {
 		name string
@@ -92,6 +96,7 @@ func TestOverrideRefusesWhatItCannotHonour(t *testing.T) {
 		{"fewer rows than regions", Overrides{Properties: []string{"recordcount=3"}}, "fewer rows than the suite's 8 regions"},
 		{"missing workload file", Overrides{Workloads: []string{"/nonexistent/wl"}}, "no workload file there"},
 		{"directory as workload", Overrides{Workloads: []string{dir}}, "not a workload file"},
+		{"a file that is no workload", Overrides{Workloads: []string{notWorkload}}, "sets none of YCSB's workload properties"},
 		{"bad value for a workload property", Overrides{Properties: []string{"requestdistribution=pareto"}}, "requestdistribution"},
 	}
 	for _, c := range cases {
