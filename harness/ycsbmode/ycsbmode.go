@@ -99,10 +99,13 @@ func Main(ctx context.Context, stdout, stderr io.Writer, phase string, args []st
 		return CreateTable(ctx, stdout, a)
 	}
 	if LogFormatArg(args) == "json" {
+		a.log = slog.New(slog.NewJSONHandler(stderr, nil))
 		// YCSB's -s status lines become log records: one format on stderr.
-		lw := &lineLog{log: slog.Default(), phase: phase}
+		lw := &lineLog{log: a.log, phase: phase}
 		defer lw.flush()
 		stderr = lw
+	} else {
+		a.log = slog.New(slog.NewTextHandler(stderr, nil))
 	}
 	return RunPhase(ctx, stdout, stderr, phase, a)
 }
@@ -185,6 +188,17 @@ type Args struct {
 	// loadHosts is the number of `regress worker` load hosts that run the
 	// run phase together (0: this process runs it).
 	loadHosts int
+	// log is the command's log on its own stderr (nil: slog's default).
+	log *slog.Logger
+}
+
+// logger is the command's log: its warnings reach its own stderr in its
+// --log-format even while other commands run in the process (tests).
+func (a *Args) logger() *slog.Logger {
+	if a.log != nil {
+		return a.log
+	}
+	return slog.Default()
 }
 
 // ParseArgs reads YCSB's flag syntax (-P, -p, -threads, -target, -s, -l,
@@ -288,7 +302,7 @@ func (a *Args) connect(ctx context.Context, phase string, stderr io.Writer) (*hb
 	}
 	cctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	say := func(msg string) { slog.Warn(msg, "phase", phase) }
+	say := func(msg string) { a.logger().Warn(msg, "phase", phase) }
 	c, err := hbase.Connect(cctx, a.zk, hbase.WithZNodeParent(a.props.String("zookeeper.znode.parent", hbase.DefaultZNodeParent)), hbase.WithZKWait(hbase.ZKAnswerTimeout, say))
 	if err != nil && ctx.Err() != nil {
 		// A signal, not the address: an interrupted phase (exit 3).
@@ -399,9 +413,6 @@ func readPhase(phase string, a *Args) (*settings, error) {
 	}
 	if ex := p.String("exporter", ""); ex != "" && !strings.HasSuffix(ex, "TextMeasurementsExporter") {
 		return nil, fail(fmt.Errorf("exporter=%s: only YCSB's text output is written; convert it with regress import-ycsb", ex))
-	}
-	if cb, _ := p.Bool("clientbuffering", false); cb {
-		slog.Warn("clientbuffering=true is ignored: every write is a real round trip, so UPDATE and INSERT latencies are not the buffer's")
 	}
 	var errs []error
 	collect := func(err error) {
@@ -580,7 +591,7 @@ func RunPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a *Ar
 	}
 
 	if ld.TargetRate > 0 && !res.HeldTarget() {
-		slog.Warn(res.RateMessage(), "phase", phase)
+		a.logger().Warn(res.RateMessage(), "phase", phase)
 	}
 	var failed int64
 	for _, o := range res.PerOp {
@@ -589,7 +600,7 @@ func RunPhase(ctx context.Context, stdout, stderr io.Writer, phase string, a *Ar
 		}
 	}
 	if failed > 0 && runErrV == nil { // a canceled run fails its operations in flight: not worth a warning
-		slog.Warn("operations failed (Return=ERROR); the first failure of each kind is logged above", "phase", phase, "failed", failed)
+		a.logger().Warn("operations failed (Return=ERROR); the first failure of each kind is logged above", "phase", phase, "failed", failed)
 	}
 	switch {
 	case runErrV != nil:
@@ -659,7 +670,7 @@ func runOnLoadHosts(ctx context.Context, stdout, stderr io.Writer, a *Args, ph *
 		return runErr(fmt.Errorf("ycsb run: %w", err))
 	}
 	if ld.TargetRate > 0 && !tr.Merged.HeldTarget() {
-		slog.Warn(tr.Merged.RateMessage(), "phase", Run)
+		a.logger().Warn(tr.Merged.RateMessage(), "phase", Run)
 	}
 	return nil
 }
