@@ -185,6 +185,15 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 			blocks[drop] = nil
 		}
 	}
+	// Still too long: the frames of one workload, then fewer changes;
+	// the head and how to reproduce the run always fit.
+	if size() > VoteMaxLines && len(frames) > 1 {
+		blocks[3] = wrapVote(frames[:1])
+	}
+	for size() > VoteMaxLines && len(blocks[0]) > 2 {
+		blocks[0] = wrapVote(changes[:len(changes)-1])
+		changes = changes[:len(changes)-1]
+	}
 	tail := slices.Concat(blocks...)
 	room := VoteMaxLines - len(head) - len(tail) - len(last)
 	notes := voteNotes(c)
