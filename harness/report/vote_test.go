@@ -336,4 +336,14 @@ func TestVoteFitsAPlainTextMail(t *testing.T) {
 	if len(lines) > VoteMaxLines {
 		t.Errorf("%d lines, at most %d", len(lines), VoteMaxLines)
 	}
+	// However much there is to say, the head and how to reproduce the run
+	// print: frames of many workloads and long names give way first.
+	for i := range 6 {
+		v.Frames = append(v.Frames, VoteFrame{Workload: fmt.Sprintf("workload%c", 'a'+i), Kind: "wait", Frame: "a.B.waitFor", CandShare: 0.3, Delta: 100})
+	}
+	v.Command += " --candidate-conf some.long.setting.name=with-a-long-value --baseline-conf another.long.setting=value"
+	lines = VoteParagraph(c, v)
+	if len(lines) > VoteMaxLines || !strings.HasPrefix(lines[len(lines)-1], "Full report: ") || !strings.HasPrefix(lines[0], "regress: HBase") {
+		t.Errorf("%d lines (at most %d), first %q, last %q; want the head first and the report's path last", len(lines), VoteMaxLines, lines[0], lines[len(lines)-1])
+	}
 }
