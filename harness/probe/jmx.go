@@ -15,7 +15,7 @@ import (
 
 // jmxPrep is a profiled trial's recorders over JMX (--*-jmx-port), started
 // ahead of its idle watch so that their JVM and connection are up before
-// the window: the recording itself starts jmxStartLead before it.
+// the window: the recording itself starts the Profiler's JMXStartLead before it.
 type jmxPrep struct {
 	runs []*profile.JMXRun
 	outs []string
@@ -75,14 +75,14 @@ func (j *jmxPrep) cancel() {
 }
 
 // recordOverJMX has p's prepared recorders record over [from, to]: each
-// starts its recording jmxStartLead before from, stops it at to, and
+// starts its recording the Profiler's JMXStartLead before from, stops it at to, and
 // streams it into a file here once it has stopped.
 func (pr *Profiler) recordOverJMX(ctx context.Context, p *windowProfile, w string, from, to time.Time) {
 	j := p.jmx
 	errs := make([]error, len(j.runs))
 	var wg sync.WaitGroup
 	for i, run := range j.runs {
-		wg.Go(func() { _, errs[i] = run.Record(ctx, from.Add(-jmxStartLead), to, from) })
+		wg.Go(func() { _, errs[i] = run.Record(ctx, from.Add(-pr.jmxStartLead()), to, from) })
 	}
 	wg.Wait()
 	pr.profileErrs(p.t, w, "JFR over JMX", errs)
@@ -93,9 +93,17 @@ func (pr *Profiler) recordOverJMX(ctx context.Context, p *windowProfile, w strin
 	}
 }
 
-// jmxStartLead is how long before the window a recording over JMX starts:
+// DefaultJMXStartLead is how long before the window a recording over JMX starts:
 // the FlightRecorder MBean answers in tens of milliseconds once connected.
-const jmxStartLead = 300 * time.Millisecond
+const DefaultJMXStartLead = 300 * time.Millisecond
+
+// jmxStartLead is the Profiler's lead, or DefaultJMXStartLead.
+func (pr *Profiler) jmxStartLead() time.Duration {
+	if pr.JMXStartLead > 0 {
+		return pr.JMXStartLead
+	}
+	return DefaultJMXStartLead
+}
 
 // jmxRecorder is the run's JFR-over-JMX recorder, compiled once.
 func (pr *Profiler) jmxRecorder(ctx context.Context) (*profile.JMXRecorder, error) {

@@ -26,6 +26,10 @@ type Profiler struct {
 	Log *slog.Logger
 	// Servlet tunes the /prof requests of servers elsewhere; tests shorten its waits.
 	Servlet profile.ServletOptions
+	// JMXStartLead is how long before the window a recording over JMX
+	// starts; 0 means DefaultJMXStartLead. Tests on a loaded machine give
+	// it more.
+	JMXStartLead time.Duration
 
 	mu    sync.Mutex
 	notes []string

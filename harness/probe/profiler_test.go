@@ -224,7 +224,7 @@ func TestProfileRecordsAJVMOverJMX(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr := &Profiler{}
+	pr := &Profiler{JMXStartLead: 3 * time.Second} // a run leads by 300 ms; a loaded machine under -race took longer to start JFR
 	tr := profiledTrial(store, "jvm", servercost.Servers{{Name: "spin", JMXRemote: fmt.Sprintf("127.0.0.1:%d", port)}}, 1500*time.Millisecond, 3*time.Second)
 	ctx := context.Background()
 	jmx := pr.prepareJMX(ctx, tr) // the before hook, ahead of the idle watch

@@ -63,8 +63,12 @@ func newRootCmd() *cobra.Command {
 func newVersionCmd(root *cobra.Command) *cobra.Command {
 	v := job.ReadVersion()
 	root.Version = v.Module
-	cobra.AddTemplateFunc("regressVersion", func() string { var b strings.Builder; _ = v.Write(&b); return b.String() })
-	root.SetVersionTemplate("{{regressVersion}}")
+	// The text itself as the template (cobra's template functions are one
+	// global map: a function added per root races when roots are built side
+	// by side, as tests do); it holds no "{{".
+	var b strings.Builder
+	_ = v.Write(&b)
+	root.SetVersionTemplate(strings.ReplaceAll(b.String(), "{{", "{{`{{`}}"))
 	return markStopsAtOnce(&cobra.Command{Use: "version", Short: "Print regress's version, commit, Go toolchain and load-host protocol", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return v.Write(cmd.OutOrStdout()) }})
 }
