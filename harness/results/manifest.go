@@ -66,6 +66,10 @@ type SuiteInfo struct {
 	Fingerprint string `json:"fingerprint"`
 	// DataSpec describes the seed data: rows, fields, field length, regions, compression.
 	DataSpec string `json:"data_spec"`
+	// Overrides are the command line's changes to the suite, YCSB's way
+	// ("-p requestdistribution=uniform", "-P /path/workloadx"): already in
+	// the fingerprint, here so a reader sees what they were.
+	Overrides []string `json:"overrides,omitempty"`
 }
 
 // Trial is one measured trial: one clone, one workload, one measurement window.

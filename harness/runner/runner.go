@@ -301,7 +301,7 @@ func (r *Runner) prepare(ctx context.Context, t *sut.Target) (*side, error) {
 		Schema: results.SchemaVersion, Version: t.Version, Label: t.Label, Provider: t.Provider,
 		Settings: t.Settings, JVMOpts: t.JVMOpts, Environment: env, Source: "regress",
 		Repository: t.Repository, Home: t.Home, JarChecksums: t.Checksums,
-		Suite: results.SuiteInfo{Name: r.Suite.Name, Fingerprint: r.fingerprint, DataSpec: r.Suite.SeedKey()},
+		Suite: results.SuiteInfo{Name: r.Suite.Name, Fingerprint: r.fingerprint, DataSpec: r.Suite.SeedKey(), Overrides: r.Suite.Overridden},
 	}
 	if t.Name != t.Version && t.Label == "" {
 		m.Label = t.Name

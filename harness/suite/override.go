@@ -165,7 +165,30 @@ func (s *Suite) Override(o Overrides) error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	return s.readLoads()
+	if err := s.readLoads(); err != nil {
+		return err
+	}
+	s.Overridden = append(s.Overridden, o.Args()...)
+	return nil
+}
+
+// Args is o as the command line gave it ("-P /tmp/w", "-p k=v",
+// "--threads 16", "--target 500"): what a manifest records of it.
+func (o Overrides) Args() []string {
+	var out []string
+	for _, w := range o.Workloads {
+		out = append(out, "-P "+w)
+	}
+	for _, p := range o.Properties {
+		out = append(out, "-p "+p)
+	}
+	if o.Threads != 0 {
+		out = append(out, fmt.Sprintf("--threads %d", o.Threads))
+	}
+	if o.Target != nil {
+		out = append(out, fmt.Sprintf("--target %g", *o.Target))
+	}
+	return out
 }
 
 // useWorkloads makes the workload files ws (paths anywhere, or names under

@@ -42,6 +42,9 @@ type Suite struct {
 	Compare   Compare  `yaml:"-"` // as written: file.Compare
 	// Cluster shapes the clusters regress starts for this suite.
 	Cluster Cluster `yaml:"cluster"`
+	// Overridden is what the command line changed of the suite (-P, -p,
+	// --threads, --target: Override), as written; stored in each manifest.
+	Overridden []string `yaml:"-"`
 	// Capacity configures `regress capacity` (defaults when absent).
 	Capacity *section.Capacity `yaml:"-"` // as written: file.Capacity
 	// Properties are extra YCSB properties applied to every workload (-p style).
