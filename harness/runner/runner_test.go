@@ -193,8 +193,10 @@ func TestDuetPairsRunAtOnceAndReadServerCost(t *testing.T) {
 	allocRead := map[string]bool{}
 	for i, bt := range bm.Trials {
 		ct := cm.Trials[i]
-		if !bt.Duet || !ct.Duet || bt.Order != 0 || ct.Order != 1 {
-			t.Errorf("pair %d: duet %v/%v, orders %d/%d; want duets, baseline 0", bt.Pair, bt.Duet, ct.Duet, bt.Order, ct.Order)
+		// A duet's order is its slot's (slot 1 is order 0), and the slots
+		// alternate between the sides (counterbalanced slots).
+		if !bt.Duet || !ct.Duet || bt.Order+ct.Order != 1 || bt.Slot+ct.Slot != 3 || bt.Order != bt.Slot-1 {
+			t.Errorf("pair %d: duet %v/%v, orders %d/%d, slots %d/%d; want duets, one in each slot, order = slot-1", bt.Pair, bt.Duet, ct.Duet, bt.Order, ct.Order, bt.Slot, ct.Slot)
 		}
 		if !bt.Start.Equal(ct.Start) {
 			t.Errorf("pair %d: windows opened at %v and %v, want the same instant", bt.Pair, bt.Start, ct.Start)

@@ -51,7 +51,8 @@ func TestClusterUpPrintsOneLineAndStopsOnSignal(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		// main cancels this context on SIGINT/SIGTERM.
-		done <- job.ClusterUp(ctx, pw, sut.Spec{Version: clustertest.Version(), Conf: []string{"hbase.regionserver.handler.count=5"}}, sut.Options{})
+		// The CLI's --start-timeout default: job.ClusterUp refuses none.
+		done <- job.ClusterUp(ctx, pw, sut.Spec{Version: clustertest.Version(), Conf: []string{"hbase.regionserver.handler.count=5"}}, sut.Options{StartTimeout: cluster.DefaultStartTimeout})
 		pw.Close()
 	}()
 	var out strings.Builder
