@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/servercost"
 )
 
 // profilePair is the pair index of the profiled pair: one extra pair of
@@ -36,6 +38,15 @@ func (r *Runner) profilePairs(ctx context.Context, sides ...*side) {
 	began := time.Now()
 	r.planned = r.started + len(sides)*len(r.Suite.Workloads)
 	r.emit(Event{Phase: "trial", Message: "profiling: one more pair per workload, recorded (JFR here, the info servers' /prof elsewhere) and not counted"})
+	// The first JFR.start on a JVM stalls its handlers for seconds; a
+	// throwaway recording first keeps that out of the first pair recorded.
+	var local servercost.Servers
+	for _, s := range sides {
+		local = append(local, s.t.Servers...)
+	}
+	if n := r.profiler().Prime(ctx, local); n > 0 {
+		r.logger().Info("JFR primed before the profiled pairs", "jvms", n, "took", time.Since(began).Round(100*time.Millisecond))
+	}
 	for _, w := range r.Suite.Workloads {
 		var err error
 		if r.duet() && len(sides) == 2 {
