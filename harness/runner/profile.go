@@ -27,6 +27,16 @@ func (r *Runner) profiled(pair int) bool {
 	return r.Profile && pair == profilePair
 }
 
+// profiledTrials is how many trials the profiled pairs add to a run of
+// sides sides: counted in the progress total from the start, so the total
+// does not jump when they begin (108 to 120 on the release suite).
+func (r *Runner) profiledTrials(sides int) int {
+	if !r.Profile {
+		return 0
+	}
+	return sides * len(r.Suite.Workloads)
+}
+
 // profilePairs runs the profiled pair of every workload after the counted
 // ones, the same way a counted pair runs (a duet or back to back in random
 // order), when the run profiles. Its trials are stored nowhere; a failed

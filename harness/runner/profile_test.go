@@ -61,3 +61,25 @@ func TestProfilePairsRunOnlyWhenAsked(t *testing.T) {
 		t.Errorf("a counted trial's profile id %q, want its trial id", id)
 	}
 }
+
+// TestProgressTotalCountsTheProfiledPairs: a profiled run's total holds its
+// profiled pairs from the start (the release suite's went 108 -> 120 when
+// they began); a run that does not profile adds none.
+func TestProgressTotalCountsTheProfiledPairs(t *testing.T) {
+	s := &suite.Suite{Workloads: []string{"a", "b", "c", "d", "e", "f"}}
+	for _, tc := range []struct {
+		name          string
+		r             *Runner
+		sides, trials int
+	}{
+		{"two sides profiled", &Runner{Suite: s, Profile: true}, 2, 12},
+		{"one side profiled", &Runner{Suite: s, Profile: true}, 1, 6},
+		{"not profiled", &Runner{Suite: s}, 2, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.r.profiledTrials(tc.sides); got != tc.trials {
+				t.Errorf("profiledTrials(%d) = %d, want %d", tc.sides, got, tc.trials)
+			}
+		})
+	}
+}
