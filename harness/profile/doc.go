@@ -8,7 +8,9 @@
 // 8) gives an *UnavailableError, which callers print as a note, not a failure.
 //
 // Parsing runs the same JDK's `jfr print --json` over the recording and folds
-// jdk.ExecutionSample events into CPU stacks (one count a sample) and
+// jdk.ExecutionSample events into CPU stacks (one count a sample), with
+// request threads' jdk.NativeMethodSample events in a native method that
+// works rather than blocks rooted at "[native]" beside them, and
 // jdk.ObjectAllocationSample events (JDK 16 and later; the TLAB events on JDK
 // 11) into allocation stacks weighted by bytes. We chose the JDK's tool over a
 // Go parser because the JFR file format changes with JDK releases and the

@@ -20,9 +20,13 @@ import (
 // JFR event types the parser folds.
 const (
 	EventExecutionSample = "jdk.ExecutionSample"
-	EventAllocSample     = "jdk.ObjectAllocationSample"      // JDK 16+: throttled, weighted by bytes
-	EventAllocNewTLAB    = "jdk.ObjectAllocationInNewTLAB"   // JDK 11: weight tlabSize
-	EventAllocOutside    = "jdk.ObjectAllocationOutsideTLAB" // JDK 11: weight allocationSize
+	// EventNativeSample samples threads inside a native method, which
+	// jdk.ExecutionSample skips: a request thread's native leaf that does
+	// not block is folded into CPU under NativeFrame (foldNative).
+	EventNativeSample = "jdk.NativeMethodSample"
+	EventAllocSample  = "jdk.ObjectAllocationSample"      // JDK 16+: throttled, weighted by bytes
+	EventAllocNewTLAB = "jdk.ObjectAllocationInNewTLAB"   // JDK 11: weight tlabSize
+	EventAllocOutside = "jdk.ObjectAllocationOutsideTLAB" // JDK 11: weight allocationSize
 )
 
 // WaitEvents are the JFR events of a thread waiting without running, each
@@ -59,10 +63,24 @@ const PrintStackDepth = 64
 // graph does not claim the deepest frames kept are the thread's roots.
 const TruncatedFrame = "[truncated]"
 
+// NativeFrame roots a CPU stack folded from a native method sample: a
+// request thread inside a native method that works (zlib, a socket write's
+// copy), which jdk.ExecutionSample cannot see. At the root, as a wait's
+// kind is, so the native method stays the leaf the differential names and
+// the flame graph draws the native cost as a tower of its own.
+const NativeFrame = "[native]"
+
 // Profile is one recording folded: CPU samples and allocated bytes per stack.
 type Profile struct {
-	CPU   Folded // stack -> jdk.ExecutionSample events
-	Alloc Folded // stack -> bytes, from AllocEvent
+	// CPU is stack -> samples: every thread's jdk.ExecutionSample events,
+	// and request threads' jdk.NativeMethodSample events in a native method
+	// that does not block, rooted at NativeFrame (foldNative).
+	CPU Folded
+	// NativeWait counts the request threads' native samples left out of
+	// CPU because their leaf blocks (blockingNatives: a socket read, a
+	// selector): the wait profile has those waits, from their own events.
+	NativeWait Folded
+	Alloc      Folded // stack -> bytes, from AllocEvent
 	// AllocSamples counts the events behind each of Alloc's stacks: what an
 	// allocation frame's P is tested on (allocP), the bytes being no count.
 	AllocSamples Folded
@@ -96,7 +114,7 @@ func Parse(ctx context.Context, jfrTool, path string) (*Profile, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("profile: recording %s: %w", path, err)
 	}
-	events := append([]string{EventExecutionSample, EventAllocSample, EventAllocNewTLAB, EventAllocOutside}, WaitEvents...)
+	events := append([]string{EventExecutionSample, EventNativeSample, EventAllocSample, EventAllocNewTLAB, EventAllocOutside}, WaitEvents...)
 	cmd := exec.CommandContext(ctx, jfrTool, "print", "--json", "--stack-depth", strconv.Itoa(PrintStackDepth),
 		"--events", strings.Join(events, ","), path)
 	var stderr bytes.Buffer
@@ -179,7 +197,7 @@ func ParseJSON(r io.Reader) (*Profile, error) {
 			return nil, fmt.Errorf("not jfr print --json output: found %v where %v belongs", tok, want)
 		}
 	}
-	p := &Profile{CPU: Folded{}, Alloc: Folded{}, AllocSamples: Folded{}, Wait: Folded{}, WaitCount: Folded{}}
+	p := &Profile{CPU: Folded{}, NativeWait: Folded{}, Alloc: Folded{}, AllocSamples: Folded{}, Wait: Folded{}, WaitCount: Folded{}}
 	tlab, tlabN := Folded{}, Folded{} // kept apart: used only when the recording has no sampled allocation event
 	sampled := map[[2]flexInt]bool{}  // threads whose first allocation sample has been seen
 	var frames []string
@@ -207,6 +225,9 @@ func ParseJSON(r io.Reader) (*Profile, error) {
 			into, count, w = tlab, tlabN, int64(ev.Values.TLABSize)
 		case EventAllocOutside:
 			into, count, w = tlab, tlabN, int64(ev.Values.AllocationSize)
+		case EventNativeSample:
+			foldNative(p, &ev, &frames)
+			continue
 		default:
 			if slices.Contains(WaitEvents, ev.Type) {
 				foldWait(p, &ev, &frames)
@@ -350,6 +371,112 @@ func foldWait(p *Profile, ev *jsonEvent, frames *[]string) {
 	stack := strings.Join(*frames, ";")
 	p.Wait[stack] += us
 	p.WaitCount[stack]++
+}
+
+// foldNative adds one native method sample of a request thread
+// (RequestFrame on its stack) to p.CPU, rooted at NativeFrame, when its
+// leaf, the native method, works rather than waits; to p.NativeWait when
+// the leaf blocks (blockingNative). A native sample weighs one, as a Java
+// sample does, though JFR takes at most one thread in native a period
+// (five in Java): docs/profiles.md says what that undercounts.
+func foldNative(p *Profile, ev *jsonEvent, frames *[]string) {
+	st := ev.Values.StackTrace
+	if st == nil || len(st.Frames) == 0 {
+		return
+	}
+	*frames = append((*frames)[:0], NativeFrame)
+	if st.Truncated {
+		*frames = append(*frames, TruncatedFrame)
+	}
+	request := false
+	for i := len(st.Frames) - 1; i >= 0; i-- {
+		m := st.Frames[i].Method
+		f := FrameName(m.Type.Name, m.Name)
+		request = request || f == RequestFrame
+		*frames = append(*frames, f)
+	}
+	if !request {
+		return
+	}
+	stack := strings.Join(*frames, ";")
+	if blockingNative((*frames)[len(*frames)-1]) {
+		p.NativeWait[stack]++
+		return
+	}
+	if st.Truncated {
+		p.Truncated++
+	}
+	p.CPU[stack]++
+}
+
+// blockingNatives are the JDK's, Netty's and Hadoop's native methods a
+// thread blocks in, "package.Class" -> methods: a sample there is a wait,
+// which the wait profile has from its own events (jdk.SocketRead,
+// jdk.FileRead, jdk.ThreadPark...), or, for a selector, is no request's
+// work. Any other native leaf is taken for CPU: zlib, CRC, a copy, and a
+// write, which copies into the kernel (a write to a full blocking socket
+// waits, and is then in both profiles). Reads are waits even where they
+// copy (a file read from the page cache): the wait profile holds the
+// read's whole time. JDK 11 to 25 names; JDK 8's where they differ.
+var blockingNatives = map[string][]string{
+	// Threads: parks, monitors and sleeps (a thread in them is usually
+	// "blocked", not "in native", and not sampled: listed in case).
+	"java.lang.Object":            {"wait", "wait0"},
+	"java.lang.Thread":            {"sleep", "sleep0"},
+	"jdk.internal.misc.Unsafe":    {"park"},
+	"sun.misc.Unsafe":             {"park"},
+	"java.lang.ref.Reference":     {"waitForReferencePendingList"},
+	"java.lang.ProcessHandleImpl": {"waitForProcessExit0"},
+	"java.lang.ProcessImpl":       {"waitForProcessExit", "waitForProcessExit0"},
+	// Selectors and polls: a thread waiting for a socket to be ready.
+	"sun.nio.ch.EPoll":                   {"wait"},
+	"sun.nio.ch.EPollArrayWrapper":       {"epollWait"}, // JDK 8
+	"sun.nio.ch.KQueue":                  {"poll"},
+	"sun.nio.ch.KQueueArrayWrapper":      {"kevent0"},
+	"sun.nio.ch.WEPoll":                  {"wait"},
+	"sun.nio.ch.PollSelectorImpl":        {"poll"},
+	"sun.nio.ch.PollArrayWrapper":        {"poll0"},
+	"sun.nio.ch.Net":                     {"poll", "pollConnect", "accept", "connect0"},
+	"sun.nio.ch.ServerSocketChannelImpl": {"accept0"},
+	"sun.nio.ch.SocketChannelImpl":       {"checkConnect"},
+	"sun.nio.fs.LinuxWatchService":       {"poll"},
+	"io.netty.channel.epoll.Native":      {"epollWait", "epollWait0"},
+	"io.netty.channel.kqueue.Native":     {"keventWait"},
+	// Socket reads and accepts on a blocking socket (java.net's own before
+	// JDK 13, a blocking NIO channel's since).
+	"java.net.SocketInputStream":                         {"socketRead0"},
+	"java.net.PlainSocketImpl":                           {"socketAccept", "socketConnect"},
+	"java.net.DualStackPlainSocketImpl":                  {"accept0", "connect0"},
+	"java.net.PlainDatagramSocketImpl":                   {"receive0", "peekData"},
+	"sun.nio.ch.SocketDispatcher":                        {"read0", "readv0"},
+	"sun.nio.ch.DatagramDispatcher":                      {"read0", "readv0"},
+	"sun.nio.ch.DatagramChannelImpl":                     {"receive0"},
+	"sun.nio.ch.UnixAsynchronousServerSocketChannelImpl": {"accept0"},
+	// File and pipe reads, and fsync (JDK 21 moved Unix's read0 and force0
+	// to UnixFileDispatcherImpl).
+	"sun.nio.ch.FileDispatcherImpl":     {"read0", "readv0", "pread0", "force0"},
+	"sun.nio.ch.UnixFileDispatcherImpl": {"read0", "readv0", "pread0", "force0"},
+	"java.io.FileInputStream":           {"read0", "readBytes"},
+	"java.io.RandomAccessFile":          {"read0", "readBytes"},
+	"java.io.FileDescriptor":            {"sync", "sync0"},
+	// Hadoop's domain sockets (HDFS short-circuit reads pass descriptors on them).
+	"org.apache.hadoop.net.unix.DomainSocket":        {"accept0", "connect0", "readArray0", "readByteBufferDirect0", "receiveFileDescriptors0"},
+	"org.apache.hadoop.net.unix.DomainSocketWatcher": {"doPoll0"},
+}
+
+// blockingNative reports whether a native method frame ("package.Class.method",
+// as FrameName names it) is one a thread blocks in (blockingNatives). A
+// shaded Netty (HBase's "org.apache.hbase.thirdparty.io.netty...") is Netty.
+func blockingNative(frame string) bool {
+	i := strings.LastIndexByte(frame, '.')
+	if i <= 0 {
+		return false
+	}
+	class, method := frame[:i], frame[i+1:]
+	if j := strings.Index(class, ".io.netty."); j >= 0 {
+		class = class[j+1:]
+	}
+	return slices.Contains(blockingNatives[class], method)
 }
 
 // waitKindFrame names a wait event's kind as the root of its stack

@@ -46,7 +46,11 @@ type Recording struct {
 const SamplePeriod = 20 * time.Millisecond
 
 // settingsJFC returns the built-in recording settings for a JDK of the
-// given major version (0: unknown): stack samples every SamplePeriod,
+// given major version (0: unknown): stack samples every SamplePeriod, of
+// threads in Java code (jdk.ExecutionSample) and in native methods
+// (jdk.NativeMethodSample, at the same period: the sampler thread wakes
+// once for both, and takes one native thread a period, so it adds one
+// stack walk per period),
 // waits of WaitThreshold or more with their stacks (WaitEvents),
 // allocation samples (the throttled jdk.ObjectAllocationSample from JDK 16,
 // the TLAB events before it), and GC pauses for a timeline. Everything else
@@ -55,8 +59,12 @@ const SamplePeriod = 20 * time.Millisecond
 func settingsJFC(major int) string {
 	var b strings.Builder
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>
-<configuration version="2.0" label="regress" description="regress: stack and allocation samples, GC pauses" provider="regress">
+<configuration version="2.0" label="regress" description="regress: stack and allocation samples, waits, GC pauses" provider="regress">
   <event name="jdk.ExecutionSample">
+    <setting name="enabled">true</setting>
+    <setting name="period">` + strconv.FormatInt(SamplePeriod.Milliseconds(), 10) + ` ms</setting>
+  </event>
+  <event name="jdk.NativeMethodSample">
     <setting name="enabled">true</setting>
     <setting name="period">` + strconv.FormatInt(SamplePeriod.Milliseconds(), 10) + ` ms</setting>
   </event>

@@ -220,8 +220,8 @@ func TestSettingsFollowTheJDK(t *testing.T) {
 		major     int
 		want, not []string
 	}{
-		{11, []string{EventExecutionSample, EventAllocNewTLAB, EventAllocOutside, "20 ms"}, []string{EventAllocSample}},
-		{17, []string{EventExecutionSample, EventAllocSample}, []string{EventAllocNewTLAB}},
+		{11, []string{EventExecutionSample, EventNativeSample, EventAllocNewTLAB, EventAllocOutside, "20 ms"}, []string{EventAllocSample}},
+		{17, []string{EventExecutionSample, EventNativeSample, EventAllocSample}, []string{EventAllocNewTLAB}},
 		{0, []string{EventAllocSample, EventAllocNewTLAB}, nil},
 	} {
 		s := settingsJFC(tc.major)
