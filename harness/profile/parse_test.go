@@ -220,9 +220,10 @@ func TestMergeSumsRegionServers(t *testing.T) {
 func FuzzParseJSON(f *testing.F) {
 	f.Add([]byte(`{"recording":{"events":[{"type":"jdk.ExecutionSample","values":{"stackTrace":{"frames":[{"method":{"type":{"name":"a/B"},"name":"c"}}]}}}]}}`))
 	f.Add([]byte(`{"recording":{"events":[{"type":"jdk.ObjectAllocationInNewTLAB","values":{"tlabSize":"512","stackTrace":{"truncated":true,"frames":[{"method":{"type":{"name":"a/B$$Lambda$1/0x1"},"name":"c"}}]}}}]}}`))
+	f.Add([]byte(`{"recording":{"events":[{"type":"jdk.NativeMethodSample","values":{"stackTrace":{"truncated":true,"frames":[{"method":{"type":{"name":"sun/nio/ch/EPoll"},"name":"wait"}},{"method":{"type":{"name":"org/apache/hadoop/hbase/ipc/CallRunner"},"name":"run"}}]}}}]}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := ParseJSON(bytes.NewReader(b))
-		if err == nil && (p.CPU == nil || p.Alloc == nil) {
+		if err == nil && (p.CPU == nil || p.Alloc == nil || p.NativeWait == nil) {
 			t.Fatal("ParseJSON returned no error and a nil profile map")
 		}
 	})
