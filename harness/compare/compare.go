@@ -94,6 +94,8 @@ func compare(base, cand *results.Manifest, cfg Config) (*Comparison, []detail, e
 	if len(base.Summaries) > 0 || len(cand.Summaries) > 0 {
 		out.Warnings = append(out.Warnings, "imported summaries are ignored because both sides have measured trials")
 	}
+	noise := InstanceNoise(cfg, base.Version, cand.Version) // lines.go
+	r.InstanceSD = noise.SD
 	failed := failedTrials(base.Trials, cand.Trials, r.maxErrorRate())
 	details, err := infer(base.Trials, cand.Trials, r, out)
 	if err != nil {
@@ -102,6 +104,7 @@ func compare(base, cand *results.Manifest, cfg Config) (*Comparison, []detail, e
 		}
 		return nil, nil, err
 	}
+	addLineNotes(out, noise)
 	markFailed(out, failed, r.maxErrorRate())
 	return out, details, nil
 }

@@ -83,6 +83,12 @@ type Config struct {
 	// degrees of freedom plus one): the weight it has against a run's own
 	// estimate. 0 means 2.
 	InstanceRuns int
+	// InstanceSDByLine gives, per HBase line ("2.4": major.minor), the
+	// InstanceSD measured on that line: a comparison takes its sides'
+	// lines' figure (the larger per metric when they differ) in place of
+	// InstanceSD, and says so in a warning when a side's line has none and
+	// InstanceSD stands in (lines.go).
+	InstanceSDByLine map[string]map[string]float64
 	// MaxErrorRate is the share of a trial's operations that may fail (the
 	// suite's run.max_error_rate, which the runner holds every trial to): a
 	// trial above it measured failures, not the release, and makes the
@@ -160,14 +166,11 @@ func (c Config) resolve() (resolved, error) {
 		}
 		r.primaryTol[k] = v
 	}
-	for _, k := range slices.Sorted(maps.Keys(c.InstanceSD)) {
-		v := c.InstanceSD[k]
-		if !metric.IsMetric(k) {
-			return r, fmt.Errorf("compare: instance sd for unknown metric %q; known metrics: %s", k, metric.List())
-		}
-		if math.IsNaN(v) || v < 0 || v > 1 {
-			return r, fmt.Errorf("compare: instance sd %v for %s is not a fraction in [0, 1] (0.017 is 1.7%%)", v, k)
-		}
+	if err := checkInstanceSD("", c.InstanceSD); err != nil {
+		return r, err
+	}
+	if err := checkLines(c.InstanceSDByLine); err != nil {
+		return r, err
 	}
 	if c.InstanceRuns < 0 {
 		return r, fmt.Errorf("compare: instance runs %d is negative; give the number of runs the instance sd was measured over", c.InstanceRuns)
@@ -192,6 +195,25 @@ func (c Config) resolve() (resolved, error) {
 		r.detect = append(r.detect, s)
 	}
 	return r, nil
+}
+
+// checkInstanceSD refuses an instance sd map with an unknown metric or a
+// value that is no fraction; line names the HBase line it is for, if any.
+func checkInstanceSD(line string, sd map[string]float64) error {
+	of := ""
+	if line != "" {
+		of = " of line " + line
+	}
+	for _, k := range slices.Sorted(maps.Keys(sd)) {
+		v := sd[k]
+		if !metric.IsMetric(k) {
+			return fmt.Errorf("compare: instance sd%s for unknown metric %q; known metrics: %s", of, k, metric.List())
+		}
+		if math.IsNaN(v) || v < 0 || v > 1 {
+			return fmt.Errorf("compare: instance sd%s %v for %s is not a fraction in [0, 1] (0.017 is 1.7%%)", of, v, k)
+		}
+	}
+	return nil
 }
 
 // detectOnly reports whether a metric is selected by DetectOnly.

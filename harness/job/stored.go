@@ -168,7 +168,12 @@ func (j *Plan) Run(stdout io.Writer) error {
 	if err != nil {
 		return fault.Usage(err)
 	}
-	report.WritePlan(stdout, report.PlanSuite{Name: s.Name, Initial: s.Pairs.Initial, Max: s.Pairs.Max, Looks: s.Pairs.Looks, Alpha: s.Compare.Alpha}, plan, unplanned, cm != nil)
+	noise, advice, err := compare.PlanNoise(bm, cm, CompareConfig(s), s.Run.Instances)
+	if err != nil {
+		return fault.Usage(err)
+	}
+	report.WritePlan(stdout, report.PlanSuite{Name: s.Name, Initial: s.Pairs.Initial, Max: s.Pairs.Max, Looks: s.Pairs.Looks, Alpha: s.Compare.Alpha,
+		Instances: s.Run.Instances, Noise: noise, NoiseAdvice: advice}, plan, unplanned, cm != nil)
 	return nil
 }
 

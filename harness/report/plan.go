@@ -13,6 +13,12 @@ type PlanSuite struct {
 	Name                string
 	Initial, Max, Looks int
 	Alpha               float64
+	// Instances is the server instances a side the suite's runs start.
+	Instances int
+	// Noise is the instance noise of the plan's HBase line(s) and
+	// NoiseAdvice compare's advice on it (compare.PlanNoise).
+	Noise       compare.LineNoise
+	NoiseAdvice []string
 }
 
 // WritePlan prints the pairs planner's table (compare.PlanPairs) and whether
@@ -22,7 +28,9 @@ func WritePlan(w io.Writer, s PlanSuite, plan []compare.PairsPlan, unplanned []s
 	if paired {
 		from = "spread of the stored pairs"
 	}
-	fmt.Fprintf(w, "suite %s: pairs %d to %d, %d look(s), alpha %.3g; %s\n\n", s.Name, s.Initial, s.Max, s.Looks, s.Alpha, from)
+	fmt.Fprintf(w, "suite %s: pairs %d to %d, %d look(s), alpha %.3g; %s\n", s.Name, s.Initial, s.Max, s.Looks, s.Alpha, from)
+	writeNoise(w, s)
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%-12s %-18s %-7s %5s %7s %6s %10s %8s %10s\n", "workload", "op", "metric", "tol", "spread", "trials", "ops/trial", "to PASS", "to 2x tol")
 	short, fallback := 0, false
 	for _, p := range plan {
@@ -62,4 +70,28 @@ func PairsText(n int) string {
 		return fmt.Sprintf(">%d", compare.PlanCap)
 	}
 	return fmt.Sprint(n)
+}
+
+// writeNoise prints the instance noise line of the plan's header: the
+// line's figure and where it came from, the note of a line not measured,
+// and the advice to start more instances where the figure asks for them.
+func writeNoise(w io.Writer, s PlanSuite) {
+	n := s.Noise
+	if len(n.SD) == 0 && n.Note == "" {
+		return
+	}
+	lines := make([]string, len(n.Lines))
+	for i, l := range n.Lines {
+		lines[i] = l
+		if l == "" {
+			lines[i] = "unknown"
+		}
+	}
+	fmt.Fprintf(w, "instance noise, HBase %s: %s; runs of this suite start %d instance(s) a side\n", strings.Join(lines, " and "), n, max(s.Instances, 1))
+	if n.Note != "" {
+		fmt.Fprintln(w, n.Note)
+	}
+	for _, a := range s.NoiseAdvice {
+		fmt.Fprintln(w, a)
+	}
 }

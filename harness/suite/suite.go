@@ -188,6 +188,11 @@ type Compare struct {
 	// InstanceRuns is how many runs InstanceSD was measured over: its weight
 	// against a run's own estimate (compare.Config.InstanceRuns).
 	InstanceRuns int `yaml:"instance_runs"`
+	// InstanceSDByLine gives, per HBase line ("2.4": major.minor), the
+	// instance sd measured on that line, in place of InstanceSD for runs on
+	// it (compare.Config.InstanceSDByLine); a line not listed takes
+	// InstanceSD, and the report says so.
+	InstanceSDByLine map[string]map[string]float64 `yaml:"-"`
 }
 
 // file is a suite as written. The values with units or defaults stay text
@@ -218,6 +223,8 @@ type compare struct {
 	Tolerances        map[string]string `yaml:"tolerances"`
 	PrimaryTolerances map[string]string `yaml:"primary_tolerances"`
 	InstanceSD        map[string]string `yaml:"instance_sd"`
+	// InstanceSDByLine is keyed by line, then metric: {"2.4": {cpu_per_op: 3.5%}}.
+	InstanceSDByLine map[string]map[string]string `yaml:"instance_sd_by_line"`
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -521,12 +528,8 @@ func (s *Suite) normalise(f *file) error {
 		}
 		return fmt.Sprintf("%q has no primary row; primary rows are those of %s", k, strings.Join(metric.PrimaryMetrics, ", "))
 	}, tolerance, bad)
-	c.InstanceSD = percentMap("compare.instance_sd", f.Compare.InstanceSD, unknownMetric, func(_ string, v float64, raw string) error {
-		if v < 0 || v > 1 {
-			return fmt.Errorf("must lie between 0%% and 100%%, got %s", raw)
-		}
-		return nil
-	}, bad)
+	c.InstanceSD = percentMap("compare.instance_sd", f.Compare.InstanceSD, unknownMetric, instanceSD, bad)
+	c.InstanceSDByLine = instanceSDByLine(f.Compare.InstanceSDByLine, c.InstanceSD, bad)
 	if c.InstanceRuns < 0 {
 		bad("compare.instance_runs: must be 0 or more, got %d", c.InstanceRuns)
 	}
@@ -670,6 +673,55 @@ func unknownMetric(k string) string {
 		return ""
 	}
 	return fmt.Sprintf("unknown metric %q (known: %s)", k, metric.List())
+}
+
+// instanceSD checks one instance sd: a share of the metric, at most all of it.
+func instanceSD(_ string, v float64, raw string) error {
+	if v < 0 || v > 1 {
+		return fmt.Errorf("must lie between 0%% and 100%%, got %s", raw)
+	}
+	return nil
+}
+
+// lineRE is an HBase line as compare.instance_sd_by_line keys it: major.minor.
+var lineRE = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
+
+// instanceSDByLine parses compare.instance_sd_by_line: each key an HBase
+// line (major.minor), each value a metric-to-percentage map as
+// instance_sd's that names at least every metric the default (instance_sd)
+// does, so a line's figure never quietly mixes with another line's.
+func instanceSDByLine(in map[string]map[string]string, def map[string]float64, bad func(string, ...any)) map[string]map[string]float64 {
+	const section = "compare.instance_sd_by_line"
+	var out map[string]map[string]float64
+	for _, line := range slices.Sorted(maps.Keys(in)) {
+		if !lineRE.MatchString(line) {
+			bad("%s: %q is no HBase line: key each figure by major.minor, quoted (\"2.4\": {cpu_per_op: 4%%}), the line of the releases it was measured on", section, line)
+			continue
+		}
+		if len(in[line]) == 0 {
+			bad("%s.%s: no figure; give the sd measured on %s per metric (e.g. {cpu_per_op: 4%%, alloc_per_op: 4%%}) or drop the line", section, line, line)
+			continue
+		}
+		sd := percentMap(section+"."+line, in[line], unknownMetric, instanceSD, bad)
+		if len(sd) != len(in[line]) {
+			continue // refused above
+		}
+		var missing []string
+		for _, k := range slices.Sorted(maps.Keys(def)) {
+			if _, ok := sd[k]; !ok {
+				missing = append(missing, k)
+			}
+		}
+		if len(missing) > 0 {
+			bad("%s.%s: no %s, which compare.instance_sd gives: a line's figure stands in for the default whole, so give its own (measured on %s with the symmetry suite) for every metric the default names", section, line, strings.Join(missing, ", "), line)
+			continue
+		}
+		if out == nil {
+			out = map[string]map[string]float64{}
+		}
+		out[line] = sd
+	}
+	return out
 }
 
 // percentMap parses one of compare's metric-to-percentage sections: a key

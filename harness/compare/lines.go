@@ -1,0 +1,268 @@
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/version"
+)
+
+// Instance noise per HBase line. The offset between two fresh JVMs of one
+// release is not one figure: on 2.6.1 (JDK 17) eight A/As put it at 1.3%
+// of cpu_per_op, while one A/A of a 2.4 release (JDK 11, issue 43) read
+// +7.4% and -6.7% in single workloads. A suite states it per line
+// (Config.InstanceSDByLine); a comparison takes its sides' lines' figure,
+// and where a line has none it says what stood in, never silently.
+
+// lineRE is an HBase line as Config.InstanceSDByLine keys it: major.minor.
+var lineRE = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
+
+// LineOf is the HBase line (major.minor) of a version: "2.4" for 2.4.18,
+// "2.6" for 2.6.1-hadoop3; "" when v names no major.minor. Give it a
+// manifest's Version, not its Label: a label (2.6.1-aa-x-b) is a name.
+func LineOf(v string) string {
+	major, minor, ok := version.Line(v)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%d.%d", major, minor)
+}
+
+// checkLines refuses an InstanceSDByLine keyed by anything but a line or
+// holding a figure InstanceSD would refuse.
+func checkLines(byLine map[string]map[string]float64) error {
+	for _, line := range slices.Sorted(maps.Keys(byLine)) {
+		if !lineRE.MatchString(line) {
+			return fmt.Errorf("compare: instance sd for %q, which is no HBase line; key each line's figure by major.minor, e.g. \"2.4\"", line)
+		}
+		if err := checkInstanceSD(line, byLine[line]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LineNoise is the instance sd a comparison assumes and where it came from.
+type LineNoise struct {
+	// Lines are the sides' HBase lines, the baseline's first, once each;
+	// "" stands for a side whose version names no line.
+	Lines []string
+	// SD is the instance sd per metric (a fraction) the comparison
+	// assumes: each side's line's own figure, or the default where a line
+	// has none, the larger per metric when the sides' differ.
+	SD map[string]float64
+	// Measured are the lines whose own figure SD holds; Unmeasured those
+	// the default stood in for.
+	Measured, Unmeasured []string
+	// Note says, when the default stood in for a line (a suite that gives
+	// figures per line and none for this one), what stood in and how to
+	// measure the line's own; "" otherwise.
+	Note string
+}
+
+// Source says in a few words where SD came from, for `regress plan`.
+func (n LineNoise) Source() string {
+	switch {
+	case len(n.SD) == 0:
+		return "none assumed: a run of several instances leans on its own estimate alone"
+	case len(n.Unmeasured) == 0 && len(n.Measured) > 0:
+		return "measured on " + strings.Join(n.Measured, " and ")
+	case len(n.Unmeasured) > 0 && len(n.Measured) > 0:
+		return fmt.Sprintf("measured on %s; the suite's default for %s", strings.Join(n.Measured, " and "), lineNames(n.Unmeasured))
+	case n.Note != "":
+		return "the suite's default instance_sd; not measured on " + lineNames(n.Unmeasured)
+	default:
+		return "the suite's instance_sd, one figure for every line"
+	}
+}
+
+// InstanceNoise picks the instance sd of a comparison of baseVersion with
+// candVersion (manifests' Version, not their Label) under cfg: each side's
+// line's figure from cfg.InstanceSDByLine, or cfg.InstanceSD where the
+// line has none, the larger per metric. When cfg gives figures per line
+// and a side's line is not among them, Note says so.
+func InstanceNoise(cfg Config, baseVersion, candVersion string) LineNoise {
+	var n LineNoise
+	for _, v := range []string{baseVersion, candVersion} {
+		if l := LineOf(v); !slices.Contains(n.Lines, l) {
+			n.Lines = append(n.Lines, l)
+		}
+	}
+	for _, l := range n.Lines {
+		sd, ok := cfg.InstanceSDByLine[l]
+		if ok {
+			n.Measured = append(n.Measured, l)
+		} else {
+			sd = cfg.InstanceSD
+			n.Unmeasured = append(n.Unmeasured, l)
+		}
+		for k, v := range sd {
+			if n.SD == nil {
+				n.SD = map[string]float64{}
+			}
+			n.SD[k] = max(n.SD[k], v)
+		}
+	}
+	if len(n.Unmeasured) > 0 && len(cfg.InstanceSDByLine) > 0 {
+		n.Note = unmeasuredNote(n.Unmeasured, cfg)
+	}
+	return n
+}
+
+// unmeasuredNote is the one line that says a line's instance noise was
+// not measured, what stood in, and how to measure it.
+func unmeasuredNote(lines []string, cfg Config) string {
+	stood := "no default (compare.instance_sd) either: a run of several instances leans on its own estimate alone"
+	if len(cfg.InstanceSD) > 0 {
+		stood = "the suite's compare.instance_sd (" + sdText(cfg.InstanceSD)
+		if from := sameAs(cfg.InstanceSD, cfg.InstanceSDByLine); from != "" {
+			stood += ": " + from + "'s figures"
+		}
+		stood += ") stands in"
+	}
+	what := "an HBase release of that line"
+	if len(lines) == 1 && lines[0] != "" {
+		what = "a " + lines[0] + " release V"
+	}
+	return fmt.Sprintf("instance noise for %s not measured: %s; `regress --baseline V --candidate V --suite symmetry` with %s measures it (then give it in compare.instance_sd_by_line)",
+		lineNames(lines), stood, what)
+}
+
+// lineNames names lines for a note ("2.4", "2.4 and 2.5", "an unknown line").
+func lineNames(lines []string) string {
+	names := make([]string, len(lines))
+	for i, l := range lines {
+		names[i] = l
+		if l == "" {
+			names[i] = "an unknown line (no version recorded)"
+		}
+	}
+	return strings.Join(names, " and ")
+}
+
+// sameAs names the line whose figures equal sd, the first in order; "" if none.
+func sameAs(sd map[string]float64, byLine map[string]map[string]float64) string {
+	for _, l := range slices.Sorted(maps.Keys(byLine)) {
+		if maps.Equal(sd, byLine[l]) {
+			return l
+		}
+	}
+	return ""
+}
+
+// sdText is an instance sd map as a note prints it: "cpu_per_op 1.3%, alloc_per_op 1.2%".
+func sdText(sd map[string]float64) string {
+	parts := make([]string, 0, len(sd))
+	for _, k := range slices.Sorted(maps.Keys(sd)) {
+		parts = append(parts, fmt.Sprintf("%s %s", k, pctText(sd[k])))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// pctText prints a fraction as a percentage with no trailing zeros (0.035: "3.5%").
+func pctText(v float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", 100*v), "0"), ".") + "%"
+}
+
+// InstanceAdvice says, for a run of one instance a side, which metrics'
+// instance sd on this line is more than half their tolerance (tol maps
+// a metric to its tightest gating tolerance): the run's interval leaves
+// that offset out, so an unchanged release fails on it alone more than
+// one run in 40 (P(Z > log(1+tau)/sd)). It names the chance and the
+// --instances that would hold the offset inside the intervals, about
+// (2·sd/log(1+tau))² (the instance part of the standard error, sd/√I,
+// at most half the margin); nil when every metric is within.
+func InstanceAdvice(n LineNoise, tol map[string]float64) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(n.SD)) {
+		sd, tau := n.SD[k], tol[k]
+		if sd <= 0 || tau <= 0 {
+			continue
+		}
+		c := math.Log1p(tau)
+		if sd <= c/2 {
+			continue
+		}
+		p := 0.5 * math.Erfc(c/sd/math.Sqrt2)
+		inst := max(2, int(math.Ceil(4*sd*sd/(c*c))))
+		out = append(out, fmt.Sprintf("instance noise on %s: %s's %s (%s) is more than half its %s tolerance, and one server instance a side leaves it out of the interval: an unchanged release fails on it alone about one run in %d; --instances %d or more (with pairs.initial %d or more) puts it inside the intervals, or widen the tolerance",
+			lineNames(n.Lines), k, pctText(sd), noiseFrom(n), pctText(tau), max(1, int(math.Round(1/p))), inst, 2*inst))
+	}
+	return out
+}
+
+// noiseFrom is Source in two words for InstanceAdvice's line.
+func noiseFrom(n LineNoise) string {
+	if len(n.Unmeasured) == 0 {
+		return "measured"
+	}
+	return "the suite's default; not measured on " + lineNames(n.Unmeasured)
+}
+
+// addLineNotes adds to out's warnings the note of a line whose noise was
+// not measured and, for a run of one instance a side, InstanceAdvice
+// against each metric's tightest gating tolerance.
+func addLineNotes(out *Comparison, n LineNoise) {
+	if n.Note != "" {
+		out.Warnings = append(out.Warnings, n.Note)
+	}
+	if out.Instances > 1 {
+		return
+	}
+	out.Warnings = append(out.Warnings, InstanceAdvice(n, GatingTolerances(out.Metrics))...)
+}
+
+// GatingTolerances is each metric's tightest tolerance over the rows that
+// gate and can hold a PASS back (neither detect-only nor ungated): the
+// margin an instance offset eats into.
+func GatingTolerances(ms []MetricResult) map[string]float64 {
+	out := map[string]float64{}
+	for _, m := range ms {
+		if !m.Gated || m.DetectOnly || m.Tolerance <= 0 {
+			continue
+		}
+		if t, ok := out[m.Metric]; !ok || m.Tolerance < t {
+			out[m.Metric] = m.Tolerance
+		}
+	}
+	return out
+}
+
+// String is SD and where it came from, as `regress plan` prints it:
+// "cpu_per_op 3.5%, alloc_per_op 4% (measured on 2.4)".
+func (n LineNoise) String() string {
+	if len(n.SD) == 0 {
+		return n.Source()
+	}
+	return sdText(n.SD) + " (" + n.Source() + ")"
+}
+
+// PlanNoise is what `regress plan` says of instance noise for a run of
+// base's and cand's versions (cand nil: base's alone) under cfg, whose
+// runs start instances server instances a side: the lines' figure and,
+// for one instance a side, InstanceAdvice against the tolerances that
+// gate the metrics the stored trials hold.
+func PlanNoise(base, cand *results.Manifest, cfg Config, instances int) (LineNoise, []string, error) {
+	if base == nil {
+		return LineNoise{}, nil, errors.New("compare: plan noise without a baseline manifest; load the baseline's results first")
+	}
+	if cand == nil {
+		cand = base
+		cfg.Unpaired = true
+	}
+	n := InstanceNoise(cfg, base.Version, cand.Version)
+	if instances > 1 {
+		return n, nil, nil
+	}
+	c, _, err := compare(base, cand, cfg)
+	if err != nil {
+		return n, nil, err
+	}
+	return n, InstanceAdvice(n, GatingTolerances(c.Metrics)), nil
+}

@@ -1,0 +1,264 @@
+package compare
+
+import (
+	"maps"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/regress-hbase/regress/harness/results"
+)
+
+// lineConfig is release.yaml's instance noise: 2.6 measured and the
+// default, 2.4 its own (conservative) figure, nothing for 1.7 and 2.5.
+func lineConfig() Config {
+	return Config{
+		InstanceSD: map[string]float64{MetricCPUPerOp: 0.013, MetricAllocPerOp: 0.012},
+		InstanceSDByLine: map[string]map[string]float64{
+			"2.6": {MetricCPUPerOp: 0.013, MetricAllocPerOp: 0.012},
+			"2.4": {MetricCPUPerOp: 0.035, MetricAllocPerOp: 0.04},
+		},
+		InstanceRuns: 8,
+	}
+}
+
+func TestLineOfIsTheVersionsMajorMinor(t *testing.T) {
+	for _, c := range []struct{ version, want string }{
+		{"2.4.18", "2.4"},
+		{"2.6.1-hadoop3", "2.6"},
+		{"1.7.2", "1.7"},
+		{"3.0.0-beta-1", "3.0"},
+		{"2.10.0", "2.10"},
+		{"", ""},
+		{"emr", ""},
+		{"2", ""},
+	} {
+		if got := LineOf(c.version); got != c.want {
+			t.Errorf("LineOf(%q) = %q, want %q", c.version, got, c.want)
+		}
+	}
+}
+
+func TestInstanceNoisePicksEachSidesLine(t *testing.T) {
+	cfg := lineConfig()
+	noDefault := lineConfig()
+	noDefault.InstanceSD = nil
+	noLines := lineConfig()
+	noLines.InstanceSDByLine = nil
+	cases := []struct {
+		name       string
+		cfg        Config
+		base, cand string
+		cpu, alloc float64
+		measured   []string
+		note       []string // parts the note holds; nil: no note
+	}{
+		{"2.4 on both sides", cfg, "2.4.17", "2.4.18", 0.035, 0.04, []string{"2.4"}, nil},
+		{"2.6 with a hadoop3 build", cfg, "2.6.1-hadoop3", "2.6.3", 0.013, 0.012, []string{"2.6"}, nil},
+		{"two lines: the larger per metric", cfg, "2.4.18", "2.6.1", 0.035, 0.04, []string{"2.4", "2.6"}, nil},
+		{"2.5 unmeasured: the default and a note", cfg, "2.5.10", "2.5.11", 0.013, 0.012, nil,
+			[]string{"instance noise for 2.5 not measured", "compare.instance_sd (alloc_per_op 1.2%, cpu_per_op 1.3%: 2.6's figures) stands in", "--suite symmetry` with a 2.5 release V"}},
+		{"1.7 against 2.4: 2.4's larger, 1.7 noted", cfg, "1.7.2", "2.4.18", 0.035, 0.04, []string{"2.4"}, []string{"instance noise for 1.7 not measured"}},
+		{"no version recorded", cfg, "", "2.6.1", 0.013, 0.012, []string{"2.6"}, []string{"an unknown line (no version recorded)"}},
+		{"unmeasured and no default", noDefault, "2.5.10", "2.5.10", 0, 0, nil, []string{"not measured: no default", "own estimate alone"}},
+		{"one figure for every line: no note", noLines, "2.4.18", "2.4.18", 0.013, 0.012, nil, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n := InstanceNoise(c.cfg, c.base, c.cand)
+			if n.SD[MetricCPUPerOp] != c.cpu || n.SD[MetricAllocPerOp] != c.alloc {
+				t.Errorf("sd %v, want cpu_per_op %g, alloc_per_op %g", n.SD, c.cpu, c.alloc)
+			}
+			if strings.Join(n.Measured, ",") != strings.Join(c.measured, ",") {
+				t.Errorf("measured lines %q, want %q", n.Measured, c.measured)
+			}
+			if c.note == nil && n.Note != "" {
+				t.Errorf("note %q, want none", n.Note)
+			}
+			if c.note != nil && n.Note == "" {
+				t.Errorf("no note, want one holding %q", c.note)
+			}
+			for _, part := range c.note {
+				if !strings.Contains(n.Note, part) {
+					t.Errorf("note %q lacks %q", n.Note, part)
+				}
+			}
+		})
+	}
+}
+
+func TestConfigRefusesABadLine(t *testing.T) {
+	cases := []struct {
+		name   string
+		byLine map[string]map[string]float64
+		want   string
+	}{
+		{"a release for a line", map[string]map[string]float64{"2.4.18": {MetricCPUPerOp: 0.03}}, `"2.4.18", which is no HBase line; key each line's figure by major.minor`},
+		{"a word for a line", map[string]map[string]float64{"latest": {MetricCPUPerOp: 0.03}}, "no HBase line"},
+		{"unknown metric", map[string]map[string]float64{"2.4": {"cpu": 0.03}}, `instance sd of line 2.4 for unknown metric "cpu"`},
+		{"not a fraction", map[string]map[string]float64{"2.4": {MetricCPUPerOp: 3.5}}, "instance sd of line 2.4 3.5 for cpu_per_op is not a fraction"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := Config{InstanceSDByLine: c.byLine}.Check()
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error holding %q", err, c.want)
+			}
+		})
+	}
+	if err := lineConfig().Check(); err != nil {
+		t.Errorf("release's figures refused: %v", err)
+	}
+}
+
+func TestInstanceAdviceAsksForInstancesOnANoisyLine(t *testing.T) {
+	tol := map[string]float64{MetricCPUPerOp: 0.03, MetricAllocPerOp: 0.05}
+	cases := []struct {
+		name      string
+		base      string
+		want      []string // one part per advice line, in metric order
+		wantLines int
+	}{
+		// cpu: log(1.03)/0.035 = 0.84 sd, P = 0.20; (2·0.035/0.0296)² = 5.6.
+		// alloc: log(1.05)/0.04 = 1.22 sd, P = 0.11; (2·0.04/0.0488)² = 2.7.
+		{"2.4", "2.4.18", []string{"alloc_per_op's 4% (measured) is more than half its 5% tolerance", "about one run in 9; --instances 3 or more",
+			"cpu_per_op's 3.5% (measured) is more than half its 3% tolerance", "about one run in 5; --instances 6 or more"}, 2},
+		{"2.6 within", "2.6.1", nil, 0},
+		{"2.5 on the default: within", "2.5.10", nil, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := InstanceAdvice(InstanceNoise(lineConfig(), c.base, c.base), tol)
+			if len(got) != c.wantLines {
+				t.Fatalf("advice %q, want %d line(s)", got, c.wantLines)
+			}
+			all := strings.Join(got, "\n")
+			for _, part := range c.want {
+				if !strings.Contains(all, part) {
+					t.Errorf("advice %q lacks %q", all, part)
+				}
+			}
+		})
+	}
+}
+
+// costTrials is a run of two instance blocks of four duet pairs in one
+// workload whose candidate's cpu_per_op is ratio[i] times the baseline's.
+func costTrials(ratio []float64) (bt, ct []results.Trial) {
+	for p, r := range ratio {
+		inst := p * 2 / len(ratio)
+		mk := func(order int, cpu float64) results.Trial {
+			return results.Trial{
+				ID: "A-" + string(rune('a'+p)), RunID: "r1", Workload: "A", Pair: p, Order: order, Instance: inst, Duet: true,
+				Start:             simEpoch.Add(time.Duration(p) * time.Minute),
+				AchievedOpsPerSec: 1000,
+				Ops:               map[string]results.OpStats{"READ": {Count: 10000, Intended: results.Latency{P50Micros: 400, P95Micros: 900, P99Micros: 1500, P999Micros: 4000, MeanMicros: 500}}},
+				Server:            &results.ServerStats{CPUPerOpMicros: cpu, GrossCPUPerOpMicros: cpu, CPUSource: "request threads"},
+			}
+		}
+		bt = append(bt, mk(0, 100))
+		ct = append(ct, mk(1, 100*r))
+	}
+	return bt, ct
+}
+
+// TestA24ComparisonWidensOnTheSameData: the same pairs, two instance
+// blocks a side, compared as 2.6 releases and as 2.4 releases: the 2.4
+// interval carries 2.4's larger instance sd, and labels do not move the
+// line (a 2.6.1-named label on 2.4.18 is 2.4).
+func TestA24ComparisonWidensOnTheSameData(t *testing.T) {
+	ratio := []float64{1.006, 1.004, 1.005, 1.005, 0.995, 0.996, 0.994, 0.995}
+	bt, ct := costTrials(ratio)
+	cfg := lineConfig()
+	cfg.Gate = []string{MetricCPUPerOp}
+	width := map[string]float64{}
+	for _, c := range []struct{ line, base, cand, label string }{
+		{"2.6", "2.6.1", "2.6.1-hadoop3", ""},
+		{"2.4", "2.4.17", "2.4.18", "2.6.1-aa-x-b"},
+	} {
+		b, k := simManifest(c.base, bt), simManifest(c.cand, ct)
+		b.Label, k.Label = c.label, c.label
+		cmp, err := Compare(b, k, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := find(t, cmp, "A", OpAll, MetricCPUPerOp)
+		if cmp.Instances != 2 {
+			t.Fatalf("%s: %d instance blocks, want 2", c.line, cmp.Instances)
+		}
+		width[c.line] = m.CIHigh / m.CILow
+		if hasWarning(cmp, "not measured") || hasWarning(cmp, "--instances") {
+			t.Errorf("%s: warnings %q, want no note (measured line, two instances)", c.line, cmp.Warnings)
+		}
+	}
+	// The instance part dominates both: the widths' logs scale about as
+	// the sds (3.5/1.3 = 2.7; 2.6 measured here), less what the pairs add.
+	if r := math.Log(width["2.4"]) / math.Log(width["2.6"]); r < 2 || r > 3 {
+		t.Errorf("interval width 2.4 %.4f, 2.6 %.4f (logs %.2fx): want 2.4's 2-3 times as wide", width["2.4"], width["2.6"], r)
+	}
+}
+
+// TestReportSaysWhatStoodIn: a 2.5 comparison warns once that 2.5 was not
+// measured; one instance a side on 2.4 asks for --instances.
+func TestReportSaysWhatStoodIn(t *testing.T) {
+	ratio := []float64{1.001, 0.999, 1.000, 1.002, 0.998, 1.000, 1.001, 0.999}
+	bt, ct := costTrials(ratio)
+	for i := range bt {
+		bt[i].Instance, ct[i].Instance = 0, 0
+	}
+	cfg := lineConfig()
+	cfg.Gate = []string{MetricCPUPerOp}
+	cfg.Tolerances = map[string]float64{MetricCPUPerOp: 0.03}
+	cases := []struct {
+		version  string
+		want     []string
+		wantNone []string
+	}{
+		{"2.5.10", []string{"instance noise for 2.5 not measured"}, []string{"--instances"}},
+		{"2.4.18", []string{"instance noise on 2.4: cpu_per_op's 3.5% (measured) is more than half its 3% tolerance", "--instances 6"}, []string{"not measured"}},
+		{"2.6.1", nil, []string{"not measured", "--instances"}},
+	}
+	for _, c := range cases {
+		t.Run(c.version, func(t *testing.T) {
+			cmp, err := Compare(simManifest(c.version, bt), simManifest(c.version, ct), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range c.want {
+				if !hasWarning(cmp, w) {
+					t.Errorf("warnings %q lack %q", cmp.Warnings, w)
+				}
+			}
+			for _, w := range c.wantNone {
+				if hasWarning(cmp, w) {
+					t.Errorf("warnings %q hold %q", cmp.Warnings, w)
+				}
+			}
+		})
+	}
+}
+
+func TestPlanNoiseNamesTheLinesFigure(t *testing.T) {
+	bt, ct := costTrials([]float64{1, 1.001, 0.999, 1, 1, 1.001, 0.999, 1})
+	cfg := lineConfig()
+	cfg.Gate = []string{MetricCPUPerOp}
+	cfg.Tolerances = map[string]float64{MetricCPUPerOp: 0.03}
+	n, advice, err := PlanNoise(simManifest("2.4.18", bt), nil, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := n.String(); got != "alloc_per_op 4%, cpu_per_op 3.5% (measured on 2.4)" {
+		t.Errorf("plan's noise %q", got)
+	}
+	if len(advice) != 1 || !strings.Contains(advice[0], "--instances 6") {
+		t.Errorf("advice %q, want one line asking for --instances 6", advice)
+	}
+	if _, advice, _ := PlanNoise(simManifest("2.4.18", bt), simManifest("2.4.18", ct), cfg, 6); advice != nil {
+		t.Errorf("advice %q for a suite of six instances, want none", advice)
+	}
+	n, _, _ = PlanNoise(simManifest("2.5.1", bt), simManifest("2.4.18", ct), cfg, 1)
+	if want := "measured on 2.4; the suite's default for 2.5"; n.Source() != want || !maps.Equal(n.SD, cfg.InstanceSDByLine["2.4"]) {
+		t.Errorf("source %q, sd %v; want %q and 2.4's figures", n.Source(), n.SD, want)
+	}
+}
