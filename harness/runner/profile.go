@@ -37,6 +37,14 @@ func (r *Runner) profiledTrials(sides int) int {
 	return sides * len(r.Suite.Workloads)
 }
 
+// warmupRoundsAtMost is the most warm-up rounds the suite may run: the
+// progress total counts them all before warm-up, so it falls when warm-up
+// settles early instead of jumping when it goes on (108 to 120 on the
+// release suite, whose warm-up may take two rounds).
+func (r *Runner) warmupRoundsAtMost() int {
+	return max(r.Suite.Run.WarmupMaxRounds, r.Suite.Run.WarmupRounds)
+}
+
 // profilePairs runs the profiled pair of every workload after the counted
 // ones, the same way a counted pair runs (a duet or back to back in random
 // order), when the run profiles. Its trials are stored nowhere; a failed

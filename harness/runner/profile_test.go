@@ -82,4 +82,12 @@ func TestProgressTotalCountsTheProfiledPairs(t *testing.T) {
 			}
 		})
 	}
+	s.Run.WarmupRounds, s.Run.WarmupMaxRounds = 1, 2
+	if got := (&Runner{Suite: s}).warmupRoundsAtMost(); got != 2 {
+		t.Errorf("warm-up counted as %d rounds, want the most it may take, 2", got)
+	}
+	s.Run.WarmupMaxRounds = 0
+	if got := (&Runner{Suite: s}).warmupRoundsAtMost(); got != 1 {
+		t.Errorf("warm-up without a maximum counted as %d rounds, want 1", got)
+	}
 }

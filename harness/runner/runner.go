@@ -137,7 +137,7 @@ func (r *Runner) RunSingle(ctx context.Context, t *sut.Target) (_ *results.Manif
 		return nil, err
 	}
 	defer r.dropEmptyOnFailure(&err, s)
-	r.planned = len(r.Suite.Workloads)*(r.Suite.Pairs.Initial+r.Suite.Run.WarmupRounds) + r.profiledTrials(1)
+	r.planned = len(r.Suite.Workloads)*(r.Suite.Pairs.Initial+r.warmupRoundsAtMost()) + r.profiledTrials(1)
 	if err := r.warmUp(ctx, s); err != nil {
 		return nil, err
 	}
@@ -182,7 +182,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More
 	for _, w := range r.Suite.Workloads {
 		planned[w] = r.Suite.Pairs.Initial
 	}
-	r.planned = 2*len(r.Suite.Workloads)*(r.Suite.Run.WarmupRounds+r.Suite.Pairs.Initial) + r.profiledTrials(2)
+	r.planned = 2*len(r.Suite.Workloads)*(r.warmupRoundsAtMost()+r.Suite.Pairs.Initial) + r.profiledTrials(2)
 	if r.Suite.Run.Pin {
 		if err := pinSides([]*side{bs, cs}); err != nil {
 			return nil, nil, err
