@@ -105,6 +105,7 @@ func compare(base, cand *results.Manifest, cfg Config) (*Comparison, []detail, e
 		return nil, nil, err
 	}
 	addLineNotes(out, noise)
+	out.InstanceNoise = assumedNoise(noise, cfg)
 	markFailed(out, failed, r.maxErrorRate())
 	return out, details, nil
 }

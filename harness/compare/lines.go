@@ -115,6 +115,58 @@ func InstanceNoise(cfg Config, baseVersion, candVersion string) LineNoise {
 	return n
 }
 
+// AssumedNoise is, in a comparison, the instance sd it assumed and where
+// that came from: report.json's instance_noise, for a script to read
+// without parsing the warnings. Figures are fractions (0.035 is 3.5%).
+type AssumedNoise struct {
+	// Lines are the sides' HBase lines, the baseline's first, once each;
+	// "" stands for a side whose version names no line.
+	Lines []string `json:"lines"`
+	// SD is the instance sd per metric the comparison assumed (LineNoise.SD);
+	// empty when the lines have no figure and the suite no default.
+	SD map[string]float64 `json:"instance_sd"`
+	// Measured are the lines whose own compare.instance_sd_by_line figure
+	// SD holds.
+	Measured []string `json:"measured,omitempty"`
+	// DefaultFor are the lines compare.instance_sd stood in for (every
+	// line, when the suite gives one figure for all).
+	DefaultFor []string `json:"default_for,omitempty"`
+	// DefaultFrom is the line of compare.instance_sd_by_line whose figures
+	// the default equals ("2.6" in release), when the default stood in.
+	DefaultFrom string `json:"default_from,omitempty"`
+	// Source is LineNoise.Source: where SD came from, in words.
+	Source string `json:"source"`
+	// Note is LineNoise.Note, also among the warnings: a line the suite
+	// gives no figure for, what stood in and how to measure it.
+	Note string `json:"note,omitempty"`
+	// InstanceRuns is the runs the suite says its figures were measured
+	// over (compare.instance_runs; 0 there means 2): their weight against
+	// a run's own estimate when it spans several instances.
+	InstanceRuns int `json:"instance_runs"`
+}
+
+// assumedNoise is n as a comparison under cfg reports it; nil when cfg
+// gives no instance sd at all (neither a default nor a line's).
+func assumedNoise(n LineNoise, cfg Config) *AssumedNoise {
+	if len(cfg.InstanceSD) == 0 && len(cfg.InstanceSDByLine) == 0 {
+		return nil
+	}
+	a := &AssumedNoise{
+		Lines: slices.Clone(n.Lines), SD: maps.Clone(n.SD), Measured: slices.Clone(n.Measured),
+		DefaultFor: slices.Clone(n.Unmeasured), Source: n.Source(), Note: n.Note, InstanceRuns: cfg.InstanceRuns,
+	}
+	if a.SD == nil {
+		a.SD = map[string]float64{}
+	}
+	if a.InstanceRuns == 0 {
+		a.InstanceRuns = 2
+	}
+	if len(a.DefaultFor) > 0 && len(cfg.InstanceSD) > 0 {
+		a.DefaultFrom = sameAs(cfg.InstanceSD, cfg.InstanceSDByLine)
+	}
+	return a
+}
+
 // unmeasuredNote is the one line that says a line's instance noise was
 // not measured, what stood in, and how to measure it.
 func unmeasuredNote(lines []string, cfg Config) string {

@@ -3,6 +3,7 @@ package compare
 import (
 	"maps"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -260,5 +261,53 @@ func TestPlanNoiseNamesTheLinesFigure(t *testing.T) {
 	n, _, _ = PlanNoise(simManifest("2.5.1", bt), simManifest("2.4.18", ct), cfg, 1)
 	if want := "measured on 2.4; the suite's default for 2.5"; n.Source() != want || !maps.Equal(n.SD, cfg.InstanceSDByLine["2.4"]) {
 		t.Errorf("source %q, sd %v; want %q and 2.4's figures", n.Source(), n.SD, want)
+	}
+}
+
+// TestComparisonCarriesTheAssumedNoise: a comparison says as data which
+// instance sd it assumed and where it came from: a 2.4 run its own line's,
+// a 2.5 run the default (2.6's figures) with the note, a suite that
+// gives none nothing at all.
+func TestComparisonCarriesTheAssumedNoise(t *testing.T) {
+	bt, ct := costTrials([]float64{1.001, 0.999, 1.000, 1.002, 0.998, 1.000, 1.001, 0.999})
+	none := lineConfig()
+	none.InstanceSD, none.InstanceSDByLine, none.InstanceRuns = nil, nil, 0
+	oneFigure := lineConfig()
+	oneFigure.InstanceSDByLine, oneFigure.InstanceRuns = nil, 0
+	cases := []struct {
+		name, version string
+		cfg           Config
+		want          *AssumedNoise // nil: none reported
+	}{
+		{"2.4 measured", "2.4.18", lineConfig(), &AssumedNoise{Lines: []string{"2.4"}, SD: map[string]float64{MetricCPUPerOp: 0.035, MetricAllocPerOp: 0.04},
+			Measured: []string{"2.4"}, Source: "measured on 2.4", InstanceRuns: 8}},
+		{"2.5 falls back", "2.5.10", lineConfig(), &AssumedNoise{Lines: []string{"2.5"}, SD: map[string]float64{MetricCPUPerOp: 0.013, MetricAllocPerOp: 0.012},
+			DefaultFor: []string{"2.5"}, DefaultFrom: "2.6", Source: "the suite's default instance_sd; not measured on 2.5", Note: "instance noise for 2.5 not measured", InstanceRuns: 8}},
+		{"one figure for every line", "2.4.18", oneFigure, &AssumedNoise{Lines: []string{"2.4"}, SD: map[string]float64{MetricCPUPerOp: 0.013, MetricAllocPerOp: 0.012},
+			DefaultFor: []string{"2.4"}, Source: "the suite's instance_sd, one figure for every line", InstanceRuns: 2}},
+		{"none", "2.4.18", none, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cmp, err := Compare(simManifest(c.version, bt), simManifest(c.version, ct), c.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := cmp.InstanceNoise
+			if (got == nil) != (c.want == nil) {
+				t.Fatalf("instance noise %+v, want %+v", got, c.want)
+			}
+			if got == nil {
+				return
+			}
+			if !strings.HasPrefix(got.Note, c.want.Note) || (c.want.Note == "") != (got.Note == "") || !hasWarning(cmp, got.Note) {
+				t.Errorf("note %q (warnings %q), want one starting %q and among the warnings", got.Note, cmp.Warnings, c.want.Note)
+			}
+			g, w := *got, *c.want
+			g.Note, w.Note = "", ""
+			if !reflect.DeepEqual(g, w) {
+				t.Errorf("instance noise\n %+v\nwant\n %+v", g, w)
+			}
+		})
 	}
 }

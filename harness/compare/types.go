@@ -157,6 +157,10 @@ type Comparison struct {
 	// server JVMs of a run, or several runs): above 1 the intervals hold
 	// the offset between instances (nested estimate); 0 or 1: they do not.
 	Instances int `json:"instances,omitempty"`
+	// InstanceNoise is the instance sd the comparison assumed, per metric,
+	// and where it came from (the sides' HBase lines, lines.go); nil when
+	// the suite gives none or no trials were measured.
+	InstanceNoise *AssumedNoise `json:"instance_noise,omitempty"`
 	// Looks is the number of planned looks alpha was split over (adaptive pairs).
 	Looks int `json:"looks"`
 	// LookAlpha is the family-wise error rate each look spends: Alpha/Looks.

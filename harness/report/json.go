@@ -108,13 +108,15 @@ type jsonReport struct {
 	Interleaved   bool            `json:"interleaved"`
 	Duet          bool            `json:"duet,omitempty"`
 	// Instances is the most server instance blocks a metric's pairs span (compare.Comparison.Instances).
-	Instances   int        `json:"instances,omitempty"`
-	Descriptive bool       `json:"descriptive"`
-	Alpha       jsonNumber `json:"alpha"`
-	Looks       int        `json:"looks"`
-	LookAlpha   jsonNumber `json:"look_alpha"`
-	Runs        int        `json:"runs,omitempty"`
-	Invalid     string     `json:"invalid,omitempty"`
+	Instances int `json:"instances,omitempty"`
+	// InstanceNoise is the instance sd the comparison assumed and where it came from (compare.Comparison.InstanceNoise).
+	InstanceNoise *compare.AssumedNoise `json:"instance_noise,omitempty"`
+	Descriptive   bool                  `json:"descriptive"`
+	Alpha         jsonNumber            `json:"alpha"`
+	Looks         int                   `json:"looks"`
+	LookAlpha     jsonNumber            `json:"look_alpha"`
+	Runs          int                   `json:"runs,omitempty"`
+	Invalid       string                `json:"invalid,omitempty"`
 	// FamilyAlpha is the level the Holm family was tested at (primary rows took the rest).
 	FamilyAlpha float64 `json:"family_alpha,omitempty"`
 	// NotCompared lists the gated metrics no row compares, with why.
@@ -215,7 +217,7 @@ func jsonTimelines(ts []TrialTimeline) []jsonTimeline {
 func renderJSON(w io.Writer, r Report) error {
 	c := r.Comparison
 	out := jsonReport{SchemaVersion: JSONSchemaVersion, Verdict: c.Verdict, Baseline: c.Baseline, Candidate: c.Candidate, Suite: c.Suite,
-		Paired: c.Paired, Interleaved: c.Interleaved, Duet: c.Duet, Instances: c.Instances, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
+		Paired: c.Paired, Interleaved: c.Interleaved, Duet: c.Duet, Instances: c.Instances, InstanceNoise: c.InstanceNoise, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
 		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, FamilyAlpha: c.FamilyAlpha, NotCompared: c.NotCompared, HeldRate: c.HeldRate,
 		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity,
 		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes, Timelines: jsonTimelines(r.Timelines), LatencyShifts: jsonShifts(r.Shifts), LatencyShiftNotes: r.ShiftNotes, ServerCounts: c.ServerCounts, ServerCountNotes: c.ServerCountNotes}

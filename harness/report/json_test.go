@@ -69,3 +69,43 @@ func TestJSONAndHeadlineSayHowManyInstances(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONSaysWhichInstanceNoiseWasAssumed: report.json carries the
+// comparison's assumed instance noise under instance_noise, its figures
+// fractions rounded as fractions, and leaves it out when the suite gave
+// none.
+func TestJSONSaysWhichInstanceNoiseWasAssumed(t *testing.T) {
+	cases := []struct {
+		name  string
+		noise *compare.AssumedNoise
+		want  []string // raw JSON parts, whitespace removed; nil: no instance_noise
+	}{
+		{"2.4 measured", &compare.AssumedNoise{Lines: []string{"2.4"}, SD: map[string]float64{compare.MetricCPUPerOp: 0.0350000123, compare.MetricAllocPerOp: 0.04},
+			Measured: []string{"2.4"}, Source: "measured on 2.4", InstanceRuns: 8},
+			[]string{`"instance_noise":{"lines":["2.4"],"instance_sd":{"alloc_per_op":0.04,"cpu_per_op":0.035},"measured":["2.4"],"source":"measuredon2.4","instance_runs":8}`}},
+		{"2.5 falls back", &compare.AssumedNoise{Lines: []string{"2.5"}, SD: map[string]float64{compare.MetricCPUPerOp: 0.013},
+			DefaultFor: []string{"2.5"}, DefaultFrom: "2.6", Source: "s", Note: "instance noise for 2.5 not measured", InstanceRuns: 2},
+			[]string{`"default_for":["2.5"],"default_from":"2.6"`, `"note":"instancenoisefor2.5notmeasured"`, `"instance_sd":{"cpu_per_op":0.013}`}},
+		{"none", nil, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := renderJSON(&b, Report{Comparison: &compare.Comparison{Verdict: compare.Pass, InstanceNoise: c.noise}}); err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Join(strings.Fields(b.String()), "")
+			if c.want == nil && strings.Contains(got, "instance_noise") {
+				t.Errorf("report.json %s holds instance_noise, want none", got)
+			}
+			if c.want != nil && !strings.Contains(got, `"instance_noise":{`) {
+				t.Errorf("report.json %s lacks instance_noise", got)
+			}
+			for _, part := range c.want {
+				if !strings.Contains(got, part) {
+					t.Errorf("report.json %s lacks %s", got, part)
+				}
+			}
+		})
+	}
+}

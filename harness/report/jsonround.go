@@ -25,7 +25,11 @@ const JSONSchemaVersion = 1
 var (
 	// ratioKeys are ratios and fractions: 5 significant digits.
 	ratioKeys = []string{"ratio", "ci_low", "ci_high", "pass_bound", "regression_bound", "tolerance", "detectable",
-		"total_low", "total_high", "base_share", "cand_share", "hold", "resolution"}
+		"total_low", "total_high", "base_share", "cand_share", "hold", "resolution", "instance_sd"}
+	// fractionMaps are objects keyed by metric whose every value is a
+	// fraction (instance_noise.instance_sd): each value rounds as the key
+	// the object lies under.
+	fractionMaps = []string{"instance_sd"}
 	// levelKeys are p-values and test levels: 4 significant digits.
 	levelKeys = []string{"p", "alpha", "look_alpha", "family_alpha"}
 	// sideKeys carry a metric row's figures in the row's unit.
@@ -173,6 +177,9 @@ func writeRoundedJSON(w io.Writer, v any) error {
 					return fmt.Errorf("report: json: %w", err)
 				}
 				key, unit := jsonKeyUnit(stack)
+				if top != nil && top.object && slices.Contains(fractionMaps, top.under) {
+					key = top.under
+				}
 				b, err := json.Marshal(roundJSONNumber(key, unit, f))
 				if err != nil {
 					return err
