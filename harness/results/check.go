@@ -427,24 +427,10 @@ func (s *Store) ImportSummaries(m *Manifest, ps []Pending) (entry *Manifest, sto
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return nil, nil, nil, fmt.Errorf("create store entry %s: %w", k, err)
 	}
-	have := map[string]bool{}
-	for _, p := range ps {
-		t := p.Trial
-		if have[t.ID] {
-			skipped = append(skipped, t)
-			continue
-		}
-		have[t.ID] = true
-		t.HlogFile, t.HlogSHA256 = "", ""
-		if p.Hlog != nil {
-			rel := filepath.ToSlash(filepath.Join(trialsDir, t.ID+".hlog"))
-			sum, err := writeAtomic(filepath.Join(tmp, filepath.FromSlash(rel)), bytes.NewReader(p.Hlog))
-			if err != nil {
-				return nil, nil, nil, fmt.Errorf("store hlog of summary %s: %w", t.ID, err)
-			}
-			t.HlogFile, t.HlogSHA256 = rel, sum
-		}
-		stored = append(stored, t)
+	// The folder goes whole if the import fails, so the hlogs written need no list.
+	stored, skipped, _, err = storePending(tmp, ps, map[string]bool{})
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	if len(stored) == 0 {
 		return nil, nil, skipped, fmt.Errorf("import into %s: nothing to store", k)
@@ -525,25 +511,9 @@ func (s *Store) appendSummariesLocked(k Key, m *Manifest, ps []Pending) (stored,
 			}
 		}
 	}()
-	for _, p := range ps {
-		t := p.Trial
-		if have[t.ID] {
-			skipped = append(skipped, t)
-			continue
-		}
-		have[t.ID] = true
-		t.HlogFile, t.HlogSHA256 = "", ""
-		if p.Hlog != nil {
-			rel := filepath.ToSlash(filepath.Join(trialsDir, t.ID+".hlog"))
-			path := filepath.Join(s.Dir(k), filepath.FromSlash(rel))
-			sum, err := writeAtomic(path, bytes.NewReader(p.Hlog))
-			if err != nil {
-				return nil, nil, fmt.Errorf("store hlog of summary %s: %w", t.ID, err)
-			}
-			written = append(written, path)
-			t.HlogFile, t.HlogSHA256 = rel, sum
-		}
-		stored = append(stored, t)
+	stored, skipped, written, err = storePending(s.Dir(k), ps, have)
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(stored) == 0 {
 		committed = true
@@ -570,4 +540,35 @@ func (s *Store) appendSummariesLocked(k Key, m *Manifest, ps []Pending) (stored,
 	}
 	committed = true
 	return stored, skipped, nil
+}
+
+// storePending is the import of ps into the entry folder dir, shared by a
+// new entry (ImportSummaries, dir its folder beside the targets) and an
+// existing one (appendSummariesLocked): each summary whose id have holds,
+// or that ps repeats, is skipped; every other is added to have, its hlog
+// (if any) written to dir's trials/<id>.hlog and the trial, pointing at
+// it, returned in stored. written are the hlog paths written, returned
+// on an error too, for a caller that keeps dir to remove them.
+func storePending(dir string, ps []Pending, have map[string]bool) (stored, skipped []Trial, written []string, err error) {
+	for _, p := range ps {
+		t := p.Trial
+		if have[t.ID] {
+			skipped = append(skipped, t)
+			continue
+		}
+		have[t.ID] = true
+		t.HlogFile, t.HlogSHA256 = "", ""
+		if p.Hlog != nil {
+			rel := filepath.ToSlash(filepath.Join(trialsDir, t.ID+".hlog"))
+			path := filepath.Join(dir, filepath.FromSlash(rel))
+			sum, err := writeAtomic(path, bytes.NewReader(p.Hlog))
+			if err != nil {
+				return nil, nil, written, fmt.Errorf("store hlog of summary %s: %w", t.ID, err)
+			}
+			written = append(written, path)
+			t.HlogFile, t.HlogSHA256 = rel, sum
+		}
+		stored = append(stored, t)
+	}
+	return stored, skipped, written, nil
 }
