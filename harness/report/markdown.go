@@ -27,6 +27,10 @@ func renderMarkdown(w io.Writer, r Report) error {
 	b.WriteString(fence + "text\n")
 	b.Write(vote.Bytes())
 	b.WriteString(fence + "\n\n")
+	if v := r.vote(); v.Command != "" && ReproduceCut(r.Comparison, v) {
+		f := strings.Repeat("`", max(3, longestRun(v.Command, '`')+1))
+		fmt.Fprintf(&b, "Reproduce (the whole command, cut in the paragraph above):\n\n%ssh\n%s\n%s\n\n", f, v.Command, f)
+	}
 	b.Write(markdown(r.Comparison, -1))
 	b.WriteString(shiftMarkdown(r))
 	if lines := timelineLines(r.Timelines); len(lines) > 0 {

@@ -156,18 +156,22 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 	if g := voteGate(c); g != "" {
 		gate = []string{g}
 	}
-	var last []string
-	if v.Command != "" {
-		last = append(last, "Reproduce: "+v.Command)
-	}
+	var after []string
 	if v.Regress != "" {
-		last = append(last, "Decided by "+v.Regress)
+		after = append(after, "Decided by "+v.Regress)
 	}
 	if v.Report != "" {
-		last = append(last, "Full report: "+v.Report)
+		after = append(after, "Full report: "+v.Report)
 	}
+	reproduce := func(maxLines int) []string {
+		if v.Command == "" {
+			return nil
+		}
+		return cutReproduce(v.Command, maxLines)
+	}
+	last := slices.Concat(reproduce(voteReproduceLines), wrapVote(after))
 
-	head, last = wrapVote(head), wrapVote(last)
+	head = wrapVote(head)
 	// The blocks in the order they print; when the paragraph would run
 	// past VoteMaxLines the least needed go first: what the run could
 	// detect, then what the gate held (the full report has both), never
@@ -190,9 +194,16 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 	if size() > VoteMaxLines && len(frames) > 1 {
 		blocks[3] = wrapVote(frames[:1])
 	}
-	for size() > VoteMaxLines && len(blocks[0]) > 2 {
+	// The header and the largest change (latency first) always print.
+	for size() > VoteMaxLines && len(changes) > 2 {
 		blocks[0] = wrapVote(changes[:len(changes)-1])
 		changes = changes[:len(changes)-1]
+	}
+	// A command too long to fit (a dozen --*-conf flags) is cut; the
+	// whole command is in the full report (report.md), never lost.
+	if over := size() - VoteMaxLines; over > 0 && v.Command != "" {
+		n := len(reproduce(voteReproduceLines))
+		last = slices.Concat(reproduce(max(2, n-over)), wrapVote(after))
 	}
 	tail := slices.Concat(blocks...)
 	room := VoteMaxLines - len(head) - len(tail) - len(last)
@@ -220,6 +231,47 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 		}
 	}
 	return out
+}
+
+// boolFirst orders true before false.
+func boolFirst(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return -1
+	}
+	return 1
+}
+
+// voteReproduceLines is the most lines the Reproduce command takes in the
+// paragraph: a command of a dozen --*-conf flags would take half of it.
+const voteReproduceLines = 4
+
+// reproduceCut ends a Reproduce line the paragraph had to cut.
+const reproduceCut = " ... (the whole command: the full report)"
+
+// cutReproduce is "Reproduce: cmd" wrapped, in at most maxLines lines: cut
+// at an argument, marked reproduceCut, when the whole does not fit.
+func cutReproduce(cmd string, maxLines int) []string {
+	whole := wrapVote([]string{"Reproduce: " + cmd})
+	if len(whole) <= maxLines {
+		return whole
+	}
+	words := strings.Fields(cmd)
+	for n := len(words) - 1; n > 0; n-- {
+		if l := wrapVote([]string{"Reproduce: " + strings.Join(words[:n], " ") + reproduceCut}); len(l) <= maxLines {
+			return l
+		}
+	}
+	return wrapVote([]string{"Reproduce: " + words[0] + reproduceCut})
+}
+
+// ReproduceCut reports whether the vote paragraph of c with v cuts its
+// Reproduce command, so the full report prints the whole command.
+func ReproduceCut(c *compare.Comparison, v Vote) bool {
+	words := strings.Fields(strings.Join(VoteParagraph(c, v), " "))
+	return strings.Contains(strings.Join(words, " "), strings.TrimSpace(reproduceCut))
 }
 
 // plainName matches what the paragraph prints as it is: a version, label,
@@ -335,9 +387,10 @@ func regressed(c *compare.Comparison) bool {
 // are any. It returns the lines and how many changes it left out.
 func voteChanges(c *compare.Comparison) ([]string, int) {
 	type item struct {
-		rank int
-		size float64
-		line string
+		rank    int
+		primary bool // a row over all workloads: the one a voter reads first
+		size    float64
+		line    string
 	}
 	var items []item
 	rank := func(s compare.Status) int {
@@ -363,17 +416,17 @@ func voteChanges(c *compare.Comparison) ([]string, int) {
 		if metric.Of(m.Metric).Scope != metric.PerOp {
 			r++
 		}
-		items = append(items, item{r, math.Abs(math.Log(m.Ratio)), voteMetric(m)})
+		items = append(items, item{r, m.Primary, math.Abs(math.Log(m.Ratio)), voteMetric(m)})
 	}
 	for _, h := range c.HeldRate {
 		if h.Status != compare.Regressed {
 			continue
 		}
-		items = append(items, item{1, math.Inf(1), fmt.Sprintf("- %s held rate %.0f ops/s: missed in %d of %d candidate and %d of %d baseline trials, %s",
+		items = append(items, item{1, false, math.Inf(1), fmt.Sprintf("- %s held rate %.0f ops/s: missed in %d of %d candidate and %d of %d baseline trials, %s",
 			h.Workload, h.TargetOpsPerSec, h.CandidateMissed, h.CandidateTrials, h.BaselineMissed, h.BaselineTrials, h.Status)})
 	}
 	slices.SortStableFunc(items, func(a, b item) int {
-		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(b.size, a.size))
+		return cmp.Or(cmp.Compare(a.rank, b.rank), boolFirst(a.primary, b.primary), cmp.Compare(b.size, a.size))
 	})
 	var lines []string
 	for _, it := range items[:min(voteMaxChanges, len(items))] {

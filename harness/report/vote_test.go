@@ -347,3 +347,65 @@ func TestVoteFitsAPlainTextMail(t *testing.T) {
 		t.Errorf("%d lines (at most %d), first %q, last %q; want the head first and the report's path last", len(lines), VoteMaxLines, lines[0], lines[len(lines)-1])
 	}
 }
+
+// TestVoteKeepsTheLargestChangeWhenTheCommandIsLong: wg2's paragraph
+// (2026-12-06) printed "Largest changes ...; 50 more in the full report:"
+// with no change under it, and its Reproduce command (a dozen --*-conf
+// flags) ran past the twentieth line and was cut mid-flag. The largest
+// change (latency first) always prints; a command too long is cut at an
+// argument, said to be cut, and report.md prints it whole.
+func TestVoteKeepsTheLargestChangeWhenTheCommandIsLong(t *testing.T) {
+	v := fullVote(t)
+	v.Regress = "regress devel (commit 0123456789ab; go1.26.8)"
+	v.Command = "regress --baseline 2.6.1 --candidate 2.6.1"
+	for i := range 12 {
+		v.Command += fmt.Sprintf(" --candidate-conf hbase.coprocessor.setting.number%d=org.regress.testdata.WaitObserver", i)
+	}
+	c := voteComparison()
+	c.Baseline.Name, c.Candidate.Name = "2.6.1-base-wget60-0-wg2", "2.6.1-wget60-20-wg2"
+	v.Machine = "2 cores, 24 GiB, AMD EPYC, Debian GNU/Linux 12 (bookworm) amd64 (kernel 6.18.44-fc-v1272)"
+	for i := range 6 {
+		v.Frames = append(v.Frames, VoteFrame{Workload: fmt.Sprintf("workload%c", 'a'+i), Kind: "wait", Frame: "a.B.waitFor", CandShare: 0.3, Delta: 100})
+	}
+	lines := VoteParagraph(c, v)
+	text := unwrapVote(lines)
+	if len(lines) > VoteMaxLines {
+		t.Errorf("%d lines, at most %d:\n%s", len(lines), VoteMaxLines, text)
+	}
+	if !strings.Contains(text, "- workloada READ p99: ") {
+		t.Errorf("the largest change is not printed:\n%s", text)
+	}
+	if !strings.Contains(text, "Reproduce: regress --baseline 2.6.1 --candidate 2.6.1") || !strings.Contains(text, strings.TrimSpace(reproduceCut)) {
+		t.Errorf("the command is not cut and said to be:\n%s", text)
+	}
+	if !strings.HasPrefix(lines[len(lines)-1], "Full report: ") {
+		t.Errorf("last line %q, want the report's path", lines[len(lines)-1])
+	}
+	if !ReproduceCut(c, v) {
+		t.Error("ReproduceCut says the command was printed whole")
+	}
+	var md bytes.Buffer
+	if err := renderMarkdown(&md, Report{Comparison: c, Vote: v}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "\n"+v.Command+"\n") {
+		t.Errorf("report.md does not print the whole command:\n%s", md.String())
+	}
+	v.Command = "regress --baseline 2.6.1 --candidate 2.6.2"
+	if ReproduceCut(c, v) {
+		t.Error("a short command is said to be cut")
+	}
+}
+
+// TestVoteLeadsWithTheRowOverAllWorkloads: among the changes of one status
+// and kind, the row over all workloads (what decided wg2: reads p50
+// +16.1%) comes before a single workload's larger change.
+func TestVoteLeadsWithTheRowOverAllWorkloads(t *testing.T) {
+	c := voteComparison()
+	c.Metrics = append(c.Metrics, compare.MetricResult{Workload: "all workloads", Op: "reads", Metric: "p50", Unit: "us", Baseline: 368, Candidate: 385,
+		Ratio: 1.046, CILow: 1.03, CIHigh: 1.06, Status: compare.Regressed, Gated: true, Primary: true})
+	lines, _ := voteChanges(c)
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "- all workloads reads p50: ") {
+		t.Errorf("changes %q, want the reads row over all workloads first", lines)
+	}
+}
