@@ -66,6 +66,11 @@ func regressedWorkload(c *compare.Comparison, w string) bool {
 	return false
 }
 
+// ownRowRegressed reports whether a row of workload w itself REGRESSED.
+func ownRowRegressed(c *compare.Comparison, w string) bool {
+	return slices.ContainsFunc(c.Metrics, func(m compare.MetricResult) bool { return m.Status == compare.Regressed && m.Workload == w })
+}
+
 // shownProfiles are the profiles the text, Markdown and HTML reports show:
 // those of workloads where something REGRESSED.
 func shownProfiles(r Report) []WorkloadProfile {
@@ -276,8 +281,15 @@ func voteFrames(r Report) []VoteFrame {
 	if latencyRegressed(r.Comparison) {
 		kinds = []profile.Kind{profile.Wait, profile.CPU, profile.Alloc}
 	}
+	// A workload whose own row regressed explains the change better than
+	// one only pooled into a row over all workloads (wg2 named workload
+	// A's waits, where the regressed Gets were D's and F's).
+	shown := shownProfiles(r)
+	slices.SortStableFunc(shown, func(a, b WorkloadProfile) int {
+		return boolFirst(ownRowRegressed(r.Comparison, a.Workload), ownRowRegressed(r.Comparison, b.Workload))
+	})
 	for _, kind := range kinds {
-		for _, p := range shownProfiles(r) {
+		for _, p := range shown {
 			for _, k := range p.profileKinds() {
 				if k.kind == kind && k.k.Diff != nil {
 					out = append(out, VoteFrames(p.Workload, k.k.Diff)...)

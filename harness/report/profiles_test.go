@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/profile"
 )
 
@@ -199,5 +200,22 @@ func TestProfileHeadingNamesTheProfiler(t *testing.T) {
 	p.Source = "async-profiler through /prof on every region server"
 	if h := profileHeading(p); !strings.Contains(h, "(async-profiler through /prof on every region server; 1 baseline") {
 		t.Errorf("heading %q, want async-profiler named", h)
+	}
+}
+
+// TestVoteFramesComeFromAWorkloadThatRegressed: a workload only pooled into
+// a regressed row over all workloads gives way to one whose own row
+// regressed (wg2 named workload A's waits; D's and F's Gets had regressed).
+func TestVoteFramesComeFromAWorkloadThatRegressed(t *testing.T) {
+	c := pairedFixture()
+	c.Metrics = []compare.MetricResult{
+		{Workload: "all workloads", Op: "reads", Metric: "p50", Ratio: 1.16, Status: compare.Regressed, Gated: true, Primary: true, Pools: []string{"workloada", "workloadd"}},
+		{Workload: "workloada", Op: "READ", Metric: "p50", Ratio: 1.14, Status: compare.Inconclusive, Gated: true},
+		{Workload: "workloadd", Op: "READ", Metric: "p50", Ratio: 1.16, Status: compare.Regressed, Gated: true},
+	}
+	r := Report{Comparison: c, Profiles: []WorkloadProfile{slowGetProfile(t, "workloada"), slowGetProfile(t, "workloadd")}}
+	frames := voteFrames(r)
+	if len(frames) == 0 || frames[0].Workload != "workloadd" {
+		t.Fatalf("vote frames %+v, want workloadd's first", frames)
 	}
 }
