@@ -21,14 +21,9 @@ func (pr *Profiler) recordJFR(ctx context.Context, p *windowProfile, w string, p
 	if !sleepUntil(ctx, from.Add(-jfrStartLead)) {
 		return
 	}
-	recs := make([]*profile.Recording, len(pids))
-	errs := make([]error, len(pids))
-	var wg sync.WaitGroup
-	for i, pid := range pids {
-		wg.Go(func() { recs[i], errs[i] = profile.Start(ctx, pid, profile.Options{}) })
-	}
-	wg.Wait()
+	recs, errs := startJFR(ctx, pids)
 	pr.profileErrs(p.t, w, "start", errs)
+	var wg sync.WaitGroup
 	sleepUntil(ctx, to) // an interrupted run still stops what it started
 	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
@@ -49,4 +44,17 @@ func (pr *Profiler) recordJFR(ctx context.Context, p *windowProfile, w string, p
 		}
 	}
 	pr.profileErrs(p.t, w, "stop", stopErrs)
+}
+
+// startJFR starts a JFR recording in each of the JVMs pids at once: a
+// recording (nil where it failed) and an error a pid.
+func startJFR(ctx context.Context, pids []int) ([]*profile.Recording, []error) {
+	recs := make([]*profile.Recording, len(pids))
+	errs := make([]error, len(pids))
+	var wg sync.WaitGroup
+	for i, pid := range pids {
+		wg.Go(func() { recs[i], errs[i] = profile.Start(ctx, pid, profile.Options{}) })
+	}
+	wg.Wait()
+	return recs, errs
 }

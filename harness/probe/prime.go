@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/regress-hbase/regress/harness/profile"
 	"github.com/regress-hbase/regress/harness/servercost"
 )
 
@@ -46,13 +45,8 @@ func (pr *Profiler) Prime(ctx context.Context, ss servercost.Servers) int {
 		pr.logger().Warn("JFR not primed before the profiled pairs", "err", err)
 		return 0
 	}
-	recs := make([]*profile.Recording, len(pids))
-	errs := make([]error, len(pids))
+	recs, errs := startJFR(ctx, pids)
 	var wg sync.WaitGroup
-	for i, pid := range pids {
-		wg.Go(func() { recs[i], errs[i] = profile.Start(ctx, pid, profile.Options{}) })
-	}
-	wg.Wait()
 	sleepUntil(ctx, time.Now().Add(primeHold))
 	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
