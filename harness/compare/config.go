@@ -244,3 +244,13 @@ func (r resolved) gatesThroughput(w string) bool {
 
 // lookAlpha is the family-wise error rate one look may spend.
 func (r resolved) lookAlpha() float64 { return r.Alpha / float64(r.Looks) }
+
+// tightestTol is metric's smallest tolerance over its workload rows and its
+// primary row: the margin an instance offset has to fit in.
+func (r resolved) tightestTol(metric string) float64 {
+	t := r.tol[metric]
+	if p, ok := r.primaryTol[metric]; ok && p > 0 && (t <= 0 || p < t) {
+		t = p
+	}
+	return t
+}

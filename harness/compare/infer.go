@@ -129,6 +129,9 @@ func estimateAll(ms []metricSample, paired bool, r resolved, out *Comparison) ([
 			return nil, err
 		}
 		d.c = math.Log1p(r.tol[k.Metric])
+		if e, ok := oneInstanceOffset(d.est, pools[k.Metric], r.tightestTol(k.Metric)); ok {
+			d.est = e
+		}
 		out.Instances = max(out.Instances, d.est.Instances)
 		d.level = out.LookAlpha
 		details[i] = d

@@ -224,9 +224,10 @@ func pctText(v float64) string {
 
 // InstanceAdvice says, for a run of one instance a side, which metrics'
 // instance sd on this line is more than half their tolerance (tol maps
-// a metric to its tightest gating tolerance): the run's interval leaves
-// that offset out, so an unchanged release fails on it alone more than
-// one run in 40 (P(Z > log(1+tau)/sd)). It names the chance and the
+// a metric to its tightest gating tolerance): the pairs' interval alone
+// would leave that offset out, and an unchanged release fail on it more
+// than one run in 40 (P(Z > log(1+tau)/sd)), so the run's interval carries
+// it (oneInstanceOffset). It names the chance and the
 // --instances that would hold the offset inside the intervals, about
 // (2·sd/log(1+tau))² (the instance part of the standard error, sd/√I,
 // at most half the margin); nil when every metric is within.
@@ -243,7 +244,7 @@ func InstanceAdvice(n LineNoise, tol map[string]float64) []string {
 		}
 		p := 0.5 * math.Erfc(c/sd/math.Sqrt2)
 		inst := max(2, int(math.Ceil(4*sd*sd/(c*c))))
-		out = append(out, fmt.Sprintf("instance noise on %s: %s's %s (%s) is more than half its %s tolerance, and one server instance a side leaves it out of the interval: an unchanged release fails on it alone about one run in %d; --instances %d or more (with pairs.initial %d or more) puts it inside the intervals, or widen the tolerance",
+		out = append(out, fmt.Sprintf("instance noise on %s: %s's %s (%s) is more than half its %s tolerance, more than one server instance a side can hold: its interval carries that offset, so it shows INCONCLUSIVE where an interval of the pairs alone would fail an unchanged release about one run in %d; --instances %d or more (with pairs.initial %d or more) narrows it enough to decide, or widen the tolerance",
 			lineNames(n.Lines), k, pctText(sd), noiseFrom(n), pctText(tau), max(1, int(math.Round(1/p))), inst, 2*inst))
 	}
 	return out

@@ -311,3 +311,57 @@ func TestComparisonCarriesTheAssumedNoise(t *testing.T) {
 		})
 	}
 }
+
+// TestOneInstanceOn24CarriesTheOffset: one instance a side whose pairs
+// all read the candidate 6% dearer (an instance offset, as 2.4.18 on
+// JDK 11 showed). As 2.6 releases (sd 1.3%, within half of 5%) the pairs'
+// interval decides: REGRESSED. As 2.4 releases (sd 3.5%, more than half
+// of log 1.05) the interval carries the offset: INCONCLUSIVE, not a false
+// REGRESSED, with a one-block instance part the primary rows count once.
+func TestOneInstanceOn24CarriesTheOffset(t *testing.T) {
+	bt, ct := costTrials([]float64{1.061, 1.059, 1.060, 1.062, 1.058, 1.060, 1.061, 1.059})
+	for i := range bt {
+		bt[i].Instance, ct[i].Instance = 0, 0
+	}
+	cfg := lineConfig()
+	cfg.Gate = []string{MetricCPUPerOp}
+	cfg.Tolerances = map[string]float64{MetricCPUPerOp: 0.05}
+	for _, c := range []struct {
+		version string
+		want    Status
+		inst    int
+	}{
+		{"2.6.1", Regressed, 0},
+		{"2.4.18", Inconclusive, 1},
+	} {
+		cmp, err := Compare(simManifest(c.version, bt), simManifest(c.version, ct), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := find(t, cmp, "A", OpAll, MetricCPUPerOp)
+		if m.Status != c.want {
+			t.Errorf("%s: cpu_per_op %s [%.3f, %.3f], want %s", c.version, m.Status, m.CILow, m.CIHigh, c.want)
+		}
+		if cmp.Instances != c.inst {
+			t.Errorf("%s: %d instance block(s) counted, want %d", c.version, cmp.Instances, c.inst)
+		}
+		if c.version == "2.4.18" && m.CILow > 1.03 {
+			t.Errorf("2.4: interval [%.3f, %.3f] leaves out an offset of sd 3.5%%", m.CILow, m.CIHigh)
+		}
+	}
+}
+
+func TestOneInstanceOffsetLeavesANestedOrQuietEstimate(t *testing.T) {
+	e := estimate{Mean: 0.05, SE: 0.002, DF: 7, N: 8}
+	if _, ok := oneInstanceOffset(e, instancePool{v: 0.013 * 0.013, df: 7}, 0.03); ok {
+		t.Error("sd 1.3% against 3% (half is 1.48%): widened, want the pairs' interval")
+	}
+	w, ok := oneInstanceOffset(e, instancePool{v: 0.065 * 0.065, df: 11}, 0.03)
+	if !ok || math.Abs(w.SE-math.Sqrt(0.002*0.002+0.065*0.065)) > 1e-12 || w.Instances != 1 || w.DF < 11 || w.DF > 12 {
+		t.Errorf("sd 6.5%% against 3%%: %+v, want SE %.4f, one instance, df about 11", w, math.Sqrt(0.002*0.002+0.065*0.065))
+	}
+	nested := estimate{Mean: 0.05, SE: 0.03, DF: 5, N: 8, Instances: 2, InstVar: 0.0004, InstDF: 7}
+	if _, ok := oneInstanceOffset(nested, instancePool{v: 0.065 * 0.065, df: 11}, 0.03); ok {
+		t.Error("a nested estimate widened again")
+	}
+}
