@@ -89,6 +89,12 @@ type Config struct {
 	// InstanceSD, and says so in a warning when a side's line has none and
 	// InstanceSD stands in (lines.go).
 	InstanceSDByLine map[string]map[string]float64
+	// InstanceSDByJDK gives, per JDK major version ("11"), the instance sd
+	// measured on JVMs of that JDK: a side on a listed JDK raises the
+	// figure its line gave to the JDK's, metric by metric, where larger
+	// (JDK 11's JIT draws offsets several times JDK 17's, on 2.4 and 2.6
+	// alike; lines.go).
+	InstanceSDByJDK map[string]map[string]float64
 	// MaxErrorRate is the share of a trial's operations that may fail (the
 	// suite's run.max_error_rate, which the runner holds every trial to): a
 	// trial above it measured failures, not the release, and makes the
@@ -172,6 +178,9 @@ func (c Config) resolve() (resolved, error) {
 	if err := checkLines(c.InstanceSDByLine); err != nil {
 		return r, err
 	}
+	if err := checkJDKs(c.InstanceSDByJDK); err != nil {
+		return r, err
+	}
 	if c.InstanceRuns < 0 {
 		return r, fmt.Errorf("compare: instance runs %d is negative; give the number of runs the instance sd was measured over", c.InstanceRuns)
 	}
@@ -202,7 +211,7 @@ func (c Config) resolve() (resolved, error) {
 func checkInstanceSD(line string, sd map[string]float64) error {
 	of := ""
 	if line != "" {
-		of = " of line " + line
+		of = " of " + line
 	}
 	for _, k := range slices.Sorted(maps.Keys(sd)) {
 		v := sd[k]

@@ -41,7 +41,7 @@ func checkLines(byLine map[string]map[string]float64) error {
 		if !lineRE.MatchString(line) {
 			return fmt.Errorf("compare: instance sd for %q, which is no HBase line; key each line's figure by major.minor, e.g. \"2.4\"", line)
 		}
-		if err := checkInstanceSD(line, byLine[line]); err != nil {
+		if err := checkInstanceSD("line "+line, byLine[line]); err != nil {
 			return err
 		}
 	}
@@ -60,6 +60,12 @@ type LineNoise struct {
 	// Measured are the lines whose own figure SD holds; Unmeasured those
 	// the default stood in for.
 	Measured, Unmeasured []string
+	// JDKs are the sides' JDKs ("JDK 11") whose own figure
+	// (Config.InstanceSDByJDK) raised SD above the lines'.
+	JDKs []string
+	// jdkOnly is set when no line figure or default held SD and the JDKs'
+	// figures alone did.
+	jdkOnly bool
 	// Note says, when the default stood in for a line (a suite that gives
 	// figures per line and none for this one), what stood in and how to
 	// measure the line's own; "" otherwise.
@@ -68,6 +74,18 @@ type LineNoise struct {
 
 // Source says in a few words where SD came from, for `regress plan`.
 func (n LineNoise) Source() string {
+	if n.jdkOnly {
+		return "measured on " + strings.Join(n.JDKs, " and ") + " (no figure for " + lineNames(n.Lines) + ")"
+	}
+	s := n.lineSource()
+	if len(n.JDKs) > 0 {
+		s += "; raised to " + strings.Join(n.JDKs, " and ") + "'s figure where larger"
+	}
+	return s
+}
+
+// lineSource is Source before the JDKs.
+func (n LineNoise) lineSource() string {
 	switch {
 	case len(n.SD) == 0:
 		return "none assumed: a run of several instances leans on its own estimate alone"
@@ -85,9 +103,11 @@ func (n LineNoise) Source() string {
 // InstanceNoise picks the instance sd of a comparison of baseVersion with
 // candVersion (manifests' Version, not their Label) under cfg: each side's
 // line's figure from cfg.InstanceSDByLine, or cfg.InstanceSD where the
-// line has none, the larger per metric. When cfg gives figures per line
-// and a side's line is not among them, Note says so.
-func InstanceNoise(cfg Config, baseVersion, candVersion string) LineNoise {
+// line has none, the larger per metric; then each of jdks (the sides' JDK
+// labels, "JDK 11.0.13 (...)") with a figure in cfg.InstanceSDByJDK raises
+// a metric to it where larger. When cfg gives figures per line and a
+// side's line is not among them, Note says so.
+func InstanceNoise(cfg Config, baseVersion, candVersion string, jdks ...string) LineNoise {
 	var n LineNoise
 	for _, v := range []string{baseVersion, candVersion} {
 		if l := LineOf(v); !slices.Contains(n.Lines, l) {
@@ -112,7 +132,76 @@ func InstanceNoise(cfg Config, baseVersion, candVersion string) LineNoise {
 	if len(n.Unmeasured) > 0 && len(cfg.InstanceSDByLine) > 0 {
 		n.Note = unmeasuredNote(n.Unmeasured, cfg)
 	}
+	n.raiseForJDKs(cfg.InstanceSDByJDK, jdks)
 	return n
+}
+
+// jdkRE is a JDK as Config.InstanceSDByJDK keys it: its major version.
+var jdkRE = regexp.MustCompile(`^[0-9]+$`)
+
+// jdkLabelRE finds the major version in a JDK label ("JDK 11.0.13 (...)",
+// "JDK 17", "17", "JDK 1.8.0_392": 8).
+var jdkLabelRE = regexp.MustCompile(`^(?:JDK )?(?:1\.)?([0-9]+)`)
+
+// JDKOf is the major version of a JDK label as a manifest's environment
+// records it ("11" for "JDK 11.0.13 (/usr/lib/jvm/...)"); "" when the
+// label names none.
+func JDKOf(label string) string {
+	m := jdkLabelRE.FindStringSubmatch(label)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// checkJDKs refuses an InstanceSDByJDK keyed by anything but a JDK major
+// version or holding a figure InstanceSD would refuse.
+func checkJDKs(byJDK map[string]map[string]float64) error {
+	for _, k := range slices.Sorted(maps.Keys(byJDK)) {
+		if !jdkRE.MatchString(k) {
+			return fmt.Errorf("compare: instance sd for JDK %q; key each JDK's figure by its major version, e.g. \"11\"", k)
+		}
+		if err := checkInstanceSD("JDK "+k, byJDK[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// raiseForJDKs raises n.SD, metric by metric, to the figure of each JDK of
+// jdks that byJDK lists, where larger, and names the JDKs that raised it.
+func (n *LineNoise) raiseForJDKs(byJDK map[string]map[string]float64, jdks []string) {
+	none := len(n.SD) == 0
+	defer func() { n.jdkOnly = none && len(n.JDKs) > 0 }()
+	for _, label := range jdks {
+		k := JDKOf(label)
+		sd, ok := byJDK[k]
+		if !ok || slices.Contains(n.JDKs, "JDK "+k) {
+			continue
+		}
+		raised := false
+		for m, v := range sd {
+			if v > n.SD[m] {
+				if n.SD == nil {
+					n.SD = map[string]float64{}
+				}
+				n.SD[m], raised = v, true
+			}
+		}
+		if raised {
+			n.JDKs = append(n.JDKs, "JDK "+k)
+		}
+	}
+}
+
+// where names the lines and the JDKs that raised their figure, for a note:
+// "2.4", "2.6 on JDK 11".
+func (n LineNoise) where() string {
+	s := lineNames(n.Lines)
+	if len(n.JDKs) > 0 {
+		s += " on " + strings.Join(n.JDKs, " and ")
+	}
+	return s
 }
 
 // AssumedNoise is, in a comparison, the instance sd it assumed and where
@@ -134,6 +223,9 @@ type AssumedNoise struct {
 	// DefaultFrom is the line of compare.instance_sd_by_line whose figures
 	// the default equals ("2.6" in release), when the default stood in.
 	DefaultFrom string `json:"default_from,omitempty"`
+	// JDKs are the sides' JDKs whose compare.instance_sd_by_jdk figure
+	// raised SD above the lines' ("JDK 11").
+	JDKs []string `json:"jdks,omitempty"`
 	// Source is LineNoise.Source: where SD came from, in words.
 	Source string `json:"source"`
 	// Note is LineNoise.Note, also among the warnings: a line the suite
@@ -148,12 +240,12 @@ type AssumedNoise struct {
 // assumedNoise is n as a comparison under cfg reports it; nil when cfg
 // gives no instance sd at all (neither a default nor a line's).
 func assumedNoise(n LineNoise, cfg Config) *AssumedNoise {
-	if len(cfg.InstanceSD) == 0 && len(cfg.InstanceSDByLine) == 0 {
+	if len(cfg.InstanceSD) == 0 && len(cfg.InstanceSDByLine) == 0 && len(cfg.InstanceSDByJDK) == 0 {
 		return nil
 	}
 	a := &AssumedNoise{
 		Lines: slices.Clone(n.Lines), SD: maps.Clone(n.SD), Measured: slices.Clone(n.Measured),
-		DefaultFor: slices.Clone(n.Unmeasured), Source: n.Source(), Note: n.Note, InstanceRuns: cfg.InstanceRuns,
+		DefaultFor: slices.Clone(n.Unmeasured), JDKs: slices.Clone(n.JDKs), Source: n.Source(), Note: n.Note, InstanceRuns: cfg.InstanceRuns,
 	}
 	if a.SD == nil {
 		a.SD = map[string]float64{}
@@ -245,7 +337,7 @@ func InstanceAdvice(n LineNoise, tol map[string]float64) []string {
 		p := 0.5 * math.Erfc(c/sd/math.Sqrt2)
 		inst := max(2, int(math.Ceil(4*sd*sd/(c*c))))
 		out = append(out, fmt.Sprintf("instance noise on %s: %s's %s (%s) is more than half its %s tolerance, more than one server instance a side can hold: its interval carries that offset, so it shows INCONCLUSIVE where an interval of the pairs alone would fail an unchanged release about one run in %d; --instances %d or more (with pairs.initial %d or more) narrows it enough to decide, or widen the tolerance",
-			lineNames(n.Lines), k, pctText(sd), noiseFrom(n), pctText(tau), max(1, int(math.Round(1/p))), inst, 2*inst))
+			n.where(), k, pctText(sd), noiseFrom(n), pctText(tau), max(1, int(math.Round(1/p))), inst, 2*inst))
 	}
 	return out
 }
@@ -309,7 +401,7 @@ func PlanNoise(base, cand *results.Manifest, cfg Config, instances int) (LineNoi
 		cand = base
 		cfg.Unpaired = true
 	}
-	n := InstanceNoise(cfg, base.Version, cand.Version)
+	n := InstanceNoise(cfg, base.Version, cand.Version, base.Environment.JDK, cand.Environment.JDK)
 	if instances > 1 {
 		return n, nil, nil
 	}

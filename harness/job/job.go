@@ -526,7 +526,7 @@ func CompareConfig(s *suite.Suite) compare.Config {
 		maxErr = -1 // the suite allows no failed operation (compare's 0 is its default)
 	}
 	return compare.Config{Alpha: s.Compare.Alpha, Tolerances: s.Compare.Tolerances, PrimaryTolerances: s.Compare.PrimaryTolerances, Gate: s.Compare.Gate, DetectOnly: s.Compare.DetectOnly,
-		Looks: s.Pairs.Looks, MaxPairs: s.Pairs.Max, InstanceSD: s.Compare.InstanceSD, InstanceSDByLine: s.Compare.InstanceSDByLine, InstanceRuns: s.Compare.InstanceRuns, MaxErrorRate: maxErr}
+		Looks: s.Pairs.Looks, MaxPairs: s.Pairs.Max, InstanceSD: s.Compare.InstanceSD, InstanceSDByLine: s.Compare.InstanceSDByLine, InstanceSDByJDK: s.Compare.InstanceSDByJDK, InstanceRuns: s.Compare.InstanceRuns, MaxErrorRate: maxErr}
 }
 
 // Check refuses, before any work, a --format no renderer has and an --out

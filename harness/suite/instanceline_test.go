@@ -89,11 +89,40 @@ func TestShippedInstanceNoise(t *testing.T) {
 		if !near(by["2.6"]["cpu_per_op"], 0.013) || !near(by["2.6"]["alloc_per_op"], 0.012) || !near(by["2.4"]["cpu_per_op"], 0.07) || !near(by["2.4"]["alloc_per_op"], 0.04) {
 			t.Errorf("%s: instance_sd_by_line %v, want 2.6 at 1.3%%/1.2%% and 2.4 at 7%%/4%%", name, by)
 		}
+		if jdk := c.InstanceSDByJDK; !near(jdk["11"]["cpu_per_op"], 0.06) || !near(jdk["11"]["alloc_per_op"], 0.02) || len(jdk) != 1 {
+			t.Errorf("%s: instance_sd_by_jdk %v, want JDK 11 alone at 6%%/2%% (19 instance pairs of 2.4.18 and 2.6.1)", name, jdk)
+		}
 		if _, ok := by["2.5"]; ok {
 			t.Errorf("%s: 2.5 has a figure, but no 2.5 A/A was measured", name)
 		}
 		if _, ok := by["1.7"]; ok {
 			t.Errorf("%s: 1.7 has a figure, but no 1.7 A/A was measured", name)
 		}
+	}
+}
+
+func TestInstanceSDByJDKParsesAndRefuses(t *testing.T) {
+	dir := scenariosWith(t, "workloada")
+	s, err := Parse([]byte(minimal+`compare: {instance_sd_by_jdk: {"11": {cpu_per_op: 6%}, 17: {cpu_per_op: 1.3%, alloc_per_op: 1.2%}}}`), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := s.Compare.InstanceSDByJDK
+	if len(by) != 2 || !near(by["11"]["cpu_per_op"], 0.06) || len(by["11"]) != 1 || !near(by["17"]["alloc_per_op"], 0.012) {
+		t.Errorf("by JDK %v, want 11 at cpu 6%% alone and 17 at 1.3%%/1.2%%", by)
+	}
+	for _, c := range []struct{ name, yaml, want string }{
+		{"a version for a JDK", `compare: {instance_sd_by_jdk: {"11.0.13": {cpu_per_op: 6%}}}`, `compare.instance_sd_by_jdk: "11.0.13" is no JDK major version`},
+		{"a word", `compare: {instance_sd_by_jdk: {jdk11: {cpu_per_op: 6%}}}`, `"jdk11" is no JDK major version`},
+		{"unknown metric", `compare: {instance_sd_by_jdk: {"11": {cpu: 6%}}}`, `compare.instance_sd_by_jdk.11: unknown metric "cpu"`},
+		{"no figure", `compare: {instance_sd_by_jdk: {"11": {}}}`, "compare.instance_sd_by_jdk.11: no figure"},
+		{"not a percentage", `compare: {instance_sd_by_jdk: {"11": {cpu_per_op: 0.06}}}`, "is not a percentage"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse([]byte(minimal+c.yaml), dir)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error containing %q", err, c.want)
+			}
+		})
 	}
 }

@@ -193,6 +193,10 @@ type Compare struct {
 	// it (compare.Config.InstanceSDByLine); a line not listed takes
 	// InstanceSD, and the report says so.
 	InstanceSDByLine map[string]map[string]float64 `yaml:"-"`
+	// InstanceSDByJDK gives, per JDK major version ("11"), the instance sd
+	// measured on that JDK: a side on it raises its line's figure to the
+	// JDK's where larger (compare.Config.InstanceSDByJDK).
+	InstanceSDByJDK map[string]map[string]float64 `yaml:"-"`
 }
 
 // file is a suite as written. The values with units or defaults stay text
@@ -225,6 +229,8 @@ type compare struct {
 	InstanceSD        map[string]string `yaml:"instance_sd"`
 	// InstanceSDByLine is keyed by line, then metric: {"2.4": {cpu_per_op: 3.5%}}.
 	InstanceSDByLine map[string]map[string]string `yaml:"instance_sd_by_line"`
+	// InstanceSDByJDK is keyed by JDK major version, then metric: {"11": {cpu_per_op: 6%}}.
+	InstanceSDByJDK map[string]map[string]string `yaml:"instance_sd_by_jdk"`
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -530,6 +536,7 @@ func (s *Suite) normalise(f *file) error {
 	}, tolerance, bad)
 	c.InstanceSD = percentMap("compare.instance_sd", f.Compare.InstanceSD, unknownMetric, instanceSD, bad)
 	c.InstanceSDByLine = instanceSDByLine(f.Compare.InstanceSDByLine, c.InstanceSD, bad)
+	c.InstanceSDByJDK = instanceSDByJDK(f.Compare.InstanceSDByJDK, bad)
 	if c.InstanceRuns < 0 {
 		bad("compare.instance_runs: must be 0 or more, got %d", c.InstanceRuns)
 	}
@@ -720,6 +727,36 @@ func instanceSDByLine(in map[string]map[string]string, def map[string]float64, b
 			out = map[string]map[string]float64{}
 		}
 		out[line] = sd
+	}
+	return out
+}
+
+// jdkRE is a JDK as compare.instance_sd_by_jdk keys it: its major version.
+var jdkRE = regexp.MustCompile(`^[0-9]+$`)
+
+// instanceSDByJDK parses compare.instance_sd_by_jdk: each key a JDK major
+// version ("11"), each value a metric-to-percentage map as instance_sd's.
+// A JDK's figure only raises a line's, so it may name fewer metrics.
+func instanceSDByJDK(in map[string]map[string]string, bad func(string, ...any)) map[string]map[string]float64 {
+	const section = "compare.instance_sd_by_jdk"
+	var out map[string]map[string]float64
+	for _, jdk := range slices.Sorted(maps.Keys(in)) {
+		if !jdkRE.MatchString(jdk) {
+			bad("%s: %q is no JDK major version: key each figure by the JDK's major version, quoted (\"11\": {cpu_per_op: 6%%}), the JDK the servers ran on when it was measured", section, jdk)
+			continue
+		}
+		if len(in[jdk]) == 0 {
+			bad("%s.%s: no figure; give the sd measured on JDK %s per metric (e.g. {cpu_per_op: 6%%}) or drop the JDK", section, jdk, jdk)
+			continue
+		}
+		sd := percentMap(section+"."+jdk, in[jdk], unknownMetric, instanceSD, bad)
+		if len(sd) != len(in[jdk]) {
+			continue // refused above
+		}
+		if out == nil {
+			out = map[string]map[string]float64{}
+		}
+		out[jdk] = sd
 	}
 	return out
 }
