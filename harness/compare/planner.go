@@ -31,6 +31,9 @@ type PairsPlan struct {
 	PairsToDetect int `json:"pairs_to_detect"`
 	// GatedFor names the metric this one gates in place of (tail-sample rule).
 	GatedFor string `json:"gated_for,omitempty"`
+	// DetectOnly marks a row that only detects (compare.detect_only):
+	// undecided, it never holds a PASS back, so its pairs are advice.
+	DetectOnly bool `json:"detect_only,omitempty"`
 }
 
 // planPairs projects every gated metric's pairs from comparison c and its
@@ -59,7 +62,7 @@ func planPairs(c *Comparison, details []detail, r resolved) []PairsPlan {
 		cTol := math.Log1p(m.Tolerance)
 		out = append(out, PairsPlan{
 			Workload: m.Workload, Op: m.Op, Metric: m.Metric, Tolerance: m.Tolerance,
-			Spread: s, Trials: n, OpsPerTrial: m.OpsPerTrial, GatedFor: m.GatedFor,
+			Spread: s, Trials: n, OpsPerTrial: m.OpsPerTrial, GatedFor: m.GatedFor, DetectOnly: m.DetectOnly,
 			PairsToPass:   pairsFor(s, cTol, passAlpha),
 			PairsToDetect: pairsFor(s, math.Log1p(2*m.Tolerance)-cTol, detectAlpha),
 		})

@@ -32,16 +32,20 @@ func WritePlan(w io.Writer, s PlanSuite, plan []compare.PairsPlan, unplanned []s
 	writeNoise(w, s)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%-12s %-18s %-7s %5s %7s %6s %10s %8s %10s\n", "workload", "op", "metric", "tol", "spread", "trials", "ops/trial", "to PASS", "to 2x tol")
-	short, fallback := 0, false
+	short, fallback, detect := 0, false, false
 	for _, p := range plan {
 		metric := p.Metric
 		if p.GatedFor != "" {
 			metric += "*"
 			fallback = true
 		}
+		if p.DetectOnly {
+			metric += "+"
+			detect = true
+		}
 		fmt.Fprintf(w, "%-12s %-18s %-7s %4.0f%% %6.1f%% %6d %10d %8s %10s\n", p.Workload, p.Op, metric, 100*p.Tolerance, 100*p.Spread, p.Trials, p.OpsPerTrial,
 			PairsText(p.PairsToPass), PairsText(p.PairsToDetect))
-		if p.PairsToPass > s.Max || p.PairsToDetect > s.Max {
+		if !p.DetectOnly && (p.PairsToPass > s.Max || p.PairsToDetect > s.Max) {
 			short++
 		}
 	}
@@ -49,6 +53,9 @@ func WritePlan(w io.Writer, s PlanSuite, plan []compare.PairsPlan, unplanned []s
 		"that metric with probability 0.8; to 2x tol: pairs at which a change of twice the tolerance is REGRESSED with probability 0.8.\n")
 	if fallback {
 		fmt.Fprintln(w, "* gates in place of a higher percentile: too few operations per trial for it (50 samples beyond it needed).")
+	}
+	if detect {
+		fmt.Fprintln(w, "+ only detects (compare.detect_only): REGRESSED fails the run, undecided it never holds a PASS back, so its pairs are not counted below.")
 	}
 	if len(unplanned) > 0 {
 		fmt.Fprintf(w, "\ngated but not planned, so a run cannot PASS until they are measured: %s; check the suite's gate (a misspelt operation or workload) or what the trials read.\n",

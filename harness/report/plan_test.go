@@ -50,3 +50,25 @@ func TestPlanPrintsTheLinesInstanceNoise(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanMarksDetectOnlyRows: a detect-only row needing more pairs than
+// the suite's max is marked and not counted among those that make a run
+// INCONCLUSIVE; a gating row needing them is.
+func TestPlanMarksDetectOnlyRows(t *testing.T) {
+	plan := []compare.PairsPlan{
+		{Workload: "workloadc", Op: "READ", Metric: "p95", Tolerance: 0.1, Spread: 0.3, Trials: 10, PairsToPass: 400, PairsToDetect: 300, DetectOnly: true},
+		{Workload: "workloadc", Op: "ALL", Metric: "cpu_per_op", Tolerance: 0.05, Spread: 0.01, Trials: 10, PairsToPass: 4, PairsToDetect: 3},
+	}
+	var b strings.Builder
+	WritePlan(&b, PlanSuite{Name: "release", Initial: 8, Max: 10, Looks: 2, Alpha: 0.05, Instances: 1}, plan, nil, true)
+	out := b.String()
+	if !strings.Contains(out, "p95+") || !strings.Contains(out, "+ only detects") || strings.Contains(out, "expect INCONCLUSIVE") {
+		t.Errorf("plan:\n%s\nwant p95 marked +, its legend, and no INCONCLUSIVE expected", out)
+	}
+	plan[0].DetectOnly = false
+	b.Reset()
+	WritePlan(&b, PlanSuite{Name: "release", Initial: 8, Max: 10, Looks: 2, Alpha: 0.05, Instances: 1}, plan, nil, true)
+	if !strings.Contains(b.String(), "1 gated metric(s) need more than the suite's 10 pairs") {
+		t.Errorf("plan:\n%s\nwant the gating p95 counted", b.String())
+	}
+}

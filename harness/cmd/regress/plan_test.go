@@ -82,15 +82,22 @@ func writeFile(t *testing.T, path, body string) {
 
 // TestUpFrontWarningFromStoredTrials: before a run, stored trials of the
 // baseline for the suite whose spread needs more pairs than pairs.max make
-// the job warn; steady ones do not.
+// the job warn; steady ones do not, nor does a duet suite (its pairs cancel
+// what one side's trials spread by) or a spread only detect-only rows show.
 func TestUpFrontWarningFromStoredTrials(t *testing.T) {
 	for _, tc := range []struct {
 		spread float64
+		extra  string
 		warn   bool
-	}{{0.40, true}, {0.005, false}} {
+	}{
+		{0.40, "", true},
+		{0.005, "", false},
+		{0.40, "run: {mode: duet}\n", false},
+		{0.40, "compare: {detect_only: [p50, p95, p99, p99.9, mean]}\n", false},
+	} {
 		dir := t.TempDir()
 		suiteFile := filepath.Join(dir, "fixture.yaml")
-		writeFile(t, suiteFile, "name: fixture\nworkloads: [workloadc]\ndata: {recordcount: 1000, regions: 2}\npairs: {initial: 3, max: 4}\n")
+		writeFile(t, suiteFile, "name: fixture\nworkloads: [workloadc]\ndata: {recordcount: 1000, regions: 2}\npairs: {initial: 3, max: 4}\n"+tc.extra)
 		scen := filepath.Join("..", "..", "..", "scenarios")
 		s, err := suite.Load(suiteFile, scen)
 		if err != nil {
@@ -119,7 +126,7 @@ func TestUpFrontWarningFromStoredTrials(t *testing.T) {
 		var buf bytes.Buffer
 		job.WarnIfUndecidable(slog.New(slog.NewTextHandler(&buf, nil)), st, "2.6.9", s, job.CompareConfig(s))
 		if got := strings.Contains(buf.String(), "cannot decide"); got != tc.warn {
-			t.Errorf("spread %.3f: warned %v, want %v: %q", tc.spread, got, tc.warn, buf.String())
+			t.Errorf("spread %.3f, %q: warned %v, want %v: %q", tc.spread, tc.extra, got, tc.warn, buf.String())
 		}
 	}
 }
