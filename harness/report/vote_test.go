@@ -54,7 +54,7 @@ func fullVote(t *testing.T) Vote {
 	return Vote{
 		Baseline:  VoteSide{Version: "2.6.1", JarDigest: "sha256:9b8e7f6a5d4c3b2a1f0e"},
 		Candidate: VoteSide{Version: "2.6.2", RC: "RC1", JarDigest: "sha256:3f2a9c1d00112233"},
-		Machine:   "2 cores, 8 GiB, Linux 6.1", JDK: "OpenJDK 17.0.15",
+		Machine:   "2 cores, 8 GiB, Linux 6.1", JDK: "OpenJDK 17.0.15", Hadoop: "3.3.6",
 		Detectable: []Detectable{{Metric: "p99", Fraction: 0.031}, {Metric: "throughput", Fraction: 0.012}},
 		Frames:     slowGetFrames(t),
 		Report:     "reports/20261202T001500Z/report.html",
