@@ -129,8 +129,9 @@ func estimateAll(ms []metricSample, paired bool, r resolved, out *Comparison) ([
 			return nil, err
 		}
 		d.c = math.Log1p(r.tol[k.Metric])
+		widened := false
 		if e, ok := oneInstanceOffset(d.est, pools[k.Metric], r.tightestTol(k.Metric)); ok {
-			d.est = e
+			d.est, widened = e, true
 		}
 		out.Instances = max(out.Instances, d.est.Instances)
 		d.level = out.LookAlpha
@@ -150,6 +151,10 @@ func estimateAll(ms []metricSample, paired bool, r resolved, out *Comparison) ([
 			if d.slotNote != "" {
 				row.Note = strings.TrimPrefix(row.Note+"; "+d.slotNote, "; ")
 			}
+		}
+		if widened {
+			row := &out.Metrics[len(out.Metrics)-1]
+			row.Note = strings.TrimPrefix(row.Note+"; "+widenedNote(pools[k.Metric]), "; ")
 		}
 	}
 	return details, nil

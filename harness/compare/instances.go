@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -195,6 +196,11 @@ func nestedEstimate(d []float64, blocks []int, pool instancePool) (estimate, boo
 		df = se2 * se2 / (pairPart*pairPart/b.dfW + instPart*instPart/pool.df)
 	}
 	return estimate{Mean: mean, SE: math.Sqrt(se2), DF: df, N: len(d), Instances: len(b.means), InstVar: instPart, InstDF: pool.df}, true
+}
+
+// widenedNote is the note of a row whose interval oneInstanceOffset widened.
+func widenedNote(pool instancePool) string {
+	return fmt.Sprintf("interval holds the offset between two server JVMs (sd %s assumed), which one instance a side cannot see", pctText(math.Sqrt(pool.v)))
 }
 
 // oneInstanceOffset is e, a run's estimate over pairs of one pair of server

@@ -350,6 +350,9 @@ func TestOneInstanceOn24CarriesTheOffset(t *testing.T) {
 		if cmp.Instances != c.inst {
 			t.Errorf("%s: %d instance block(s) counted, want %d", c.version, cmp.Instances, c.inst)
 		}
+		if widened := strings.Contains(m.Note, "interval holds the offset between two server JVMs"); widened != (c.inst == 1) {
+			t.Errorf("%s on %s: note %q, want the widening named: %v", c.version, c.jdk, m.Note, c.inst == 1)
+		}
 		if c.want == Inconclusive && m.CILow > 1.03 {
 			t.Errorf("%s on %s: interval [%.3f, %.3f] leaves out the offset", c.version, c.jdk, m.CILow, m.CIHigh)
 		}
