@@ -37,11 +37,20 @@ func LineOf(v string) string {
 // checkLines refuses an InstanceSDByLine keyed by anything but a line or
 // holding a figure InstanceSD would refuse.
 func checkLines(byLine map[string]map[string]float64) error {
-	for _, line := range slices.Sorted(maps.Keys(byLine)) {
-		if !lineRE.MatchString(line) {
-			return fmt.Errorf("compare: instance sd for %q, which is no HBase line; key each line's figure by major.minor, e.g. \"2.4\"", line)
+	return checkKeyed(byLine, lineRE, "line", func(k string) error {
+		return fmt.Errorf("compare: instance sd for %q, which is no HBase line; key each line's figure by major.minor, e.g. \"2.4\"", k)
+	})
+}
+
+// checkKeyed checks every figure of an instance sd map keyed by re (a
+// line or a JDK, kind naming it in errors): a key re refuses is refuse's
+// error, a figure checkInstanceSD's.
+func checkKeyed(by map[string]map[string]float64, re *regexp.Regexp, kind string, refuse func(k string) error) error {
+	for _, k := range slices.Sorted(maps.Keys(by)) {
+		if !re.MatchString(k) {
+			return refuse(k)
 		}
-		if err := checkInstanceSD("line "+line, byLine[line]); err != nil {
+		if err := checkInstanceSD(kind+" "+k, by[k]); err != nil {
 			return err
 		}
 	}
@@ -157,22 +166,15 @@ func JDKOf(label string) string {
 // checkJDKs refuses an InstanceSDByJDK keyed by anything but a JDK major
 // version or holding a figure InstanceSD would refuse.
 func checkJDKs(byJDK map[string]map[string]float64) error {
-	for _, k := range slices.Sorted(maps.Keys(byJDK)) {
-		if !jdkRE.MatchString(k) {
-			return fmt.Errorf("compare: instance sd for JDK %q; key each JDK's figure by its major version, e.g. \"11\"", k)
-		}
-		if err := checkInstanceSD("JDK "+k, byJDK[k]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return checkKeyed(byJDK, jdkRE, "JDK", func(k string) error {
+		return fmt.Errorf("compare: instance sd for JDK %q; key each JDK's figure by its major version, e.g. \"11\"", k)
+	})
 }
 
 // raiseForJDKs raises n.SD, metric by metric, to the figure of each JDK of
 // jdks that byJDK lists, where larger, and names the JDKs that raised it.
 func (n *LineNoise) raiseForJDKs(byJDK map[string]map[string]float64, jdks []string) {
 	none := len(n.SD) == 0
-	defer func() { n.jdkOnly = none && len(n.JDKs) > 0 }()
 	for _, label := range jdks {
 		k := JDKOf(label)
 		sd, ok := byJDK[k]
@@ -192,6 +194,7 @@ func (n *LineNoise) raiseForJDKs(byJDK map[string]map[string]float64, jdks []str
 			n.JDKs = append(n.JDKs, "JDK "+k)
 		}
 	}
+	n.jdkOnly = none && len(n.JDKs) > 0
 }
 
 // where names the lines and the JDKs that raised their figure, for a note:
