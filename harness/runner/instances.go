@@ -53,17 +53,7 @@ func (r *Runner) pairDue(pair int, done, planned map[string]int) bool {
 func (r *Runner) renewSides(ctx context.Context, b int, sides ...*side) error {
 	began := time.Now()
 	r.emit(Event{Phase: "seed", Message: fmt.Sprintf("instance %d of %d: starting both sides afresh", b+1, r.instances())})
-	errs := make([]error, len(sides))
-	done := make(chan int, len(sides))
-	for i, s := range sides {
-		go func() {
-			errs[i] = r.renewSide(ctx, i, s, b)
-			done <- i
-		}()
-	}
-	for range sides {
-		<-done
-	}
+	errs := atOnce(sides, func(i int, s *side) error { return r.renewSide(ctx, i, s, b) })
 	for i, err := range errs {
 		if err != nil {
 			return fmt.Errorf("%s: start instance %d: %w", sides[i].t.Name, b+1, err)

@@ -165,16 +165,23 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More
 		return nil, nil, errors.New("baseline and candidate are the same cluster")
 	}
 	r.slots.paired = true
-	bs, err := r.prepare(ctx, base)
+	bs, err := r.open(ctx, base)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer r.dropEmptyOnFailure(&err, bs)
-	cs, err := r.prepare(ctx, cand)
+	cs, err := r.open(ctx, cand)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer r.dropEmptyOnFailure(&err, cs)
+	// Both seeds at once, as every later instance is seeded: seeded one
+	// after the other, the baseline's JVM met its first load alone while
+	// the candidate's sat idle, the one part of a side's start that stayed
+	// with it for the whole run (issue 43, slots.go).
+	if err := r.seedSides(ctx, bs, cs); err != nil {
+		return nil, nil, err
+	}
 	r.checkRenewable(bs, cs)
 	rng := r.rng()
 	planned := map[string]int{}
@@ -282,6 +289,19 @@ func (r *Runner) thisRun(s *side) (*results.Manifest, error) {
 
 // prepare makes the store entry, cleans up what earlier runs left, and seeds.
 func (r *Runner) prepare(ctx context.Context, t *sut.Target) (*side, error) {
+	s, err := r.open(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.seedSides(ctx, s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// open makes t's store entry and cleans up what earlier runs left on its
+// cluster: a side not yet seeded.
+func (r *Runner) open(ctx context.Context, t *sut.Target) (*side, error) {
 	if r.fingerprint == "" {
 		fp, err := r.Suite.Fingerprint()
 		if err != nil {
@@ -331,16 +351,64 @@ func (r *Runner) prepare(ctx context.Context, t *sut.Target) (*side, error) {
 	} else if len(dropped) > 0 {
 		log.Info("dropped tables an earlier run left behind", "target", t.Name, "tables", dropped)
 	}
-	r.emit(Event{Phase: "seed", Target: t.Name, Message: "seeding " + r.Suite.SeedKey()})
-	spec, err := r.seedSpec(s)
-	if err != nil {
-		return nil, err
-	}
-	s.seed, err = s.mgr.EnsureSeed(ctx, spec)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", t.Name, err)
-	}
 	return s, nil
+}
+
+// seedSides makes sure every side's seed snapshot exists, all sides at
+// once (one after the other when two share a cluster: the second then
+// finds the first's seed); the first side that fails names itself in the
+// error.
+func (r *Runner) seedSides(ctx context.Context, sides ...*side) error {
+	for _, s := range sides {
+		r.emit(Event{Phase: "seed", Target: s.t.Name, Message: "seeding " + r.Suite.SeedKey()})
+	}
+	seed := func(_ int, s *side) error {
+		spec, err := r.seedSpec(s)
+		if err != nil {
+			return err
+		}
+		s.seed, err = s.mgr.EnsureSeed(ctx, spec)
+		return err
+	}
+	var errs []error
+	if shareCluster(sides) {
+		for i, s := range sides {
+			errs = append(errs, seed(i, s))
+		}
+	} else {
+		errs = atOnce(sides, seed)
+	}
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("%s: %w", sides[i].t.Name, err)
+		}
+	}
+	return nil
+}
+
+// shareCluster says whether two of sides reach one cluster: one client,
+// or one ZooKeeper quorum and znode parent.
+func shareCluster(sides []*side) bool {
+	for i, a := range sides {
+		for _, b := range sides[i+1:] {
+			if a.t.Client == b.t.Client || a.t.ZK != "" && a.t.ZK == b.t.ZK && a.t.ZNode == b.t.ZNode {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// atOnce calls f on every side, each on its own goroutine, and returns
+// each side's error once all have returned.
+func atOnce(sides []*side, f func(i int, s *side) error) []error {
+	errs := make([]error, len(sides))
+	var wg sync.WaitGroup
+	for i, s := range sides {
+		wg.Go(func() { errs[i] = f(i, s) })
+	}
+	wg.Wait()
+	return errs
 }
 
 // warmUp runs the suite's warm-up rounds on every side: one trial of each

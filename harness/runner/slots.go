@@ -30,9 +30,11 @@ import (
 // their slots at random.
 //
 // What stays fixed per side: the seed (each side's cluster seeds its own
-// snapshot once, before the warm-up), the ports each cluster chose at
-// random when it started (a fresh instance chooses again), and the order
-// both clusters start in, which is at once.
+// snapshot once, before the warm-up, both sides at once as every fresh
+// instance is: seeded one after the other, the baseline's JVM met its
+// first load alone), the ports each cluster chose at random when it
+// started (a fresh instance chooses again), and the order both clusters
+// start in, which is at once.
 
 // slots is a paired run's slot state.
 type slots struct {

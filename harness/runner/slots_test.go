@@ -1,10 +1,14 @@
 package runner
 
 import (
+	"errors"
 	"math/rand/v2"
 	"testing"
+	"time"
 
+	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/suite"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
 // TestSlotsAlternateAndBalance: over an even number of pairs every
@@ -107,5 +111,57 @@ func TestSlotTablesAreNamedForTheSlot(t *testing.T) {
 		if got := tt.r.slotOf(tt.order); got != tt.want {
 			t.Errorf("slotOf(%d) paired=%v = %d, want %d", tt.order, tt.r.slots.paired, got, tt.want)
 		}
+	}
+}
+
+func TestSidesSeedAtOnceOnlyOnTwoClusters(t *testing.T) {
+	c1, c2 := &hbase.Client{}, &hbase.Client{}
+	on := func(c *hbase.Client, zk, znode string) *side {
+		return &side{t: &sut.Target{Client: c, ZK: zk, ZNode: znode}}
+	}
+	cases := []struct {
+		name  string
+		sides []*side
+		want  bool
+	}{
+		{"two clusters", []*side{on(c1, "h:1", "/hbase"), on(c2, "h:2", "/hbase")}, false},
+		{"one client", []*side{on(c1, "", ""), on(c1, "", "")}, true},
+		{"one quorum and znode", []*side{on(c1, "h:1", "/hbase"), on(c2, "h:1", "/hbase")}, true},
+		{"one quorum, two znodes", []*side{on(c1, "h:1", "/a"), on(c2, "h:1", "/b")}, false},
+		{"quorum unknown", []*side{on(c1, "", ""), on(c2, "", "")}, false},
+		{"one side", []*side{on(c1, "h:1", "/hbase")}, false},
+	}
+	for _, tc := range cases {
+		if got := shareCluster(tc.sides); got != tc.want {
+			t.Errorf("%s: shareCluster %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestAtOnceRunsEverySideAndKeepsItsError(t *testing.T) {
+	sides := []*side{{t: &sut.Target{Name: "a"}}, {t: &sut.Target{Name: "b"}}, {t: &sut.Target{Name: "c"}}}
+	release := make(chan struct{})
+	started := make(chan string, len(sides))
+	go func() {
+		// Every side must be running before any may finish: at once, not in turn.
+		for range sides {
+			<-started
+		}
+		close(release)
+	}()
+	errs := atOnce(sides, func(i int, s *side) error {
+		started <- s.t.Name
+		select {
+		case <-release:
+		case <-time.After(time.Minute):
+			return errors.New("the other sides never started: one at a time")
+		}
+		if i == 1 {
+			return errors.New("b failed")
+		}
+		return nil
+	})
+	if errs[0] != nil || errs[1] == nil || errs[1].Error() != "b failed" || errs[2] != nil {
+		t.Errorf("errors %v, want only the second side's", errs)
 	}
 }
