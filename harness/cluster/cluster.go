@@ -26,6 +26,10 @@ type Spec struct {
 	Conf map[string]string
 	// JVMOpts are extra JVM options, appended after the provider's own.
 	JVMOpts []string
+	// JVMOptsByJDK are the suite's JVM options for the JDK a key names
+	// by its major version ("11"): put before JVMOpts on every HBase JVM
+	// started on that JDK, less any option JVMOpts sets itself.
+	JVMOptsByJDK map[string][]string
 	// WorkDir is the cluster's working directory; empty means a fresh temporary one.
 	WorkDir string
 	// Keep leaves the work dir (data, config, log) in place after Stop.
@@ -84,6 +88,9 @@ type Info struct {
 	RSHeap string
 	// Hadoop is the Hadoop client stack on the class path (HadoopStack), "" when none was found.
 	Hadoop string
+	// JDKOpts are the suite's JVM options for JDK (Spec.JVMOptsByJDK) that
+	// every HBase JVM was started with.
+	JDKOpts []string
 }
 
 // Describer is implemented by clusters that know how they were made.

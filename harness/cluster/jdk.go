@@ -102,11 +102,43 @@ func jdkNeeds(version string) string {
 }
 
 // Label names the JDK as a store records it: "JDK 17.0.15 (/usr/bin/java)"; "" for none.
-func (j JDK) Label() string {
+func (j JDK) Label() string { return j.LabelWith(nil) }
+
+// LabelWith is Label naming the JVM options a suite gave every server on
+// this JDK: "JDK 11.0.13 -XX:-TieredCompilation (/opt/jdk11/bin/java)".
+func (j JDK) LabelWith(opts []string) string {
 	if j.Java == "" {
 		return ""
 	}
-	return "JDK " + j.Version + " (" + j.Java + ")"
+	v := j.Version
+	if len(opts) > 0 {
+		v += " " + strings.Join(opts, " ")
+	}
+	return "JDK " + v + " (" + j.Java + ")"
+}
+
+// jdkOpts are s's suite options for a JDK's major version, less any
+// option the command line's own JVMOpts set (theirs win, and the label
+// must not name an option the JVM did not run with).
+func jdkOpts(s Spec, major int) []string {
+	var out []string
+	for _, o := range s.JVMOptsByJDK[strconv.Itoa(major)] {
+		if !slices.ContainsFunc(s.JVMOpts, func(u string) bool { return optionName(u) == optionName(o) }) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// optionName is what a JVM option sets, without its value: -XX:+Foo,
+// -XX:-Foo and -XX:Foo=1 all set "XX:Foo"; -Dkey=v sets "Dkey".
+func optionName(o string) string {
+	o = strings.TrimPrefix(o, "-")
+	if rest, ok := strings.CutPrefix(o, "XX:"); ok {
+		o = "XX:" + strings.TrimLeft(rest, "+-")
+	}
+	name, _, _ := strings.Cut(o, "=")
+	return name
 }
 
 // DefaultJDK is the JDK a plain `java` runs here, probed like every other:

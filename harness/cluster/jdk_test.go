@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -125,5 +126,32 @@ func TestDefaultJDKIsJavaHomeElsePath(t *testing.T) {
 	}
 	if (JDK{}).Label() != "" {
 		t.Error("no JDK has a label")
+	}
+}
+
+func TestSuiteJDKOptionsGiveWayToTheCommandLines(t *testing.T) {
+	byJDK := map[string][]string{"11": {"-XX:-TieredCompilation", "-Dx=1", "-Xss512k"}}
+	for _, tc := range []struct {
+		name  string
+		major int
+		user  []string
+		want  []string
+	}{
+		{"another JDK", 17, nil, nil},
+		{"none of the user's", 11, []string{"-Xmx2g"}, []string{"-XX:-TieredCompilation", "-Dx=1", "-Xss512k"}},
+		{"the user turns the flag back on", 11, []string{"-XX:+TieredCompilation"}, []string{"-Dx=1", "-Xss512k"}},
+		{"the user sets the property", 11, []string{"-Dx=2"}, []string{"-XX:-TieredCompilation", "-Xss512k"}},
+	} {
+		got := jdkOpts(Spec{JVMOptsByJDK: byJDK, JVMOpts: tc.user}, tc.major)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	j := JDK{Java: "/opt/jdk11/bin/java", Version: "11.0.13"}
+	if got, want := j.LabelWith([]string{"-XX:-TieredCompilation"}), "JDK 11.0.13 -XX:-TieredCompilation (/opt/jdk11/bin/java)"; got != want {
+		t.Errorf("LabelWith = %q, want %q", got, want)
+	}
+	if got, want := j.Label(), "JDK 11.0.13 (/opt/jdk11/bin/java)"; got != want {
+		t.Errorf("Label = %q, want %q", got, want)
 	}
 }

@@ -219,6 +219,11 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 			ln.agent = servercost.AgentOptions(jar)
 		}
 	}
+	if opts := jdkOpts(s, ln.jdk.Major); len(opts) > 0 {
+		log.Info("the suite's JVM options for this JDK, on every HBase JVM", "jdk", ln.jdk.Major, "options", strings.Join(opts, " "))
+		s.JVMOpts = append(slices.Clone(opts), s.JVMOpts...)
+		ln.info.JDKOpts = opts
+	}
 	for attempt := 1; ; attempt++ {
 		c, err := l.launchOnce(ctx, s, ln, log, attempt < portAttempts && retriesPorts(s))
 		var se *StartError

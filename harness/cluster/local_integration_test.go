@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,9 +65,12 @@ func TestLocalTwoVersionsSideBySide(t *testing.T) {
 	ctxA := context.Background()
 	ctxB, cancelB := context.WithCancel(context.Background())
 	defer cancelB()
+	// The suite's options for the JDK each runs on: a's on its command
+	// line and named in its Info; b's own option of the same name wins.
+	byJDK := map[string][]string{"11": {"-Dregress.jdkopt=suite"}, "17": {"-Dregress.jdkopt=suite"}}
 	specs := []Spec{
-		{Version: testVersion()},
-		{Version: otherVersion(), WorkDir: keptDir, Keep: true},
+		{Version: testVersion(), JVMOptsByJDK: byJDK},
+		{Version: otherVersion(), WorkDir: keptDir, Keep: true, JVMOptsByJDK: byJDK, JVMOpts: []string{"-Dregress.jdkopt=mine"}},
 	}
 	ctxs := []context.Context{ctxA, ctxB}
 	clusters := make([]Cluster, 2)
@@ -110,6 +114,24 @@ func TestLocalTwoVersionsSideBySide(t *testing.T) {
 		cancel()
 		if !pgidAlive(c.PGID()) {
 			t.Errorf("HBase %s: process group %d gone while running", c.Version(), c.PGID())
+		}
+	}
+
+	for i, c := range []*localCluster{a, b} {
+		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", c.PGID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, notWant := "-Dregress.jdkopt=suite", "-Dregress.jdkopt=mine"
+		if i == 1 {
+			want, notWant = notWant, want
+		}
+		args := strings.Split(string(cmdline), "\x00")
+		if !slices.Contains(args, want) || slices.Contains(args, notWant) {
+			t.Errorf("HBase %s runs with %q, want %s and not %s", c.Version(), args, want, notWant)
+		}
+		if got := c.Info().JDKOpts; i == 0 && !slices.Equal(got, []string{"-Dregress.jdkopt=suite"}) || i == 1 && got != nil {
+			t.Errorf("HBase %s: Info().JDKOpts %q", c.Version(), got)
 		}
 	}
 

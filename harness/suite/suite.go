@@ -80,7 +80,17 @@ type Cluster struct {
 	RegionServers int `yaml:"region_servers"`
 	// RSHeap is each region server's heap, e.g. 2g (default 1g).
 	RSHeap string `yaml:"rs_heap"`
+	// JVMOptsByJDK are JVM options every server JVM regress starts gets
+	// when it runs on the JDK a key names by its major version
+	// (jvm_opts_by_jdk: {"11": [-XX:-TieredCompilation]}), before the
+	// command line's own (which win). They change what the servers run, so
+	// each side's JDK label names them (docs/suites.md). Not part of the
+	// fingerprint: the label keeps such results apart.
+	JVMOptsByJDK map[string][]string `yaml:"jvm_opts_by_jdk" json:"-"`
 }
+
+// JVMOpts is the suite's JVM options for a JDK's major version.
+func (c Cluster) JVMOpts(major int) []string { return c.JVMOptsByJDK[strconv.Itoa(major)] }
 
 // Preload configures the preload of the seed table.
 type Preload struct {
@@ -394,6 +404,9 @@ func (s *Suite) normalise(f *file) error {
 		} else if err != nil {
 			bad("workloads: unknown workload file %q (looked for %s)", w, s.WorkloadPath(w))
 		}
+	}
+	if err := checkJVMOptsByJDK(s.Cluster.JVMOptsByJDK); err != nil {
+		errs = append(errs, err)
 	}
 	d := &s.Data
 	setDefault(&d.FieldCount, 10)
@@ -786,4 +799,25 @@ func percentMap(section string, in map[string]string, known func(string) string,
 		out[k] = v
 	}
 	return out
+}
+
+// jdkKeyRE is a JDK as cluster.jvm_opts_by_jdk keys it: its major version.
+var jdkKeyRE = regexp.MustCompile(`^[1-9][0-9]*$`)
+
+// checkJVMOptsByJDK refuses a key that is not a JDK's major version and an
+// option that is not one JVM option.
+func checkJVMOptsByJDK(byJDK map[string][]string) error {
+	var errs []error
+	for _, k := range slices.Sorted(maps.Keys(byJDK)) {
+		if !jdkKeyRE.MatchString(k) {
+			errs = append(errs, fmt.Errorf("cluster.jvm_opts_by_jdk: key %q: key each JDK's options by its major version, e.g. \"11\"", k))
+			continue
+		}
+		for _, o := range byJDK[k] {
+			if !strings.HasPrefix(o, "-") || strings.ContainsAny(o, " \t\n") {
+				errs = append(errs, fmt.Errorf("cluster.jvm_opts_by_jdk[%q]: %q is not one JVM option: give each option as its own list item, starting with '-' (e.g. -XX:-TieredCompilation)", k, o))
+			}
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -172,6 +172,10 @@ func TestClusterSectionValidates(t *testing.T) {
 		{"cluster: {region_servers: 2, rs_heap: 2g}", "", 2},
 		{"cluster: {region_servers: 4}", "", 4},
 		{"cluster: {regionservers: 2}", "field regionservers not found", 0},
+		{"cluster: {region_servers: 2, jvm_opts_by_jdk: {\"11\": [-XX:-TieredCompilation]}}", "", 2},
+		{"cluster: {jvm_opts_by_jdk: {jdk11: [-XX:-TieredCompilation]}}", `key "jdk11": key each JDK's options by its major version`, 0},
+		{"cluster: {jvm_opts_by_jdk: {\"11\": [\"-Xss1m -Xmx2g\"]}}", `"-Xss1m -Xmx2g" is not one JVM option`, 0},
+		{"cluster: {jvm_opts_by_jdk: {\"11\": [TieredCompilation]}}", `"TieredCompilation" is not one JVM option`, 0},
 	} {
 		s, err := parse(tc.section)
 		if tc.wantErr == "" {
@@ -206,6 +210,11 @@ func TestClusterSectionChangesTheFingerprintOnlyWhenSet(t *testing.T) {
 	}
 	if two == none || heap == two {
 		t.Errorf("fingerprints none=%s two=%s two+heap=%s: a 2-server or heap change must change it", none, two, heap)
+	}
+	// JVM options per JDK name themselves in each side's JDK label, not in
+	// the fingerprint: stored results of the suite stay comparable.
+	if opts := fp("cluster: {region_servers: 2, jvm_opts_by_jdk: {\"11\": [-XX:-TieredCompilation]}}"); opts != two {
+		t.Errorf("jvm_opts_by_jdk changed the fingerprint: %s vs %s", opts, two)
 	}
 }
 

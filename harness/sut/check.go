@@ -170,12 +170,16 @@ func (s Spec) settings() (map[string]string, error) {
 type Topology struct {
 	RegionServers int
 	RSHeap        string
+	// JVMOptsByJDK are the suite's JVM options per JDK major version
+	// (suite.Cluster.JVMOptsByJDK).
+	JVMOptsByJDK map[string][]string
 }
 
 // Shape is the topology a run starts: each of the flags' values over the
 // suite's cluster section.
 func Shape(flags Topology, s *suite.Suite) Topology {
-	return Topology{RegionServers: cmp.Or(flags.RegionServers, s.Cluster.RegionServers), RSHeap: cmp.Or(flags.RSHeap, s.Cluster.RSHeap)}
+	return Topology{RegionServers: cmp.Or(flags.RegionServers, s.Cluster.RegionServers), RSHeap: cmp.Or(flags.RSHeap, s.Cluster.RSHeap),
+		JVMOptsByJDK: s.Cluster.JVMOptsByJDK}
 }
 
 // Check refuses, as a usage error naming --region-servers and --rs-heap, a

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -113,9 +114,10 @@ func TestTopologyIsCheckedOnceForFlagsAndSuites(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", tc.topo, err, tc.want)
 		}
 	}
-	s := &suite.Suite{Cluster: suite.Cluster{RegionServers: 2, RSHeap: "2g"}}
-	if got := Shape(Topology{RegionServers: 3}, s); got != (Topology{RegionServers: 3, RSHeap: "2g"}) {
-		t.Errorf("Shape = %+v, want each flag over the suite's value", got)
+	byJDK := map[string][]string{"11": {"-XX:-TieredCompilation"}}
+	s := &suite.Suite{Cluster: suite.Cluster{RegionServers: 2, RSHeap: "2g", JVMOptsByJDK: byJDK}}
+	if got := Shape(Topology{RegionServers: 3}, s); !reflect.DeepEqual(got, Topology{RegionServers: 3, RSHeap: "2g", JVMOptsByJDK: byJDK}) {
+		t.Errorf("Shape = %+v, want each flag over the suite's value, and the suite's JVM options per JDK", got)
 	}
 }
 

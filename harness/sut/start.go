@@ -83,7 +83,7 @@ func (o Options) clusterSpec(s Spec) (cluster.Spec, error) {
 	}
 	return cluster.Spec{Version: s.Version, Plain: s.Plain, Conf: conf, JVMOpts: s.JVMOpts, WorkDir: o.WorkDir, Keep: o.Keep, CacheDir: o.CacheDir,
 		StartTimeout: o.StartTimeout, Name: name, JavaHome: s.JavaHome, Repo: s.Repo,
-		RegionServers: o.Topology.RegionServers, RSHeap: o.Topology.RSHeap, ExtraJars: s.Jars,
+		RegionServers: o.Topology.RegionServers, RSHeap: o.Topology.RSHeap, ExtraJars: s.Jars, JVMOptsByJDK: o.Topology.JVMOptsByJDK,
 		// The info server's /prometheus holds the block cache counts of each trial (runner/counts.go).
 		InfoServer: true}, nil
 }
@@ -230,7 +230,7 @@ func start(ctx context.Context, opt Options, log *slog.Logger, s Spec) (*Target,
 		if d, ok := cl.(cluster.Describer); ok {
 			info := d.Info()
 			jdk = info.JDK.String()
-			t.JDK = info.JDK.Label()
+			t.JDK = info.JDK.LabelWith(info.JDKOpts)
 			t.Hadoop = info.Hadoop
 			t.Repository, t.Home, t.Checksums = info.Repository, info.Home, info.Checksums
 		}
