@@ -145,8 +145,9 @@ func InstanceNoise(cfg Config, baseVersion, candVersion string, jdks ...string) 
 	return n
 }
 
-// jdkRE is a JDK as Config.InstanceSDByJDK keys it: its major version.
-var jdkRE = regexp.MustCompile(`^[0-9]+$`)
+// jdkRE is a JDK as Config.InstanceSDByJDK keys it: its major version,
+// then the JVM options its label names ("11 -XX:-TieredCompilation").
+var jdkRE = regexp.MustCompile(`^[0-9]+( -[^ ]+)*$`)
 
 // jdkLabelRE finds the major version in a JDK label ("JDK 11.0.13 (...)",
 // "JDK 17", "17", "JDK 1.8.0_392": 8).
@@ -163,21 +164,48 @@ func JDKOf(label string) string {
 	return m[1]
 }
 
+// JDKKey is a JDK label as Config.InstanceSDByJDK keys it: the major
+// version, then the JVM options the label names after the version
+// ("11 -XX:-TieredCompilation" for "JDK 11.0.13 -XX:-TieredCompilation
+// (/opt/jdk/bin/java)", a suite's cluster.jvm_opts_by_jdk); "" when the
+// label names no JDK.
+func JDKKey(label string) string {
+	major := JDKOf(label)
+	if major == "" {
+		return ""
+	}
+	head, _, _ := strings.Cut(label, " (")
+	key := major
+	for _, f := range strings.Fields(head) {
+		if strings.HasPrefix(f, "-") {
+			key += " " + f
+		}
+	}
+	return key
+}
+
 // checkJDKs refuses an InstanceSDByJDK keyed by anything but a JDK major
 // version or holding a figure InstanceSD would refuse.
 func checkJDKs(byJDK map[string]map[string]float64) error {
 	return checkKeyed(byJDK, jdkRE, "JDK", func(k string) error {
-		return fmt.Errorf("compare: instance sd for JDK %q; key each JDK's figure by its major version, e.g. \"11\"", k)
+		return fmt.Errorf("compare: instance sd for JDK %q; key each JDK's figure by its major version, e.g. \"11\", then any JVM options its servers ran with (\"11 -XX:-TieredCompilation\")", k)
 	})
 }
 
 // raiseForJDKs raises n.SD, metric by metric, to the figure of each JDK of
 // jdks that byJDK lists, where larger, and names the JDKs that raised it.
+// A JDK whose servers ran with JVM options takes the figure keyed by its
+// major version and those options, else its major version's: options the
+// suite measured nothing for are no reason to assume less.
 func (n *LineNoise) raiseForJDKs(byJDK map[string]map[string]float64, jdks []string) {
 	none := len(n.SD) == 0
 	for _, label := range jdks {
-		k := JDKOf(label)
+		k := JDKKey(label)
 		sd, ok := byJDK[k]
+		if !ok {
+			k = JDKOf(label)
+			sd, ok = byJDK[k]
+		}
 		if !ok || slices.Contains(n.JDKs, "JDK "+k) {
 			continue
 		}

