@@ -94,7 +94,7 @@ func compare(base, cand *results.Manifest, cfg Config) (*Comparison, []detail, e
 	if len(base.Summaries) > 0 || len(cand.Summaries) > 0 {
 		out.Warnings = append(out.Warnings, "imported summaries are ignored because both sides have measured trials")
 	}
-	noise := InstanceNoise(cfg, base.Version, cand.Version, base.Environment.JDK, cand.Environment.JDK) // lines.go
+	noise := InstanceNoise(cfg, base.Version, cand.Version, ServerJDK(base), ServerJDK(cand)) // lines.go
 	r.InstanceSD = noise.SD
 	failed := failedTrials(base.Trials, cand.Trials, r.maxErrorRate())
 	details, err := infer(base.Trials, cand.Trials, r, out)

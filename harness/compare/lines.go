@@ -164,6 +164,24 @@ func JDKOf(label string) string {
 	return m[1]
 }
 
+// ServerJDK is the JDK a side's servers ran on with every JVM option they
+// were given: the environment's label (which names a suite's
+// cluster.jvm_opts_by_jdk) with the side's own options (--candidate-jvm-opt)
+// added before its java path, as JDKKey reads them. A side that gave
+// -XX:-TieredCompilation by hand ran what the suite's option runs.
+func ServerJDK(m *results.Manifest) string {
+	label := m.Environment.JDK
+	if len(m.JVMOpts) == 0 || JDKOf(label) == "" {
+		return label
+	}
+	head, path, found := strings.Cut(label, " (")
+	head += " " + strings.Join(m.JVMOpts, " ")
+	if found {
+		head += " (" + path
+	}
+	return head
+}
+
 // JDKKey is a JDK label as Config.InstanceSDByJDK keys it: the major
 // version, then the JVM options the label names after the version
 // ("11 -XX:-TieredCompilation" for "JDK 11.0.13 -XX:-TieredCompilation
@@ -195,17 +213,13 @@ func checkJDKs(byJDK map[string]map[string]float64) error {
 // raiseForJDKs raises n.SD, metric by metric, to the figure of each JDK of
 // jdks that byJDK lists, where larger, and names the JDKs that raised it.
 // A JDK whose servers ran with JVM options takes the figure keyed by its
-// major version and those options, else its major version's: options the
+// major version and the most of those options (figureFor); options the
 // suite measured nothing for are no reason to assume less.
 func (n *LineNoise) raiseForJDKs(byJDK map[string]map[string]float64, jdks []string) {
 	none := len(n.SD) == 0
 	for _, label := range jdks {
-		k := JDKKey(label)
-		sd, ok := byJDK[k]
-		if !ok {
-			k = JDKOf(label)
-			sd, ok = byJDK[k]
-		}
+		k, ok := figureFor(byJDK, JDKKey(label))
+		sd := byJDK[k]
 		if !ok || slices.Contains(n.JDKs, "JDK "+k) {
 			continue
 		}
@@ -223,6 +237,28 @@ func (n *LineNoise) raiseForJDKs(byJDK map[string]map[string]float64, jdks []str
 		}
 	}
 	n.jdkOnly = none && len(n.JDKs) > 0
+}
+
+// figureFor is the key of byJDK that describes a JDK keyed key ("11
+// -XX:-TieredCompilation -Xmx2g"): of the keys of its major version whose
+// options the JDK all ran with, the one naming the most; false when byJDK
+// has none.
+func figureFor(byJDK map[string]map[string]float64, key string) (string, bool) {
+	f := strings.Fields(key)
+	if len(f) == 0 {
+		return "", false
+	}
+	best, bestN, found := "", -1, false
+	for _, k := range slices.Sorted(maps.Keys(byJDK)) {
+		kf := strings.Fields(k)
+		if kf[0] != f[0] || len(kf)-1 <= bestN {
+			continue
+		}
+		if !slices.ContainsFunc(kf[1:], func(o string) bool { return !slices.Contains(f[1:], o) }) {
+			best, bestN, found = k, len(kf)-1, true
+		}
+	}
+	return best, found
 }
 
 // where names the lines and the JDKs that raised their figure, for a note:
@@ -432,7 +468,7 @@ func PlanNoise(base, cand *results.Manifest, cfg Config, instances int) (LineNoi
 		cand = base
 		cfg.Unpaired = true
 	}
-	n := InstanceNoise(cfg, base.Version, cand.Version, base.Environment.JDK, cand.Environment.JDK)
+	n := InstanceNoise(cfg, base.Version, cand.Version, ServerJDK(base), ServerJDK(cand))
 	if instances > 1 {
 		return n, nil, nil
 	}

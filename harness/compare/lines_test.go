@@ -440,6 +440,19 @@ func TestJDKWithOptionsTakesItsOwnFigure(t *testing.T) {
 	if n := InstanceNoise(cfg, "2.6.1", "2.6.1", other, other); math.Abs(n.SD[MetricCPUPerOp]-0.06) > 1e-12 || !slices.Equal(n.JDKs, []string{"JDK 11"}) {
 		t.Errorf("JDK 11 with options the suite measured nothing for: %v %v, want JDK 11's 6%%", n.SD, n.JDKs)
 	}
+	// Options of the side's own beside the suite's keep the suite's figure.
+	m := &results.Manifest{Environment: results.Environment{JDK: notiered}, JVMOpts: []string{"-Xmx2g"}}
+	if got := ServerJDK(m); got != "JDK 11.0.13 -XX:-TieredCompilation -Xmx2g (/x)" {
+		t.Errorf("ServerJDK = %q", got)
+	}
+	if n := InstanceNoise(cfg, "2.6.1", "2.6.1", ServerJDK(m), ServerJDK(m)); math.Abs(n.SD[MetricCPUPerOp]-0.013) > 1e-12 {
+		t.Errorf("with -Xmx2g besides: %v, want 1.3%%", n.SD)
+	}
+	// The option given by hand on the command line is the same JVM.
+	byHand := &results.Manifest{Environment: results.Environment{JDK: "JDK 11.0.13 (/x)"}, JVMOpts: []string{"-XX:-TieredCompilation"}}
+	if n := InstanceNoise(cfg, "2.6.1", "2.6.1", ServerJDK(byHand), ServerJDK(byHand)); math.Abs(n.SD[MetricCPUPerOp]-0.013) > 1e-12 {
+		t.Errorf("-XX:-TieredCompilation by hand: %v, want 1.3%%", n.SD)
+	}
 	bad := Config{InstanceSDByJDK: map[string]map[string]float64{"11 TieredCompilation": {MetricCPUPerOp: 0.06}}}
 	if _, err := bad.resolve(); err == nil || !strings.Contains(err.Error(), "then any JVM options") {
 		t.Errorf("an option without its dash: %v, want refused", err)
