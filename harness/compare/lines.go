@@ -248,17 +248,17 @@ func figureFor(byJDK map[string]map[string]float64, key string) (string, bool) {
 	if len(f) == 0 {
 		return "", false
 	}
-	best, bestN, found := "", -1, false
+	best, bestN := "", -1
 	for _, k := range slices.Sorted(maps.Keys(byJDK)) {
 		kf := strings.Fields(k)
 		if kf[0] != f[0] || len(kf)-1 <= bestN {
 			continue
 		}
 		if !slices.ContainsFunc(kf[1:], func(o string) bool { return !slices.Contains(f[1:], o) }) {
-			best, bestN, found = k, len(kf)-1, true
+			best, bestN = k, len(kf)-1
 		}
 	}
-	return best, found
+	return best, bestN >= 0
 }
 
 // where names the lines and the JDKs that raised their figure, for a note:
