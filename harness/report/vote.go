@@ -124,7 +124,7 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 		env = append(env, "machine: "+v.Machine)
 	}
 	if v.JDK != "" {
-		env = append(env, "JDK: "+v.JDK)
+		env = append(env, "JDK: "+strings.TrimPrefix(v.JDK, "JDK ")) // a label's own word once
 	}
 	if v.Hadoop != "" {
 		env = append(env, "Hadoop client: "+v.Hadoop)

@@ -150,6 +150,9 @@ func TestVoteParagraph(t *testing.T) {
 			want: []string{"- workloadc held rate 10000 ops/s: missed in 5 of 5 candidate and 0 of 5 baseline trials, REGRESSED"}},
 		{name: "no frames without a regression", c: &compare.Comparison{Verdict: compare.Pass, Suite: "smoke"}, v: fullVote(t),
 			not: []string{"Frames"}},
+		{name: "a JDK label's own word JDK is printed once, its JVM options kept", c: &compare.Comparison{Verdict: compare.Pass, Suite: "release"},
+			v:    Vote{JDK: "JDK 11.0.13 -XX:-TieredCompilation"},
+			want: []string{"JDK: 11.0.13 -XX:-TieredCompilation"}, not: []string{"JDK: JDK"}},
 		{name: "too many notes still fit, and say how many were left out", c: many, v: fullVote(t),
 			want: []string{"more notes in the full report", "Full report: reports/"}},
 	} {
