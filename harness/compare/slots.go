@@ -63,6 +63,9 @@ func slotFit(d []float64, s []int) (e estimate, b, bSE float64, ok bool) {
 	return estimate{Mean: (mp + mm) / 2, SE: se, DF: df, N: len(d)}, (mp - mm) / 2, se, true
 }
 
+// SlotNotePrefix begins a row's note on what slot 1 was worth.
+const SlotNotePrefix = "slot 1 read"
+
 // slotNote says what slot 1 was worth when the pairs tell it apart from
 // noise (b beyond its two-sided 95% interval's reach of zero): "slot 1
 // read -3.5% [-5.0%, -2.0%] against slot 2 (taken out of the ratio)";
@@ -76,5 +79,5 @@ func slotNote(b, se, df float64) string {
 		return ""
 	}
 	pct := func(x float64) string { return fmt.Sprintf("%+.1f%%", (math.Exp(x)-1)*100) }
-	return fmt.Sprintf("slot 1 read %s [%s, %s] against slot 2 in its pairs (taken out of the ratio)", pct(b), pct(b-h), pct(b+h))
+	return fmt.Sprintf("%s %s [%s, %s] against slot 2 in its pairs (taken out of the ratio)", SlotNotePrefix, pct(b), pct(b-h), pct(b+h))
 }

@@ -349,15 +349,42 @@ func pFormat(p float64) string {
 	return fmt.Sprintf("%.3f", p)
 }
 
-// gateNotes lists why metrics the gate selects are not gated or gate for another.
+// gateNotes lists the rows' notes (why a metric is not gated or gates for
+// another, pairs left out, a slot's worth): each text once per row, labelled
+// with the metrics it is about unless it begins with its metric.
 func gateNotes(c *compare.Comparison) []string {
-	var out []string
+	type at struct{ row, note string }
+	var order []at
+	metrics := map[at][]string{}
 	for _, m := range c.Metrics {
-		if m.Note != "" {
-			out = append(out, m.Workload+" "+m.Op+": "+m.Note)
+		if m.Note == "" {
+			continue
+		}
+		k := at{m.Workload + " " + m.Op, m.Note}
+		if _, ok := metrics[k]; !ok {
+			order = append(order, k)
+		}
+		if !noteNamesMetric(m.Note, m.Metric) && !slices.Contains(metrics[k], m.Metric) {
+			metrics[k] = append(metrics[k], m.Metric)
 		}
 	}
+	out := make([]string, 0, len(order))
+	for _, k := range order {
+		label := k.row
+		if ms := metrics[k]; len(ms) > 0 {
+			label += " " + strings.Join(ms, ", ")
+		}
+		out = append(out, label+": "+k.note)
+	}
 	return out
+}
+
+// noteNamesMetric says whether a note begins with the metric it is about
+// ("p99 not gated: ...", "cpu_per_op: 1 pair left out ..."), so its label
+// need not name it again.
+func noteNamesMetric(note, metric string) bool {
+	rest, ok := strings.CutPrefix(note, metric)
+	return ok && (strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, ":"))
 }
 
 // gatedFirst returns the gated metrics, REGRESSED first, then IMPROVED, then

@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -345,5 +346,30 @@ func TestPairDistributionsByKind(t *testing.T) {
 	if len(got) != 3 || got[0].Op != "READ" || got[0].Baseline != b || got[0].Candidate != c ||
 		got[1].Op != "SCAN" || got[1].Baseline != nil || got[2].Op != "UPDATE" || got[2].Candidate != nil || got[0].Workload != "workloade" {
 		t.Fatalf("got %+v", got)
+	}
+}
+
+// TestGateNotesNameTheirMetricOnceAndEachTextOnce: a note that does not
+// begin with its metric ("slot 1 read ...") is labelled with it, one that
+// does ("p99 not gated: ...") is not labelled twice, and a text several
+// metrics of a row share (the primary rows' method) is one line naming all.
+func TestGateNotesNameTheirMetricOnceAndEachTextOnce(t *testing.T) {
+	const primary = "primary: the inverse-variance weighted mean over the workloads that gate it"
+	c := &compare.Comparison{Metrics: []compare.MetricResult{
+		{Workload: "workloada", Op: "READ", Metric: "p99.9", Note: "slot 1 read -26.8% [-41.9%, -7.7%] against slot 2 in its pairs (taken out of the ratio)", SlotEffect: 0.73},
+		{Workload: "workloada", Op: "READ", Metric: "p99", Note: "p99 not gated: a trial recorded only 4913 operations"},
+		{Workload: "all workloads", Op: "ALL", Metric: "cpu_per_op", Note: primary, Primary: true},
+		{Workload: "all workloads", Op: "ALL", Metric: "alloc_per_op", Note: primary, Primary: true},
+		{Workload: "workloadb", Op: "ALL", Metric: "cpu_per_op", Note: "cpu_per_op: 1 pair left out (ratio +14.7%)"},
+		{Workload: "workloadb", Op: "ALL", Metric: "alloc_per_op"},
+	}}
+	want := []string{
+		"workloada READ p99.9: slot 1 read -26.8% [-41.9%, -7.7%] against slot 2 in its pairs (taken out of the ratio)",
+		"workloada READ: p99 not gated: a trial recorded only 4913 operations",
+		"all workloads ALL cpu_per_op, alloc_per_op: " + primary,
+		"workloadb ALL: cpu_per_op: 1 pair left out (ratio +14.7%)",
+	}
+	if got := gateNotes(c); !slices.Equal(got, want) {
+		t.Errorf("gateNotes:\n got %q\nwant %q", got, want)
 	}
 }

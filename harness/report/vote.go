@@ -564,6 +564,9 @@ func voteNotes(c *compare.Comparison) []string {
 		case m.Metric == metric.Throughput && !m.Gated && len(c.HeldRate) > 0:
 			// A method note: at a target rate the held-rate check gates
 			// instead, as the full report says once.
+		case !m.Gated && m.SlotEffect != 0 && strings.HasPrefix(m.Note, compare.SlotNotePrefix):
+			// What a slot was worth in a row the verdict does not read
+			// (the pairs took it out of the ratio): the full report's.
 		case !m.Gated && fb != "":
 			k := tail{m.Metric, fb}
 			if _, ok := tailAt[k]; !ok {
@@ -574,7 +577,11 @@ func voteNotes(c *compare.Comparison) []string {
 			}
 			tailOps[k] = append(tailOps[k], m.OpsPerTrial)
 		default:
-			add(m.Note, m.Workload+" "+m.Op)
+			at := m.Workload + " " + m.Op
+			if !noteNamesMetric(m.Note, m.Metric) {
+				at += " " + m.Metric
+			}
+			add(m.Note, at)
 		}
 	}
 	for _, k := range tails {

@@ -153,6 +153,12 @@ func TestVoteParagraph(t *testing.T) {
 		{name: "a JDK label's own word JDK is printed once, its JVM options kept", c: &compare.Comparison{Verdict: compare.Pass, Suite: "release"},
 			v:    Vote{JDK: "JDK 11.0.13 -XX:-TieredCompilation"},
 			want: []string{"JDK: 11.0.13 -XX:-TieredCompilation"}, not: []string{"JDK: JDK"}},
+		{name: "a slot's worth in a row the verdict does not read stays in the full report; a gated row's names its metric",
+			c: &compare.Comparison{Verdict: compare.Pass, Metrics: []compare.MetricResult{
+				{Workload: "workloada", Op: "READ", Metric: "p99.9", Note: compare.SlotNotePrefix + " -26.8% [-41.9%, -7.7%] against slot 2 in its pairs (taken out of the ratio)", SlotEffect: 0.73},
+				{Workload: "workloadc", Op: "READ", Metric: "p50", Gated: true, Note: compare.SlotNotePrefix + " +2.1% [+0.4%, +3.8%] against slot 2 in its pairs (taken out of the ratio)", SlotEffect: 1.021},
+			}},
+			want: []string{"Note (workloadc READ p50): slot 1 read +2.1%"}, not: []string{"-26.8%"}},
 		{name: "too many notes still fit, and say how many were left out", c: many, v: fullVote(t),
 			want: []string{"more notes in the full report", "Full report: reports/"}},
 	} {
