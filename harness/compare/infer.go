@@ -43,8 +43,9 @@ type detail struct {
 	// slot is the slot-1 side's advantage on the log scale the estimate
 	// took out (slots.go); 0 when the slots were not fitted.
 	slot float64
-	// slotNote says the slot's worth where the pairs tell it from noise.
-	slotNote string
+	// slotSE and slotDF are slot's standard error and degrees of freedom,
+	// from which the row's note is told once every row is fitted.
+	slotSE, slotDF float64
 }
 
 // family is the gated hypotheses Holm decides together: the gated metrics'
@@ -146,17 +147,14 @@ func estimateAll(ms []metricSample, paired bool, r resolved, out *Comparison) ([
 			out.Metrics[len(out.Metrics)-1].Note = outlierNote(k.Metric, d.outliers)
 		}
 		if d.slot != 0 {
-			row := &out.Metrics[len(out.Metrics)-1]
-			row.SlotEffect = math.Exp(d.slot)
-			if d.slotNote != "" {
-				row.Note = strings.TrimPrefix(row.Note+"; "+d.slotNote, "; ")
-			}
+			out.Metrics[len(out.Metrics)-1].SlotEffect = math.Exp(d.slot)
 		}
 		if widened {
 			row := &out.Metrics[len(out.Metrics)-1]
 			row.Note = strings.TrimPrefix(row.Note+"; "+widenedNote(pools[k.Metric]), "; ")
 		}
 	}
+	noteSlots(details, out.Metrics[len(out.Metrics)-len(details):])
 	return details, nil
 }
 
@@ -189,7 +187,7 @@ func estimateKey(s metricSample, paired bool, pool instancePool) (detail, float6
 		if e, ok := nestedEstimate(ratios, blocks, pool); ok {
 			d.est = e
 		} else if e, b, bSE, ok := slotFit(ratios, slots); ok {
-			d.est, d.slot, d.slotNote = e, b, slotNote(b, bSE, e.DF)
+			d.est, d.slot, d.slotSE, d.slotDF = e, b, bSE, e.DF
 		}
 	} else {
 		if len(s.logBase) < 2 || len(s.logCand) < 2 {

@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // A duet pair's two trials hold two places, slot 1 and slot 2 (the clone
@@ -67,17 +68,38 @@ func slotFit(d []float64, s []int) (e estimate, b, bSE float64, ok bool) {
 const SlotNotePrefix = "slot 1 read"
 
 // slotNote says what slot 1 was worth when the pairs tell it apart from
-// noise (b beyond its two-sided 95% interval's reach of zero): "slot 1
-// read -3.5% [-5.0%, -2.0%] against slot 2 (taken out of the ratio)";
-// "" otherwise.
-func slotNote(b, se, df float64) string {
-	if se <= 0 || df < 1 {
+// noise over rows fitted rows (b beyond its two-sided 95% interval's reach
+// of zero, Bonferroni over the rows: a run fits some ninety, and at 95%
+// each about four would read a slot by chance): "slot 1 read -3.5% [-5.0%,
+// -2.0%] against slot 2 (taken out of the ratio)"; "" otherwise. The
+// interval printed is the same adjusted one.
+func slotNote(b, se, df float64, rows int) string {
+	if se <= 0 || df < 1 || rows < 1 {
 		return ""
 	}
-	h := tQuantile(0.975, df) * se
+	h := tQuantile(1-0.025/float64(rows), df) * se
 	if math.Abs(b) <= h {
 		return ""
 	}
 	pct := func(x float64) string { return fmt.Sprintf("%+.1f%%", (math.Exp(x)-1)*100) }
 	return fmt.Sprintf("%s %s [%s, %s] against slot 2 in its pairs (taken out of the ratio)", SlotNotePrefix, pct(b), pct(b-h), pct(b+h))
+}
+
+// noteSlots adds to each row whose slots were fitted (details[i].slot set,
+// rows[i] its result) the note slotNote gives over all the fitted rows.
+func noteSlots(details []detail, rows []MetricResult) {
+	fitted := 0
+	for _, d := range details {
+		if d.slot != 0 {
+			fitted++
+		}
+	}
+	for i, d := range details {
+		if d.slot == 0 {
+			continue
+		}
+		if n := slotNote(d.slot, d.slotSE, d.slotDF, fitted); n != "" {
+			rows[i].Note = strings.TrimPrefix(rows[i].Note+"; "+n, "; ")
+		}
+	}
 }

@@ -93,10 +93,18 @@ func TestSlotEstimateNeedsBothOrders(t *testing.T) {
 }
 
 func TestSlotNoteOnlyBeyondNoise(t *testing.T) {
-	if n := slotNote(0.001, 0.01, 6); n != "" {
+	if n := slotNote(0.001, 0.01, 6, 1); n != "" {
 		t.Errorf("a slot worth within noise noted: %q", n)
 	}
-	if n := slotNote(-0.04, 0.005, 6); !strings.HasPrefix(n, "slot 1 read -3.9% [") {
+	if n := slotNote(-0.04, 0.005, 6, 1); !strings.HasPrefix(n, "slot 1 read -3.9% [") {
 		t.Errorf("note %q", n)
+	}
+	// 3.0 standard errors on 6 df: beyond 95% for one row (t 2.45), within
+	// it over ninety rows (t about 6.5), as a run's chance readings are.
+	if n := slotNote(0.03, 0.01, 6, 1); n == "" {
+		t.Error("a slot worth 3 se not noted for one row")
+	}
+	if n := slotNote(0.03, 0.01, 6, 90); n != "" {
+		t.Errorf("a slot worth 3 se noted over ninety rows: %q", n)
 	}
 }
