@@ -287,9 +287,10 @@ type AssumedNoise struct {
 	// DefaultFor are the lines compare.instance_sd stood in for (every
 	// line, when the suite gives one figure for all).
 	DefaultFor []string `json:"default_for,omitempty"`
-	// DefaultFrom is the line of compare.instance_sd_by_line whose figures
-	// the default equals ("2.6" in release), when the default stood in.
-	DefaultFrom string `json:"default_from,omitempty"`
+	// DefaultFrom are the lines of compare.instance_sd_by_line whose
+	// figures the default equals (["2.4", "2.6"] in release), when the
+	// default stood in.
+	DefaultFrom []string `json:"default_from,omitempty"`
 	// JDKs are the sides' JDKs whose compare.instance_sd_by_jdk figure
 	// raised SD above the lines' ("JDK 11").
 	JDKs []string `json:"jdks,omitempty"`
@@ -332,8 +333,8 @@ func unmeasuredNote(lines []string, cfg Config) string {
 	stood := "no default (compare.instance_sd) either: a run of several instances leans on its own estimate alone"
 	if len(cfg.InstanceSD) > 0 {
 		stood = "the suite's compare.instance_sd (" + sdText(cfg.InstanceSD)
-		if from := sameAs(cfg.InstanceSD, cfg.InstanceSDByLine); from != "" {
-			stood += ": " + from + "'s figures"
+		if from := sameAs(cfg.InstanceSD, cfg.InstanceSDByLine); from != nil {
+			stood += ": " + strings.Join(from, "'s and ") + "'s figures"
 		}
 		stood += ") stands in"
 	}
@@ -357,14 +358,15 @@ func lineNames(lines []string) string {
 	return strings.Join(names, " and ")
 }
 
-// sameAs names the line whose figures equal sd, the first in order; "" if none.
-func sameAs(sd map[string]float64, byLine map[string]map[string]float64) string {
+// sameAs lists every line whose figures equal sd, in order; nil if none.
+func sameAs(sd map[string]float64, byLine map[string]map[string]float64) []string {
+	var same []string
 	for _, l := range slices.Sorted(maps.Keys(byLine)) {
 		if maps.Equal(sd, byLine[l]) {
-			return l
+			same = append(same, l)
 		}
 	}
-	return ""
+	return same
 }
 
 // sdText is an instance sd map as a note prints it: "cpu_per_op 1.3%, alloc_per_op 1.2%".

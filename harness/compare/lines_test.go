@@ -42,6 +42,14 @@ func TestLineOfIsTheVersionsMajorMinor(t *testing.T) {
 	}
 }
 
+// sharedConfig is lineConfig with 2.4 measured at the default's figures,
+// as the release suite has it since JDK 11 runs without tiered compilation.
+func sharedConfig() Config {
+	cfg := lineConfig()
+	cfg.InstanceSDByLine["2.4"] = maps.Clone(cfg.InstanceSD)
+	return cfg
+}
+
 func TestInstanceNoisePicksEachSidesLine(t *testing.T) {
 	cfg := lineConfig()
 	noDefault := lineConfig()
@@ -64,6 +72,8 @@ func TestInstanceNoisePicksEachSidesLine(t *testing.T) {
 		{"1.7 against 2.4: 2.4's larger, 1.7 noted", cfg, "1.7.2", "2.4.18", 0.035, 0.04, []string{"2.4"}, []string{"instance noise for 1.7 not measured"}},
 		{"no version recorded", cfg, "", "2.6.1", 0.013, 0.012, []string{"2.6"}, []string{"an unknown line (no version recorded)"}},
 		{"unmeasured and no default", noDefault, "2.5.10", "2.5.10", 0, 0, nil, []string{"not measured: no default", "own estimate alone"}},
+		{"a default two lines share names both", sharedConfig(), "2.5.10", "2.5.11", 0.013, 0.012, nil,
+			[]string{"cpu_per_op 1.3%: 2.4's and 2.6's figures) stands in"}},
 		{"one figure for every line: no note", noLines, "2.4.18", "2.4.18", 0.013, 0.012, nil, nil},
 	}
 	for _, c := range cases {
@@ -283,7 +293,7 @@ func TestComparisonCarriesTheAssumedNoise(t *testing.T) {
 		{"2.4 measured", "2.4.18", lineConfig(), &AssumedNoise{Lines: []string{"2.4"}, SD: map[string]float64{MetricCPUPerOp: 0.035, MetricAllocPerOp: 0.04},
 			Measured: []string{"2.4"}, Source: "measured on 2.4", InstanceRuns: 8}},
 		{"2.5 falls back", "2.5.10", lineConfig(), &AssumedNoise{Lines: []string{"2.5"}, SD: map[string]float64{MetricCPUPerOp: 0.013, MetricAllocPerOp: 0.012},
-			DefaultFor: []string{"2.5"}, DefaultFrom: "2.6", Source: "the suite's default instance_sd; not measured on 2.5", Note: "instance noise for 2.5 not measured", InstanceRuns: 8}},
+			DefaultFor: []string{"2.5"}, DefaultFrom: []string{"2.6"}, Source: "the suite's default instance_sd; not measured on 2.5", Note: "instance noise for 2.5 not measured", InstanceRuns: 8}},
 		{"one figure for every line", "2.4.18", oneFigure, &AssumedNoise{Lines: []string{"2.4"}, SD: map[string]float64{MetricCPUPerOp: 0.013, MetricAllocPerOp: 0.012},
 			DefaultFor: []string{"2.4"}, Source: "the suite's instance_sd, one figure for every line", InstanceRuns: 2}},
 		{"none", "2.4.18", none, nil},

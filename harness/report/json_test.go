@@ -84,8 +84,8 @@ func TestJSONSaysWhichInstanceNoiseWasAssumed(t *testing.T) {
 			Measured: []string{"2.4"}, Source: "measured on 2.4", InstanceRuns: 8},
 			[]string{`"instance_noise":{"lines":["2.4"],"instance_sd":{"alloc_per_op":0.04,"cpu_per_op":0.035},"measured":["2.4"],"source":"measuredon2.4","instance_runs":8}`}},
 		{"2.5 falls back", &compare.AssumedNoise{Lines: []string{"2.5"}, SD: map[string]float64{compare.MetricCPUPerOp: 0.013},
-			DefaultFor: []string{"2.5"}, DefaultFrom: "2.6", Source: "s", Note: "instance noise for 2.5 not measured", InstanceRuns: 2},
-			[]string{`"default_for":["2.5"],"default_from":"2.6"`, `"note":"instancenoisefor2.5notmeasured"`, `"instance_sd":{"cpu_per_op":0.013}`}},
+			DefaultFor: []string{"2.5"}, DefaultFrom: []string{"2.6"}, Source: "s", Note: "instance noise for 2.5 not measured", InstanceRuns: 2},
+			[]string{`"default_for":["2.5"],"default_from":["2.6"]`, `"note":"instancenoisefor2.5notmeasured"`, `"instance_sd":{"cpu_per_op":0.013}`}},
 		{"none", nil, nil},
 	}
 	for _, c := range cases {
