@@ -68,9 +68,9 @@ func slotFit(d []float64, s []int) (e estimate, b, bSE float64, ok bool) {
 const SlotNotePrefix = "slot 1 read"
 
 // slotNote says what slot 1 was worth when the pairs tell it apart from
-// noise over rows fitted rows (b beyond its two-sided 95% interval's reach
-// of zero, Bonferroni over the rows: a run fits some ninety, and at 95%
-// each about four would read a slot by chance): "slot 1 read -3.5% [-5.0%,
+// noise, given that rows rows were fitted (b beyond the reach of its
+// two-sided 95% interval, Bonferroni over the rows: a run fits some
+// ninety, and at 95% each about four would read a slot by chance): "slot 1 read -3.5% [-5.0%,
 // -2.0%] against slot 2 (taken out of the ratio)"; "" otherwise. The
 // interval printed is the same adjusted one.
 func slotNote(b, se, df float64, rows int) string {
