@@ -41,6 +41,10 @@ type sideStacks struct {
 	// servlet counts the trials profiled through the info servers' /prof
 	// (results.ProfilerServlet): CPU stacks only, async-profiler's.
 	servlet int
+	// missed counts the profiled trials that served fewer operations a
+	// second than results.HoldThreshold of the side's counted trials of the
+	// workload (their median): their stacks per operation are the stall's.
+	missed int
 }
 
 // profilers says what sampled a workload's two sides: "" when JFR did on
@@ -95,7 +99,15 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 	if m == nil || m.Dir == "" {
 		return out, nil
 	}
-	add := func(id, workload string, ops int64, profiler string) {
+	// Each workload's counted trials' operations a second (their median):
+	// what a profiled trial is held to.
+	rates := map[string][]float64{}
+	for _, t := range m.Trials {
+		if t.DurationMillis > 0 {
+			rates[t.Workload] = append(rates[t.Workload], float64(trialOps(t))/float64(t.DurationMillis))
+		}
+	}
+	add := func(id, workload string, ops int64, profiler string, held bool) {
 		cpu, cerr := readFolded(m.Dir, id, profile.CPU)
 		alloc, aerr := readFolded(m.Dir, id, profile.Alloc)
 		if errors.Is(cerr, fs.ErrNotExist) && errors.Is(aerr, fs.ErrNotExist) {
@@ -124,6 +136,9 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 		if profiler == results.ProfilerServlet {
 			s.servlet++
 		}
+		if !held {
+			s.missed++
+		}
 		s.cpu, s.alloc, s.allocN = append(s.cpu, cpu), append(s.alloc, alloc), append(s.allocN, allocN)
 		wait, werr := readFolded(m.Dir, id, profile.Wait)
 		waitN, nerr := readFolded(m.Dir, id, profile.WaitCount)
@@ -136,11 +151,7 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 	runs := map[string]bool{}
 	for _, t := range m.Trials {
 		runs[t.RunID] = true
-		var ops int64
-		for _, o := range t.Ops {
-			ops += o.Count
-		}
-		add(t.ID, t.Workload, ops, "")
+		add(t.ID, t.Workload, trialOps(t), "", true)
 	}
 	metas, err := results.ReadProfileMetas(m.Dir)
 	if err != nil {
@@ -148,10 +159,33 @@ func storedStacks(m *results.Manifest) (map[string]*sideStacks, []string) {
 	}
 	for _, pm := range metas {
 		if runs[pm.RunID] {
-			add(pm.ID, pm.Workload, pm.Ops, pm.Profiler)
+			held := true
+			if r := rates[pm.Workload]; len(r) > 0 && pm.DurationMillis > 0 {
+				held = float64(pm.Ops)/float64(pm.DurationMillis) >= results.HoldThreshold*median(r)
+			}
+			add(pm.ID, pm.Workload, pm.Ops, pm.Profiler, held)
 		}
 	}
 	return out, notes
+}
+
+// trialOps is every operation a trial counted, whatever its type.
+func trialOps(t results.Trial) int64 {
+	var ops int64
+	for _, o := range t.Ops {
+		ops += o.Count
+	}
+	return ops
+}
+
+// median is the middle of xs (the mean of the middle two), xs unchanged.
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 func ignoreMissing(err error) error {
@@ -206,7 +240,8 @@ func Differentials(bm, cm *results.Manifest) ([]report.WorkloadProfile, []string
 			notes = append(notes, fmt.Sprintf("%s: no differential profile: the %s has no stored profile of it (run both sides with --profile)", w, missing))
 			continue
 		}
-		p := report.WorkloadProfile{Workload: w, BaseTrials: b.trials, CandTrials: c.trials, Source: profilers(b, c)}
+		p := report.WorkloadProfile{Workload: w, BaseTrials: b.trials, CandTrials: c.trials, Source: profilers(b, c),
+			BaseMissed: b.missed, CandMissed: c.missed}
 		if viaServlet, viaJFR := b.servlet+c.servlet > 0, b.servlet < b.trials || c.servlet < c.trials; viaServlet && viaJFR {
 			notes = append(notes, fmt.Sprintf("%s: the CPU differential compares %s: async-profiler samples native code and the JVM's own threads (GC, JIT) too, where JFR samples threads running Java code, so frames outside Java read as grown or shrunk; compare the Java frames", w, p.Source))
 		}

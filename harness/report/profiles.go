@@ -29,7 +29,14 @@ type WorkloadProfile struct {
 	CPU, Alloc, Wait KindProfile
 	// Source says what sampled the stacks; "" is JFR on every region server.
 	Source string
+	// BaseMissed and CandMissed count each side's profiled trials that did
+	// not hold the rate its counted trials held: the vote takes no cause
+	// from such a pair (its stacks per operation are a stall's).
+	BaseMissed, CandMissed int
 }
+
+// Held reports whether both sides' profiled trials held their rate.
+func (p WorkloadProfile) Held() bool { return p.BaseMissed == 0 && p.CandMissed == 0 }
 
 // KindProfile is one kind of stacks (CPU samples or allocated bytes) of a workload's differential.
 type KindProfile struct {
@@ -284,7 +291,8 @@ func voteFrames(r Report) []VoteFrame {
 	// A workload whose own row regressed explains the change better than
 	// one only pooled into a row over all workloads (wg2 named workload
 	// A's waits, where the regressed Gets were D's and F's).
-	shown := shownProfiles(r)
+	// A pair that missed its rate explains a stall, not the change.
+	shown := slices.DeleteFunc(shownProfiles(r), func(p WorkloadProfile) bool { return !p.Held() })
 	slices.SortStableFunc(shown, func(a, b WorkloadProfile) int {
 		return boolFirst(ownRowRegressed(r.Comparison, a.Workload), ownRowRegressed(r.Comparison, b.Workload))
 	})

@@ -56,7 +56,9 @@ func TestProfilesShowWhereAMetricRegressed(t *testing.T) {
 		{FormatMarkdown, []string{"#### differential profile, workloada", "```text\nCPU samples: baseline 400", "SlowGetObserver.burn"}, []string{"differential profile, workloadb"}},
 		{FormatHTML, []string{"differential profile, workloada", "<svg", `href="profiles/workloada.candidate.cpu.folded"`, `href="profiles/workloada.baseline.alloc.folded"`, "JFR is off",
 			"<details><summary>Frames and stacks that changed most", "<pre>CPU samples: baseline 400", "above 0.01 maybe chance"}, []string{"differential profile, workloadb", "<script"}},
-		{FormatVote, []string{"Frames that grew (CPU, workloada, self share): SlowGetObserver.burn 0.0% -> 41.7%"}, []string{"workloadb, self share"}},
+		// The cause named from the regressed row's profiled pair: from the
+		// frame both sides share to the new one.
+		{FormatVote, []string{"Cause (CPU, workloada READ p99: +3.33 samples/1k ops in workloada; 0.0% -> 41.7% of the side's samples", "HRegion.get -> SlowGetObserver.burn"}, []string{"in workloadb", "workloadb, self share"}},
 	} {
 		t.Run(tc.format, func(t *testing.T) {
 			var b bytes.Buffer

@@ -56,8 +56,12 @@ type Vote struct {
 	Hadoop              string // the Hadoop client both sides ran, e.g. "2.10.2"; "" when they differ or it is unknown
 	// Detectable, when known, is the smallest change the run could have seen.
 	Detectable []Detectable
-	// Frames are the top differential frames; listed when something regressed.
+	// Frames are the top differential frames; listed when something
+	// regressed and no cause was named.
 	Frames []VoteFrame
+	// Causes are the call paths named across the decisive workloads'
+	// profiled pairs (VoteCauses); listed when something regressed.
+	Causes []VoteCause
 	// Report is where the full report is (a path or a URL).
 	Report string
 	// Regress is the build of regress that decided ("regress v0.3.0 (commit ...)").
@@ -94,6 +98,9 @@ func (r Report) vote() Vote {
 	v := r.Vote
 	if len(v.Frames) == 0 {
 		v.Frames = voteFrames(r)
+	}
+	if len(v.Causes) == 0 {
+		v.Causes = VoteCauses(r.Comparison, r.Profiles)
 	}
 	return v
 }
@@ -147,7 +154,10 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 	}
 	var frames []string
 	if regressed(c) {
-		frames = voteFrameLines(v.Frames)
+		frames = voteCauseLines(v.Causes)
+		if len(frames) == 0 {
+			frames = voteFrameLines(v.Frames)
+		}
 	}
 	var detect, gate []string
 	if len(v.Detectable) > 0 {

@@ -1,0 +1,99 @@
+package profile
+
+import (
+	"reflect"
+	"testing"
+)
+
+// cpuPair is a pair of CPU profiles of 10,000 operations a side.
+func cpuPair(w string, base, cand Folded) Pair {
+	return Pair{Workload: w, Base: Side{Stacks: base, Ops: 10000}, Cand: Side{Stacks: cand, Ops: 10000}}
+}
+
+const (
+	handler = "Thread.run;RpcHandler.run;RSRpcServices.get"
+	read    = handler + ";HRegion.get;StoreScanner.next;HFileReaderImpl.readBlock"
+)
+
+func TestFindCauseNamesWhereTheCandidatesStacksPart(t *testing.T) {
+	base := Folded{read + ";LruBlockCache.getBlock": 400, handler + ";RpcServer.send": 300}
+	cand := Folded{read + ";LruBlockCache.getBlock": 410, handler + ";RpcServer.send": 290,
+		read + ";HFileReaderImpl.cacheIfCompactionsOff;HFileLink.isHFileLink;Pattern.matcher":     60,
+		read + ";HFileReaderImpl.cacheIfCompactionsOff;StoreFileInfo.isReference;Pattern.matcher": 30}
+	pairs := []Pair{cpuPair("workloadb", base, cand), cpuPair("workloadc", base, cand), cpuPair("workloadd", base, cand)}
+	c, ok := FindCause(CPU, pairs)
+	if !ok {
+		t.Fatal("no cause named for a new path in three pairs")
+	}
+	want := []string{"HFileReaderImpl.readBlock", "HFileReaderImpl.cacheIfCompactionsOff", "HFileLink.isHFileLink", "Pattern.matcher"}
+	if !reflect.DeepEqual(c.Path, want) || c.Shared != 1 {
+		t.Fatalf("path %v shared %d, want %v shared 1", c.Path, c.Shared, want)
+	}
+	if !reflect.DeepEqual(c.Workloads, []string{"workloadb", "workloadc", "workloadd"}) {
+		t.Errorf("workloads %v", c.Workloads)
+	}
+	if c.BaseShare != 0 || c.CandShare <= 0 || c.P > CauseAlpha {
+		t.Errorf("shares %v -> %v, p %v", c.BaseShare, c.CandShare, c.P)
+	}
+	if got := c.CauseLine(3); got != "HFileReaderImpl.readBlock -> HFileReaderImpl.cacheIfCompactionsOff -> HFileLink.isHFileLink -> …" {
+		t.Errorf("CauseLine(3) = %q", got)
+	}
+}
+
+func TestFindCauseNamesNothingFromOneRecordingOrAMove(t *testing.T) {
+	base := Folded{read + ";LruBlockCache.getBlock": 400}
+	grown := Folded{read + ";LruBlockCache.getBlock": 400, read + ";Codec.decode": 90}
+	moved := Folded{read + ";LruBlockCache.getBlock": 310, read + ";Codec.decode": 90}
+	for _, c := range []struct {
+		name  string
+		pairs []Pair
+	}{
+		// A cost seen in one pair of three, absent from the others, may be
+		// that recording's (a stall, a compaction): not named.
+		{"one pair of three", []Pair{cpuPair("a", base, grown), cpuPair("b", base, base), cpuPair("c", base, base)}},
+		// Grown in one pair, shrunk in the other: not consistent.
+		{"opposite pairs", []Pair{cpuPair("a", base, grown), cpuPair("b", grown, base)}},
+		// One JVM's JIT moving samples between a caller's frames, the
+		// caller's cost the same: a new frame, but no cost added.
+		{"a move", []Pair{cpuPair("a", base, moved), cpuPair("b", base, moved)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got, ok := FindCause(CPU, c.pairs); ok {
+				t.Errorf("named %+v", got)
+			}
+		})
+	}
+}
+
+func TestFindCauseNamesAFrameThatGotCostlier(t *testing.T) {
+	base := Folded{read + ";Codec.decode": 200, read + ";LruBlockCache.getBlock": 200, handler + ";RpcServer.send": 300}
+	cand := Folded{read + ";Codec.decode": 320, read + ";LruBlockCache.getBlock": 200, handler + ";RpcServer.send": 300}
+	c, ok := FindCause(CPU, []Pair{cpuPair("a", base, cand), cpuPair("b", base, cand)})
+	if !ok {
+		t.Fatal("no cause for a frame 60% costlier in two pairs")
+	}
+	if want := []string{"HFileReaderImpl.readBlock", "Codec.decode"}; !reflect.DeepEqual(c.Path, want) || c.Shared != 0 {
+		t.Fatalf("path %v shared %d, want %v shared 0", c.Path, c.Shared, want)
+	}
+}
+
+func TestFindCauseAllocationNeedsItsSamples(t *testing.T) {
+	base := Folded{read + ";Buf.alloc": 4000000}
+	cand := Folded{read + ";Buf.alloc": 4000000, read + ";Pattern.matcher;Matcher.<init>": 2000000}
+	pr := Pair{Workload: "a", Base: Side{Stacks: base, Ops: 10000}, Cand: Side{Stacks: cand, Ops: 10000}}
+	if c, ok := FindCause(Alloc, []Pair{pr, pr}); ok {
+		t.Fatalf("named %+v without allocation samples", c)
+	}
+	pr.Base.Samples = Folded{read + ";Buf.alloc": 400}
+	pr.Cand.Samples = Folded{read + ";Buf.alloc": 400, read + ";Pattern.matcher;Matcher.<init>": 200}
+	c, ok := FindCause(Alloc, []Pair{pr, pr})
+	if !ok {
+		t.Fatal("no cause with the samples counted")
+	}
+	if want := []string{"HFileReaderImpl.readBlock", "Pattern.matcher", "Matcher.<init>"}; !reflect.DeepEqual(c.Path, want) {
+		t.Fatalf("path %v, want %v", c.Path, want)
+	}
+	if c.DeltaPerOp != 200 {
+		t.Errorf("delta %v bytes/op, want 200", c.DeltaPerOp)
+	}
+}
