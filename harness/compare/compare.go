@@ -80,6 +80,7 @@ func compare(base, cand *results.Manifest, cfg Config) (*Comparison, []detail, e
 		Baseline:  Side{Name: sideName(base), Trials: len(base.Trials)},
 		Candidate: Side{Name: sideName(cand), Trials: len(cand.Trials)},
 		Suite:     firstNonEmpty(cand.Suite.Name, base.Suite.Name),
+		Data:      firstNonEmpty(cand.Suite.DataSpec, base.Suite.DataSpec),
 		Alpha:     r.Alpha,
 		Looks:     r.Looks,
 		LookAlpha: r.lookAlpha(),

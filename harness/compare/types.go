@@ -138,10 +138,13 @@ type HeldRate struct {
 
 // Comparison is the whole result of comparing a candidate with a baseline.
 type Comparison struct {
-	Verdict     Verdict        `json:"verdict"`
-	Baseline    Side           `json:"baseline"`
-	Candidate   Side           `json:"candidate"`
-	Suite       string         `json:"suite"`
+	Verdict   Verdict `json:"verdict"`
+	Baseline  Side    `json:"baseline"`
+	Candidate Side    `json:"candidate"`
+	Suite     string  `json:"suite"`
+	// Data is the seed data's shape the trials ran on (results.SuiteInfo.DataSpec):
+	// rows, cells, regions, the column family's attributes, store files.
+	Data        string         `json:"data,omitempty"`
 	Paired      bool           `json:"paired"`
 	Descriptive bool           `json:"descriptive"` // no significance: imported summaries
 	Alpha       float64        `json:"alpha"`

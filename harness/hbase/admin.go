@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -26,6 +27,23 @@ type FamilySpec struct {
 	BloomFilter       string // NONE, ROW, ROWCOL, ROWPREFIX_FIXED_LENGTH
 	DataBlockEncoding string // NONE, PREFIX, DIFF, FAST_DIFF, ROW_INDEX_V1
 	BlockCache        *bool
+	// BlockSize is the HFile block size in bytes (HBase's default 65536).
+	BlockSize int
+	// InMemory gives the family's blocks the block cache's in-memory priority.
+	InMemory *bool
+	// Configuration holds the family's own settings (the shell's
+	// CONFIGURATION => {...}), e.g. hbase.hstore.compactionThreshold.
+	Configuration map[string]string
+}
+
+// maxBlockSize is the largest BLOCKSIZE HBase accepts for a family (16 MiB).
+const maxBlockSize = 16 << 20
+
+// ValidateFamily checks a family's attributes as CreateTable would send
+// them, so a suite can be refused before any server starts.
+func ValidateFamily(f FamilySpec) error {
+	_, err := familySchema("", f)
+	return err
 }
 
 // TableSpec describes a table to create; SplitKeys pre-split it into
@@ -95,6 +113,21 @@ func familySchema(table string, f FamilySpec) (*pb.ColumnFamilySchema, error) {
 	}
 	if f.BlockCache != nil {
 		add("BLOCKCACHE", strconv.FormatBool(*f.BlockCache))
+	}
+	if f.InMemory != nil {
+		add("IN_MEMORY", strconv.FormatBool(*f.InMemory))
+	}
+	if f.BlockSize != 0 {
+		if f.BlockSize < 1024 || f.BlockSize > maxBlockSize {
+			return nil, fmt.Errorf("hbase: table %q family %q: BLOCKSIZE %d must lie within 1024 and %d bytes", table, f.Name, f.BlockSize, maxBlockSize)
+		}
+		add("BLOCKSIZE", strconv.Itoa(f.BlockSize))
+	}
+	for _, k := range slices.Sorted(maps.Keys(f.Configuration)) {
+		if strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("hbase: table %q family %q: a configuration key is empty", table, f.Name)
+		}
+		cf.Configuration = append(cf.Configuration, &pb.NameStringPair{Name: proto.String(k), Value: proto.String(f.Configuration[k])})
 	}
 	// HBase 1.x reads a family's attributes without defaults (its Java client
 	// always sends them all): a missing VERSIONS fails CreateTable with

@@ -99,6 +99,12 @@ func (j *Main) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	defer se.prog.Close()
 	store, log, cfg := se.store, se.log, CompareConfig(s)
+	for _, side := range []sut.Spec{base, cand} {
+		if side.ZK != "" && len(s.Cluster.Conf) > 0 {
+			log.Warn("the suite's cluster.conf is not applied to a cluster regress did not start: set these hbase-site settings on it yourself, or its results measure another configuration",
+				"side", side.Role, "zk", side.ZK, "conf", s.Cluster.Conf)
+		}
+	}
 
 	var stored *results.Manifest
 	if j.ReuseBaseline {

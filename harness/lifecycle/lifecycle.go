@@ -51,15 +51,21 @@ type Admin interface {
 // SeedSpec describes the seed data. Its Key, with the HBase version, names the
 // seed snapshot, so a snapshot is reused while neither changes.
 type SeedSpec struct {
-	// Key describes the data (rows, fields, lengths, regions, compression).
-	Key          string
-	Version      string
-	ColumnFamily string
-	Compression  string
+	// Key describes the data (rows, fields, lengths, regions, the family's
+	// attributes, store files).
+	Key     string
+	Version string
+	// Family is the seed table's one column family, its attributes set.
+	Family hbase.FamilySpec
 	// SplitKeys pre-split the seed table at quantiles of the real key set.
 	SplitKeys [][]byte
-	// Preload fills the named table with the seed rows.
-	Preload func(ctx context.Context, table string) error
+	// StoreFiles is how many store files each region holds: the preload
+	// runs in that many parts, each flushed, and the table is not
+	// major-compacted (0 or 1: one part, flushed and major-compacted).
+	StoreFiles int
+	// Preload fills the named table with part (0-based) of parts of the
+	// seed rows.
+	Preload func(ctx context.Context, table string, part, parts int) error
 	// Reseed forces a new seed even when a matching snapshot exists.
 	Reseed bool
 }
@@ -101,7 +107,8 @@ func SeedName(spec SeedSpec) string {
 
 // EnsureSeed returns the seed snapshot for spec, creating it when missing:
 // create the pre-split table, preload, flush, major-compact and wait until no
-// region compacts, spread its regions evenly over the region servers (see
+// region compacts (or, for several store files a region, preload and flush
+// part by part), spread its regions evenly over the region servers (see
 // Spread), snapshot, then disable and drop the seed table, so only the
 // snapshot stays on the cluster.
 func (m *Manager) EnsureSeed(ctx context.Context, spec SeedSpec) (Seed, error) {
@@ -128,26 +135,38 @@ func (m *Manager) EnsureSeed(ctx context.Context, spec SeedSpec) (Seed, error) {
 	if err := m.dropTable(ctx, name); err != nil {
 		return seed, err
 	}
-	fam := hbase.FamilySpec{Name: spec.ColumnFamily, Compression: spec.Compression, Versions: 1}
-	if err := m.admin.CreateTable(ctx, hbase.TableSpec{Name: name, Families: []hbase.FamilySpec{fam}, SplitKeys: spec.SplitKeys}); err != nil {
+	if err := m.admin.CreateTable(ctx, hbase.TableSpec{Name: name, Families: []hbase.FamilySpec{spec.Family}, SplitKeys: spec.SplitKeys}); err != nil {
 		if strings.Contains(err.Error(), "Compression") || strings.Contains(err.Error(), "compression") {
-			return seed, fmt.Errorf("create seed table with compression %s: the server cannot load that codec; choose another in the suite's data.compression (NONE always works): %w", spec.Compression, err)
+			return seed, fmt.Errorf("create seed table with compression %s: the server cannot load that codec; choose another in the suite's data.compression (NONE always works): %w", spec.Family.Compression, err)
 		}
 		return seed, fmt.Errorf("create seed table %s: %w", name, err)
 	}
-	steps := []struct {
+	type step struct {
 		what string
 		do   func() error
-	}{
-		{"preload", func() error { return spec.Preload(ctx, name) }},
-		{"flush", func() error { return m.admin.FlushTable(ctx, name) }},
-		{"major compaction", func() error { return m.admin.MajorCompactTable(ctx, name) }},
-		{"spread regions", func() (err error) { seed.Layout, err = m.Spread(ctx, name); return err }},
-		{"snapshot", func() error { return m.admin.Snapshot(ctx, name, name) }},
+	}
+	var steps []step
+	parts := max(spec.StoreFiles, 1)
+	for part := range parts {
+		what := "preload"
+		if parts > 1 {
+			what = fmt.Sprintf("preload part %d of %d", part+1, parts)
+		}
+		steps = append(steps, step{what, func() error { return spec.Preload(ctx, name, part, parts) }},
+			step{"flush", func() error { return m.admin.FlushTable(ctx, name) }})
+	}
+	// One store file a region: compacted to the one file a quiet region
+	// settles into. Several: kept as the flushes wrote them (the family's
+	// compaction threshold lies above their count: suite.Data.Family).
+	if parts == 1 {
+		steps = append(steps, step{"major compaction", func() error { return m.admin.MajorCompactTable(ctx, name) }})
+	}
+	steps = append(steps,
+		step{"spread regions", func() (err error) { seed.Layout, err = m.Spread(ctx, name); return err }},
+		step{"snapshot", func() error { return m.admin.Snapshot(ctx, name, name) }},
 		// The snapshot holds the data; the table itself would only be one more
 		// regress_ table left on a user's cluster.
-		{"drop seed table", func() error { return m.dropTable(ctx, name) }},
-	}
+		step{"drop seed table", func() error { return m.dropTable(ctx, name) }})
 	for _, s := range steps {
 		t0 := time.Now()
 		if err := s.do(); err != nil {

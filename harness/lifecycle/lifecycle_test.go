@@ -3,6 +3,8 @@ package lifecycle
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,8 +17,13 @@ import (
 
 var client *hbase.Client
 
+// logPath is the test cluster's log: its work dir, where its root dir
+// (hbase.rootdir) lies, is found from it.
+var logPath string
+
 func TestMain(m *testing.M) {
 	clustertest.Main(m, func(c cluster.Cluster) (func(), error) {
+		logPath = c.LogPath()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		var err error
@@ -38,10 +45,10 @@ func needCluster(t *testing.T) context.Context {
 }
 
 // preload writes n rows of one column each.
-func preload(n int) func(ctx context.Context, table string) error {
-	return func(ctx context.Context, table string) error {
+func preload(n int) func(ctx context.Context, table string, part, parts int) error {
+	return func(ctx context.Context, table string, part, parts int) error {
 		var ms []hbase.Mutation
-		for i := range n {
+		for i := part * n / parts; i < (part+1)*n/parts; i++ {
 			ms = append(ms, hbase.Mutation{Row: fmt.Appendf(nil, "row%04d", i), Family: []byte("f"),
 				Cols: []hbase.Column{{Qualifier: []byte("q"), Value: fmt.Appendf(nil, "v%d", i)}}})
 		}
@@ -62,11 +69,11 @@ func TestSeedCloneDropAndReuse(t *testing.T) {
 	ctx := needCluster(t)
 	m := New(client, "t1", nil)
 	loads := 0
-	spec := SeedSpec{Key: "rows=300 test", Version: "test", ColumnFamily: "f", Compression: "NONE",
+	spec := SeedSpec{Key: "rows=300 test", Version: "test", Family: hbase.FamilySpec{Name: "f", Compression: "NONE"},
 		SplitKeys: [][]byte{[]byte("row0100"), []byte("row0200")},
-		Preload: func(ctx context.Context, table string) error {
+		Preload: func(ctx context.Context, table string, part, parts int) error {
 			loads++
-			return preload(300)(ctx, table)
+			return preload(300)(ctx, table, part, parts)
 		}}
 	seed, err := m.EnsureSeed(ctx, spec)
 	if err != nil {
@@ -168,10 +175,61 @@ func TestCleanupStaleTouchesOnlyPrefixedTables(t *testing.T) {
 	}
 }
 
+// storeFiles counts the files in each region directory of table's family
+// under the local cluster's root dir (a clone's are links to the seed's).
+func storeFiles(t *testing.T, table, family string) []int {
+	t.Helper()
+	for dir := filepath.Dir(logPath); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		regions, _ := filepath.Glob(filepath.Join(dir, "hbase", "data", "default", table, "*", family))
+		if len(regions) == 0 {
+			continue
+		}
+		var out []int
+		for _, r := range regions {
+			files, err := os.ReadDir(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, len(files))
+		}
+		return out
+	}
+	t.Fatalf("no region directory of %s under the cluster's work dir (from %s)", table, logPath)
+	return nil
+}
+
+// A seed of several store files a region keeps them (no major compaction,
+// the family's compaction threshold above their count), and its clones read
+// through that many files, encoded as the family says.
+func TestSeedOfSeveralStoreFiles(t *testing.T) {
+	ctx := needCluster(t)
+	m := New(client, "t5", nil)
+	spec := SeedSpec{Key: "rows=300 storefiles=3 test", Version: "test",
+		Family: hbase.FamilySpec{Name: "f", DataBlockEncoding: "FAST_DIFF", BloomFilter: "ROWCOL", BlockSize: 8192,
+			Configuration: map[string]string{"hbase.hstore.compactionThreshold": "4"}},
+		SplitKeys: [][]byte{[]byte("row0150")}, StoreFiles: 3, Preload: preload(300)}
+	seed, err := m.EnsureSeed(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.DropSeed(context.Background(), seed) })
+	clone, err := m.Clone(ctx, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Drop(context.Background(), clone) })
+	if n := countRows(t, ctx, clone); n != 300 {
+		t.Errorf("clone has %d rows, want 300", n)
+	}
+	if got := storeFiles(t, clone, "f"); !slices.Equal(got, []int{3, 3}) {
+		t.Errorf("store files per region of the clone: %v, want 3 in each of 2 regions", got)
+	}
+}
+
 func TestUnloadableCodecIsAClearError(t *testing.T) {
 	ctx := needCluster(t)
 	m := New(client, "t4", nil)
-	_, err := m.EnsureSeed(ctx, SeedSpec{Key: "codec test", Version: "test", ColumnFamily: "f", Compression: "LZO",
+	_, err := m.EnsureSeed(ctx, SeedSpec{Key: "codec test", Version: "test", Family: hbase.FamilySpec{Name: "f", Compression: "LZO"},
 		Preload: preload(1)})
 	// LZO is GPL and never ships with HBase, so a stock server cannot load it.
 	if err == nil {

@@ -187,7 +187,7 @@ func TestProfileRecordsARunningJVM(t *testing.T) {
 			spin += w
 		}
 	}
-	// 20 ms samples over about 4 s of one busy thread: about 200 on an idle
+	// 10 ms samples over about 4 s of one busy thread: about 400 on an idle
 	// machine, but JFR samples a thread only while it is on a CPU, and a
 	// loaded 2-core machine gave it 12; the stacks must still be its.
 	if spin < 5 || spin*2 < cpu.Total() {

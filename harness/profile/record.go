@@ -43,7 +43,7 @@ type Recording struct {
 }
 
 // SamplePeriod is how often the built-in settings sample each running thread's stack.
-const SamplePeriod = 20 * time.Millisecond
+const SamplePeriod = 10 * time.Millisecond
 
 // settingsJFC returns the built-in recording settings for a JDK of the
 // given major version (0: unknown): stack samples every SamplePeriod, of

@@ -220,7 +220,7 @@ func TestSettingsFollowTheJDK(t *testing.T) {
 		major     int
 		want, not []string
 	}{
-		{11, []string{EventExecutionSample, EventNativeSample, EventAllocNewTLAB, EventAllocOutside, "20 ms"}, []string{EventAllocSample}},
+		{11, []string{EventExecutionSample, EventNativeSample, EventAllocNewTLAB, EventAllocOutside, "10 ms"}, []string{EventAllocSample}},
 		{17, []string{EventExecutionSample, EventNativeSample, EventAllocSample}, []string{EventAllocNewTLAB}},
 		{0, []string{EventAllocSample, EventAllocNewTLAB}, nil},
 	} {

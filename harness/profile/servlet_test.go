@@ -169,8 +169,8 @@ func TestServletRunStartsWaitsAndReadsTheOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := fake.query
-	if q.Get("event") != "cpu" || q.Get("output") != "collapsed" || q.Get("duration") != "1" || q.Get("interval") != "20000000" {
-		t.Errorf("asked %v, want cpu, collapsed, 1 s (0.3 s rounded up), every 20 ms", q)
+	if q.Get("event") != "cpu" || q.Get("output") != "collapsed" || q.Get("duration") != "1" || q.Get("interval") != "10000000" {
+		t.Errorf("asked %v, want cpu, collapsed, 1 s (0.3 s rounded up), every 10 ms", q)
 	}
 	if !strings.HasSuffix(run.Output, "/prof-output-hbase/async-prof-pid-4242-cpu-1.collapsed") || !strings.HasPrefix(run.Output, srv.URL) {
 		t.Errorf("output %q, want the path the Refresh header named on the same server", run.Output)

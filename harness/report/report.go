@@ -412,6 +412,9 @@ func headline(c *compare.Comparison) string {
 	if c.Suite != "" {
 		fmt.Fprintf(&b, ", suite %s", c.Suite)
 	}
+	if c.Data != "" && !c.Descriptive {
+		fmt.Fprintf(&b, " (data: %s)", c.Data)
+	}
 	switch {
 	case c.Descriptive:
 		fmt.Fprintf(&b, "; %d vs %d imported summaries (%s)", c.Candidate.Trials, c.Baseline.Trials, DescriptiveNote)

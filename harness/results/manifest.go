@@ -64,7 +64,8 @@ type Environment struct {
 type SuiteInfo struct {
 	Name        string `json:"name"`
 	Fingerprint string `json:"fingerprint"`
-	// DataSpec describes the seed data: rows, fields, field length, regions, compression.
+	// DataSpec describes the seed data: rows, fields, field length, regions,
+	// compression, and the family's attributes and store files where set.
 	DataSpec string `json:"data_spec"`
 	// Overrides are the command line's changes to the suite, YCSB's way
 	// ("-p requestdistribution=uniform", "-P /path/workloadx"): already in

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/regress-hbase/regress/harness/probe"
@@ -33,7 +34,7 @@ func (r *Runner) hooksFor(s *side, w, table string, pair int) probe.TrialHooks {
 		t.Target, t.Servers, t.ServersNote, t.Client = s.t.Name, s.t.Servers, s.t.ServersNote, s.t.Client
 	}
 	if r.Suite != nil {
-		t.Warmup, t.Measure = r.Suite.Run.Warmup, r.Suite.Run.Measure
+		t.Warmup, t.Measure = r.Suite.Run.Warmup, cmp.Or(r.windowOf(pair), r.Suite.Run.Measure)
 	}
 	if r.Store != nil {
 		t.Dir = r.Store.Dir(s.key)

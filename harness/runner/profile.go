@@ -27,6 +27,15 @@ func (r *Runner) profiled(pair int) bool {
 	return r.Profile && pair == profilePair
 }
 
+// windowOf is the measurement window of pair's trials when it is not the
+// suite's: the profiled pair's run.profile_measure; 0 otherwise.
+func (r *Runner) windowOf(pair int) time.Duration {
+	if r.profiled(pair) {
+		return r.Suite.Run.ProfileMeasure
+	}
+	return 0
+}
+
 // profiledTrials is how many trials the profiled pairs add to a run of
 // sides sides: counted in the progress total from the start, so the total
 // does not jump when they begin (108 to 120 on the release suite).

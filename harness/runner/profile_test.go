@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/regress-hbase/regress/harness/loadhosts"
 	"github.com/regress-hbase/regress/harness/suite"
@@ -89,5 +90,23 @@ func TestProgressTotalCountsTheProfiledPairs(t *testing.T) {
 	s.Run.WarmupMaxRounds = 0
 	if got := (&Runner{Suite: s}).warmupRoundsAtMost(); got != 1 {
 		t.Errorf("warm-up without a maximum counted as %d rounds, want 1", got)
+	}
+}
+
+// TestProfiledPairHasItsOwnWindow: run.profile_measure lengthens the
+// profiled pair's window alone; unset, it is the counted trials'.
+func TestProfiledPairHasItsOwnWindow(t *testing.T) {
+	s := &suite.Suite{Workloads: []string{"workloadc"}}
+	s.Run.Measure, s.Run.ProfileMeasure = 10*time.Second, 25*time.Second
+	r := &Runner{Suite: s, Profile: true}
+	if got := r.windowOf(profilePair); got != 25*time.Second {
+		t.Errorf("profiled pair's window %v, want 25s", got)
+	}
+	if got := r.windowOf(0); got != 0 {
+		t.Errorf("a counted pair's window %v, want the suite's (0)", got)
+	}
+	s.Run.ProfileMeasure = 0
+	if got := r.windowOf(profilePair); got != 0 {
+		t.Errorf("without run.profile_measure the profiled pair's window is %v, want the suite's", got)
 	}
 }

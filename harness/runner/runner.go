@@ -541,7 +541,7 @@ func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, 
 	}()
 	hs := []probe.TrialHooks{r.hooksFor(s, w, table, pair)}
 	probe.Before(ctx, hs)
-	at := timing{}
+	at := timing{Measure: r.windowOf(pair)}
 	idle := r.watchIdle(ctx, []*side{s})
 	if len(idle) > 0 {
 		at.Start = idle[0].until.Add(startLead)
@@ -611,7 +611,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	hs := []probe.TrialHooks{r.hooksFor(sides[0], w, tables[0], pair), r.hooksFor(sides[1], w, tables[1], pair)}
 	probe.Before(ctx, hs)
 	idle := r.watchIdle(ctx, sides)
-	at := timing{Start: time.Now().Add(startLead), Seed: time.Now().UnixNano()}
+	at := timing{Start: time.Now().Add(startLead), Seed: time.Now().UnixNano(), Measure: r.windowOf(pair)}
 	if len(idle) > 0 {
 		at.Start = idle[0].until.Add(startLead)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/regress-hbase/regress/harness/loadhosts"
 	"github.com/regress-hbase/regress/harness/loadspec"
 	"github.com/regress-hbase/regress/harness/results"
+	"github.com/regress-hbase/regress/harness/suite"
 	"github.com/regress-hbase/regress/harness/workload"
 )
 
@@ -27,18 +28,20 @@ func (r *Runner) seedSpec(s *side) (lifecycle.SeedSpec, error) {
 		return lifecycle.SeedSpec{}, err
 	}
 	return lifecycle.SeedSpec{
-		Key:          r.Suite.SeedKey(),
-		Version:      s.t.Version,
-		ColumnFamily: r.Suite.Data.ColumnFamily,
-		Compression:  r.Suite.Data.Compression,
-		SplitKeys:    splits,
-		Reseed:       r.Reseed,
-		Preload: func(ctx context.Context, table string) error {
+		Key:        r.Suite.SeedKey(),
+		Version:    s.t.Version,
+		Family:     r.Suite.Data.Family(),
+		SplitKeys:  splits,
+		StoreFiles: r.Suite.Data.StoreFiles,
+		Reseed:     r.Reseed,
+		Preload: func(ctx context.Context, table string, part, parts int) error {
 			// A workload of its own per preload (NewRun builds one): it
-			// writes to the table the lifecycle named, and its load
-			// sequence starts at row 0 again.
+			// writes to the table the lifecycle named, its load sequence
+			// starting at the part's first row.
 			load := load
 			load.Workload.Table = table
+			load.Workload.InsertStart, load.Workload.InsertCount = suite.PreloadPart(load.Workload.InsertCount, part, parts)
+			load.Schedule.MaxOps = loadgen.LoadSlots(load.Workload.InsertCount, load.Insert.Batch)
 			return r.preload(ctx, s, load)
 		},
 	}, nil
@@ -79,6 +82,9 @@ func (r *Runner) trialSpec(s *side, w, table string, at timing) (loadspec.Spec, 
 		return load, fmt.Errorf("%s: %w", s.t.Name, err)
 	}
 	load.Workload.Table, load.Seed = table, seedOf(at)
+	if at.Measure > 0 {
+		load.Duration = at.Measure
+	}
 	return load, nil
 }
 
@@ -90,7 +96,10 @@ func (r *Runner) trialSpec(s *side, w, table string, at timing) (loadspec.Spec, 
 type timing struct {
 	Start time.Time
 	Seed  int64
-	gate  *startGate
+	// Measure, when set, is the trial's measurement window in place of the
+	// suite's: the profiled pair's (suite.Run.ProfileMeasure).
+	Measure time.Duration
+	gate    *startGate
 }
 
 // drive runs load here or on the load hosts, writing the interval log to

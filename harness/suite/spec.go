@@ -165,3 +165,14 @@ func (r Run) expectedOps() int64 {
 	}
 	return int64(math.Ceil(rate * (r.Warmup + r.Measure).Seconds()))
 }
+
+// PreloadPart is the rows part (0-based) of parts preloads: its first row
+// and how many, the rows spread evenly, the first parts one row more.
+func PreloadPart(rows int64, part, parts int) (start, count int64) {
+	if parts <= 1 {
+		return 0, rows
+	}
+	n, extra := rows/int64(parts), rows%int64(parts)
+	p := int64(part)
+	return p*n + min(p, extra), n + min(1, max(0, extra-p))
+}

@@ -5,6 +5,7 @@ package suite
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -24,6 +25,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/regress-hbase/regress/harness/capacity/section"
+	"github.com/regress-hbase/regress/harness/hbase"
 	"github.com/regress-hbase/regress/harness/inputfile"
 	"github.com/regress-hbase/regress/harness/metric"
 )
@@ -62,6 +64,13 @@ type Suite struct {
 }
 
 // Data is the seed table's data spec; a stored seed snapshot is reused while it is unchanged.
+//
+// Beside the rows' count and size, it is the data's shape on the servers:
+// the column family's attributes, as HBase's shell names them
+// (DATA_BLOCK_ENCODING, BLOOMFILTER, BLOCKSIZE, VERSIONS, IN_MEMORY,
+// BLOCKCACHE; empty or zero keeps HBase's default), and how many store files
+// each region's seed holds. The shape's fields are left out of the
+// fingerprint while unset, so results stored before they existed keep theirs.
 type Data struct {
 	RecordCount  int64  `yaml:"recordcount"`
 	FieldCount   int    `yaml:"fieldcount"`
@@ -69,6 +78,68 @@ type Data struct {
 	Regions      int    `yaml:"regions"`
 	ColumnFamily string `yaml:"columnfamily"`
 	Compression  string `yaml:"compression"`
+	// DataBlockEncoding is the family's DATA_BLOCK_ENCODING: NONE, PREFIX,
+	// DIFF, FAST_DIFF or ROW_INDEX_V1.
+	DataBlockEncoding string `yaml:"data_block_encoding" json:",omitempty"`
+	// BloomFilter is the family's BLOOMFILTER: NONE, ROW (HBase's default),
+	// ROWCOL or ROWPREFIX_FIXED_LENGTH.
+	BloomFilter string `yaml:"bloomfilter" json:",omitempty"`
+	// BlockSize is the family's BLOCKSIZE in bytes (HBase's default 65536).
+	BlockSize int `yaml:"blocksize" json:",omitempty"`
+	// Versions is the family's VERSIONS (default 1).
+	Versions int `yaml:"versions" json:",omitempty"`
+	// InMemory and BlockCache are the family's IN_MEMORY and BLOCKCACHE.
+	InMemory   *bool `yaml:"in_memory" json:",omitempty"`
+	BlockCache *bool `yaml:"blockcache" json:",omitempty"`
+	// StoreFiles is how many store files each region of the seed holds:
+	// the preload is flushed in that many parts and not major-compacted
+	// (1, the default: one part, flushed and major-compacted). Reads then
+	// merge that many files, as a region between compactions does.
+	StoreFiles int `yaml:"storefiles" json:",omitempty"`
+}
+
+// Family is the seed table's column family as the suite shapes it. A seed
+// of several store files raises the family's compaction threshold above
+// their count, so no server compacts them away.
+func (d Data) Family() hbase.FamilySpec {
+	f := hbase.FamilySpec{Name: d.ColumnFamily, Compression: d.Compression, Versions: cmp.Or(d.Versions, 1),
+		BloomFilter: d.BloomFilter, DataBlockEncoding: d.DataBlockEncoding, BlockSize: d.BlockSize,
+		InMemory: d.InMemory, BlockCache: d.BlockCache}
+	if d.StoreFiles > 1 {
+		f.Configuration = map[string]string{"hbase.hstore.compactionThreshold": strconv.Itoa(d.StoreFiles + 1)}
+	}
+	return f
+}
+
+// Shape describes the data's shape in a line for people (reports): rows,
+// cells and every family attribute the suite sets.
+func (d Data) Shape() string {
+	parts := []string{fmt.Sprintf("%d rows x %d fields of %d B", d.RecordCount, d.FieldCount, d.FieldLength),
+		fmt.Sprintf("%d regions", d.Regions)}
+	if d.StoreFiles > 1 {
+		parts = append(parts, fmt.Sprintf("%d store files a region", d.StoreFiles))
+	}
+	add := func(k, v string) {
+		if v != "" {
+			parts = append(parts, k+" "+v)
+		}
+	}
+	add("COMPRESSION", d.Compression)
+	add("DATA_BLOCK_ENCODING", d.DataBlockEncoding)
+	add("BLOOMFILTER", d.BloomFilter)
+	if d.BlockSize > 0 {
+		add("BLOCKSIZE", strconv.Itoa(d.BlockSize))
+	}
+	if d.Versions > 1 {
+		add("VERSIONS", strconv.Itoa(d.Versions))
+	}
+	if d.InMemory != nil {
+		add("IN_MEMORY", strconv.FormatBool(*d.InMemory))
+	}
+	if d.BlockCache != nil {
+		add("BLOCKCACHE", strconv.FormatBool(*d.BlockCache))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Cluster shapes the clusters regress starts (the local and home
@@ -87,10 +158,32 @@ type Cluster struct {
 	// each side's JDK label names them (docs/suites.md). Not part of the
 	// fingerprint: the label keeps such results apart.
 	JVMOptsByJDK map[string][]string `yaml:"jvm_opts_by_jdk" json:"-"`
+	// Conf is hbase-site.xml settings every cluster regress starts for the
+	// suite gets (a side's --*-conf wins), e.g. hfile.block.cache.size to
+	// size the block cache against the data. Part of the fingerprint: it
+	// changes what the servers measure. A cluster regress does not start
+	// (--*-zk) keeps its own configuration, and the run says so.
+	Conf map[string]string `yaml:"conf" json:",omitempty"`
 }
 
 // JVMOpts is the suite's JVM options for a JDK's major version.
 func (c Cluster) JVMOpts(major int) []string { return c.JVMOptsByJDK[strconv.Itoa(major)] }
+
+// maxStoreFiles bounds data.storefiles: each part is a flush, and a region
+// with more files than HBase's blocking count (hbase.hstore.blockingStoreFiles,
+// 16 since 1.x) holds its writes back.
+const maxStoreFiles = 12
+
+// checkConf refuses hbase-site keys that are not property names (the
+// providers check them again, with the ports they bind).
+func checkConf(conf map[string]string) error {
+	for _, k := range slices.Sorted(maps.Keys(conf)) {
+		if k == "" || strings.ContainsAny(k, " \t=<>&") {
+			return fmt.Errorf("%q is not an hbase-site property name (e.g. hfile.block.cache.size)", k)
+		}
+	}
+	return nil
+}
 
 // Preload configures the preload of the seed table.
 type Preload struct {
@@ -139,6 +232,10 @@ type Run struct {
 	// (--profile overrides it). Left out of the fingerprint: no counted
 	// trial runs beside a recorder.
 	Profile bool `yaml:"profile"`
+	// ProfileMeasure is the profiled pair's measurement window, longer than
+	// a counted trial's so its recordings hold more samples (0: Measure).
+	// Left out of the fingerprint with Profile.
+	ProfileMeasure time.Duration `yaml:"-"`
 	// Idle is how long each trial's servers are watched with no load just
 	// before it, to subtract their background from the server cost; 0 subtracts nothing.
 	Idle time.Duration `yaml:"-"`
@@ -228,7 +325,9 @@ type run struct {
 	Warmup       string `yaml:"warmup"`
 	Idle         string `yaml:"idle"`
 	Measure      string `yaml:"measure"`
-	MaxErrorRate string `yaml:"max_error_rate"`
+	// ProfileMeasure is run.profile_measure (Run.ProfileMeasure).
+	ProfileMeasure string `yaml:"profile_measure"`
+	MaxErrorRate   string `yaml:"max_error_rate"`
 }
 
 type compare struct {
@@ -433,6 +532,20 @@ func (s *Suite) normalise(f *file) error {
 	default:
 		bad("data.compression: %q is not an HBase codec (NONE, GZ, SNAPPY, LZ4, ZSTD)", d.Compression)
 	}
+	d.DataBlockEncoding, d.BloomFilter = strings.ToUpper(d.DataBlockEncoding), strings.ToUpper(d.BloomFilter)
+	if err := hbase.ValidateFamily(d.Family()); err != nil {
+		bad("data: %s (data_block_encoding, bloomfilter, blocksize, versions are the family's attributes as HBase's shell names them)", strings.TrimPrefix(err.Error(), `hbase: table "" `))
+	}
+	if d.StoreFiles < 0 || d.StoreFiles > maxStoreFiles {
+		bad("data.storefiles: %d store files a region: give 1 to %d", d.StoreFiles, maxStoreFiles)
+	} else if int64(max(d.StoreFiles, 1)) > d.RecordCount {
+		bad("data.storefiles: %d store files need at least as many rows (recordcount %d)", d.StoreFiles, d.RecordCount)
+	}
+	if len(s.Cluster.Conf) > 0 {
+		if err := checkConf(s.Cluster.Conf); err != nil {
+			bad("cluster.conf: %v", err)
+		}
+	}
 	// The cluster section is checked by package sut, which starts the
 	// clusters it shapes (sut.CheckSuite): one place for the topology rules.
 	setDefault(&s.Load.Threads, 4)
@@ -494,6 +607,12 @@ func (s *Suite) normalise(f *file) error {
 			err = errors.New("must be longer than 0s")
 		}
 		bad("run.measure: %v", err)
+	}
+	if r.ProfileMeasure, err = parseDuration(f.Run.ProfileMeasure, 0); err != nil || r.ProfileMeasure < 0 || r.ProfileMeasure > 10*time.Minute {
+		if err == nil {
+			err = fmt.Errorf("%s: give 0 (the counted trials' window) to 10m", r.ProfileMeasure)
+		}
+		bad("run.profile_measure: %v", err)
 	}
 	if r.MaxErrorRate, err = parsePercent(f.Run.MaxErrorRate, 0.01); err != nil {
 		bad("run.max_error_rate: %v", err)
@@ -595,8 +714,32 @@ func (s *Suite) WorkloadPath(name string) string {
 // and the HBase version are unchanged.
 func (s *Suite) SeedKey() string {
 	d := s.Data
-	return fmt.Sprintf("rows=%d fields=%d fieldlength=%d regions=%d family=%s compression=%s",
+	key := fmt.Sprintf("rows=%d fields=%d fieldlength=%d regions=%d family=%s compression=%s",
 		d.RecordCount, d.FieldCount, d.FieldLength, d.Regions, d.ColumnFamily, d.Compression)
+	// The shape's attributes only when set: seeds stored before keep their names.
+	for _, kv := range [][2]string{{"encoding", d.DataBlockEncoding}, {"bloom", d.BloomFilter}, {"blocksize", itoa0(d.BlockSize)},
+		{"versions", itoa0(d.Versions)}, {"inmemory", boolp(d.InMemory)}, {"blockcache", boolp(d.BlockCache)}, {"storefiles", itoa0(d.StoreFiles)}} {
+		if kv[1] != "" {
+			key += " " + kv[0] + "=" + kv[1]
+		}
+	}
+	return key
+}
+
+// itoa0 is n in decimal, "" for 0.
+func itoa0(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+// boolp is *b in words, "" for nil.
+func boolp(b *bool) string {
+	if b == nil {
+		return ""
+	}
+	return strconv.FormatBool(*b)
 }
 
 // Fingerprint hashes everything that makes two results comparable: the data
@@ -631,7 +774,7 @@ func (s *Suite) Fingerprint() (string, error) {
 		Clamp: s.Run.PerServerClampOpsPerSec, Warmup: s.Run.Warmup, Measure: s.Run.Measure,
 		OpCount: s.Run.OperationCount, Properties: s.Properties, Rounds: s.Run.WarmupRounds, Prewarm: s.Run.Prewarm,
 		Duet: s.Run.Mode == ModeDuet, Pin: s.Run.Pin, Targets: s.Run.Targets}
-	if c := s.Cluster; c.RegionServers > 1 || c.RSHeap != "" {
+	if c := s.Cluster; c.RegionServers > 1 || c.RSHeap != "" || len(c.Conf) > 0 {
 		c.RegionServers = max(c.RegionServers, 1)
 		f.Cluster = &c
 	}

@@ -173,13 +173,16 @@ type Topology struct {
 	// JVMOptsByJDK are the suite's JVM options per JDK major version
 	// (suite.Cluster.JVMOptsByJDK).
 	JVMOptsByJDK map[string][]string
+	// Conf is the suite's hbase-site settings (suite.Cluster.Conf), under
+	// each side's own --*-conf.
+	Conf map[string]string
 }
 
 // Shape is the topology a run starts: each of the flags' values over the
 // suite's cluster section.
 func Shape(flags Topology, s *suite.Suite) Topology {
 	return Topology{RegionServers: cmp.Or(flags.RegionServers, s.Cluster.RegionServers), RSHeap: cmp.Or(flags.RSHeap, s.Cluster.RSHeap),
-		JVMOptsByJDK: s.Cluster.JVMOptsByJDK}
+		JVMOptsByJDK: s.Cluster.JVMOptsByJDK, Conf: s.Cluster.Conf}
 }
 
 // Check refuses, as a usage error naming --region-servers and --rs-heap, a

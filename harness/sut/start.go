@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/url"
 	"strconv"
@@ -73,10 +74,16 @@ func (o Options) provider(s Spec) (cluster.Provider, error) {
 
 // clusterSpec is what the provider is asked to start for s.
 func (o Options) clusterSpec(s Spec) (cluster.Spec, error) {
-	conf, err := s.settings()
+	own, err := s.settings()
 	if err != nil {
 		return cluster.Spec{}, err
 	}
+	// The suite's settings, the side's own over them.
+	conf := maps.Clone(o.Topology.Conf)
+	if len(own) > 0 && conf == nil {
+		conf = map[string]string{}
+	}
+	maps.Copy(conf, own)
 	name := s.Role
 	if s.Role == Up {
 		name = "" // a cluster up has no side
