@@ -147,10 +147,10 @@ clean:
 # HBase's documented performance changes, re-run one at a time (each pair
 # both ways round, with the suite that exposes it; docs/hbase-history.md):
 # not in CI, 15-25 minutes a run on 2 cores. HISTORY_RUNS picks lines of
-# HISTORY_LIST by their name (default: all); the stores and reports land
+# HISTORY_LIST (scenarios/history/hbase.txt) by their name (default: all); the stores and reports land
 # under HISTORY_DIR/<name>/ and each run's verdict and minutes in
 # HISTORY_DIR/summary.txt.
-HISTORY_LIST ?= scenarios/hbase-history.txt
+HISTORY_LIST ?= scenarios/history/hbase.txt
 HISTORY_DIR  ?= reports/hbase-history
 HISTORY_RUNS ?=
 hbase-history: build
