@@ -171,12 +171,13 @@ func tolerance(m compare.MetricResult) string {
 // shownStatus is a row's status as the tables print it. An UNCHANGED row
 // whose interval leaves out no change reads "within ±5%" (its tolerance):
 // it moved, but by less than the suite counts as a change, and a bare
-// UNCHANGED beside [-15.9, -4.3] reads as a contradiction.
+// UNCHANGED beside [-15.9, -4.3] reads as a contradiction. A descriptive
+// row reads DESCRIPTIVE (what that means is said once, not in each row).
 func shownStatus(m compare.MetricResult) string {
 	if m.Status == compare.Unchanged && hasCI(m) && (m.CILow > 1 || m.CIHigh < 1) && tolerance(m) != "" {
 		return "within " + tolerance(m)
 	}
-	return status(m)
+	return string(m.Status)
 }
 
 // verdictLine says the verdict in plain words, the same in every format:

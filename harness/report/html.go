@@ -6,7 +6,6 @@ import (
 	"html/template"
 	"io"
 	"math"
-	"slices"
 	"strings"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -91,18 +90,22 @@ svg text{font:11px sans-serif;fill:#1b1f24}
 <p class="note">Left: each trial's value on a log axis, baseline (blue) and candidate (orange){{if .Paired}}, the two trials of a pair joined{{end}}. Right: the ratio's interval (each end a one-sided bound at alpha/looks) against the tolerance band (green); the gate passes a metric whose worse end stays inside the band.</p>
 <div class="evidence">
 {{range .Evidence}}<figure class="f-{{.Status}}"><figcaption>{{.Title}} · <span class="st-{{.Status}}">{{.Status}}</span></figcaption><div class="pair">{{.SVG}}</div></figure>
-{{end}}</div>{{if .MoreEvidence}}
+{{end}}</div>{{if .Undecided}}
+<details><summary>The {{len .Undecided}} gated rows left undecided (INCONCLUSIVE)</summary>
+<div class="evidence">
+{{range .Undecided}}<figure class="f-{{.Status}}"><figcaption>{{.Title}} · <span class="st-{{.Status}}">{{.Status}}</span></figcaption><div class="pair">{{.SVG}}</div></figure>
+{{end}}</div></details>{{end}}{{if .MoreEvidence}}
 <details><summary>The other {{len .MoreEvidence}} gated rows, each within its tolerance (click to show)</summary>
 <div class="evidence">
 {{range .MoreEvidence}}<figure class="f-{{.Status}}"><figcaption>{{.Title}} · <span class="st-{{.Status}}">{{.Status}}</span></figcaption><div class="pair">{{.SVG}}</div></figure>
 {{end}}</div></details>{{end}}{{end}}
 {{.Shifts}}
 {{.Capacity}}
-{{if .Profiles}}<section id="profiles">{{end}}{{range .Profiles}}<h2>{{.Heading}}</h2>
+{{if .Profiles}}<section id="profiles">{{end}}{{range .Profiles}}{{if .Open}}<h2>{{.Heading}}</h2>{{else}}<details><summary><strong>{{.Heading}}</strong>: no frame grew beyond chance (flame graphs: {{len .Graphs}})</summary>{{end}}
 <p class="note">Width: the candidate's samples (or bytes); red: the frame's weight per operation grew from the baseline, blue: it shrank; hover a frame for both sides' figures. Each side's stacks, in the folded format flamegraph.pl and speedscope read:{{range .Links}} <a href="{{.Href}}">{{.Text}}</a>{{end}}.</p>
 {{range .Graphs}}<figure><figcaption>{{.Title}}</figcaption>{{.SVG}}</figure>
 <details><summary>Frames and stacks that changed most (p: whether a CPU frame's change could be sampling noise)</summary><pre>{{.Table}}</pre></details>
-{{end}}{{end}}{{if .Profiles}}</section>{{end}}{{if .ProfileNotes}}<h2 id="profile-notes">Profile notes</h2><ul>{{range .ProfileNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{end}}{{if not .Open}}</details>{{end}}{{end}}{{if .Profiles}}</section>{{end}}{{if .ProfileNotes}}<h2 id="profile-notes">Profile notes</h2><ul>{{range .ProfileNotes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 <h2 id="table">All metrics</h2>
 <div class="scroll"><table>
 <thead><tr><th>workload</th><th>op</th><th>metric</th><th>baseline</th><th>candidate</th><th>delta</th><th>ratio [CI]</th><th>pass bound</th><th>regr. bound</th><th>tolerance</th><th>status</th><th>p</th><th>pairs</th><th>ops/trial</th><th>gate</th></tr></thead>
@@ -173,7 +176,7 @@ func renderHTML(w io.Writer, r Report) error {
 		Warnings                                              []string
 		Plots                                                 []htmlPlot
 		Timelines                                             []htmlTimeline
-		Evidence, MoreEvidence                                []htmlEvidence
+		Evidence, Undecided, MoreEvidence                     []htmlEvidence
 		HeldRate                                              []htmlHeld
 		GateNotes                                             []string
 		Detect                                                string
@@ -223,8 +226,17 @@ func renderHTML(w io.Writer, r Report) error {
 			// Both SVGs are built with every text node escaped.
 			return htmlEvidence{Title: title, Status: m.Status, SVG: template.HTML(trialsSVG(m, c.Paired) + intervalSVG(m))}
 		}
-		for _, m := range slices.Concat(bs.Rows, bs.Undecided) {
+		for _, m := range bs.Rows {
 			data.Evidence = append(data.Evidence, evidence(m))
+		}
+		// Under a REGRESSION the rows left undecided are many and not what
+		// decided: folded, as the first screen lists them in a line.
+		for _, m := range bs.Undecided {
+			if c.Verdict == compare.Regression {
+				data.Undecided = append(data.Undecided, evidence(m))
+			} else {
+				data.Evidence = append(data.Evidence, evidence(m))
+			}
 		}
 		for _, m := range bs.Within {
 			if m.Status == compare.Improved {

@@ -95,7 +95,7 @@ func TestHTMLGlanceSaysWhatTheOtherFormatsSay(t *testing.T) {
 		rows []string // the rows the glance lists, in order
 	}{
 		{"regression", pairedFixture(), []string{"workloada READ p99"}},
-				// Nearest their tolerance first, then the row left undecided.
+		// Nearest their tolerance first, then the row left undecided.
 		{"pass", pass, []string{"workloada READ p99", "workloada READ p50", "workloadb UPDATE p95", "workloada UPDATE p99", "workloada UPDATE p99.9"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -192,8 +192,8 @@ func TestEveryEvidenceFigureHasItsLegendAndALabelledRatioAxis(t *testing.T) {
 
 // TestHTMLFitsNarrowWindows opens a REGRESSION report (profiles, shifts,
 // timelines, percentile plots) and a DESCRIPTIVE one in headless Chromium
-// at 1024 and 1280 px and reads the page's width: nothing may run past the
-// window (the issue measured 1177 px at 1024 and 1386 at 1280).
+// at 1024, 1280 and 390 px and reads the page's width: nothing may run past
+// the window (the issue measured 1177 px at 1024 and 1386 at 1280).
 func TestHTMLFitsNarrowWindows(t *testing.T) {
 	bin := chromium(t)
 	full := profiledReport(t)
@@ -219,6 +219,10 @@ func TestHTMLFitsNarrowWindows(t *testing.T) {
 			if inner != width || scroll > inner {
 				t.Errorf("%s report at %d px: the page is %d px wide in a %d px window", tc.name, width, scroll, inner)
 			}
+		}
+		// A phone's 390 px, narrower than any window Chromium opens: in a frame.
+		if got := frameMetrics(t, bin, path, 390); got["inner"] != 390 || got["scroll"] > 390 {
+			t.Errorf("%s report at 390 px: the page is %d px wide in a %d px frame", tc.name, got["scroll"], got["inner"])
 		}
 	}
 }

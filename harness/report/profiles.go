@@ -192,6 +192,9 @@ type htmlProfile struct {
 	Heading string
 	Graphs  []htmlFlame
 	Links   []htmlLink
+	// Open shows the graphs; a workload whose differentials name no frame
+	// (none grew beyond chance) is folded, its heading saying so.
+	Open bool
 }
 
 type htmlFlame struct {
@@ -231,7 +234,14 @@ func htmlProfiles(r Report) ([]htmlProfile, error) {
 		for _, f := range foldedFiles(p) {
 			hp.Links = append(hp.Links, htmlLink{Href: f.rel, Text: f.side + " " + kindTitle(f.kind) + " (folded)"})
 		}
+		for _, k := range p.profileKinds() {
+			hp.Open = hp.Open || k.k.Diff != nil && len(VoteFrames(p.Workload, k.k.Diff)) > 0
+		}
 		out = append(out, hp)
+	}
+	// With no frame named anywhere, the first workload's graphs show.
+	if len(out) > 0 && !slices.ContainsFunc(out, func(h htmlProfile) bool { return h.Open }) {
+		out[0].Open = true
 	}
 	return out, nil
 }

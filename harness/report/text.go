@@ -67,7 +67,13 @@ func renderText(w io.Writer, r Report) error {
 	if r.Capacity == nil {
 		return nil
 	}
-	return r.Capacity.Text(w)
+	// The section's lines too keep within the width.
+	var sec bytes.Buffer
+	if err := r.Capacity.Text(&sec); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, wrapText(sec.String(), TextWidth))
+	return err
 }
 
 // writeFirstScreen writes what the terminal shows above the table.
@@ -253,6 +259,10 @@ func basisTable(c *compare.Comparison, ms []compare.MetricResult) string {
 		}
 		return b.String()
 	}
+	if t := layout(true); widest(t) <= TextWidth {
+		return t
+	}
+	rows[0].figures = "base -> cand" // a shorter heading before the figures go
 	if t := layout(true); widest(t) <= TextWidth {
 		return t
 	}
