@@ -232,6 +232,7 @@ func writeReports(stdout io.Writer, rp Report, rep report.Report, stepSummary bo
 		return err
 	}
 	out := d.Path
+	rep.Dir = out
 	if rep.Vote.Report == "" {
 		rep.Vote.Report = filepath.Join(out, "report.html")
 	}

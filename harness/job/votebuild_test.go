@@ -60,6 +60,9 @@ func TestVoteBuildNamesAJDKOrHadoopStackNotShared(t *testing.T) {
 	}
 }
 
+// TestReproduceCommandQuotesWhatAShellWouldSplit: and it leaves out the
+// flags naming this machine's folders or the output's shape (--store,
+// --out, --format, --wide), which a voter elsewhere has no use for.
 func TestReproduceCommandQuotesWhatAShellWouldSplit(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -70,6 +73,9 @@ func TestReproduceCommandQuotesWhatAShellWouldSplit(t *testing.T) {
 		{[]string{"regress", ""}, "regress ''"},
 		{[]string{"/tmp/job.test", "-test.run", "X"}, ""},
 		{[]string{"regress"}, ""},
+		{[]string{"regress", "compare", "--baseline", "2.6.0-hadoop3", "--store", "/tmp/h9", "--out=/tmp/out", "--format", "json", "--wide", "--candidate", "2.6.1"},
+			"regress compare --baseline 2.6.0-hadoop3 --candidate 2.6.1"},
+		{[]string{"regress", "--format=vote", "--store=s", "--suite", "release"}, "regress --suite release"},
 	} {
 		if got := reproduceCommand(tc.args); got != tc.want {
 			t.Errorf("reproduceCommand(%q) = %q, want %q", tc.args, got, tc.want)

@@ -149,7 +149,7 @@ func shiftsHTML(r Report) template.HTML {
 	}
 	c := r.Comparison
 	var b strings.Builder
-	fmt.Fprintf(&b, "<h2>%s</h2>\n", shiftHeading)
+	fmt.Fprintf(&b, "<h2 id=\"shifts\">%s</h2>\n", shiftHeading)
 	if len(r.Shifts) > 0 {
 		b.WriteString(`<p class="note">Per workload and operation, each trial's intended latency at every decile (p95 and p99 where every trial holds ` +
 			`enough samples beyond them), candidate against baseline over the pairs: the dot is the mean of the pairs' log ratios as a change, ` +

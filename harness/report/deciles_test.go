@@ -49,7 +49,7 @@ func TestShiftPlotDrawsEveryPercentileWithItsLegend(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := buf.String()
-	if !strings.Contains(page, "<h2>"+shiftHeading+"</h2>") {
+	if !strings.Contains(page, `<h2 id="shifts">`+shiftHeading+"</h2>") {
 		t.Fatal("no shift section in the HTML report")
 	}
 	svgs := strings.Split(page, `<svg `)[1:]

@@ -23,13 +23,24 @@ func TestDetectLineSaysWhatTheRunCouldSee(t *testing.T) {
 	if got := detectLine(c); got != want {
 		t.Errorf("detectLine:\n got %q\nwant %q", got, want)
 	}
-	for _, f := range []string{FormatText, FormatMarkdown, FormatHTML} {
+	for _, f := range []string{FormatMarkdown, FormatHTML} {
 		var b bytes.Buffer
 		if err := Render(&b, f, Report{Comparison: c}); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), "this run could detect (power 0.8)") {
 			t.Errorf("%s report lacks the detectable line", f)
+		}
+	}
+	// The terminal says it by class of rows: a line on the first screen
+	// and a table under the table.
+	var b bytes.Buffer
+	if err := Render(&b, FormatText, Report{Comparison: c}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"could see (power 0.8): p95 +20%, throughput -5%, cost +8%\n", "\n  p95         -       +20%        workloadc READ\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, b.String())
 		}
 	}
 	if got := detectLine(&compare.Comparison{Descriptive: true}); got != "" {

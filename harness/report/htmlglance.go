@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
 	"html"
 	"math"
@@ -12,58 +11,123 @@ import (
 	"github.com/regress-hbase/regress/harness/metric"
 )
 
-// badge is the HTML page's verdict badge, naming the worst change a reader
-// should take in at a glance ("REGRESSION: all workloads reads p50 +9.6%
-// [+5.1%, +14.2%]"), and the line under it (the largest change when
-// nothing regressed; "" when there is none).
-func badge(c *compare.Comparison) (line, more string) {
+// htmlGlance is what the page shows before anything else, on one screen:
+// the verdict in the words every format uses, the rows it rests on
+// (verdictBasis, as the terminal's first screen and vote.txt list them)
+// with their tolerances, where the time went when something regressed,
+// what the run could see, and where the figures come from.
+type htmlGlance struct {
+	Verdict     string
+	Rows        []htmlBasisRow
+	After       []string // the rows not listed, the undecided ones, the held rates among the rows
+	Cause       []string
+	Detect      string
+	Provenance  []htmlFact
+	Descriptive bool
+}
+
+// htmlBasisRow is one row the verdict rests on.
+type htmlBasisRow struct {
+	Name, Figures, Change, Tolerance, Status string
+	Class                                    compare.Status
+}
+
+// htmlFact is one line of the provenance: what and its value, with an
+// optional longer form (a whole digest) on hover.
+type htmlFact struct{ Name, Value, Title string }
+
+// glanceRows is the most rows the page's first screen lists.
+const glanceRows = 14
+
+// glance builds the page's first screen.
+func glance(r Report) htmlGlance {
+	c := r.Comparison
+	bs := verdictBasis(c)
+	g := htmlGlance{Verdict: verdictLine(c), Descriptive: c.Descriptive}
+	listed := slices.Concat(bs.Rows, bs.Undecided)
 	if c.Verdict == compare.Regression {
-		var bad []compare.MetricResult
-		for _, m := range c.Metrics {
-			if m.Status == compare.Regressed && finite(m.Ratio) && m.Ratio > 0 {
-				bad = append(bad, m)
-			}
-		}
-		// Latency first (what users feel), then the largest.
-		slices.SortStableFunc(bad, func(a, b compare.MetricResult) int {
-			return cmp.Or(cmp.Compare(costRank(a), costRank(b)), cmp.Compare(math.Abs(math.Log(b.Ratio)), math.Abs(math.Log(a.Ratio))))
-		})
-		if len(bad) > 0 {
-			line = "REGRESSION: " + change(bad[0])
-			if n := len(bad) - 1; n > 0 {
-				line += fmt.Sprintf(" (and %d more regressed)", n)
-			}
-			return line, ""
-		}
-		for _, h := range c.HeldRate {
-			if h.Status == compare.Regressed {
-				return fmt.Sprintf("REGRESSION: %s did not hold %.0f ops/s (missed in %d of %d candidate trials)", h.Workload, h.TargetOpsPerSec, h.CandidateMissed, h.CandidateTrials), ""
-			}
-		}
-		return verdictLine(c), ""
+		listed = bs.Rows
 	}
-	line = verdictLine(c)
-	if c.Verdict == compare.VerdictInvalid {
-		return line, ""
+	shown := listed[:min(len(listed), glanceRows)]
+	for _, m := range shown {
+		scale, unit := rowScale(m)
+		decimals := 0
+		if top := math.Max(math.Abs(m.Baseline), math.Abs(m.Candidate)) / scale; finite(top) && top > 0 {
+			decimals = max(0, 2-int(math.Floor(math.Log10(top))))
+		}
+		bf, _ := sideCell(m.Baseline, m.BaselineBelow, nil, scale, decimals)
+		cf, _ := sideCell(m.Candidate, m.CandidateBelow, nil, scale, decimals)
+		ch, iv := changeCell(m)
+		row := htmlBasisRow{Name: rowName(m), Figures: bf + " → " + cf + " " + unit, Change: strings.TrimSpace(ch + " " + iv), Class: m.Status}
+		if !c.Descriptive {
+			row.Tolerance, row.Status = tolerance(m), shownStatus(m)
+		}
+		g.Rows = append(g.Rows, row)
 	}
-	ms := c.Metrics
-	if slices.ContainsFunc(ms, func(m compare.MetricResult) bool { return m.Gated }) {
-		ms = slices.DeleteFunc(slices.Clone(ms), func(m compare.MetricResult) bool { return !m.Gated })
+	for _, h := range bs.Held {
+		g.After = append(g.After, heldRateLine(h))
 	}
-	var largest *compare.MetricResult
-	for i, m := range ms {
-		if finite(m.Ratio) && m.Ratio > 0 && (largest == nil || math.Abs(math.Log(m.Ratio)) > math.Abs(math.Log(largest.Ratio))) {
-			largest = &ms[i]
+	names := func(ms []compare.MetricResult) string {
+		var out []string
+		for _, m := range ms {
+			ch, _ := changeCell(m)
+			out = append(out, rowName(m)+" "+ch)
+		}
+		return strings.Join(out, ", ")
+	}
+	if left := listed[len(shown):]; len(left) > 0 {
+		g.After = append(g.After, fmt.Sprintf("and %s: %s", plural(len(left), "more row"), names(left)))
+	}
+	if c.Verdict == compare.Regression && len(bs.Undecided) > 0 {
+		g.After = append(g.After, fmt.Sprintf("undecided (INCONCLUSIVE, gated): %s: %s", plural(len(bs.Undecided), "row"), names(bs.Undecided)))
+	}
+	if n := len(bs.Within); n > 0 && !c.Descriptive {
+		g.After = append(g.After, fmt.Sprintf("and %s, each within its tolerance (the table below)", plural(n, "more gated row")))
+	}
+	if regressed(c) {
+		g.Cause = causeLines(r.vote())
+	}
+	g.Detect = detectShort(c, 1<<10)
+	g.Provenance = provenance(r)
+	return g
+}
+
+// provenance says where the page's figures come from: each side's build
+// and jars, the machine, JDK and Hadoop client, the suite and its pairs,
+// the regress build that decided and the command that reproduces it.
+func provenance(r Report) []htmlFact {
+	c := r.Comparison
+	v := r.vote()
+	var out []htmlFact
+	side := func(role string, s compare.Side, vs VoteSide) {
+		f := htmlFact{Name: role, Value: s.Name}
+		if b := voteSide(compare.Side{Name: s.Name}, VoteSide{Version: vs.Version, RC: vs.RC}); vs.Version != "" && b != s.Name {
+			f.Value += " (HBase " + b + ")"
+		}
+		if d := shortDigest(vs.JarDigest); d != "" {
+			f.Value += ", jars " + d
+			f.Title = vs.JarDigest
+		}
+		out = append(out, f)
+	}
+	side("baseline", c.Baseline, v.Baseline)
+	side("candidate", c.Candidate, v.Candidate)
+	for _, f := range []htmlFact{{Name: "machine", Value: v.Machine}, {Name: "JDK", Value: strings.TrimPrefix(v.JDK, "JDK ")}, {Name: "Hadoop client", Value: v.Hadoop}} {
+		if f.Value != "" {
+			out = append(out, f)
 		}
 	}
-	if largest != nil {
-		what := "Largest change"
-		if largest.Gated {
-			what = "Largest change in a gated metric"
-		}
-		more = what + ": " + change(*largest) + ", " + status(*largest)
+	out = append(out, htmlFact{Name: "run", Value: runLine(c)})
+	if b := regressBuild(v); b != "" {
+		out = append(out, htmlFact{Name: "build", Value: b})
 	}
-	return line, more
+	if v.Command != "" {
+		out = append(out, htmlFact{Name: "reproduce", Value: v.Command})
+	}
+	if !r.Generated.IsZero() {
+		out = append(out, htmlFact{Name: "generated", Value: r.Generated.UTC().Format("2006-01-02 15:04 UTC")})
+	}
+	return out
 }
 
 // costRank orders latency (0) before the servers' cost and throughput (1).
@@ -72,15 +136,6 @@ func costRank(m compare.MetricResult) int {
 		return 0
 	}
 	return 1
-}
-
-// change names one metric's change: "workloada READ p99 +7.0% [+3.0%, +11.0%]".
-func change(m compare.MetricResult) string {
-	s := strings.Join(strings.Fields(m.Workload+" "+strings.TrimPrefix(m.Op, compare.OpAll)+" "+m.Metric), " ") + " " + voteRatio(m.Ratio)
-	if hasCI(m) {
-		s += fmt.Sprintf(" [%s, %s]", voteRatio(m.CILow), voteRatio(m.CIHigh))
-	}
-	return s
 }
 
 // maxTicks is the most ticks an axis carries: more read as a ruler.

@@ -79,7 +79,7 @@ func markdown(c *compare.Comparison, maxRows int) []byte {
 	if d := detectLine(c); d != "" {
 		fmt.Fprintf(&b, "\n%s\n", mdEscape(d))
 	}
-	if notes := gateNotes(c); len(notes) > 0 {
+	if notes := noteLines(c); len(notes) > 0 {
 		b.WriteString("\nNotes:\n\n")
 		for _, n := range notes {
 			fmt.Fprintf(&b, "- %s\n", mdEscape(n))

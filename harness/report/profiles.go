@@ -96,32 +96,6 @@ func profileHeading(p WorkloadProfile) string {
 		p.Workload, cmp.Or(p.Source, "JFR on every region server"), p.BaseTrials, p.CandTrials)
 }
 
-// writeProfilesText writes the differential tables of the regressed
-// workloads and the profile notes; bullet prefixes each note.
-func writeProfilesText(w io.Writer, r Report, bullet string) error {
-	var b bytes.Buffer
-	for _, p := range shownProfiles(r) {
-		fmt.Fprintf(&b, "\n%s\n", profileHeading(p))
-		for _, k := range p.profileKinds() {
-			if k.k.Diff == nil {
-				continue
-			}
-			b.WriteString("\n")
-			if err := profile.WriteDiffTable(&b, k.k.Diff); err != nil {
-				return err
-			}
-		}
-	}
-	if len(r.ProfileNotes) > 0 {
-		b.WriteString("\nprofile notes:\n")
-		for _, n := range r.ProfileNotes {
-			fmt.Fprintf(&b, "%s%s\n", bullet, n)
-		}
-	}
-	_, err := w.Write(b.Bytes())
-	return err
-}
-
 // writeProfilesMarkdown writes the same tables, each in a fenced block (the columns are aligned text).
 func writeProfilesMarkdown(w io.Writer, r Report) error {
 	var b bytes.Buffer
@@ -225,6 +199,9 @@ type htmlProfile struct {
 	Heading string
 	Graphs  []htmlFlame
 	Links   []htmlLink
+	// Open shows the graphs; a workload whose differentials name no frame
+	// (none grew beyond chance) is folded, its heading saying so.
+	Open bool
 }
 
 type htmlFlame struct {
@@ -264,7 +241,14 @@ func htmlProfiles(r Report) ([]htmlProfile, error) {
 		for _, f := range foldedFiles(p) {
 			hp.Links = append(hp.Links, htmlLink{Href: f.rel, Text: f.side + " " + kindTitle(f.kind) + " (folded)"})
 		}
+		for _, k := range p.profileKinds() {
+			hp.Open = hp.Open || k.k.Diff != nil && len(VoteFrames(p.Workload, k.k.Diff)) > 0
+		}
 		out = append(out, hp)
+	}
+	// With no frame named anywhere, the first workload's graphs show.
+	if len(out) > 0 && !slices.ContainsFunc(out, func(h htmlProfile) bool { return h.Open }) {
+		out[0].Open = true
 	}
 	return out, nil
 }
@@ -316,4 +300,45 @@ func latencyRegressed(c *compare.Comparison) bool {
 		}
 	}
 	return false
+}
+
+// writeProfilesSummary writes, for the terminal, each regressed
+// workload's differentials in a line: each kind's change per operation and
+// the frames that grew beyond chance (the tables are report.md's and
+// report.html's), then the profile notes.
+func writeProfilesSummary(b *bytes.Buffer, r Report) {
+	shown := shownProfiles(r)
+	if len(shown) > 0 {
+		b.WriteString("\ndifferential profiles of what regressed (per operation; the frames that grew beyond chance; every frame and stack: report.md, report.html):\n")
+	}
+	short := map[profile.Kind]string{profile.Wait: "waits", profile.CPU: "CPU", profile.Alloc: "allocation"}
+	for _, p := range shown {
+		var parts []string
+		for _, k := range p.profileKinds() {
+			d := k.k.Diff
+			if d == nil || d.BaseOps <= 0 || d.CandOps <= 0 || d.BaseTotal <= 0 {
+				continue
+			}
+			part := short[k.kind] + " " + voteRatio(float64(d.CandTotal)/float64(d.CandOps)/(float64(d.BaseTotal)/float64(d.BaseOps)))
+			var grew []string
+			for _, f := range d.Frames {
+				if d.FrameNamed(f) && len(grew) < 3 {
+					grew = append(grew, profile.ShortFrame(f.Frame)+" "+profile.FormatPerOp(d.Kind, f.Self.Delta()))
+				}
+			}
+			if len(grew) > 0 {
+				part += " (grew: " + strings.Join(grew, ", ") + ")"
+			}
+			parts = append(parts, part)
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(b, "  - %s: %s\n", p.Workload, strings.Join(parts, "; "))
+		}
+	}
+	if len(r.ProfileNotes) > 0 {
+		b.WriteString("\nprofile notes:\n")
+		for _, n := range r.ProfileNotes {
+			fmt.Fprintf(b, "  - %s\n", n)
+		}
+	}
 }

@@ -52,7 +52,9 @@ func TestProfilesShowWhereAMetricRegressed(t *testing.T) {
 		format      string
 		want, avoid []string
 	}{
-		{FormatText, []string{"differential profile, workloada", "SlowGetObserver.burn", "profile notes:", "JFR is off"}, []string{"differential profile, workloadb"}},
+		// The terminal's is a line a workload; the tables are report.md's and report.html's.
+		{FormatText, []string{"differential profiles of what regressed", "  - workloada: CPU x2 (grew: SlowGetObserver.burn +3.33 samples/1k ops)", "profile notes:", "JFR is off"},
+			[]string{"  - workloadb:", "differential profile, workloadb"}},
 		{FormatMarkdown, []string{"#### differential profile, workloada", "```text\nCPU samples: baseline 400", "SlowGetObserver.burn"}, []string{"differential profile, workloadb"}},
 		{FormatHTML, []string{"differential profile, workloada", "<svg", `href="profiles/workloada.candidate.cpu.folded"`, `href="profiles/workloada.baseline.alloc.folded"`, "JFR is off",
 			"<details><summary>Frames and stacks that changed most", "<pre>CPU samples: baseline 400", "above 0.01 maybe chance"}, []string{"differential profile, workloadb", "<script"}},
@@ -157,7 +159,7 @@ func TestWriteAllWritesEachSidesFoldedStacks(t *testing.T) {
 }
 
 func TestMarkdownStartsWithTheVoteParagraph(t *testing.T) {
-	r := Report{Comparison: pairedFixture(), Vote: Vote{Report: "reports/x/report.html"}}
+	r := Report{Comparison: pairedFixture(), Vote: Vote{Report: "https://ci.example.org/run/7/report.html"}}
 	var md, vote bytes.Buffer
 	if err := Render(&md, FormatMarkdown, r); err != nil {
 		t.Fatal(err)
@@ -168,8 +170,17 @@ func TestMarkdownStartsWithTheVoteParagraph(t *testing.T) {
 	if !strings.HasPrefix(md.String(), "```text\n"+vote.String()+"```\n\n### regress:") {
 		t.Errorf("report.md does not open with the vote paragraph:\n%.600s", md.String())
 	}
-	if n := strings.Count(vote.String(), "\n"); n > VoteMaxLines || !strings.Contains(vote.String(), "Full report: reports/x/report.html") {
+	if n := strings.Count(vote.String(), "\n"); n > VoteMaxLines || !strings.Contains(vote.String(), "Full report: https://ci.example.org/run/7/report.html") {
 		t.Errorf("vote: %d lines:\n%s", n, vote.String())
+	}
+	// A path on this machine tells a voter nothing: no "Full report:" line.
+	r.Vote.Report = "reports/x/report.html"
+	vote.Reset()
+	if err := Render(&vote, FormatVote, r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(vote.String(), "reports/x") {
+		t.Errorf("vote names a local path:\n%s", vote.String())
 	}
 	if regressedWorkload(r.Comparison, "workloadb") || !regressedWorkload(r.Comparison, "workloadc") {
 		t.Error("regressedWorkload: workloadb did not regress; workloadc missed its held rate")

@@ -54,6 +54,10 @@ type Report struct {
 	// not drawn (an unpaired comparison, too few pairs).
 	Shifts     []LatencyShift
 	ShiftNotes []string
+	// Dir is the folder every format was written into (WriteAll's): the
+	// text report's first screen names it; "" when the report is only
+	// printed.
+	Dir string
 	// Wide makes the text report the table of every column (--wide) in
 	// place of the compact one that keeps within TextWidth.
 	Wide bool
@@ -349,32 +353,13 @@ func pFormat(p float64) string {
 	return fmt.Sprintf("%.3f", p)
 }
 
-// gateNotes lists the rows' notes (why a metric is not gated or gates for
-// another, pairs left out, a slot's worth): each text once per row, labelled
-// with the metrics it is about unless it begins with its metric.
-func gateNotes(c *compare.Comparison) []string {
-	type at struct{ row, note string }
-	var order []at
-	metrics := map[at][]string{}
-	for _, m := range c.Metrics {
-		if m.Note == "" {
-			continue
-		}
-		k := at{m.Workload + " " + m.Op, m.Note}
-		if _, ok := metrics[k]; !ok {
-			order = append(order, k)
-		}
-		if !noteNamesMetric(m.Note, m.Metric) && !slices.Contains(metrics[k], m.Metric) {
-			metrics[k] = append(metrics[k], m.Metric)
-		}
-	}
-	out := make([]string, 0, len(order))
-	for _, k := range order {
-		label := k.row
-		if ms := metrics[k]; len(ms) > 0 {
-			label += " " + strings.Join(ms, ", ")
-		}
-		out = append(out, label+": "+k.note)
+// noteLines are the rows' notes as lines, each text once naming every row
+// it applies to (groupedNotes).
+func noteLines(c *compare.Comparison) []string {
+	gs := groupedNotes(c)
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.String()
 	}
 	return out
 }
@@ -442,31 +427,6 @@ func headline(c *compare.Comparison) string {
 		}
 	}
 	return b.String()
-}
-
-// verdictLine explains the verdict in words.
-func verdictLine(c *compare.Comparison) string {
-	switch c.Verdict {
-	case compare.Pass:
-		if slices.ContainsFunc(c.Metrics, func(m compare.MetricResult) bool {
-			return m.Gated && m.DetectOnly && m.Status != compare.Unchanged && m.Status != compare.NotWorse && m.Status != compare.Improved
-		}) {
-			return "PASS: no gated metric regressed, and every one that holds a PASS is shown no worse than its tolerance (latency only detects: some of it is undecided)"
-		}
-		return "PASS: every gated metric is shown no worse than its tolerance"
-	case compare.Regression:
-		return "REGRESSION: at least one gated metric regressed beyond its tolerance"
-	case compare.VerdictInconclusive:
-		if len(c.NotCompared) > 0 {
-			return "INCONCLUSIVE: gated but not compared: " + strings.Join(c.NotCompared, "; ")
-		}
-		return "INCONCLUSIVE: no gated metric regressed, but not every one is shown within tolerance; run more pairs"
-	case compare.VerdictInvalid:
-		return "INVALID: " + c.Invalid
-	case compare.VerdictDescriptive:
-		return "DESCRIPTIVE: ratios only (" + DescriptiveNote + "); no verdict"
-	}
-	return string(c.Verdict)
 }
 
 // detectLine says what the run could see: for each gated metric, the

@@ -203,9 +203,15 @@ func TestHTMLIsSelfContained(t *testing.T) {
 	if strings.Count(page, "<polyline") != 4 {
 		t.Errorf("want a baseline and a candidate line per plot")
 	}
-	for _, bad := range []string{"<script", " src=", "href=", "@import", "url("} {
+	for _, bad := range []string{"<script", " src=", "@import", "url("} {
 		if strings.Contains(page, bad) {
 			t.Errorf("page references %q: it must need no network", bad)
+		}
+	}
+	// Links only within the page (its table of contents).
+	for _, l := range strings.Split(page, `href="`)[1:] {
+		if !strings.HasPrefix(l, "#") {
+			t.Errorf("page links to %.40q: it must need no network", l)
 		}
 	}
 	for _, want := range []string{"99.9%", "99%", "workload|x"} {
@@ -360,16 +366,16 @@ func TestGateNotesNameTheirMetricOnceAndEachTextOnce(t *testing.T) {
 		{Workload: "workloada", Op: "READ", Metric: "p99", Note: "p99 not gated: a trial recorded only 4913 operations"},
 		{Workload: "all workloads", Op: "ALL", Metric: "cpu_per_op", Note: primary, Primary: true},
 		{Workload: "all workloads", Op: "ALL", Metric: "alloc_per_op", Note: primary, Primary: true},
-		{Workload: "workloadb", Op: "ALL", Metric: "cpu_per_op", Note: "cpu_per_op: 1 pair left out (ratio +14.7%)"},
+		{Workload: "workloadb", Op: "ALL", Metric: "cpu_per_op", Note: "cpu_per_op: 1 pair left out (ratio +14.7%), beyond 5 robust sds"},
 		{Workload: "workloadb", Op: "ALL", Metric: "alloc_per_op"},
 	}}
 	want := []string{
 		"workloada READ p99.9: slot 1 read -26.8% [-41.9%, -7.7%] against slot 2 in its pairs (taken out of the ratio)",
 		"workloada READ: p99 not gated: a trial recorded only 4913 operations",
 		"all workloads ALL cpu_per_op, alloc_per_op: " + primary,
-		"workloadb ALL: cpu_per_op: 1 pair left out (ratio +14.7%)",
+		"workloadb ALL cpu_per_op [+14.7%]: pairs left out (their ratios in brackets), beyond 5 robust sds",
 	}
-	if got := gateNotes(c); !slices.Equal(got, want) {
-		t.Errorf("gateNotes:\n got %q\nwant %q", got, want)
+	if got := noteLines(c); !slices.Equal(got, want) {
+		t.Errorf("noteLines:\n got %q\nwant %q", got, want)
 	}
 }

@@ -1,10 +1,11 @@
 package report
 
 import (
-	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -18,16 +19,18 @@ import (
 const TextWidth = 100
 
 // The compact table is benchstat's shape: one row a metric under a line per
-// workload, one unit a row (both sides' figures in it), each side's figure
-// with the spread of its per-trial values, the change with its interval,
-// the status spelled out. Nothing in it is a symbol benchstat users would
-// read otherwise ("~" there means "not significant").
+// workload and operation, one unit a row (both sides' figures in it), each
+// side's figure with the coefficient of variation of its per-trial values
+// ("cv 9%": "±" is kept for intervals), the change with its interval, the
+// status spelled out and, on the rows the verdict reads, the tolerance it
+// holds them to. Nothing in it is a symbol benchstat users would read
+// otherwise ("~" there means "not significant").
 
 // compactRow is one metric's cells in the compact table; a side's figure
 // and its spread, and the change and its interval, are cells of their own
 // so that figures align on their last digit and intervals on their bracket.
 type compactRow struct {
-	workload              string
+	heading               string // the workload and operation the row sits under
 	name, unit            string
 	baseline, baseSpread  string
 	candidate, candSpread string
@@ -37,22 +40,18 @@ type compactRow struct {
 
 // compactCells formats m for the compact table.
 func compactCells(m compare.MetricResult) compactRow {
-	name := m.Metric
-	if m.Op != compare.OpAll {
-		name = m.Op + " " + m.Metric
-	}
 	scale, unit := rowScale(m)
 	// One count of decimals a row, three significant digits of its larger figure.
 	decimals := 0
 	if top := math.Max(math.Abs(m.Baseline), math.Abs(m.Candidate)) / scale; finite(top) && top > 0 {
 		decimals = max(0, 2-int(math.Floor(math.Log10(top))))
 	}
-	r := compactRow{workload: m.Workload, name: name, unit: unit, status: string(m.Status)}
+	r := compactRow{heading: strings.TrimSuffix(rowName(m), " "+m.Metric), name: m.Metric, unit: unit, status: shownStatus(m)}
 	r.baseline, r.baseSpread = sideCell(m.Baseline, m.BaselineBelow, m.BaselineValues, scale, decimals)
 	r.candidate, r.candSpread = sideCell(m.Candidate, m.CandidateBelow, m.CandidateValues, scale, decimals)
 	r.change, r.interval = changeCell(m)
 	if m.Gated {
-		r.gateLabel = "gate"
+		r.gateLabel = cmp.Or(tolerance(m), "gate")
 	}
 	return r
 }
@@ -87,7 +86,7 @@ func rowScale(m compare.MetricResult) (float64, string) {
 }
 
 // sideCell formats one side's figure in the row's unit and decimals, and
-// the spread of its per-trial values ("± 1%", "" with fewer than two); a
+// the spread of its per-trial values ("cv 1%", "" with fewer than two); a
 // figure only known to lie below a bound reads "< 1.00".
 func sideCell(v float64, below bool, values []float64, scale float64, decimals int) (figure, spreadCell string) {
 	if !finite(v) {
@@ -98,7 +97,7 @@ func sideCell(v float64, below bool, values []float64, scale float64, decimals i
 		return "< " + figure, ""
 	}
 	if cv, ok := spread(values); ok {
-		spreadCell = fmt.Sprintf("± %.0f%%", 100*cv)
+		spreadCell = fmt.Sprintf("cv %.0f%%", 100*cv)
 	}
 	return figure, spreadCell
 }
@@ -127,7 +126,8 @@ func spread(values []float64) (float64, bool) {
 
 // changeCell is the change in percent and its interval, "+7.0%" and
 // "[+3.0, +11.0]", to two decimals when the interval lies within ±1%
-// (throughput often moves by 0.1%); no interval when there is none.
+// (throughput often moves by 0.1%) and to none from 100% on ("+108");
+// no interval when there is none.
 func changeCell(m compare.MetricResult) (change, interval string) {
 	if !finite(m.Ratio) {
 		return "n/a", ""
@@ -136,28 +136,63 @@ func changeCell(m compare.MetricResult) (change, interval string) {
 	if hasCI(m) && m.CILow > 0.99 && m.CIHigh < 1.01 {
 		digits = 2
 	}
-	pct := func(r float64) string {
+	pct := func(r float64, digits int) string {
 		v := (r - 1) * 100
+		if math.Abs(v) >= 99.95 {
+			digits = 0
+		}
 		if p := math.Pow(10, float64(digits)); math.Round(v*p) == 0 {
 			v = 0 // no "-0.0"
 		}
 		return fmt.Sprintf("%+.*f", digits, v)
 	}
 	if !hasCI(m) {
-		return pct(m.Ratio) + "%", ""
+		return pct(m.Ratio, digits) + "%", ""
 	}
-	return pct(m.Ratio) + "%", fmt.Sprintf("[%s, %s]", pct(m.CILow), pct(m.CIHigh))
+	return pct(m.Ratio, digits) + "%", fmt.Sprintf("[%s, %s]", pct(m.CILow, digits), pct(m.CIHigh, digits))
 }
 
 // writeCompactTable writes c's metrics as the compact table: a header, then
-// each workload's line and its rows. A descriptive comparison has no
-// status column (every row would say DESCRIPTIVE; the headline says it once).
+// each workload and operation's line and its rows, within TextWidth
+// columns (the spreads go when they would not fit). A descriptive
+// comparison has no status or gate column (every row would say
+// DESCRIPTIVE; the verdict line says it once).
 func writeCompactTable(w io.Writer, c *compare.Comparison) error {
 	rows := make([]compactRow, len(c.Metrics))
+	first := map[string]int{}
 	for i, m := range c.Metrics {
 		rows[i] = compactCells(m)
+		if _, ok := first[rows[i].heading]; !ok {
+			first[rows[i].heading] = i
+		}
 	}
-	head := compactRow{unit: "unit", baseline: "baseline", candidate: "candidate", change: "change", interval: "[CI]", status: "status"}
+	// Each heading once: the rows over all workloads come cost by cost
+	// (cpu over all, then over the READ-heavy ones, ...), gathered here
+	// under their heading.
+	slices.SortStableFunc(rows, func(a, b compactRow) int { return cmp.Compare(first[a.heading], first[b.heading]) })
+	out := layoutCompact(rows, c.Descriptive)
+	if widest(out) > TextWidth {
+		for i := range rows {
+			rows[i].baseSpread, rows[i].candSpread = "", ""
+		}
+		out = layoutCompact(rows, c.Descriptive)
+	}
+	_, err := io.WriteString(w, out)
+	return err
+}
+
+// widest is the widest line of s, in runes.
+func widest(s string) int {
+	n := 0
+	for _, l := range strings.Split(s, "\n") {
+		n = max(n, utf8.RuneCountInString(l))
+	}
+	return n
+}
+
+// layoutCompact aligns the compact table's rows under their headings.
+func layoutCompact(rows []compactRow, descriptive bool) string {
+	head := compactRow{unit: "unit", baseline: "baseline", candidate: "candidate", change: "change", interval: "[CI]", status: "status", gateLabel: "gate"}
 	width := func(f func(compactRow) string) int {
 		n := 0
 		for _, r := range rows {
@@ -187,37 +222,37 @@ func writeCompactTable(w io.Writer, c *compare.Comparison) error {
 	}
 	wBaseCol := max(wSide(wBase, wBaseSpread), len(head.baseline))
 	wCandCol := max(wSide(wCand, wCandSpread), len(head.candidate))
+	wChange = max(wChange, len(head.change))
+	wStatus = max(wStatus, len(head.status))
 	line := func(name string, r compactRow, heading bool) string {
 		base, cand, change := r.baseline, r.candidate, r.change
-		if !heading {
+		switch {
+		case !heading:
 			base, cand = side(r.baseline, r.baseSpread, wBase, wBaseSpread), side(r.candidate, r.candSpread, wCand, wCandSpread)
 			change = pad(r.change, wChange, true)
 			if wInterval > 0 {
 				change += " " + pad(r.interval, wInterval, false)
 			}
-		} else if wInterval > 0 {
+		case wInterval > 0:
 			change = pad(r.change, wChange, true) + " " + pad(r.interval, wInterval, false)
 		}
 		cells := []string{pad(name, wName, false), pad(r.unit, wUnit, false), pad(base, wBaseCol, false), pad(cand, wCandCol, false), change}
-		if !c.Descriptive {
+		if !descriptive {
 			cells = append(cells, pad(r.status, wStatus, false), r.gateLabel)
 		}
 		return strings.TrimRight(strings.Join(cells, "  "), " ") + "\n"
 	}
-	wChange = max(wChange, len(head.change))
-	wStatus = max(wStatus, len(head.status))
-	var b bytes.Buffer
+	var b strings.Builder
 	b.WriteString(line("", head, true))
 	prev := ""
 	for i, r := range rows {
-		if i == 0 || r.workload != prev {
-			b.WriteString(r.workload + "\n")
-			prev = r.workload
+		if i == 0 || r.heading != prev {
+			b.WriteString(r.heading + "\n")
+			prev = r.heading
 		}
 		b.WriteString(line(indent+r.name, r, false))
 	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return b.String()
 }
 
 // pad pads s with blanks to n runes, on the left when right-aligned.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,9 +21,6 @@ const VoteMaxLines = 20
 // plain-text mail, read at 72-80 columns; a longer line wraps, its
 // continuation indented.
 const VoteWidth = 78
-
-// voteMaxChanges is how many metric changes the paragraph lists.
-const voteMaxChanges = 4
 
 // VoteSide identifies one side's build beyond its version.
 type VoteSide struct {
@@ -114,18 +110,23 @@ func WriteVote(w io.Writer, c *compare.Comparison, v Vote) error {
 	return err
 }
 
-// VoteParagraph is what a voter pastes into the release vote thread, at most
-// VoteMaxLines lines: the two builds, machine and JDK, suite, verdict, the
-// largest changes with their intervals, the smallest detectable change when
-// known, the frames that grew when something regressed, notes (each once),
-// and where the full report is. Latencies under a millisecond read "< 1 ms".
-// A nil comparison gives no lines.
+// VoteParagraph is what a voter pastes into the release vote thread, at
+// most VoteMaxLines lines of VoteWidth columns: the two builds, machine,
+// JDK and suite; the verdict; the rows it rests on with their tolerances
+// (verdictBasis: under REGRESSION what regressed, under PASS the rows over
+// several workloads that hold it), the gated rows left undecided (never
+// left out for larger changes), where the time went and the frames that
+// grew when something regressed (the cause lines as VoteFrames give them);
+// what the gate held each class of rows to and the smallest change each
+// could see (what a PASS covered); how to reproduce the run elsewhere and
+// the regress build that decided; notes where room is left. Latencies
+// under a millisecond read "< 1 ms". A nil comparison gives no lines.
 func VoteParagraph(c *compare.Comparison, v Vote) []string {
 	if c == nil {
 		return nil
 	}
-	var head []string
-	head = append(head, fmt.Sprintf("regress: HBase %s vs %s", voteSide(c.Candidate, v.Candidate), voteSide(c.Baseline, v.Baseline)))
+	bs := verdictBasis(c)
+	head := []string{fmt.Sprintf("regress: HBase %s vs %s", voteSide(c.Candidate, v.Candidate), voteSide(c.Baseline, v.Baseline))}
 	var env []string
 	if v.Machine != "" {
 		env = append(env, "machine: "+v.Machine)
@@ -139,42 +140,98 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 	env = append(env, "suite: "+voteSuite(c))
 	head = append(head, strings.Join(env, "; "))
 	head = append(head, "Verdict: "+verdictLine(c))
+	head = wrapVote(head)
 
-	var changes []string
-	if cs, more := voteChanges(c); len(cs) > 0 {
-		h := "Largest changes (candidate vs baseline"
-		if !c.Descriptive && c.LookAlpha > 0 {
-			h += fmt.Sprintf(", [interval] one-sided at %.3g", c.LookAlpha)
+	// The rows the verdict rests on, with both sides' figures while they
+	// fit (what moved under a REGRESSION keeps them).
+	figures := true
+	var rows []string
+	setRows := func() {
+		rows = rows[:0]
+		for _, m := range bs.Rows {
+			rows = append(rows, voteRow(m, figures))
 		}
-		h += "):"
-		if more > 0 {
-			h = strings.TrimSuffix(h, ":") + fmt.Sprintf("; %d more in the full report:", more)
+		for _, h := range bs.Held {
+			rows = append(rows, voteHeld(h))
 		}
-		changes = append([]string{h}, cs...)
 	}
-	var frames []string
+	setRows()
+	restsOn := "Rests on (candidate vs baseline"
+	if !c.Descriptive && c.LookAlpha > 0 {
+		restsOn += fmt.Sprintf(", [interval] one-sided at %.3g", c.LookAlpha)
+	}
+	restsOn += "):"
+	if c.Descriptive {
+		restsOn = "Largest changes (candidate vs baseline):"
+	}
+	within := ""
+	if n := len(bs.Within); n > 0 && !c.Descriptive {
+		within = fmt.Sprintf("- and %s, each within its tolerance", plural(n, "more gated row"))
+	}
+	// rowsBlock is the header and the first n rows, the rest counted.
+	rowsBlock := func(n int) []string {
+		if len(rows) == 0 {
+			return nil
+		}
+		n = min(n, len(rows))
+		out := append([]string{restsOn}, rows[:n]...)
+		switch left := len(rows) - n; {
+		case left > 0 && c.Verdict == compare.Pass:
+			out = append(out, fmt.Sprintf("- and %s, each within its tolerance", plural(left+len(bs.Within), "more gated row")))
+		case left > 0:
+			what := map[compare.Verdict]string{compare.Regression: "that regressed", compare.VerdictInconclusive: "not shown within tolerance"}[c.Verdict]
+			out = append(out, strings.TrimSpace(fmt.Sprintf("- and %s %s", plural(left, "more row"), what)))
+			if within != "" {
+				out = append(out, within)
+			}
+		case within != "":
+			out = append(out, within)
+		}
+		return wrapVote(out)
+	}
+	// The gated rows left undecided: each a line under PASS, where they
+	// are few and what a PASS did not cover; a list under REGRESSION.
+	undecided := func(maxLines int) []string {
+		if len(bs.Undecided) == 0 {
+			return nil
+		}
+		if c.Verdict != compare.Regression {
+			out := []string{"Undecided (only detect; no PASS held back by them):"}
+			if c.Verdict == compare.VerdictInconclusive {
+				out[0] = "Undecided, only detecting:"
+			}
+			for _, m := range bs.Undecided {
+				out = append(out, voteRow(m, figures))
+			}
+			return wrapVote(out)
+		}
+		names := make([]string, len(bs.Undecided))
+		for i, m := range bs.Undecided {
+			names[i] = rowName(m) + " " + voteRatio(m.Ratio)
+		}
+		lead := fmt.Sprintf("Undecided (INCONCLUSIVE, gated): %s:", plural(len(names), "row"))
+		for k := len(names); k > 0; k-- {
+			l := lead + " " + strings.Join(names[:k], ", ")
+			if k < len(names) {
+				l += fmt.Sprintf(" and %d more", len(names)-k)
+			}
+			if w := wrapVote([]string{l}); len(w) <= maxLines {
+				return w
+			}
+		}
+		return wrapVote([]string{lead[:len(lead)-1]})
+	}
+	var cause []string
 	if regressed(c) {
-		frames = voteCauseLines(v.Causes)
-		if len(frames) == 0 {
-			frames = voteFrameLines(v.Frames)
-		}
+		cause = wrapVote(causeLines(v))
 	}
-	var detect, gate []string
-	if len(v.Detectable) > 0 {
-		parts := make([]string, 0, len(v.Detectable))
-		for _, d := range v.Detectable {
-			parts = append(parts, fmt.Sprintf("%s %.1f%%", d.Metric, d.Fraction*100))
-		}
-		detect = []string{"Smallest change this run could detect: " + strings.Join(parts, ", ")}
-	}
-	if g := voteGate(c); g != "" {
-		gate = []string{g}
-	}
+	held := wrapVote(nonEmpty(voteGate(c)))
+	detect := wrapVote(nonEmpty(voteDetect(c, v)))
 	var after []string
-	if v.Regress != "" {
-		after = append(after, "Decided by "+v.Regress)
+	if b := regressBuild(v); b != "" {
+		after = append(after, b)
 	}
-	if v.Report != "" {
+	if strings.Contains(v.Report, "://") { // a path on this machine tells a voter nothing
 		after = append(after, "Full report: "+v.Report)
 	}
 	reproduce := func(maxLines int) []string {
@@ -183,68 +240,143 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 		}
 		return cutReproduce(v.Command, maxLines)
 	}
-	last := slices.Concat(reproduce(voteReproduceLines), wrapVote(after))
-
-	head = wrapVote(head)
-	// The blocks in the order they print; when the paragraph would run
-	// past VoteMaxLines the least needed go first: what the run could
-	// detect, then what the gate held (the full report has both), never
-	// the changes, the frames or how to reproduce the run.
-	blocks := [][]string{wrapVote(changes), wrapVote(detect), wrapVote(gate), wrapVote(frames)}
-	size := func() int {
-		n := len(head) + len(last)
-		for _, b := range blocks {
-			n += len(b)
-		}
-		return n
+	nRows, nUndecided, nReproduce := len(rows), 3, voteReproduceLines
+	pass := c.Verdict == compare.Pass
+	build := func() []string {
+		return slices.Concat(head, rowsBlock(nRows), undecided(nUndecided), cause, held, detect, reproduce(nReproduce), wrapVote(after))
 	}
-	for _, drop := range []int{1, 2} {
-		if size() > VoteMaxLines {
-			blocks[drop] = nil
-		}
-	}
-	// Still too long: the frames of one workload, then fewer changes;
-	// the head and how to reproduce the run always fit.
-	if size() > VoteMaxLines && len(frames) > 1 {
-		blocks[3] = wrapVote(frames[:1])
-	}
-	// The header and the largest change (latency first) always print.
-	for size() > VoteMaxLines && len(changes) > 2 {
-		blocks[0] = wrapVote(changes[:len(changes)-1])
-		changes = changes[:len(changes)-1]
-	}
-	// A command too long to fit (a dozen --*-conf flags) is cut; the
-	// whole command is in the full report (report.md), never lost.
-	if over := size() - VoteMaxLines; over > 0 && v.Command != "" {
-		n := len(reproduce(voteReproduceLines))
-		last = slices.Concat(reproduce(max(2, n-over)), wrapVote(after))
-	}
-	tail := slices.Concat(blocks...)
-	room := VoteMaxLines - len(head) - len(tail) - len(last)
-	notes := voteNotes(c)
-	var kept []string
-	for i, n := range notes {
-		w := wrapVote([]string{n})
-		more := fmt.Sprintf("Note: %d more notes in the full report", len(notes)-i)
-		if len(kept)+len(w) > room || i < len(notes)-1 && len(kept)+len(w) >= room {
-			if len(kept) < room {
-				kept = append(kept, more)
+	// When the paragraph would run past VoteMaxLines the least needed go
+	// first. Under a PASS what it covered stays (the tolerances held, what
+	// could be seen, every undecided row); the rows over several workloads
+	// that only detect go first. Under a REGRESSION what moved and why
+	// stays; what could be seen and the tolerances held (each row says its
+	// own) go first.
+	for len(build()) > VoteMaxLines {
+		switch {
+		case figures && c.Verdict != compare.Regression:
+			figures = false
+			setRows()
+		case !pass && len(detect) > 0:
+			detect = nil
+		case !pass && len(held) > 0:
+			held = nil
+		case !pass && nUndecided > 1:
+			nUndecided--
+		case nRows > 1:
+			nRows--
+		case len(cause) > 1:
+			// The first cause (or frame line) alone; one that does not fit
+			// goes whole.
+			cause = wrapVote(causeLines(v)[:1])
+			if len(cause) > 1 && len(causeLines(v)) == 1 {
+				cause = cause[:0]
 			}
-			break
+		case nReproduce > 2 && v.Command != "":
+			nReproduce--
+		default:
+			out := build()
+			return quoteNames(c, v, out[:VoteMaxLines])
 		}
-		kept = append(kept, w...)
 	}
-	out := slices.Concat(head, tail, kept, last)
-	out = out[:min(len(out), VoteMaxLines)]
-	// Names come from the store and from the command line: the paragraph is
-	// pasted into mail, issue trackers and Markdown, so a name that is not
-	// plain is quoted wherever it appears, its markup made inert.
+	out := build()
+	// Notes where room is left, each whole; none that says nothing.
+	room := VoteMaxLines - len(out)
+	var notes []string
+	for _, n := range voteNotes(c) {
+		if w := wrapVote([]string{n}); len(notes)+len(w) <= room {
+			notes = append(notes, w...)
+		}
+	}
+	at := len(out) - len(reproduce(nReproduce)) - len(wrapVote(after))
+	out = slices.Concat(out[:at], notes, out[at:])
+	return quoteNames(c, v, out)
+}
+
+// quoteNames quotes, in the paragraph's lines, every name of the
+// comparison that is not plain: names come from the store and from the
+// command line, and the paragraph is pasted into mail, issue trackers and
+// Markdown, so a name's markup must take no effect.
+func quoteNames(c *compare.Comparison, v Vote, out []string) []string {
 	if q := freeTextQuoter(c, v); q != nil {
 		for i := range out {
 			out[i] = q.Replace(out[i])
 		}
 	}
 	return out
+}
+
+// nonEmpty is s as a line, none when s is empty.
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// regressBuild is the line naming the regress build that decided, the one
+// place every format prints it from (vote.txt, the HTML's provenance).
+func regressBuild(v Vote) string {
+	if v.Regress == "" {
+		return ""
+	}
+	return "Decided by " + v.Regress
+}
+
+// voteRow is one row the verdict rests on: "- all workloads cpu_per_op:
+// -3.3% [-4.1%, -2.6%], NOT WORSE (tolerance 3%)", with both sides'
+// figures first when asked ("269 µs -> 288 µs, ").
+func voteRow(m compare.MetricResult, figures bool) string {
+	s := "- " + rowName(m) + ": "
+	if figures {
+		s += voteValue(m.Metric, m.Baseline, m.BaselineBelow, m.Unit) + " -> " + voteValue(m.Metric, m.Candidate, m.CandidateBelow, m.Unit) + ", "
+	}
+	s += voteRatio(m.Ratio)
+	if hasCI(m) {
+		s += fmt.Sprintf(" [%s, %s]", voteRatio(m.CILow), voteRatio(m.CIHigh))
+	}
+	if m.Status == compare.Descriptive { // the verdict line says it, once
+		return s
+	}
+	st := shownStatus(m)
+	s += ", " + st
+	if t := tolerance(m); t != "" && !strings.HasSuffix(st, t) {
+		s += " (" + t + ")"
+	}
+	if b := verdictBoundNote(m); b != "" {
+		s += " " + b
+	}
+	return s
+}
+
+// voteHeld is a held-rate check among the rows.
+func voteHeld(h compare.HeldRate) string {
+	return fmt.Sprintf("- %s held rate %.0f ops/s: missed in %d of %d candidate and %d of %d baseline trials, %s",
+		h.Workload, h.TargetOpsPerSec, h.CandidateMissed, h.CandidateTrials, h.BaselineMissed, h.BaselineTrials, h.Status)
+}
+
+// voteDetect says what each class of gated rows could see: "Could see
+// (power 0.8): p50 +5% to +39%, ..., server cost +5% to +63%", each from
+// the row over several workloads to the least sensitive workload's; the
+// Vote's own figures when the comparison estimated none.
+func voteDetect(c *compare.Comparison, v Vote) string {
+	ds := costClass(detectClasses(c))
+	var parts []string
+	for _, d := range ds {
+		name := d.Metric
+		if name == "cost" {
+			name = "server cost"
+		}
+		parts = append(parts, name+" "+d.span())
+	}
+	if len(parts) == 0 {
+		for _, d := range v.Detectable {
+			parts = append(parts, fmt.Sprintf("%s %.1f%%", d.Metric, d.Fraction*100))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Could see (power 0.8): " + strings.Join(parts, ", ")
 }
 
 // boolFirst orders true before false.
@@ -396,76 +528,6 @@ func regressed(c *compare.Comparison) bool {
 	return false
 }
 
-// voteChanges lists the largest changes: regressions first, then
-// improvements, then the rest, each by size; gated metrics only when there
-// are any. It returns the lines and how many changes it left out.
-func voteChanges(c *compare.Comparison) ([]string, int) {
-	type item struct {
-		rank    int
-		primary bool // a row over all workloads: the one a voter reads first
-		size    float64
-		line    string
-	}
-	var items []item
-	rank := func(s compare.Status) int {
-		switch s {
-		case compare.Regressed:
-			return 0
-		case compare.Improved:
-			return 1
-		}
-		return 2
-	}
-	ms := c.Metrics
-	if slices.ContainsFunc(ms, func(m compare.MetricResult) bool { return m.Gated }) {
-		ms = slices.DeleteFunc(slices.Clone(ms), func(m compare.MetricResult) bool { return !m.Gated })
-	}
-	for _, m := range ms {
-		if !finite(m.Ratio) || m.Ratio <= 0 {
-			continue
-		}
-		// Latency first within a status: it is what users feel; the
-		// servers' cost says why.
-		r := 2 * rank(m.Status)
-		if metric.Of(m.Metric).Scope != metric.PerOp {
-			r++
-		}
-		items = append(items, item{r, m.Primary, math.Abs(math.Log(m.Ratio)), voteMetric(m)})
-	}
-	for _, h := range c.HeldRate {
-		if h.Status != compare.Regressed {
-			continue
-		}
-		items = append(items, item{1, false, math.Inf(1), fmt.Sprintf("- %s held rate %.0f ops/s: missed in %d of %d candidate and %d of %d baseline trials, %s",
-			h.Workload, h.TargetOpsPerSec, h.CandidateMissed, h.CandidateTrials, h.BaselineMissed, h.BaselineTrials, h.Status)})
-	}
-	slices.SortStableFunc(items, func(a, b item) int {
-		return cmp.Or(cmp.Compare(a.rank, b.rank), boolFirst(a.primary, b.primary), cmp.Compare(b.size, a.size))
-	})
-	var lines []string
-	for _, it := range items[:min(voteMaxChanges, len(items))] {
-		lines = append(lines, it.line)
-	}
-	return lines, len(items) - len(lines)
-}
-
-// voteMetric is one change: "- workloada READ p99: 3.34 ms -> 3.57 ms,
-// +7.0% [+3.0%, +11.0%], REGRESSED"; a ratio of 2 or more reads as a
-// factor: "- workloadc READ p50: 362 µs -> 1.45 ms, x4.0 [x3.84, x4.18]".
-func voteMetric(m compare.MetricResult) string {
-	what := strings.Join(strings.Fields(m.Workload+" "+strings.TrimPrefix(m.Op, compare.OpAll)+" "+m.Metric), " ")
-	s := fmt.Sprintf("- %s: %s -> %s, %s", what,
-		voteValue(m.Metric, m.Baseline, m.BaselineBelow, m.Unit), voteValue(m.Metric, m.Candidate, m.CandidateBelow, m.Unit), voteRatio(m.Ratio))
-	if hasCI(m) {
-		s += fmt.Sprintf(" [%s, %s]", voteRatio(m.CILow), voteRatio(m.CIHigh))
-	}
-	s += ", " + status(m)
-	if b := verdictBoundNote(m); b != "" {
-		s += " " + b
-	}
-	return s
-}
-
 // verdictBoundNote says, for a gated metric whose printed interval lies
 // beyond its tolerance but that is not REGRESSED, the bound the verdict
 // used: the interval is read at the look's alpha, the regression decision
@@ -502,6 +564,15 @@ func voteValue(name string, v float64, below bool, unit string) string {
 		return "< 1 ms"
 	}
 	return sideValue(v, below, unit)
+}
+
+// causeLines are the vote's cause lines: the causes named across the
+// decisive workloads' pairs (VoteCauses), else the frames that grew.
+func causeLines(v Vote) []string {
+	if lines := voteCauseLines(v.Causes); len(lines) > 0 {
+		return lines
+	}
+	return voteFrameLines(v.Frames)
 }
 
 // voteFrameLines lists the frames that grew, one line per workload and kind, at most two lines.
@@ -542,74 +613,20 @@ func voteFrameLines(frames []VoteFrame) []string {
 	return lines
 }
 
-// voteNotes are the gate's notes and the warnings, each text once, naming
-// every metric it applies to.
+// voteNotes are the notes a voter can use, each text once naming every
+// row it applies to, then the warnings: not what a row over several
+// workloads is, nor that throughput follows a target rate, nor what a
+// slot was worth in a row the verdict does not read (the full report's).
 func voteNotes(c *compare.Comparison) []string {
-	var order []string
-	where := map[string][]string{}
-	add := func(note, at string) {
-		if _, ok := where[note]; !ok {
-			order = append(order, note)
+	var out []string
+	for _, g := range groupedNotes(c) {
+		if g.Kind == notePrimary || g.Kind == noteThroughput || g.Kind == noteSlot {
+			continue
 		}
-		if at != "" && !slices.Contains(where[note], at) {
-			where[note] = append(where[note], at)
-		}
-	}
-	// A percentile too few operations kept from gating is one note for
-	// every operation it applies to, whatever each trial's count.
-	type tail struct{ metric, fallback string }
-	var tails []tail
-	tailAt := map[tail][]string{}
-	tailOps := map[tail][]int64{}
-	for _, m := range c.Metrics {
-		fb := compare.TailFallback(m)
-		switch {
-		case m.Note == "":
-		case m.GatedFor != "":
-			// "gates in place of p95" restates the p95 row's own note
-			// ("p95 not gated: ...; p50 gates in its place").
-		case m.Primary:
-			// What a primary row is, the full report says; the vote's
-			// change line names it ("all workloads").
-		case m.Metric == metric.Throughput && !m.Gated && len(c.HeldRate) > 0:
-			// A method note: at a target rate the held-rate check gates
-			// instead, as the full report says once.
-		case !m.Gated && m.SlotEffect != 0 && strings.HasPrefix(m.Note, compare.SlotNotePrefix):
-			// What a slot was worth in a row the verdict does not read
-			// (the pairs took it out of the ratio): the full report's.
-		case !m.Gated && fb != "":
-			k := tail{m.Metric, fb}
-			if _, ok := tailAt[k]; !ok {
-				tails = append(tails, k)
-			}
-			if at := m.Workload + " " + m.Op; !slices.Contains(tailAt[k], at) {
-				tailAt[k] = append(tailAt[k], at)
-			}
-			tailOps[k] = append(tailOps[k], m.OpsPerTrial)
-		default:
-			at := m.Workload + " " + m.Op
-			if !noteNamesMetric(m.Note, m.Metric) {
-				at += " " + m.Metric
-			}
-			add(m.Note, at)
-		}
-	}
-	for _, k := range tails {
-		note := compare.TailNotes(k.metric, k.fallback, tailOps[k])
-		for _, at := range tailAt[k] {
-			add(note, at)
-		}
+		out = append(out, "Note: "+g.String())
 	}
 	for _, w := range c.Warnings {
-		add(w, "")
-	}
-	out := make([]string, 0, len(order))
-	for _, n := range order {
-		s := "Note: " + n
-		if at := where[n]; len(at) > 0 {
-			s = "Note (" + strings.Join(at, ", ") + "): " + n
-		}
-		out = append(out, s)
+		out = append(out, "Note: "+w)
 	}
 	return out
 }
@@ -639,9 +656,10 @@ func wrapVote(lines []string) []string {
 	return out
 }
 
-// voteGate says what the verdict held each gated metric to: "Held to:
-// p50 5% a workload, 3% over all workloads; ...", latencies first, then
-// the servers' costs, each tolerance once.
+// voteGate says what the verdict held each gated metric to, latencies
+// first, then the servers' costs: "Held to (a workload/pooled): p50
+// 10%/3%, p95 30%/10%, ...", a metric's tolerances a workload's and over
+// several workloads' rows ("-/3%" with no workload's row), each once.
 func voteGate(c *compare.Comparison) string {
 	if c.Descriptive {
 		return ""
@@ -649,6 +667,7 @@ func voteGate(c *compare.Comparison) string {
 	type tols struct{ each, over []float64 }
 	byMetric := map[string]*tols{}
 	var order []string
+	anyOver := false
 	for _, m := range c.Metrics {
 		if !m.Gated || m.Tolerance <= 0 {
 			continue
@@ -660,6 +679,7 @@ func voteGate(c *compare.Comparison) string {
 			order = append(order, m.Metric)
 		}
 		if m.Primary {
+			anyOver = true
 			if !slices.Contains(t.over, m.Tolerance) {
 				t.over = append(t.over, m.Tolerance)
 			}
@@ -670,66 +690,30 @@ func voteGate(c *compare.Comparison) string {
 	if len(order) == 0 {
 		return ""
 	}
-	slices.SortStableFunc(order, func(a, b string) int { return cmp.Compare(metric.Rank(a), metric.Rank(b)) })
+	slices.SortStableFunc(order, func(a, b string) int {
+		return cmp.Or(cmp.Compare(costRank(compare.MetricResult{Metric: a}), costRank(compare.MetricResult{Metric: b})), cmp.Compare(metric.Rank(a), metric.Rank(b)))
+	})
 	pcts := func(fs []float64) string {
+		if len(fs) == 0 {
+			return "-"
+		}
 		var ps []string
 		for _, f := range fs {
-			ps = append(ps, fmt.Sprintf("%.3g%%", f*100))
+			ps = append(ps, sig(f*100, 3)+"%")
 		}
-		return strings.Join(ps, "/")
+		return strings.Join(ps, ",")
 	}
 	var parts []string
 	for _, name := range order {
 		t := byMetric[name]
-		s := name
-		if len(t.each) > 0 {
-			s += " " + pcts(t.each) + " a workload"
-		}
-		if len(t.over) > 0 {
-			if len(t.each) > 0 {
-				s += ","
-			}
-			s += " " + pcts(t.over) + " pooled"
-		}
-		parts = append(parts, s)
-	}
-	return "Held to (worse by more than this is REGRESSION): " + strings.Join(parts, "; ")
-}
-
-// regressedLines are the REGRESSED rows and held rates in the vote's words,
-// latency first then the servers' cost, largest first: what the text
-// report says under its verdict, before the table.
-func regressedLines(c *compare.Comparison) []string {
-	type item struct {
-		cost bool
-		size float64
-		line string
-	}
-	var items []item
-	for _, m := range c.Metrics {
-		if m.Status != compare.Regressed || !finite(m.Ratio) || m.Ratio <= 0 {
-			continue
-		}
-		items = append(items, item{metric.Of(m.Metric).Scope != metric.PerOp, math.Abs(math.Log(m.Ratio)), voteMetric(m)})
-	}
-	for _, h := range c.HeldRate {
-		if h.Status == compare.Regressed {
-			items = append(items, item{true, math.Inf(1), fmt.Sprintf("- %s held rate %.0f ops/s: missed in %d of %d candidate and %d of %d baseline trials, %s",
-				h.Workload, h.TargetOpsPerSec, h.CandidateMissed, h.CandidateTrials, h.BaselineMissed, h.BaselineTrials, h.Status)})
+		if anyOver {
+			parts = append(parts, name+" "+pcts(t.each)+"/"+pcts(t.over))
+		} else {
+			parts = append(parts, name+" "+pcts(t.each))
 		}
 	}
-	slices.SortStableFunc(items, func(a, b item) int {
-		if a.cost != b.cost {
-			if a.cost {
-				return 1
-			}
-			return -1
-		}
-		return cmp.Compare(b.size, a.size)
-	})
-	var out []string
-	for _, it := range items {
-		out = append(out, it.line)
+	if anyOver {
+		return "Held to (a workload/pooled): " + strings.Join(parts, ", ")
 	}
-	return out
+	return "Held to: " + strings.Join(parts, ", ")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,6 +59,8 @@ func fullVote(t *testing.T) Vote {
 		Detectable: []Detectable{{Metric: "p99", Fraction: 0.031}, {Metric: "throughput", Fraction: 0.012}},
 		Frames:     slowGetFrames(t),
 		Report:     "reports/20261202T001500Z/report.html",
+		Regress:    "regress v0.9.0 (commit 0123456789ab; go1.26.8)",
+		Command:    "regress --baseline 2.6.1 --candidate 2.6.2 --candidate-label 2.6.2RC1 --suite quick",
 	}
 }
 
@@ -140,9 +143,9 @@ func TestVoteParagraph(t *testing.T) {
 			want: []string{"Frames that grew (CPU, workloadc, self share): SlowGetObserver.burn 0.0% -> 39.0% (+0.273 samples/1k ops)", "2.6.2 RC1 (jars 3f2a9c1d) vs 2.6.1 (jars 9b8e7f6a)"},
 			not:  []string{"StoreScanner"}},
 		{name: "a note shared by two metrics is printed once, naming both", c: voteComparison(), v: Vote{},
-			want: []string{"Note (workloadb UPDATE, workloadb READ): " + tailNote}},
+			want: []string{"Note: workloadb UPDATE, workloadb READ: " + tailNote}},
 		{name: "a percentile too few operations kept from gating is one note, whatever each count", c: smokeTails(), v: Vote{},
-			want: []string{"Note (workloadb UPDATE, workloadd INSERT, workloade INSERT): p95 not gated: trials recorded only 104 to 117 operations of these types, too few for 50 samples beyond p95 (p95 needs 1000 operations per trial); p50 gates in its place"},
+			want: []string{"Note: workloadb UPDATE, workloadd INSERT, workloade INSERT: p95 not gated: trials recorded only 104 to 117 operations of these types, too few for 50 samples beyond p95 (p95 needs 1000 operations per trial); p50 gates in its place"},
 			not:  []string{"recorded only 117", "gates in place of"}},
 		{name: "sub-millisecond latencies read in µs", c: &compare.Comparison{Verdict: compare.Pass, Metrics: voteComparison().Metrics[1:2]}, v: Vote{},
 			want: []string{"workloada READ p50: 641 µs -> 647 µs, +1.0% [-1.0%, +3.0%], UNCHANGED"}},
@@ -158,9 +161,9 @@ func TestVoteParagraph(t *testing.T) {
 				{Workload: "workloada", Op: "READ", Metric: "p99.9", Note: compare.SlotNotePrefix + " -26.8% [-41.9%, -7.7%] against slot 2 in its pairs (taken out of the ratio)", SlotEffect: 0.73},
 				{Workload: "workloadc", Op: "READ", Metric: "p50", Gated: true, Note: compare.SlotNotePrefix + " +2.1% [+0.4%, +3.8%] against slot 2 in its pairs (taken out of the ratio)", SlotEffect: 1.021},
 			}},
-			want: []string{"Note (workloadc READ p50): slot 1 read +2.1%"}, not: []string{"-26.8%"}},
-		{name: "too many notes still fit, and say how many were left out", c: many, v: fullVote(t),
-			want: []string{"more notes in the full report", "Full report: reports/"}},
+			want: []string{"Note: workloadc READ p50: slot 1 read +2.1%"}, not: []string{"-26.8%"}},
+		{name: "too many notes: those that fit, whole, and no count of the rest nor a path on this machine", c: many, v: fullVote(t),
+			want: []string{"Note: warning 0\n"}, not: []string{"more notes", "in the full report", "Full report: reports/"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := VoteParagraph(tc.c, tc.v)
@@ -324,6 +327,7 @@ func unwrapVote(lines []string) string {
 // held each metric to, how to reproduce the run and which regress decided.
 func TestVoteFitsAPlainTextMail(t *testing.T) {
 	v := fullVote(t)
+	v.Report = "https://ci.example.org/run/7/report.html"
 	v.Command = "regress --baseline 2.6.1 --candidate 2.6.2 --suite release"
 	v.Regress = "regress devel (commit 0123456789ab; go1.26.8)"
 	c := voteComparison()
@@ -337,7 +341,7 @@ func TestVoteFitsAPlainTextMail(t *testing.T) {
 		}
 	}
 	text := unwrapVote(lines)
-	for _, want := range []string{"Held to (worse by more than this is REGRESSION): p50 10% a workload; p95 10% a workload; p99 10% a workload", "Reproduce: regress --baseline 2.6.1 --candidate 2.6.2 --suite release", "Decided by regress devel"} {
+	for _, want := range []string{"Held to: p50 10%, p95 10%, p99 10%, throughput 10%", "Reproduce: regress --baseline 2.6.1 --candidate 2.6.2 --suite release", "Decided by regress devel"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("paragraph lacks %q:\n%s", want, text)
 		}
@@ -365,6 +369,7 @@ func TestVoteFitsAPlainTextMail(t *testing.T) {
 // argument, said to be cut, and report.md prints it whole.
 func TestVoteKeepsTheLargestChangeWhenTheCommandIsLong(t *testing.T) {
 	v := fullVote(t)
+	v.Report = "https://ci.example.org/run/7/report.html"
 	v.Regress = "regress devel (commit 0123456789ab; go1.26.8)"
 	v.Command = "regress --baseline 2.6.1 --candidate 2.6.1"
 	for i := range 12 {
@@ -413,8 +418,9 @@ func TestVoteLeadsWithTheRowOverAllWorkloads(t *testing.T) {
 	c := voteComparison()
 	c.Metrics = append(c.Metrics, compare.MetricResult{Workload: "all workloads", Op: "reads", Metric: "p50", Unit: "us", Baseline: 368, Candidate: 385,
 		Ratio: 1.046, CILow: 1.03, CIHigh: 1.06, Status: compare.Regressed, Gated: true, Primary: true})
-	lines, _ := voteChanges(c)
-	if len(lines) < 2 || !strings.HasPrefix(lines[0], "- all workloads reads p50: ") {
-		t.Errorf("changes %q, want the reads row over all workloads first", lines)
+	lines := VoteParagraph(c, Vote{})
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "Rests on") })
+	if i < 0 || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "- all workloads reads p50: ") {
+		t.Errorf("paragraph %q, want the reads row over all workloads first", lines)
 	}
 }
