@@ -45,10 +45,13 @@ func needCluster(t *testing.T) context.Context {
 }
 
 // preload writes n rows of one column each.
+// preload writes rows row0000 to row<n-1> with one cell each; part p of
+// parts writes every parts-th row from p, so each part reaches every region
+// (as YCSB's hashed keys do).
 func preload(n int) func(ctx context.Context, table string, part, parts int) error {
 	return func(ctx context.Context, table string, part, parts int) error {
 		var ms []hbase.Mutation
-		for i := part * n / parts; i < (part+1)*n/parts; i++ {
+		for i := part; i < n; i += parts {
 			ms = append(ms, hbase.Mutation{Row: fmt.Appendf(nil, "row%04d", i), Family: []byte("f"),
 				Cols: []hbase.Column{{Qualifier: []byte("q"), Value: fmt.Appendf(nil, "v%d", i)}}})
 		}
