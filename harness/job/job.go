@@ -36,6 +36,7 @@ import (
 	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/suite"
 	"github.com/regress-hbase/regress/harness/sut"
+	"github.com/regress-hbase/regress/scenarios"
 )
 
 // Options are what every job that runs a suite shares: the suite, the store,
@@ -362,7 +363,7 @@ func (o *Options) setTrials(s *suite.Suite) error {
 	switch o.Trials {
 	case "":
 	case suite.ModeDuet, suite.ModeInterleaved:
-		s.Run.Mode = o.Trials
+		s.SetMode(o.Trials)
 	default:
 		return fault.Usage(fmt.Errorf("--trials %q: use duet (a pair's two trials at the same time) or interleaved (back to back, in random order)", o.Trials))
 	}
@@ -383,7 +384,7 @@ func (o *Options) setInstances(s *suite.Suite) error {
 	case n > 1 && o.LoadHosts.N > 0:
 		return fault.Usage(errors.New("--instances with --load-hosts: load hosts measure clusters regress does not restart; leave --instances out"))
 	}
-	s.Run.Instances = n
+	s.SetInstances(n)
 	return nil
 }
 
@@ -491,30 +492,61 @@ func (se *session) start(ctx context.Context, o *Options, s *suite.Suite, sides 
 	return ctx, nil, stop, fault.Run(err)
 }
 
-// LoadSuite resolves and loads a suite by name or path.
+// LoadSuite loads a suite by name or path: a name from the scenarios (the
+// folder scenarios, or the built-in ones when it is ""), a suite file by
+// its path with its workload files from them.
 func LoadSuite(scenarios, name string) (*suite.Suite, error) {
-	p, err := suite.Resolve(scenarios, name)
+	sc, err := ScenariosOf(scenarios)
+	if err != nil {
+		return nil, err
+	}
+	if suite.IsPath(name) {
+		return loadSuiteFile(name, sc)
+	}
+	s, err := suite.Named(sc, name)
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
-	return loadSuiteFile(p, scenarios)
+	return checkSuite(s, sc.Path(filepath.Join("suites", name+".yaml")))
 }
 
-// loadSuiteFile loads and validates the suite file at p, its cluster section
-// as the targets it shapes would refuse it and its compare section as the
-// comparison would.
-func loadSuiteFile(p, scenarios string) (*suite.Suite, error) {
-	s, err := suite.Load(p, scenarios)
+// ScenariosOf is where suites and workload files are read from: the folder
+// dir (--scenarios, REGRESS_SCENARIOS), which must be one, or the set built
+// into the binary when dir is "".
+func ScenariosOf(dir string) (suite.Scenarios, error) {
+	if dir == "" {
+		return suite.Set(BuiltinScenarios, scenarios.FS()), nil
+	}
+	if err := suite.CheckScenarios(dir); err != nil {
+		return suite.Scenarios{}, fault.Usage(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return suite.Scenarios{}, fault.Usagef("scenarios %s: %v: give --scenarios (or %s) a folder holding suites/ and the workload files, or leave both out for %s", dir, errors.Unwrap(err), ScenariosEnv, BuiltinScenarios)
+	}
+	return suite.Folder(dir), nil
+}
+
+// loadSuiteFile loads and validates the suite file at p, its workloads
+// from sc.
+func loadSuiteFile(p string, sc suite.Scenarios) (*suite.Suite, error) {
+	s, err := suite.LoadFile(p, sc)
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
+	return checkSuite(s, p)
+}
+
+// checkSuite checks a loaded suite (named where in errors): its cluster
+// section as the targets it shapes would refuse it and its compare section
+// as the comparison would.
+func checkSuite(s *suite.Suite, where string) (*suite.Suite, error) {
 	if err := sut.CheckSuite(s); err != nil {
-		return nil, fault.Usagef("suite %s: %w", p, err)
+		return nil, fault.Usagef("suite %s: %w", where, err)
 	}
 	// The comparison's own check, before any cluster starts: what it would
 	// refuse after the trials is refused here.
 	if err := CompareConfig(s).Check(); err != nil {
-		return nil, fault.Usagef("suite %s: %w", p, err)
+		return nil, fault.Usagef("suite %s: %w", where, err)
 	}
 	return s, nil
 }

@@ -321,7 +321,8 @@ func (r *Runner) open(ctx context.Context, t *sut.Target) (*side, error) {
 		Schema: results.SchemaVersion, Version: t.Version, Label: t.Label, Provider: t.Provider,
 		Settings: t.Settings, JVMOpts: t.JVMOpts, Environment: env, Source: "regress",
 		Repository: t.Repository, Home: t.Home, JarChecksums: t.Checksums,
-		Suite: results.SuiteInfo{Name: r.Suite.Name, Fingerprint: r.fingerprint, DataSpec: r.Suite.SeedKey(), Overrides: r.Suite.Overridden},
+		Suite: results.SuiteInfo{Name: r.Suite.Name, Fingerprint: r.fingerprint, DataSpec: r.Suite.SeedKey(), Overrides: r.Suite.Overridden,
+			Text: r.Suite.Text(), Files: r.Suite.Files()},
 	}
 	if t.Name != t.Version && t.Label == "" {
 		m.Label = t.Name

@@ -49,7 +49,7 @@ func setupMainJob(root *cobra.Command) {
 // history and bisect share; suite is the command's default suite.
 func addCommon(f *pflag.FlagSet, o *job.Options, suite string) {
 	f.StringVar(&o.Suite, "suite", suite, "suite name (scenarios/suites/NAME.yaml) or path to a suite file")
-	addScenarios(f, &o.Scenarios, "directory holding the workload files and suites/ (env "+job.ScenariosEnv+")")
+	addScenarios(f, &o.Scenarios, "folder holding the workload files and suites/")
 	addStore(f, &o.Store)
 	f.StringVar(&o.Provider, "provider", sut.DefaultProvider, "cluster provider for --baseline/--candidate/--version: "+sut.DefaultProvider+" (HBase jars from Maven Central)")
 	cacheDirVar(f, &o.CacheDir)
@@ -73,8 +73,9 @@ func addOverrides(f *pflag.FlagSet, o *suite.Overrides) {
 	f.Var(checked(&o.Target, job.ParseRate, "ops/s"), "target", "target rate in ops/s of each trial for the whole cluster, YCSB's -target; 0 unthrottled (default: the suite's run.target; -p target=R says the same)")
 }
 
+// addScenarios adds --scenarios, whose help says what the folder is for.
 func addScenarios(f *pflag.FlagSet, p *string, usage string) {
-	f.StringVar(p, "scenarios", job.DefaultScenarios(), usage)
+	f.StringVar(p, "scenarios", job.DefaultScenarios(), usage+" in place of the built-in ones (env "+job.ScenariosEnv+")")
 }
 
 func addStore(f *pflag.FlagSet, p *string) {
