@@ -87,6 +87,7 @@ func (j *Main) Asked() bool {
 
 // Run runs the job and returns the verdict as an error when it fails the job.
 func (j *Main) Run(ctx context.Context, stdout, stderr io.Writer) error {
+	outcomeOf(ctx).expect()
 	if err := j.Report.CheckIn(j.Store); err != nil {
 		return err
 	}
@@ -159,19 +160,19 @@ func (j *Main) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return Kept(RunFailure(deathReported(ctx), err), r.Stored(), se.store.Root())
 	}
 	se.prog.Close()
-	return decide(stdout, store, bm, cm, cfg, j.Report, r.ProfileNotes())
+	return decide(ctx, stdout, store, bm, cm, cfg, j.Report, r.ProfileNotes())
 }
 
 // Decide compares, writes every report, prints the chosen one, and returns
 // the verdict as an error when it fails the job.
 // The warnings (what the caller substituted for something the user named)
 // are added to the report's.
-func Decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, warnings ...string) error {
-	return decide(stdout, store, bm, cm, cfg, rp, nil, warnings...)
+func Decide(ctx context.Context, stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, warnings ...string) error {
+	return decide(ctx, stdout, store, bm, cm, cfg, rp, nil, warnings...)
 }
 
 // decide is Decide with the run's notes on profiles it could not record.
-func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, profileNotes []string, warnings ...string) error {
+func decide(ctx context.Context, stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, profileNotes []string, warnings ...string) error {
 	c, err := compare.Compare(bm, cm, cfg)
 	if err != nil {
 		return fault.Usage(err)
@@ -190,13 +191,13 @@ func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cf
 		c.Warnings = append(c.Warnings, fmt.Sprintf("candidate histograms: %v", err))
 	}
 	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch, loadgen.Intended.String()), Generated: time.Now(),
-		Vote: voteOf(bm, cm, c, "")}
+		Vote: voteOf(bm, cm, c, ""), Build: ReadVersion().Build(), Measured: measuredTime(bm, cm)}
 	var notes []string
 	rep.Profiles, notes = Differentials(bm, cm)
 	rep.Timelines = Timelines(store, bm, cm)
 	rep.Shifts, rep.ShiftNotes = LatencyShifts(store, bm, cm, c)
 	rep.ProfileNotes = slices.Concat(profileNotes, notes)
-	if err := writeReports(stdout, rp, rep, true); err != nil {
+	if err := writeReports(ctx, stdout, rp, rep, true); err != nil {
 		return err
 	}
 	switch c.Verdict {
@@ -218,9 +219,46 @@ func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cf
 	return nil
 }
 
+// measuredTime is each workload's measured time over the trials of both
+// sides: the wall time their measurement windows cover, a window two
+// trials shared (a duet's) counted once.
+func measuredTime(ms ...*results.Manifest) map[string]time.Duration {
+	type window struct{ from, to time.Time }
+	by := map[string][]window{}
+	for _, m := range ms {
+		if m == nil {
+			continue
+		}
+		for _, t := range m.Trials {
+			if t.DurationMillis > 0 && !t.Start.IsZero() {
+				by[t.Workload] = append(by[t.Workload], window{t.Start, t.Start.Add(time.Duration(t.DurationMillis) * time.Millisecond)})
+			}
+		}
+	}
+	out := make(map[string]time.Duration, len(by))
+	for w, ws := range by {
+		slices.SortFunc(ws, func(a, b window) int { return a.from.Compare(b.from) })
+		var total time.Duration
+		end := ws[0].from
+		for _, x := range ws {
+			from := x.from
+			if from.Before(end) {
+				from = end
+			}
+			if x.to.After(from) {
+				total += x.to.Sub(from)
+				end = x.to
+			}
+		}
+		out[w] = total
+	}
+	return out
+}
+
 // writeReports writes every format under rp.Out (default reports/<timestamp>),
-// adds to GitHub's step summary when asked, and prints rp.Format on stdout.
-func writeReports(stdout io.Writer, rp Report, rep report.Report, stepSummary bool) error {
+// adds to GitHub's step summary when asked, prints rp.Format on stdout, and
+// records the verdict and the folder in ctx's Outcome.
+func writeReports(ctx context.Context, stdout io.Writer, rp Report, rep report.Report, stepSummary bool) error {
 	rep.Wide = rp.Wide
 	d, err := reserveOut(rp.Out, ReportsDir, "")
 	if err != nil {
@@ -238,6 +276,7 @@ func writeReports(stdout io.Writer, rp Report, rep report.Report, stepSummary bo
 	if err := d.Commit(); err != nil {
 		return fault.Run(err)
 	}
+	outcomeOf(ctx).record(rep.Comparison, out)
 	if stepSummary {
 		if err := report.AppendStepSummary(rep); err != nil {
 			slog.Warn("GitHub step summary not written", "err", err)
@@ -603,8 +642,12 @@ func (rp Report) Check() error {
 }
 
 // checkOutFree refuses an --out that already holds files, before any work:
-// reports are never written over another comparison's.
+// reports are never written over another comparison's, unless the folder
+// holds regress's own earlier reports, which the new ones replace whole.
 func checkOutFree(out string) error {
+	if report.HoldsReports(out) {
+		return nil
+	}
 	if out == "" {
 		return nil
 	}
@@ -617,7 +660,7 @@ func checkOutFree(out string) error {
 		return nil
 	}
 	if names, _ := f.Readdirnames(1); len(names) > 0 {
-		return fault.Usagef("--out %s already holds files (%s...): reports are never written over another comparison's; give a new directory, or leave --out out (reports/<timestamp>)", out, names[0])
+		return fault.Usagef("--out %s already holds files (%s...), and no earlier regress reports (which a run replaces): give a new directory, or leave --out out (reports/<timestamp>)", out, names[0])
 	}
 	return nil
 }

@@ -376,15 +376,30 @@ func madeUpLabel(l string) bool {
 	return false
 }
 
-// reproduceCommand is the command line that ran, as a voter would paste it
-// into a shell: "regress" and the arguments, each quoted when a shell would
-// read it otherwise; "" when there is none (a test binary).
+// machineFlags are the flags a voter elsewhere leaves out of the command
+// that ran: this machine's folders (the store, the reports, the jar cache)
+// and how the output is shown; true for those that take a value.
+var machineFlags = map[string]bool{"--store": true, "--out": true, "--cache-dir": true, "--format": true, "--log-format": true, "--wide": false, "--quiet": false}
+
+// reproduceCommand is the command line that ran, as a voter elsewhere would
+// paste it into a shell: "regress" and the arguments without machineFlags,
+// each quoted when a shell would read it otherwise; "" when there is none
+// (a test binary).
 func reproduceCommand(args []string) string {
 	if len(args) < 2 || strings.HasSuffix(args[0], ".test") {
 		return ""
 	}
 	out := []string{"regress"}
-	for _, a := range args[1:] {
+	rest := args[1:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		name, _, inline := strings.Cut(a, "=")
+		if takesValue, ok := machineFlags[name]; ok {
+			if takesValue && !inline {
+				i++ // its value is the next argument
+			}
+			continue
+		}
 		if a == "" || strings.ContainsFunc(a, func(r rune) bool {
 			return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || r == '=' || r == ',' || r == '+' || r == '@' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 		}) {

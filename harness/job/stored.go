@@ -31,6 +31,7 @@ type CompareStored struct {
 
 // Run compares and reports; the verdict comes back as an error when it fails the job.
 func (j *CompareStored) Run(ctx context.Context, stdout io.Writer) error {
+	outcomeOf(ctx).expect()
 	if j.Baseline == "" || j.Candidate == "" {
 		return fault.Usage(errors.New("compare needs --baseline and --candidate: a stored version or label, or a directory holding a manifest.json"))
 	}
@@ -83,7 +84,7 @@ func (j *CompareStored) Run(ctx context.Context, stdout io.Writer) error {
 	if ctx.Err() != nil {
 		return fault.Run(fmt.Errorf("compare interrupted: %w (no report was written)", context.Cause(ctx)))
 	}
-	return Decide(stdout, st, bm, cm, cfg, j.Report, warnings...)
+	return Decide(ctx, stdout, st, bm, cm, cfg, j.Report, warnings...)
 }
 
 // compareScenarios is ScenariosOf for compare: a folder the user named
