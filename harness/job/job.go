@@ -125,6 +125,7 @@ func (j *Main) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if stored != nil {
 		sides = []sut.Spec{cand}
 	}
+	se.showPlan(r, len(sides))
 	ctx, targets, stop, err := se.start(ctx, &j.Options, s, sides)
 	defer stop()
 	if err != nil {
@@ -338,6 +339,7 @@ func (j *Run) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer se.prog.Close()
+	se.showPlan(&runner.Runner{Suite: s, Profile: j.profileOn(s.Run.Profile)}, 1)
 	ctx, targets, stop, err := se.start(ctx, &j.Options, s, []sut.Spec{side})
 	defer stop()
 	if err != nil {
@@ -461,7 +463,20 @@ func (o *Options) open(ctx context.Context, stderr io.Writer) (*session, error) 
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
-	return &session{store: store.WithContext(ctx), log: NewLogger(ctx, stderr, o.Quiet), prog: progress.New(stderr, o.Quiet, NewLogger(ctx, stderr, false))}, nil
+	prog := progress.New(stderr, o.Quiet, NewLogger(ctx, stderr, false))
+	if prog.Terminal() {
+		// Every log line of the run, the packages' through slog's default
+		// too, goes above the progress bar, never through it.
+		slog.SetDefault(NewLogger(ctx, prog.Writer(), false))
+	}
+	return &session{store: store.WithContext(ctx), log: NewLogger(ctx, prog.Writer(), o.Quiet), prog: prog}, nil
+}
+
+// showPlan shows what the runner will run on sides sides, before the
+// clusters start: the estimate is there from the first minute.
+func (se *session) showPlan(r *runner.Runner, sides int) {
+	p := r.Plan(sides)
+	se.prog.Event(runner.Event{Phase: "plan", Plan: &p})
 }
 
 // runner is the runner of suite s for this session, reporting to onEvent.
