@@ -158,10 +158,10 @@ func (pr *Progress) doneEvent(e runner.Event) {
 		attrs = append(attrs, "took", took.String())
 	}
 	if pr.bar != nil {
-		pr.bar.SetTotal(pr.bar.Current(), true)
 		c := fmt.Sprintf("counted %d/%d", e.Trial, e.Trial)
 		pr.count.Store(&c)
 		pr.status.Store(&line)
+		pr.bar.SetTotal(-1, true) // full: the last frame says the end
 		return
 	}
 	pr.print(line, attrs...)
@@ -175,7 +175,11 @@ func (pr *Progress) running(e runner.Event) {
 	if e.Run.Warmup {
 		phase = "warm-up"
 	}
-	line := fmt.Sprintf("%s %s %s %s: %.0f ops/s", trialName(e), e.Target, e.Workload, phase, e.Run.OpsPerSec)
+	// On a terminal the bar's counter names the trial already.
+	line := fmt.Sprintf("%s %s %s: %.0f ops/s", e.Target, e.Workload, phase, e.Run.OpsPerSec)
+	if !pr.tty {
+		line = trialName(e) + " " + line
+	}
 	attrs := []any{"kind", e.Kind, "trial", e.Trial, "trials", e.Trials, "side", e.Target, "workload", e.Workload, "phase", phase, "ops_per_s", math.Round(e.Run.OpsPerSec)}
 	if p99 := e.Run.P99Intended; p99 > 0 {
 		line += fmt.Sprintf(", p99 %v", p99.Round(time.Microsecond))
@@ -257,7 +261,7 @@ func (pr *Progress) trialStarted(e runner.Event) {
 		pr.shown.Store(pr.p)
 	}
 	if pr.bar == nil {
-		pr.bar = pr.p.AddBar(1,
+		pr.bar = pr.p.AddBar(0, // 0: a total SetTotal may change (the plan grows or shrinks)
 			mpb.PrependDecorators(decor.Any(func(decor.Statistics) string {
 				if s := pr.count.Load(); s != nil {
 					return *s + " "

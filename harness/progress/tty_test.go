@@ -48,6 +48,15 @@ func TestLogLinesGoAboveTheBar(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	log.Warn("trial did not hold the target rate", "side", "2.6.2")
 	time.Sleep(300 * time.Millisecond)
+	// The bar moves with the trials (one whose total was fixed at its
+	// start stopped at its first total).
+	pr.Event(runner.Event{Phase: "trial", Target: "2.6.1", Workload: "workloada", Kind: runner.KindCounted, Trial: 3, Trials: 4, Message: "duet"})
+	pr.Event(runner.Event{Phase: "trial", Target: "2.6.2", Workload: "workloada", Kind: runner.KindCounted, Trial: 4, Trials: 4, Message: "duet"})
+	time.Sleep(200 * time.Millisecond)
+	if got := pr.bar.Current(); got != 2 {
+		t.Errorf("the bar stands at %d trials, want 2 (the first slot's)", got)
+	}
+	pr.Event(runner.Event{Phase: "done", Kind: runner.KindCounted, Trial: 4, Trials: 4, Plan: &p})
 	pr.Close()
 	log.Info("reports written") // after the bar: straight out
 	text := ansi.ReplaceAllString(strings.ReplaceAll(out.String(), "\r", "\n"), "\n")
@@ -63,7 +72,7 @@ func TestLogLinesGoAboveTheBar(t *testing.T) {
 			barLines++
 		}
 	}
-	if logLines != 2 || barLines == 0 || !strings.Contains(text, "plan: 4 counted trials (2 a side)") {
+	if logLines != 2 || barLines == 0 || !strings.Contains(text, "plan: 4 counted trials (2 a side)") || !strings.Contains(text, "done: 4 counted trials") {
 		t.Errorf("%d log lines, %d bar lines:\n%q", logLines, barLines, out.String())
 	}
 }
