@@ -157,7 +157,7 @@ func DecideCapacity(ctx context.Context, stdout io.Writer, sw *capacity.Sweep, g
 	if err != nil {
 		return fault.Run(err)
 	}
-	if err := writeReports(ctx, stdout, rp, report.Report{Comparison: c, Capacity: sw, Generated: time.Now(), Build: ReadVersion().Build()}, false); err != nil {
+	if err := writeReports(ctx, stdout, rp, report.Report{Comparison: c, Capacity: sw, Generated: time.Now(), Build: ReadVersion().Build(), Measured: stepTime(sw)}, false); err != nil {
 		return err
 	}
 	return capacity.VerdictError(c, rp.FailOnInconclusive)
@@ -183,4 +183,16 @@ func (j *Capacity) fromStored(ctx context.Context, stdout io.Writer) error {
 		return err
 	}
 	return DecideCapacity(ctx, stdout, sw, capacity.Gate{Alpha: s.Compare.Alpha, Tolerance: s.Capacity.Tolerance}, j.Report)
+}
+
+// stepTime is each workload's time in the sweep's steps (JUnit's times):
+// what its searches' steps took, clone and drop included.
+func stepTime(sw *capacity.Sweep) map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for _, s := range sw.Searches {
+		for _, st := range s.Steps {
+			out[s.Workload] += st.Wall
+		}
+	}
+	return out
 }
