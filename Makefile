@@ -6,12 +6,24 @@ BIN       := bin/regress
 # the one the suite runs against unless overridden.
 export REGRESS_TEST_HBASE_VERSION ?= 2.6.1-hadoop3
 
-.PHONY: hbase-history all build test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity bench-loadhosts bench-cluster lint tools proto validate-stats fuzz clean
+.PHONY: hbase-history all build install test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity bench-loadhosts bench-cluster lint tools proto validate-stats fuzz clean
 
 all: build
 
+# The commit the binary names (regress version, the reports' "Decided by")
+# when Go's own VCS stamp is missing (-buildvcs=false in GOFLAGS, a build
+# outside git's view): given to the linker. go run carries neither; `make
+# install` puts the stamped binary on GOBIN/GOPATH's bin.
+STAMP_PKG := github.com/regress-hbase/regress/harness/job
+COMMIT    := $(shell git rev-parse HEAD 2>/dev/null)
+MODIFIED  := $(shell test -z "$$(git status --porcelain 2>/dev/null)" || echo true)
+LDFLAGS   := -X $(STAMP_PKG).stampCommit=$(COMMIT) -X $(STAMP_PKG).stampModified=$(MODIFIED)
+
 build:
-	$(GO) build -o $(BIN) ./harness/cmd/regress
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./harness/cmd/regress
+
+install:
+	$(GO) install -ldflags '$(LDFLAGS)' ./harness/cmd/regress
 
 # The full suite: unit tests with -race plus the integration tests against a
 # real standalone HBase (started by the tests themselves).

@@ -72,6 +72,7 @@ func (j *Capacity) config(s *suite.Suite) (capacity.Config, error) {
 // Run sweeps both sides (or reads the stored sweep), stores the sweep, and
 // returns the verdict as an error when it fails the job.
 func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
+	outcomeOf(ctx).expect()
 	if err := j.Report.CheckIn(j.Store); err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		if len(j.Workloads) > 0 {
 			return fault.Usage(errors.New("--workloads narrows a new sweep; a stored sweep (--from) is reported whole: drop one of them"))
 		}
-		return j.fromStored(stdout)
+		return j.fromStored(ctx, stdout)
 	}
 	if j.Trials == suite.ModeDuet {
 		return fault.Usage(errors.New("--trials duet: a capacity sweep runs its steps interleaved (each step finds one side's limit, which a second loaded server would move); drop --trials"))
@@ -146,17 +147,17 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return RunFailure(ctx, runErr)
 	}
 	prog.Close()
-	return DecideCapacity(stdout, sw, capacity.Gate{Alpha: s.Compare.Alpha, Tolerance: s.Capacity.Tolerance}, j.Report)
+	return DecideCapacity(ctx, stdout, sw, capacity.Gate{Alpha: s.Compare.Alpha, Tolerance: s.Capacity.Tolerance}, j.Report)
 }
 
 // DecideCapacity compares the capacities, writes every report, prints the
 // chosen one, and returns the verdict as an error when it fails the job.
-func DecideCapacity(stdout io.Writer, sw *capacity.Sweep, gate capacity.Gate, rp Report) error {
+func DecideCapacity(ctx context.Context, stdout io.Writer, sw *capacity.Sweep, gate capacity.Gate, rp Report) error {
 	c, err := gate.Compare(sw)
 	if err != nil {
 		return fault.Run(err)
 	}
-	if err := writeReports(stdout, rp, report.Report{Comparison: c, Capacity: sw, Generated: time.Now()}, false); err != nil {
+	if err := writeReports(ctx, stdout, rp, report.Report{Comparison: c, Capacity: sw, Generated: time.Now(), Build: ReadVersion().Build(), Measured: stepTime(sw)}, false); err != nil {
 		return err
 	}
 	return capacity.VerdictError(c, rp.FailOnInconclusive)
@@ -164,7 +165,7 @@ func DecideCapacity(stdout io.Writer, sw *capacity.Sweep, gate capacity.Gate, rp
 
 // fromStored compares a sweep stored by an earlier run (a file, or its run
 // id in the store), with the suite's alpha and capacity tolerance.
-func (j *Capacity) fromStored(stdout io.Writer) error {
+func (j *Capacity) fromStored(ctx context.Context, stdout io.Writer) error {
 	st, err := results.OpenReadOnly(j.Store)
 	if err != nil {
 		return fault.Usage(err)
@@ -181,5 +182,17 @@ func (j *Capacity) fromStored(stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return DecideCapacity(stdout, sw, capacity.Gate{Alpha: s.Compare.Alpha, Tolerance: s.Capacity.Tolerance}, j.Report)
+	return DecideCapacity(ctx, stdout, sw, capacity.Gate{Alpha: s.Compare.Alpha, Tolerance: s.Capacity.Tolerance}, j.Report)
+}
+
+// stepTime is each workload's time in the sweep's steps (JUnit's times):
+// what its searches' steps took, clone and drop included.
+func stepTime(sw *capacity.Sweep) map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for _, s := range sw.Searches {
+		for _, st := range s.Steps {
+			out[s.Workload] += st.Wall
+		}
+	}
+	return out
 }

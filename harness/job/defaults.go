@@ -1,7 +1,6 @@
 package job
 
 import (
-	"cmp"
 	"os"
 	"time"
 )
@@ -25,15 +24,15 @@ const ReportsDir = "reports"
 const DefaultDoctorTimeout = 10 * time.Second
 
 // ScenariosEnv names the environment variable that gives the scenarios
-// directory when --scenarios is not given; DefaultScenariosDir is it when
-// neither is.
-const (
-	ScenariosEnv        = "REGRESS_SCENARIOS"
-	DefaultScenariosDir = "scenarios"
-)
+// folder when --scenarios is not given; without either, suites and
+// workload files are the ones built into the binary (package scenarios).
+const ScenariosEnv = "REGRESS_SCENARIOS"
 
-// DefaultScenarios is the scenarios directory when --scenarios is not
-// given: ScenariosEnv's value, else DefaultScenariosDir.
+// DefaultScenarios is the scenarios folder when --scenarios is not given:
+// ScenariosEnv's value, else "" (the built-in scenarios).
 func DefaultScenarios() string {
-	return cmp.Or(os.Getenv(ScenariosEnv), DefaultScenariosDir)
+	return os.Getenv(ScenariosEnv)
 }
+
+// BuiltinScenarios names the scenarios built into the binary in messages.
+const BuiltinScenarios = "the built-in scenarios"

@@ -248,6 +248,9 @@ type sweep struct {
 	stopRef   func()
 	hosts     *loadhosts.Coordinator
 	closeHost func()
+
+	// warned holds the stored suites sameSuite has named.
+	warned map[string]bool
 }
 
 func newSweep(o *Options, se *session, s *suite.Suite, ref string) (*sweep, error) {
@@ -278,11 +281,32 @@ func (sw *sweep) storedTrials(release string) []results.Trial {
 				continue
 			}
 			if m, err := sw.se.store.Load(e.Key); err == nil {
+				sw.sameSuite(m)
 				out = append(out, m.Trials...)
 			}
 		}
 	}
 	return out
+}
+
+// sameSuite says in the log when stored results it reuses carry a version
+// of the suite that judges otherwise than the one this sweep loaded: the
+// sweep judges every release alike, by its own (the stored results were
+// measured alike: their fingerprint is the suite's).
+func (sw *sweep) sameSuite(m *results.Manifest) {
+	info := m.Suite
+	if !info.Carried() || info.Text == sw.s.Text() || sw.warned[info.Text] {
+		return
+	}
+	if stored, err := suite.FromStored(info.Name, info.Text, info.Files, info.Overrides); err == nil && sameJudging(stored, sw.s) {
+		return
+	}
+	if sw.warned == nil {
+		sw.warned = map[string]bool{}
+	}
+	sw.warned[info.Text] = true
+	sw.se.log.Warn("stored results reused here were judged by another version of the suite when they ran; this history judges them with the suite loaded now",
+		"target", results.KeyOf(m).Target, "suite", sw.s.Name, "scenarios", sw.s.Scenarios.String())
 }
 
 // stored returns the latest stored run of release against the reference

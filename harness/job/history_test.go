@@ -3,10 +3,12 @@ package job
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/suite"
 )
 
@@ -52,5 +54,31 @@ func TestNarrowWorkloadsKeepsTheSuitesOrder(t *testing.T) {
 	s.Workloads = []string{"workloada"}
 	if err := narrowWorkloads(s, nil, "--workloads"); err != nil || len(s.Workloads) != 1 {
 		t.Errorf("none named: %v %v", s.Workloads, err)
+	}
+}
+
+// TestHistorySaysWhenReusedResultsRanAnotherSuiteVersion: a sweep reusing
+// stored results whose suite judged otherwise says so once, and says
+// nothing of results that carry its own suite or none.
+func TestHistorySaysWhenReusedResultsRanAnotherSuiteVersion(t *testing.T) {
+	s, err := LoadSuite("", "smoke")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	sw := &sweep{s: s, se: &session{log: slog.New(slog.NewTextHandler(&log, nil))}}
+	carrying := func(text string) *results.Manifest {
+		return &results.Manifest{Version: "2.6.1", Suite: results.SuiteInfo{Name: "smoke", Text: text, Files: s.Files()}}
+	}
+	sw.sameSuite(carrying(s.Text()))
+	sw.sameSuite(&results.Manifest{Version: "2.6.1", Suite: results.SuiteInfo{Name: "smoke"}})
+	if log.Len() > 0 {
+		t.Fatalf("the sweep's own suite, or none, logged: %s", log.String())
+	}
+	other := strings.Replace(s.Text(), "alpha: 5%", "alpha: 1%", 1)
+	sw.sameSuite(carrying(other))
+	sw.sameSuite(carrying(other))
+	if n := strings.Count(log.String(), "judged by another version of the suite"); n != 1 {
+		t.Errorf("another version logged %d times, want once:\n%s", n, log.String())
 	}
 }

@@ -36,6 +36,7 @@ import (
 	"github.com/regress-hbase/regress/harness/runner"
 	"github.com/regress-hbase/regress/harness/suite"
 	"github.com/regress-hbase/regress/harness/sut"
+	"github.com/regress-hbase/regress/scenarios"
 )
 
 // Options are what every job that runs a suite shares: the suite, the store,
@@ -86,6 +87,7 @@ func (j *Main) Asked() bool {
 
 // Run runs the job and returns the verdict as an error when it fails the job.
 func (j *Main) Run(ctx context.Context, stdout, stderr io.Writer) error {
+	outcomeOf(ctx).expect()
 	if err := j.Report.CheckIn(j.Store); err != nil {
 		return err
 	}
@@ -129,6 +131,7 @@ func (j *Main) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if stored != nil {
 		sides = []sut.Spec{cand}
 	}
+	se.showPlan(r, len(sides))
 	ctx, targets, stop, err := se.start(ctx, &j.Options, s, sides)
 	defer stop()
 	if err != nil {
@@ -164,19 +167,19 @@ func (j *Main) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return Kept(RunFailure(deathReported(ctx), err), r.Stored(), se.store.Root())
 	}
 	se.prog.Close()
-	return decide(stdout, store, bm, cm, cfg, j.Report, r.ProfileNotes())
+	return decide(ctx, stdout, store, bm, cm, cfg, j.Report, r.ProfileNotes())
 }
 
 // Decide compares, writes every report, prints the chosen one, and returns
 // the verdict as an error when it fails the job.
 // The warnings (what the caller substituted for something the user named)
 // are added to the report's.
-func Decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, warnings ...string) error {
-	return decide(stdout, store, bm, cm, cfg, rp, nil, warnings...)
+func Decide(ctx context.Context, stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, warnings ...string) error {
+	return decide(ctx, stdout, store, bm, cm, cfg, rp, nil, warnings...)
 }
 
 // decide is Decide with the run's notes on profiles it could not record.
-func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, profileNotes []string, warnings ...string) error {
+func decide(ctx context.Context, stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cfg compare.Config, rp Report, profileNotes []string, warnings ...string) error {
 	c, err := compare.Compare(bm, cm, cfg)
 	if err != nil {
 		return fault.Usage(err)
@@ -195,13 +198,13 @@ func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cf
 		c.Warnings = append(c.Warnings, fmt.Sprintf("candidate histograms: %v", err))
 	}
 	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch, loadgen.Intended.String()), Generated: time.Now(),
-		Vote: voteOf(bm, cm, c, "")}
+		Vote: voteOf(bm, cm, c, ""), Build: ReadVersion().Build(), Measured: measuredTime(bm, cm)}
 	var notes []string
 	rep.Profiles, notes = Differentials(bm, cm)
 	rep.Timelines = Timelines(store, bm, cm)
 	rep.Shifts, rep.ShiftNotes = LatencyShifts(store, bm, cm, c)
 	rep.ProfileNotes = slices.Concat(profileNotes, notes)
-	if err := writeReports(stdout, rp, rep, true); err != nil {
+	if err := writeReports(ctx, stdout, rp, rep, true); err != nil {
 		return err
 	}
 	switch c.Verdict {
@@ -223,9 +226,46 @@ func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cf
 	return nil
 }
 
+// measuredTime is each workload's measured time over the trials of both
+// sides: the wall time their measurement windows cover, a window two
+// trials shared (a duet's) counted once.
+func measuredTime(ms ...*results.Manifest) map[string]time.Duration {
+	type window struct{ from, to time.Time }
+	by := map[string][]window{}
+	for _, m := range ms {
+		if m == nil {
+			continue
+		}
+		for _, t := range m.Trials {
+			if t.DurationMillis > 0 && !t.Start.IsZero() {
+				by[t.Workload] = append(by[t.Workload], window{t.Start, t.Start.Add(time.Duration(t.DurationMillis) * time.Millisecond)})
+			}
+		}
+	}
+	out := make(map[string]time.Duration, len(by))
+	for w, ws := range by {
+		slices.SortFunc(ws, func(a, b window) int { return a.from.Compare(b.from) })
+		var total time.Duration
+		end := ws[0].from
+		for _, x := range ws {
+			from := x.from
+			if from.Before(end) {
+				from = end
+			}
+			if x.to.After(from) {
+				total += x.to.Sub(from)
+				end = x.to
+			}
+		}
+		out[w] = total
+	}
+	return out
+}
+
 // writeReports writes every format under rp.Out (default reports/<timestamp>),
-// adds to GitHub's step summary when asked, and prints rp.Format on stdout.
-func writeReports(stdout io.Writer, rp Report, rep report.Report, stepSummary bool) error {
+// adds to GitHub's step summary when asked, prints rp.Format on stdout, and
+// records the verdict and the folder in ctx's Outcome.
+func writeReports(ctx context.Context, stdout io.Writer, rp Report, rep report.Report, stepSummary bool) error {
 	rep.Wide = rp.Wide
 	d, err := reserveOut(rp.Out, ReportsDir, "")
 	if err != nil {
@@ -244,6 +284,7 @@ func writeReports(stdout io.Writer, rp Report, rep report.Report, stepSummary bo
 	if err := d.Commit(); err != nil {
 		return fault.Run(err)
 	}
+	outcomeOf(ctx).record(rep.Comparison, out)
 	if stepSummary {
 		if err := report.AppendStepSummary(rep); err != nil {
 			slog.Warn("GitHub step summary not written", "err", err)
@@ -305,6 +346,7 @@ func (j *Run) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer se.prog.Close()
+	se.showPlan(&runner.Runner{Suite: s, Profile: j.profileOn(s.Run.Profile)}, 1)
 	ctx, targets, stop, err := se.start(ctx, &j.Options, s, []sut.Spec{side})
 	defer stop()
 	if err != nil {
@@ -369,7 +411,7 @@ func (o *Options) setTrials(s *suite.Suite) error {
 	switch o.Trials {
 	case "":
 	case suite.ModeDuet, suite.ModeInterleaved:
-		s.Run.Mode = o.Trials
+		s.SetMode(o.Trials)
 	default:
 		return fault.Usage(fmt.Errorf("--trials %q: use duet (a pair's two trials at the same time) or interleaved (back to back, in random order)", o.Trials))
 	}
@@ -390,7 +432,7 @@ func (o *Options) setInstances(s *suite.Suite) error {
 	case n > 1 && o.LoadHosts.N > 0:
 		return fault.Usage(errors.New("--instances with --load-hosts: load hosts measure clusters regress does not restart; leave --instances out"))
 	}
-	s.Run.Instances = n
+	s.SetInstances(n)
 	return nil
 }
 
@@ -428,7 +470,20 @@ func (o *Options) open(ctx context.Context, stderr io.Writer) (*session, error) 
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
-	return &session{store: store.WithContext(ctx), log: NewLogger(ctx, stderr, o.Quiet), prog: progress.New(stderr, o.Quiet, NewLogger(ctx, stderr, false))}, nil
+	prog := progress.New(stderr, o.Quiet, NewLogger(ctx, stderr, false))
+	if prog.Terminal() {
+		// Every log line of the run, the packages' through slog's default
+		// too, goes above the progress bar, never through it.
+		slog.SetDefault(NewLogger(ctx, prog.Writer(), false))
+	}
+	return &session{store: store.WithContext(ctx), log: NewLogger(ctx, prog.Writer(), o.Quiet), prog: prog}, nil
+}
+
+// showPlan shows what the runner will run on sides sides, before the
+// clusters start: the estimate is there from the first minute.
+func (se *session) showPlan(r *runner.Runner, sides int) {
+	p := r.Plan(sides)
+	se.prog.Event(runner.Event{Phase: "plan", Plan: &p})
 }
 
 // runner is the runner of suite s for this session, reporting to onEvent.
@@ -498,30 +553,61 @@ func (se *session) start(ctx context.Context, o *Options, s *suite.Suite, sides 
 	return ctx, nil, stop, fault.Run(err)
 }
 
-// LoadSuite resolves and loads a suite by name or path.
+// LoadSuite loads a suite by name or path: a name from the scenarios (the
+// folder scenarios, or the built-in ones when it is ""), a suite file by
+// its path with its workload files from them.
 func LoadSuite(scenarios, name string) (*suite.Suite, error) {
-	p, err := suite.Resolve(scenarios, name)
+	sc, err := ScenariosOf(scenarios)
+	if err != nil {
+		return nil, err
+	}
+	if suite.IsPath(name) {
+		return loadSuiteFile(name, sc)
+	}
+	s, err := suite.Named(sc, name)
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
-	return loadSuiteFile(p, scenarios)
+	return checkSuite(s, sc.Path(filepath.Join("suites", name+".yaml")))
 }
 
-// loadSuiteFile loads and validates the suite file at p, its cluster section
-// as the targets it shapes would refuse it and its compare section as the
-// comparison would.
-func loadSuiteFile(p, scenarios string) (*suite.Suite, error) {
-	s, err := suite.Load(p, scenarios)
+// ScenariosOf is where suites and workload files are read from: the folder
+// dir (--scenarios, REGRESS_SCENARIOS), which must be one, or the set built
+// into the binary when dir is "".
+func ScenariosOf(dir string) (suite.Scenarios, error) {
+	if dir == "" {
+		return suite.Set(BuiltinScenarios, scenarios.FS()), nil
+	}
+	if err := suite.CheckScenarios(dir); err != nil {
+		return suite.Scenarios{}, fault.Usage(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return suite.Scenarios{}, fault.Usagef("scenarios %s: %v: give --scenarios (or %s) a folder holding suites/ and the workload files, or leave both out for %s", dir, errors.Unwrap(err), ScenariosEnv, BuiltinScenarios)
+	}
+	return suite.Folder(dir), nil
+}
+
+// loadSuiteFile loads and validates the suite file at p, its workloads
+// from sc.
+func loadSuiteFile(p string, sc suite.Scenarios) (*suite.Suite, error) {
+	s, err := suite.LoadFile(p, sc)
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
+	return checkSuite(s, p)
+}
+
+// checkSuite checks a loaded suite (named where in errors): its cluster
+// section as the targets it shapes would refuse it and its compare section
+// as the comparison would.
+func checkSuite(s *suite.Suite, where string) (*suite.Suite, error) {
 	if err := sut.CheckSuite(s); err != nil {
-		return nil, fault.Usagef("suite %s: %w", p, err)
+		return nil, fault.Usagef("suite %s: %w", where, err)
 	}
 	// The comparison's own check, before any cluster starts: what it would
 	// refuse after the trials is refused here.
 	if err := CompareConfig(s).Check(); err != nil {
-		return nil, fault.Usagef("suite %s: %w", p, err)
+		return nil, fault.Usagef("suite %s: %w", where, err)
 	}
 	return s, nil
 }
@@ -578,8 +664,12 @@ func (rp Report) Check() error {
 }
 
 // checkOutFree refuses an --out that already holds files, before any work:
-// reports are never written over another comparison's.
+// reports are never written over another comparison's, unless the folder
+// holds regress's own earlier reports, which the new ones replace whole.
 func checkOutFree(out string) error {
+	if report.HoldsReports(out) {
+		return nil
+	}
 	if out == "" {
 		return nil
 	}
@@ -592,7 +682,7 @@ func checkOutFree(out string) error {
 		return nil
 	}
 	if names, _ := f.Readdirnames(1); len(names) > 0 {
-		return fault.Usagef("--out %s already holds files (%s...): reports are never written over another comparison's; give a new directory, or leave --out out (reports/<timestamp>)", out, names[0])
+		return fault.Usagef("--out %s already holds files (%s...), and no earlier regress reports (which a run replaces): give a new directory, or leave --out out (reports/<timestamp>)", out, names[0])
 	}
 	return nil
 }

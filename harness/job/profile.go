@@ -411,17 +411,30 @@ func madeUpLabel(l string) bool {
 	return false
 }
 
-// reproduceCommand is the command line that ran, as a voter would paste it
-// into a shell elsewhere: "regress" and the arguments, each quoted when a
-// shell would read it otherwise, without the flags that name this
-// machine's folders or only shape the output (localFlags); "" when there
-// is none (a test binary).
+// machineFlags are the flags a voter elsewhere leaves out of the command
+// that ran: this machine's folders (the store, the reports, the jar cache)
+// and how the output is shown; true for those that take a value.
+var machineFlags = map[string]bool{"--store": true, "--out": true, "--cache-dir": true, "--format": true, "--log-format": true, "--wide": false, "--quiet": false}
+
+// reproduceCommand is the command line that ran, as a voter elsewhere would
+// paste it into a shell: "regress" and the arguments without machineFlags,
+// each quoted when a shell would read it otherwise; "" when there is none
+// (a test binary).
 func reproduceCommand(args []string) string {
 	if len(args) < 2 || strings.HasSuffix(args[0], ".test") {
 		return ""
 	}
 	out := []string{"regress"}
-	for _, a := range portableArgs(args[1:]) {
+	rest := args[1:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		name, _, inline := strings.Cut(a, "=")
+		if takesValue, ok := machineFlags[name]; ok {
+			if takesValue && !inline {
+				i++ // its value is the next argument
+			}
+			continue
+		}
 		if a == "" || strings.ContainsFunc(a, func(r rune) bool {
 			return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || r == '=' || r == ',' || r == '+' || r == '@' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 		}) {
@@ -430,27 +443,6 @@ func reproduceCommand(args []string) string {
 		out = append(out, a)
 	}
 	return strings.Join(out, " ")
-}
-
-// localFlags take a value that names this machine's folders (the store,
-// the report folder) or only shape what is printed: a voter reproducing
-// the run elsewhere has neither, and wants the run, not this output.
-var localFlags = map[string]bool{"--store": true, "--out": true, "--format": true}
-
-// portableArgs are args without localFlags and their values, nor --wide.
-func portableArgs(args []string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		name, _, withValue := strings.Cut(args[i], "=")
-		switch {
-		case localFlags[name] && !withValue:
-			i++ // its value is the next argument
-		case localFlags[name], name == "--wide":
-		default:
-			out = append(out, args[i])
-		}
-	}
-	return out
 }
 
 // other is the manifest of the side that is not m (an empty one when absent).

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -27,15 +27,11 @@ type CompareStored struct {
 	Report
 	Baseline, Candidate     string
 	Store, Suite, Scenarios string
-	// ScenariosNamed says the user named Scenarios (--scenarios or
-	// REGRESS_SCENARIOS): then it must exist. The default folder absent
-	// (compare run away from the repository) compares with the default
-	// gates, and the report says so.
-	ScenariosNamed bool
 }
 
 // Run compares and reports; the verdict comes back as an error when it fails the job.
 func (j *CompareStored) Run(ctx context.Context, stdout io.Writer) error {
+	outcomeOf(ctx).expect()
 	if j.Baseline == "" || j.Candidate == "" {
 		return fault.Usage(errors.New("compare needs --baseline and --candidate: a stored version or label, or a directory holding a manifest.json"))
 	}
@@ -46,11 +42,15 @@ func (j *CompareStored) Run(ctx context.Context, stdout io.Writer) error {
 	if err != nil {
 		return fault.Usage(err)
 	}
+	sc, err := compareScenarios(j.Scenarios)
+	if err != nil {
+		return err // a folder the user named must not be stood in for
+	}
 	// --suite FILE, as plan takes it: the file's name picks the stored
 	// results and its tolerances and gate judge them.
 	stored, given := j.Suite, (*suite.Suite)(nil)
 	if suite.IsPath(j.Suite) {
-		if given, err = loadSuiteFile(j.Suite, j.Scenarios); err != nil {
+		if given, err = loadSuiteFile(j.Suite, sc); err != nil {
 			return err
 		}
 		stored = given.Name
@@ -66,61 +66,145 @@ func (j *CompareStored) Run(ctx context.Context, stdout io.Writer) error {
 	if err := differentEntries(j.Baseline, j.Candidate, bm, cm); err != nil {
 		return err
 	}
-	if err := CheckScenariosDir(j.Scenarios, j.ScenariosNamed); err != nil {
-		return err // defaults must not stand in for a suite the user pointed at
+	jd := judge{given: given, givenAs: j.Suite, sc: sc, named: j.Suite != "" || j.Scenarios != ""}
+	s, warnings, err := jd.suiteFor(bm, cm)
+	if err != nil {
+		return err
 	}
+	// Tolerances, gates and the planned looks come from the suite: an
+	// adaptive run was judged at alpha/looks, and judging its trials again
+	// at full alpha could disagree with it. compare counts the looks of
+	// every run it pools. Without a suite, the defaults; the report says so.
 	cfg := compare.Config{}
-	var warnings []string
-	// Tolerances, gates and the planned looks come from the suite file
-	// when it is at hand: an adaptive run was judged at alpha/looks, and
-	// judging its trials again at full alpha could disagree with it.
-	// compare counts the looks of every run it pools.
-	p := filepath.Join(j.Scenarios, "suites", bm.Suite.Name+".yaml")
-	if given != nil {
-		cfg = CompareConfig(given)
-	} else if _, err := os.Stat(p); err == nil {
-		// A suite file that is there but invalid is refused, as plan
-		// refuses it: defaults would move the gate without a word.
-		s, err := loadSuiteFile(p, j.Scenarios)
-		if err != nil {
-			return fault.Usagef("%w (fix the suite file, or compare from a --scenarios directory without it to use the default tolerances)", err)
-		}
+	if s != nil {
 		cfg = CompareConfig(s)
-	} else {
-		// The substitution is written into the report (its warnings, the
-		// JSON's too), not only into a log line CI does not keep.
-		w := fmt.Sprintf("suite %s not found in %s: compared with the default tolerances and gate at one look per run; give --scenarios the directory holding suites/%s.yaml for the suite's own", bm.Suite.Name, filepath.Join(j.Scenarios, "suites"), bm.Suite.Name)
-		slog.Warn("suite not found: comparing with default tolerances and gate at one look per run", "suite", bm.Suite.Name, "scenarios", j.Scenarios)
-		warnings = append(warnings, w)
 	}
 	// Reading a large store takes a while: a signal during it must not be
 	// answered with reports and a verdict (exit 0) as if nothing happened.
 	if ctx.Err() != nil {
 		return fault.Run(fmt.Errorf("compare interrupted: %w (no report was written)", context.Cause(ctx)))
 	}
-	return Decide(stdout, st, bm, cm, cfg, j.Report, warnings...)
+	return Decide(ctx, stdout, st, bm, cm, cfg, j.Report, warnings...)
 }
 
-// CheckScenariosDir refuses a scenarios directory compare cannot take its
-// gates from: none given, something other than a directory, one the user
-// named that is absent (a misspelt --scenarios or REGRESS_SCENARIOS), or one
-// without suites/. Only a suite missing from a real scenarios directory, or
-// the default directory absent, falls back to the default gates, and that is
-// written into the report.
-func CheckScenariosDir(dir string, named bool) error {
-	if err := suite.CheckScenarios(dir); err != nil {
-		return fault.Usage(err)
-	}
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && !named {
-		return nil
-	} else if err != nil {
-		return fault.Usagef("scenarios %s: %v: give --scenarios (or REGRESS_SCENARIOS) the directory holding suites/ (the repository's scenarios/), or run from the repository root", dir, errors.Unwrap(err))
+// compareScenarios is ScenariosOf for compare: a folder the user named
+// must hold suites/, since compare takes the gates from it.
+func compareScenarios(dir string) (suite.Scenarios, error) {
+	sc, err := ScenariosOf(dir)
+	if err != nil || dir == "" {
+		return sc, err
 	}
 	if fi, err := os.Stat(filepath.Join(dir, "suites")); err != nil || !fi.IsDir() {
-		return fault.Usagef("scenarios %s holds no suites/ directory: give --scenarios (or REGRESS_SCENARIOS) the directory holding suites/ (the repository's scenarios/)", dir)
+		return sc, fault.Usagef("scenarios %s holds no suites/ directory: give --scenarios (or %s) the folder holding suites/, or leave both out for %s", dir, ScenariosEnv, BuiltinScenarios)
 	}
-	return nil
+	return sc, nil
 }
+
+// judge picks the suite a stored comparison is judged by: the one stored
+// with the run, so a run is judged the same wherever it is read again.
+type judge struct {
+	// given is a suite file the user named (--suite FILE), givenAs as typed.
+	given   *suite.Suite
+	givenAs string
+	// sc are the scenarios a suite is named from when the run stored none.
+	sc suite.Scenarios
+	// named says the user named a suite or a scenarios folder: when it
+	// differs from the stored suite, the report says which one judged.
+	named bool
+}
+
+// suiteFor returns the suite that judges bm against cm (nil: the default
+// tolerances) and the warnings the report carries about it: the suite
+// file given on the command line when one was (--suite FILE), else the
+// suite stored with the candidate's results (the baseline's when only it
+// has one), else, for results stored before the suite travelled with
+// them, the suite of their name in the scenarios.
+func (jd judge) suiteFor(bm, cm *results.Manifest) (*suite.Suite, []string, error) {
+	stored, warnings := storedSuite(bm, cm)
+	if jd.given != nil {
+		if stored != nil && !sameJudging(jd.given, stored) {
+			warnings = append(warnings, fmt.Sprintf("judged with --suite %s, not with suite %s as stored with the results, which judges otherwise (leave --suite out to judge with the stored one)", jd.givenAs, stored.Name))
+		}
+		return jd.given, warnings, nil
+	}
+	if stored != nil {
+		if jd.named && jd.sc.Has(stored.Name) {
+			if now, err := suite.Named(jd.sc, stored.Name); err == nil && !sameJudging(now, stored) {
+				warnings = append(warnings, fmt.Sprintf("judged with suite %s as stored with the results; suite %s of %s judges otherwise (give --suite %s to judge with it)",
+					stored.Name, stored.Name, jd.sc, suiteFileHint(jd.sc, stored.Name)))
+			}
+		}
+		return stored, warnings, nil
+	}
+	// Results stored before the suite travelled with them: the suite of
+	// their name, from the scenarios.
+	name := bm.Suite.Name
+	if !jd.sc.Has(name) {
+		// The substitution is written into the report (its warnings, the
+		// JSON's too), not only into a log line CI does not keep.
+		w := fmt.Sprintf("suite %s not found in %s nor stored with the results: compared with the default tolerances and gate at one look per run; give --scenarios the folder holding suites/%s.yaml for the suite's own", name, jd.sc, name)
+		slog.Warn("suite not found: comparing with default tolerances and gate at one look per run", "suite", name, "scenarios", jd.sc.String())
+		return nil, append(warnings, w), nil
+	}
+	s, err := LoadSuite(jd.sc.Dir, name)
+	if err != nil {
+		// A suite file that is there but invalid is refused, as plan
+		// refuses it: defaults would move the gate without a word.
+		return nil, nil, fault.Usagef("%w (fix the suite file, or compare from a --scenarios folder without it to use the default tolerances)", err)
+	}
+	if fp, err := s.Fingerprint(); err != nil || fp != bm.Suite.Fingerprint {
+		warnings = append(warnings, fmt.Sprintf("the results carry no suite (stored before it travelled with them), and suite %s of %s is not the one they ran (fingerprint %s, theirs %s): judged with its tolerances",
+			name, jd.sc, shortFingerprint(fp), shortFingerprint(bm.Suite.Fingerprint)))
+	} else {
+		slog.Info("the results carry no suite (stored before it travelled with them): judged with the suite of their name and fingerprint", "suite", name, "scenarios", jd.sc.String())
+	}
+	return s, warnings, nil
+}
+
+// storedSuite loads the suite stored with the candidate's results (the
+// baseline's when only they carry one): nil when neither does, or when it
+// does not load (a warning says so).
+func storedSuite(bm, cm *results.Manifest) (*suite.Suite, []string) {
+	from, o := cm, bm
+	if !cm.Suite.Carried() {
+		from, o = bm, cm
+	}
+	info := from.Suite
+	if !info.Carried() {
+		return nil, nil
+	}
+	s, err := suite.FromStored(info.Name, info.Text, info.Files, info.Overrides)
+	if err != nil {
+		return nil, []string{fmt.Sprintf("the suite stored with the results of %s does not load (%v): judged as if none were stored", targetName(from), err)}
+	}
+	if fp, err := s.Fingerprint(); err == nil && fp != info.Fingerprint {
+		slog.Warn("the suite stored with the results does not hash to their fingerprint", "suite", info.Name, "stored", info.Fingerprint, "loaded", fp)
+	}
+	var warnings []string
+	if o.Suite.Carried() && o.Suite.Text != info.Text {
+		if theirs, err := suite.FromStored(o.Suite.Name, o.Suite.Text, o.Suite.Files, o.Suite.Overrides); err != nil || !sameJudging(theirs, s) {
+			warnings = append(warnings, fmt.Sprintf("the results of %s and %s were stored with two versions of suite %s that judge otherwise: judged with %s's", targetName(bm), targetName(cm), info.Name, targetName(from)))
+		}
+	}
+	return s, warnings
+}
+
+// sameJudging says whether two suites judge alike: the same comparison.
+func sameJudging(a, b *suite.Suite) bool {
+	return reflect.DeepEqual(CompareConfig(a), CompareConfig(b))
+}
+
+// suiteFileHint is how --suite names sc's suite as a file: its path in a
+// folder, else where it lies in the repository.
+func suiteFileHint(sc suite.Scenarios, name string) string {
+	if sc.Dir != "" {
+		return filepath.Join(sc.Dir, "suites", name+".yaml")
+	}
+	return filepath.Join("scenarios", "suites", name+".yaml")
+}
+
+// targetName names a stored side as `results list` does.
+func targetName(m *results.Manifest) string { return results.KeyOf(m).Target }
 
 // Plan is `regress plan`: from stored trials, the spread of every gated
 // metric and the pairs a run needs to decide it.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/loadhosts"
+	"github.com/regress-hbase/regress/harness/report"
 )
 
 // Version is what `regress version` says of this binary: the module
@@ -23,6 +24,8 @@ type Version struct {
 	// tree); empty (false) when the build has none.
 	Commit, Time string
 	Modified     bool
+	// Stamp says where Commit came from: report.StampVCS or report.StampLinker.
+	Stamp string
 	// Go is the toolchain that built the binary; Platform its GOOS/GOARCH.
 	Go, Platform string
 	// Protocol is the load hosts' task format (regress worker refuses a
@@ -30,10 +33,34 @@ type Version struct {
 	Protocol int
 }
 
-// ReadVersion reads this binary's version from its build information.
+// The commit a build names when Go's VCS stamp has none (go run, or
+// -buildvcs=false): set by the Makefile's build with -ldflags
+// "-X github.com/regress-hbase/regress/harness/job.stampCommit=$(git rev-parse HEAD)"
+// (and stampModified=true for a work tree with uncommitted changes).
+var (
+	stampCommit   string
+	stampModified string
+)
+
+// ReadVersion reads this binary's version from its build information, or
+// from the commit the linker was given when the build recorded none.
 func ReadVersion() Version {
 	bi, ok := debug.ReadBuildInfo()
-	return versionOf(bi, ok)
+	return withStamp(versionOf(bi, ok), stampCommit, stampModified)
+}
+
+// withStamp is v with the linker's commit when Go's VCS stamp gave none.
+func withStamp(v Version, commit, modified string) Version {
+	if v.Commit != "" || commit == "" {
+		return v
+	}
+	v.Commit, v.Modified, v.Stamp = commit, modified == "true", report.StampLinker
+	return v
+}
+
+// Build is the version as the reports print it.
+func (v Version) Build() report.Build {
+	return report.Build{Module: v.Module, Commit: v.Commit, Modified: v.Modified, Stamp: v.Stamp, Go: v.Go}
 }
 
 // versionOf is the Version a build information says (ok false: none recorded).
@@ -49,7 +76,7 @@ func versionOf(bi *debug.BuildInfo, ok bool) Version {
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			v.Commit = s.Value
+			v.Commit, v.Stamp = s.Value, report.StampVCS
 		case "vcs.time":
 			v.Time = s.Value
 		case "vcs.modified":
@@ -61,25 +88,7 @@ func versionOf(bi *debug.BuildInfo, ok bool) Version {
 
 // String is the version in one line, for reports and logs: "regress
 // v0.3.0 (commit 50a72ed1c2d3, modified; go1.26.0)".
-func (v Version) String() string {
-	var parts []string
-	if v.Commit != "" {
-		c := "commit " + shortCommit(v.Commit)
-		if v.Modified {
-			c += ", modified"
-		}
-		parts = append(parts, c)
-	}
-	parts = append(parts, v.Go)
-	return fmt.Sprintf("regress %s (%s)", v.Module, strings.Join(parts, "; "))
-}
-
-func shortCommit(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
-}
+func (v Version) String() string { return v.Build().String() }
 
 // Write prints the version as `regress version` shows it, a fact a line.
 func (v Version) Write(w io.Writer) error {
@@ -87,7 +96,7 @@ func (v Version) Write(w io.Writer) error {
 	fmt.Fprintf(&b, "regress %s\n", v.Module)
 	switch {
 	case v.Commit == "":
-		b.WriteString("commit:   unknown (built without VCS information, e.g. go run or -buildvcs=false)\n")
+		b.WriteString("commit:   unknown (built without VCS information, e.g. go run or -buildvcs=false; `make build` passes the commit to the linker)\n")
 	default:
 		fmt.Fprintf(&b, "commit:   %s", v.Commit)
 		if v.Time != "" {
@@ -95,6 +104,9 @@ func (v Version) Write(w io.Writer) error {
 		}
 		if v.Modified {
 			b.WriteString(", with uncommitted changes")
+		}
+		if v.Stamp == report.StampLinker {
+			b.WriteString(" (given to the linker by the build)")
 		}
 		b.WriteString("\n")
 	}

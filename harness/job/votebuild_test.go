@@ -76,6 +76,12 @@ func TestReproduceCommandQuotesWhatAShellWouldSplit(t *testing.T) {
 		{[]string{"regress", "compare", "--baseline", "2.6.0-hadoop3", "--store", "/tmp/h9", "--out=/tmp/out", "--format", "json", "--wide", "--candidate", "2.6.1"},
 			"regress compare --baseline 2.6.0-hadoop3 --candidate 2.6.1"},
 		{[]string{"regress", "--format=vote", "--store=s", "--suite", "release"}, "regress --suite release"},
+		// This machine's folders and output choices are no part of what a
+		// voter elsewhere runs (the Reproduce carried --store, --out, --format json).
+		{[]string{"/tmp/go-build1/exe/regress", "--baseline", "2.6.0", "--store", "/tmp/s", "--out=/tmp/r", "--candidate", "2.6.1", "--format", "json",
+			"--wide", "--quiet", "--log-format=json", "--cache-dir", "/c", "--suite", "release", "--candidate-conf", "a=b"},
+			"regress --baseline 2.6.0 --candidate 2.6.1 --suite release --candidate-conf a=b"},
+		{[]string{"regress", "compare", "--baseline", "a", "--candidate", "b", "--store", "s"}, "regress compare --baseline a --candidate b"},
 	} {
 		if got := reproduceCommand(tc.args); got != tc.want {
 			t.Errorf("reproduceCommand(%q) = %q, want %q", tc.args, got, tc.want)

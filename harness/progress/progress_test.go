@@ -20,8 +20,8 @@ func TestPlainOutputIsLogLines(t *testing.T) {
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
 	pr := New(&plain, false, log)
 	pr.Message("starting HBase 2.6.1")
-	pr.Event(runner.Event{Phase: "trial", Target: "2.6.1", Workload: "workloada", Trial: 1, Trials: 8})
-	pr.Event(runner.Event{Phase: "done", Trials: 8})
+	pr.Event(runner.Event{Phase: "trial", Target: "2.6.1", Workload: "workloada", Kind: runner.KindCounted, Trial: 1, Trials: 8})
+	pr.Event(runner.Event{Phase: "done", Kind: runner.KindCounted, Trial: 8, Trials: 8})
 	pr.Close()
 	if plain.Len() != 0 {
 		t.Errorf("plain lines written beside the log: %q", plain.String())
@@ -34,7 +34,7 @@ func TestPlainOutputIsLogLines(t *testing.T) {
 		}
 		msgs = append(msgs, rec.Msg)
 	}
-	if want := []string{"starting HBase 2.6.1", "trial 1/8: workloada on 2.6.1", "done: 8 trials"}; strings.Join(msgs, "|") != strings.Join(want, "|") {
+	if want := []string{"starting HBase 2.6.1", "trial 1/8: workloada on 2.6.1", "done: 8 counted trials in 0s"}; strings.Join(msgs, "|") != strings.Join(want, "|") {
 		t.Errorf("messages %q, want %q", msgs, want)
 	}
 	logs.Reset()
@@ -47,21 +47,23 @@ func TestPlainOutputIsLogLines(t *testing.T) {
 }
 
 // TestProgressLinesCarryFields: off a terminal a trial's progress is a log
-// line whose fields say trial, side, workload, phase, ops/s, p99 and ETA;
-// p99 is left out during warm-up (nothing is measured yet, not "p99 0s");
-// a duet's first side keeps the trial number its announcement gave it (the
-// runner's events carry the second's); a message without a side has no
+// line whose fields say kind, trial, side, workload, phase, ops/s, p99 and
+// ETA; p99 is left out during warm-up (nothing is measured yet, not "p99
+// 0s"); a duet's sides each keep their own number (the runner numbers a
+// side's trial when it announces it); a message without a side has no
 // leading space.
 func TestProgressLinesCarryFields(t *testing.T) {
 	var logs bytes.Buffer
 	pr := New(&bytes.Buffer{}, false, slog.New(slog.NewJSONHandler(&logs, nil)))
-	pr.Event(runner.Event{Phase: "trial", Target: "2.6.1", Workload: "workloada", Trial: 1, Trials: 4})
-	pr.Event(runner.Event{Phase: "trial", Target: "2.6.1", Workload: "workloada", Trial: 2, Trials: 4, Message: "duet"})
-	pr.Event(runner.Event{Phase: "trial", Target: "2.6.2", Workload: "workloada", Trial: 3, Trials: 4, Message: "duet"})
+	pr.Event(runner.Event{Phase: "plan", Plan: &runner.Plan{Counted: 4, Sides: 2, PerSlot: 2, Window: 13 * time.Second}})
+	logs.Reset()
+	pr.Event(runner.Event{Phase: "trial", Target: "2.6.1", Workload: "workloada", Kind: runner.KindCounted, Trial: 1, Trials: 4})
+	pr.Event(runner.Event{Phase: "trial", Target: "2.6.1", Workload: "workloada", Kind: runner.KindCounted, Trial: 2, Trials: 4, Message: "duet"})
+	pr.Event(runner.Event{Phase: "trial", Target: "2.6.2", Workload: "workloada", Kind: runner.KindCounted, Trial: 3, Trials: 4, Message: "duet"})
 	pr.last = time.Time{}
-	pr.Event(runner.Event{Phase: "trial", Target: "2.6.1", Workload: "workloada", Trial: 3, Trials: 4, Run: &loadgen.Progress{Warmup: true, OpsPerSec: 998.6}})
+	pr.Event(runner.Event{Phase: "trial", Target: "2.6.1", Workload: "workloada", Kind: runner.KindCounted, Trial: 2, Trials: 4, Run: &loadgen.Progress{Warmup: true, OpsPerSec: 998.6}})
 	pr.last = time.Time{}
-	pr.Event(runner.Event{Phase: "trial", Target: "2.6.2", Workload: "workloada", Trial: 3, Trials: 4, Run: &loadgen.Progress{OpsPerSec: 1001, P99Intended: 3210 * time.Microsecond}})
+	pr.Event(runner.Event{Phase: "trial", Target: "2.6.2", Workload: "workloada", Kind: runner.KindCounted, Trial: 3, Trials: 4, Run: &loadgen.Progress{OpsPerSec: 1001, P99Intended: 3210 * time.Microsecond}})
 	pr.Event(runner.Event{Phase: "trial", Message: "warm-up: 1 round(s) in 12s"})
 	var recs []map[string]any
 	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -45,8 +46,16 @@ func TestOutDirNeverOverwrites(t *testing.T) {
 	if len(left) != 2 {
 		t.Errorf("%d entries under %s, want the two reports and no leftover of the aborted one: %v", len(left), base, left)
 	}
-	if _, err := NamedOutDir(want[0]); !errors.Is(err, ErrOutTaken) {
-		t.Errorf("a named --out holding a report: %v, want ErrOutTaken", err)
+	// A named --out holding files that are no reports of regress's is refused.
+	other := filepath.Join(base, "mine")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "vote.txt"), []byte("my own"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NamedOutDir(other); !errors.Is(err, ErrOutTaken) {
+		t.Errorf("a named --out holding other files: %v, want ErrOutTaken", err)
 	}
 	empty := filepath.Join(base, "empty")
 	if err := os.Mkdir(empty, 0o755); err != nil {
@@ -61,5 +70,65 @@ func TestOutDirNeverOverwrites(t *testing.T) {
 	}
 	if fi, err := os.Stat(empty); err != nil || fi.Mode().Perm() != 0o755 {
 		t.Errorf("committed dir: %v, %v, want mode 0755", fi, err)
+	}
+}
+
+// TestANamedOutOfEarlierReportsIsReplacedWhole: a fixed --out (a reused CI
+// workspace's reports/ci) takes run after run: the new reports replace the
+// earlier ones whole, nothing of them is left, and an aborted run leaves
+// them as they were.
+func TestANamedOutOfEarlierReportsIsReplacedWhole(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "ci")
+	write := func(files ...string) *OutDir {
+		t.Helper()
+		d, err := NamedOutDir(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if err := os.WriteFile(filepath.Join(d.Tmp, f), []byte(f), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d
+	}
+	if err := write("vote.txt", "first-only.txt").Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if !HoldsReports(out) {
+		t.Fatalf("a committed report folder holds no %s", Marker)
+	}
+	write("vote.txt").Abort()
+	if b, _ := os.ReadFile(filepath.Join(out, "first-only.txt")); string(b) != "first-only.txt" {
+		t.Fatal("an aborted run removed the earlier reports")
+	}
+	if err := write("vote.txt", "second.txt").Commit(); err != nil {
+		t.Fatal(err)
+	}
+	names := func(dir string) []string {
+		es, _ := os.ReadDir(dir)
+		var n []string
+		for _, e := range es {
+			n = append(n, e.Name())
+		}
+		return n
+	}
+	if got := names(out); !slices.Equal(got, []string{Marker, "second.txt", "vote.txt"}) {
+		t.Errorf("after the second run %s holds %v", out, got)
+	}
+	if got := names(filepath.Dir(out)); !slices.Equal(got, []string{"ci"}) {
+		t.Errorf("leftovers beside the reports: %v", got)
+	}
+	// Without the one-step exchange (other systems): moved aside, then removed.
+	exchange = func(a, b string) error { return errors.ErrUnsupported }
+	defer func() { exchange = renameExchange }()
+	if err := write("third.txt").Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(out); !slices.Equal(got, []string{Marker, "third.txt"}) {
+		t.Errorf("after the third run %s holds %v", out, got)
+	}
+	if got := names(filepath.Dir(out)); !slices.Equal(got, []string{"ci"}) {
+		t.Errorf("leftovers beside the reports: %v", got)
 	}
 }

@@ -61,6 +61,12 @@ type Report struct {
 	// Wide makes the text report the table of every column (--wide) in
 	// place of the compact one that keeps within TextWidth.
 	Wide bool
+	// Build is the regress build that decided (its commit, where known).
+	Build Build
+	// Measured is each workload's measured time: the wall time the
+	// measurement windows of its compared trials covered (a duet's two
+	// sides once). JUnit's times are these.
+	Measured map[string]time.Duration
 }
 
 // Distribution holds one workload's operation's latency histograms, one per side (either may be nil).

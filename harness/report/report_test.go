@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
@@ -163,7 +164,9 @@ func TestJSONCarriesTheMetricFields(t *testing.T) {
 
 func TestJUnitOneCasePerGatedMetric(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Render(&buf, FormatJUnit, Report{Comparison: pairedFixture()}); err != nil {
+	r := Report{Comparison: pairedFixture(), Measured: map[string]time.Duration{"workloada": 100 * time.Second, "workloadb": 50 * time.Second},
+		Build: Build{Module: "devel", Commit: "0123456789abcdef0123", Go: "go1.26.8"}}
+	if err := Render(&buf, FormatJUnit, r); err != nil {
 		t.Fatal(err)
 	}
 	var got junitSuites
@@ -172,8 +175,21 @@ func TestJUnitOneCasePerGatedMetric(t *testing.T) {
 	}
 	// Five gated metrics and two gated held-rate checks; p99 READ and the
 	// held rate of workloadc fail, p99.9 UPDATE is skipped (inconclusive).
-	if got.Tests != 7 || got.Failures != 2 || got.Skipped != 1 || len(got.Suites) != 3 || got.Suites[0].Cases[0].ClassName != "workloada" {
+	if got.Tests != 7 || got.Failures != 2 || got.Skipped != 1 || len(got.Suites) != 3 || got.Suites[0].Cases[0].ClassName != "regress.smoke.workloada" {
 		t.Fatalf("junit = %+v", got)
+	}
+	// Times are the measured ones: a workload's shared by its cases, the
+	// run's the workloads' sum (workloadc's trials were not timed: 0).
+	if got.Time != "150.000" || got.Suites[0].Time != "100.000" || got.Suites[0].Cases[0].Time != "20.000" || got.Suites[1].Time != "50.000" || got.Suites[2].Time != "0.000" {
+		t.Errorf("times: run %s, workloada %s (case %s), workloadb %s, workloadc %s", got.Time, got.Suites[0].Time, got.Suites[0].Cases[0].Time, got.Suites[1].Time, got.Suites[2].Time)
+	}
+	props := map[string]string{}
+	for _, p := range got.Suites[1].Properties {
+		props[p.Name] = p.Value
+	}
+	if props["baseline"] != "2.6.1" || props["candidate"] != "2.6.2" || props["suite"] != "smoke" || props["verdict"] != "REGRESSION" ||
+		props["regress.commit"] != "0123456789abcdef0123" || props["regress.build"] != "regress devel (commit 0123456789ab; go1.26.8)" {
+		t.Errorf("properties %v", props)
 	}
 	if c := got.Suites[2].Cases[0]; c.Name != "held rate" || c.Failure == nil {
 		t.Fatalf("held-rate regression is not a failed case: %+v", c)

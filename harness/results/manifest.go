@@ -71,7 +71,19 @@ type SuiteInfo struct {
 	// ("-p requestdistribution=uniform", "-P /path/workloadx"): already in
 	// the fingerprint, here so a reader sees what they were.
 	Overrides []string `json:"overrides,omitempty"`
+	// Text is the suite file as written (YAML) and Files every workload
+	// file it read, by the name it read it under (a -P file: "-P PATH"),
+	// with its contents: with Overrides, the whole suite, so the run is
+	// judged again by the suite it ran wherever it is read (suite.FromStored).
+	// Empty in results stored before the suite travelled with them; an
+	// entry several runs added to holds the latest run's.
+	Text  string            `json:"text,omitempty"`
+	Files map[string]string `json:"files,omitempty"`
 }
+
+// Carried says whether the suite itself travels with the results (Text),
+// not only its name.
+func (s SuiteInfo) Carried() bool { return s.Text != "" }
 
 // Trial is one measured trial: one clone, one workload, one measurement window.
 type Trial struct {

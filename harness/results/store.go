@@ -247,6 +247,15 @@ func (s *Store) Ensure(m *Manifest) (_ *Manifest, err error) {
 		if len(existing.JarChecksums) > 0 && len(m.JarChecksums) > 0 && !maps.Equal(existing.JarChecksums, m.JarChecksums) {
 			return nil, fmt.Errorf("%w: %s holds trials of other HBase jars than the ones running now (an earlier RC under the same label?): give this one its own label", ErrJarsDiffer, k)
 		}
+		// The suite travels with the entry: this run's, when it carries
+		// one the entry does not hold yet (tolerances and pairs are no
+		// part of the fingerprint, so they may have changed).
+		if m.Suite.Carried() && !sameSuite(existing.Suite, m.Suite) {
+			existing.Suite.Text, existing.Suite.Files, existing.Suite.Overrides = m.Suite.Text, m.Suite.Files, m.Suite.Overrides
+			if err := s.writeManifest(k, existing); err != nil {
+				return nil, err
+			}
+		}
 		return existing, nil
 	}
 	if !errors.Is(err, ErrNotFound) {
@@ -272,6 +281,12 @@ func (s *Store) Ensure(m *Manifest) (_ *Manifest, err error) {
 		return nil, err
 	}
 	return &fresh, nil
+}
+
+// sameSuite says whether a and b carry one suite: its text, files and
+// the command line's changes.
+func sameSuite(a, b SuiteInfo) bool {
+	return a.Text == b.Text && maps.Equal(a.Files, b.Files) && slices.Equal(a.Overrides, b.Overrides)
 }
 
 // AppendTrial adds a measured trial to k's manifest and stores its .hlog (read
@@ -704,6 +719,18 @@ func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
 	if err != nil && !errors.As(err, &de) {
 		return nil, err
 	}
+	if len(entries) == 0 && de == nil {
+		// What the user typed may be the release of a stored name:
+		// `--baseline 2.6.0` ran 2.6.0-hadoop3 and stored it so.
+		target, err := s.typedTarget(ref, suiteName)
+		if err != nil {
+			return nil, err
+		}
+		if target != "" {
+			slog.Info("results: "+ref+" is stored as "+target, "typed", ref, "stored", target)
+			return s.Resolve(target, suiteName)
+		}
+	}
 	if len(entries) == 0 {
 		if de != nil {
 			return nil, fmt.Errorf("%q: %w", ref, de)
@@ -752,6 +779,43 @@ func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
 	}
 	return m, nil
 }
+
+// typedTarget is the one stored target whose name begins with what the
+// user typed as a release: ref itself with its build flavour
+// (2.6.0-hadoop3) and any suffix regress adds to keep sides apart (+conf-,
+// +jars-, +baseline); "" when none is. Several are an error naming them.
+// suiteName, when given, narrows the choice as Find does.
+func (s *Store) typedTarget(ref, suiteName string) (string, error) {
+	if ref == "" || strings.ContainsAny(ref, "+/"+string(filepath.Separator)) {
+		return "", nil
+	}
+	all, _, err := s.Scan()
+	if err != nil {
+		return "", err
+	}
+	name, fp := SplitSuite(suiteName)
+	seen := map[string]bool{}
+	var found []string
+	for _, e := range all {
+		base, _, _ := strings.Cut(e.Target, "+")
+		if release(base) != ref || seen[e.Target] || name != "" && (e.Suite != name || !strings.HasPrefix(e.Fingerprint, fp)) {
+			continue
+		}
+		seen[e.Target] = true
+		found = append(found, e.Target)
+	}
+	switch len(found) {
+	case 0:
+		return "", nil
+	case 1:
+		return found[0], nil
+	}
+	sort.Strings(found)
+	return "", fmt.Errorf("%q names several stored results in %s: %s; give one of them (see `regress results list`): %w", ref, s.Root(), strings.Join(found, ", "), ErrAmbiguous)
+}
+
+// ErrAmbiguous marks a name that matches several stored results.
+var ErrAmbiguous = errors.New("more than one stored result matches")
 
 // labelVersions is the one rule for a label holding results of two HBase
 // versions, `results check`'s and compare's: m is one entry of a target and

@@ -63,7 +63,6 @@ func (r *Runner) profilePairs(ctx context.Context, sides ...*side) {
 		return
 	}
 	began := time.Now()
-	r.planned = r.started + len(sides)*len(r.Suite.Workloads)
 	r.emit(Event{Phase: "trial", Message: "profiling: one more pair per workload, recorded (JFR here, the info servers' /prof elsewhere) and not counted"})
 	// The first JFR.start on a JVM stalls its handlers for seconds; a
 	// throwaway recording first keeps that out of the first pair recorded.

@@ -31,15 +31,21 @@ import (
 
 // Event is a progress report for the terminal or the log.
 type Event struct {
-	// Phase is "seed", "load", "trial" or "done".
+	// Phase is "plan", "seed", "load", "trial" or "done".
 	Phase    string
 	Target   string
 	Workload string
-	// Trial counts trials started so far in this run; Trials is the planned total.
+	// Kind is a trial's kind (KindWarmup, KindCounted, KindProfiled);
+	// Trial numbers it among the run's trials of that kind, Trials is how
+	// many of them the run plans. On "done", Trial is the counted trials stored.
+	Kind          string
 	Trial, Trials int
-	Load          *LoadProgress
-	Run           *loadgen.Progress
-	Message       string
+	// Plan is the run's plan: on "plan" (before the first trial, and again
+	// when it changes) and on "done" (what ran).
+	Plan    *Plan
+	Load    *LoadProgress
+	Run     *loadgen.Progress
+	Message string
 }
 
 // LoadProgress is how far a seed preload is.
@@ -90,8 +96,11 @@ type Runner struct {
 	fingerprint string
 	started     int
 	stored      int
-	planned     int
 	prepared    int
+	// plan is what the run will do (plan.go); kindStarted counts the
+	// trials started of each kind.
+	plan        Plan
+	kindStarted map[string]int
 
 	// prof is the run's profiler probe, made on first use (profiler).
 	profOnce sync.Once
@@ -123,6 +132,10 @@ type side struct {
 	// tag names the side's trial clones; instance numbers its fresh starts.
 	tag      string
 	instance int
+	// kind and number are the side's trial in progress: its kind and its
+	// number among the run's trials of that kind (a duet's two sides each their own).
+	kind   string
+	number int
 }
 
 // More is asked after each look (1-based) whether more pairs are needed, and
@@ -132,12 +145,12 @@ type More func(look int, base, cand *results.Manifest) (extra map[string]int, er
 // RunSingle runs Pairs.Initial trials of every workload on one target and
 // returns this run's trials as a manifest.
 func (r *Runner) RunSingle(ctx context.Context, t *sut.Target) (_ *results.Manifest, err error) {
+	r.setPlan(r.planOf(1))
 	s, err := r.prepare(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	defer r.dropEmptyOnFailure(&err, s)
-	r.planned = len(r.Suite.Workloads)*(r.Suite.Pairs.Initial+r.warmupRoundsAtMost()) + r.profiledTrials(1)
 	if err := r.warmUp(ctx, s); err != nil {
 		return nil, err
 	}
@@ -153,7 +166,7 @@ func (r *Runner) RunSingle(ctx context.Context, t *sut.Target) (_ *results.Manif
 		return nil, err
 	}
 	r.profilePairs(ctx, s)
-	r.emit(Event{Phase: "done", Target: t.Name, Trial: r.started, Trials: r.started})
+	r.done(t.Name)
 	return m, nil
 }
 
@@ -165,6 +178,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More
 		return nil, nil, errors.New("baseline and candidate are the same cluster")
 	}
 	r.slots.paired = true
+	r.setPlan(r.Plan(2))
 	bs, err := r.open(ctx, base)
 	if err != nil {
 		return nil, nil, err
@@ -183,13 +197,15 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More
 		return nil, nil, err
 	}
 	r.checkRenewable(bs, cs)
+	if p := r.planOf(2); p != r.plan {
+		r.setPlan(p) // a side regress cannot start afresh keeps one instance
+	}
 	rng := r.rng()
 	planned := map[string]int{}
 	done := map[string]int{}
 	for _, w := range r.Suite.Workloads {
 		planned[w] = r.Suite.Pairs.Initial
 	}
-	r.planned = 2*len(r.Suite.Workloads)*(r.warmupRoundsAtMost()+r.Suite.Pairs.Initial) + r.profiledTrials(2)
 	if r.Suite.Run.Pin {
 		if err := pinSides([]*side{bs, cs}); err != nil {
 			return nil, nil, err
@@ -200,9 +216,14 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More
 		return nil, nil, err
 	}
 	for look := 1; ; look++ {
-		r.planned = r.started + r.profiledTrials(2)
+		counted := 0
 		for _, w := range r.Suite.Workloads {
-			r.planned += 2 * (planned[w] - done[w])
+			counted += 2 * planned[w]
+		}
+		if counted != r.plan.Counted {
+			p := r.plan
+			p.Counted = counted
+			r.setPlan(p)
 		}
 		for pair := 0; pair < r.Suite.Pairs.Max; pair++ {
 			if b := r.instanceOf(pair); b > bs.instance && r.pairDue(pair, done, planned) {
@@ -245,7 +266,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More
 		}
 		if more == nil || look >= r.Suite.Pairs.Looks {
 			r.profilePairs(ctx, bs, cs)
-			r.emit(Event{Phase: "done", Trial: r.started, Trials: r.started})
+			r.done("")
 			return bm, cm, nil
 		}
 		extra, err := more(look, bm, cm)
@@ -264,7 +285,7 @@ func (r *Runner) RunPairs(ctx context.Context, base, cand *sut.Target, more More
 		}
 		if !grew {
 			r.profilePairs(ctx, bs, cs)
-			r.emit(Event{Phase: "done", Trial: r.started, Trials: r.started})
+			r.done("")
 			return bm, cm, nil
 		}
 		r.emit(Event{Phase: "trial", Message: fmt.Sprintf("look %d inconclusive: adding pairs %v", look, extra)})
@@ -321,7 +342,8 @@ func (r *Runner) open(ctx context.Context, t *sut.Target) (*side, error) {
 		Schema: results.SchemaVersion, Version: t.Version, Label: t.Label, Provider: t.Provider,
 		Settings: t.Settings, JVMOpts: t.JVMOpts, Environment: env, Source: "regress",
 		Repository: t.Repository, Home: t.Home, JarChecksums: t.Checksums,
-		Suite: results.SuiteInfo{Name: r.Suite.Name, Fingerprint: r.fingerprint, DataSpec: r.Suite.SeedKey(), Overrides: r.Suite.Overridden},
+		Suite: results.SuiteInfo{Name: r.Suite.Name, Fingerprint: r.fingerprint, DataSpec: r.Suite.SeedKey(), Overrides: r.Suite.Overridden,
+			Text: r.Suite.Text(), Files: r.Suite.Files()},
 	}
 	if t.Name != t.Version && t.Label == "" {
 		m.Label = t.Name
@@ -456,6 +478,14 @@ func (r *Runner) warmUp(ctx context.Context, sides ...*side) error {
 		prev = cur
 	}
 	r.WarmUp = WarmUp{Rounds: rounds, Took: time.Since(began), Settled: settled}
+	// The warm-up trials yet to come: the later instances' at most.
+	if left := r.instances() - 1 - sides[0].instance; r.plan.Warmup > 0 {
+		p := r.plan
+		p.Warmup = r.kindStarted[KindWarmup] + max(left, 0)*len(sides)*len(r.Suite.Workloads)*maxRounds
+		if p.Warmup != r.plan.Warmup {
+			r.setPlan(p)
+		}
+	}
 	if rounds > 0 {
 		r.emit(Event{Phase: "trial", Message: fmt.Sprintf("warm-up: %d round(s) in %s%s", rounds, r.WarmUp.Took.Round(time.Second), map[bool]string{true: ", server CPU per op settled", false: ""}[settled])})
 	}
@@ -519,8 +549,7 @@ type WarmUp struct {
 // neither side holds makes compare call the run invalid). It returns the
 // trial's server CPU per operation (0 when not read).
 func (r *Runner) trial(ctx context.Context, s *side, w string, pair, order int, requireRate bool) (cpuPerOp float64, err error) {
-	r.started++
-	r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Trial: r.started, Trials: r.planned})
+	r.announce(s, w, pair, "")
 	// A paired run's trial holds the slot of its order (slots.go); both
 	// trials of a pair share a clone number, a warm-up trial has its own.
 	slot, seq := 0, int64(0)
@@ -580,8 +609,7 @@ func (r *Runner) duetTrial(ctx context.Context, bs, cs *side, w string, pair int
 	cerrs := make([]error, 2)
 	var cwg sync.WaitGroup
 	for i, s := range sides {
-		r.started++
-		r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: w, Trial: r.started, Trials: r.planned, Message: "duet"})
+		r.announce(s, w, pair, "duet")
 		// Each side clones and prewarms on its own cluster: both at once.
 		cwg.Go(func() { tables[i], drops[i], cerrs[i] = r.cloneFor(ctx, s, i+1, seq) })
 	}

@@ -209,10 +209,10 @@ func (r *Runner) runHere(ctx context.Context, s *side, load loadspec.Spec, hlog 
 	if err != nil {
 		return nil, err
 	}
-	trial, trials := r.started, r.planned
+	kind, trial, trials := s.kind, s.number, r.plan.Trials(s.kind)
 	cfg.Start, cfg.Hlog = at.Start, hlog
 	cfg.Progress = func(pr loadgen.Progress) {
-		r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: load.Name, Trial: trial, Trials: trials, Run: &pr})
+		r.emit(Event{Phase: "trial", Target: s.t.Name, Workload: load.Name, Kind: kind, Trial: trial, Trials: trials, Run: &pr})
 	}
 	return loadgen.Run(ctx, cfg)
 }

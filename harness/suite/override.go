@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -196,36 +197,25 @@ func (o Overrides) Args() []string {
 // base name, as trials are keyed.
 func (s *Suite) useWorkloads(ws []string) error {
 	var errs []error
-	names, files := make([]string, 0, len(ws)), map[string]string{}
+	type file struct {
+		arg, path string
+		b         []byte
+	}
+	names, files := make([]string, 0, len(ws)), map[string]file{}
 	for _, w := range ws {
-		p := w
-		if _, err := os.Stat(p); err != nil && filepath.IsLocal(w) {
-			p = filepath.Join(s.Dir, w) // a name under the scenarios directory
+		name, path, b, err := s.readP(w)
+		if err == nil {
+			err = looksLikeAWorkload(b, path)
 		}
-		fi, err := os.Stat(p)
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("-P %s: no workload file there, nor under the scenarios directory %s: give a YCSB workload file's path", w, s.Dir))
-			continue
-		case !fi.Mode().IsRegular():
-			errs = append(errs, fmt.Errorf("-P %s: %s is %s, not a workload file", w, p, inputfile.Kind(fi.Mode())))
-			continue
-		}
-		if err := looksLikeAWorkload(p); err != nil {
-			errs = append(errs, fmt.Errorf("-P %s: %w", w, err))
-			continue
-		}
-		abs, err := filepath.Abs(p)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("-P %s: %w", w, err))
 			continue
 		}
-		name := filepath.Base(abs)
 		if prev, ok := files[name]; ok {
-			errs = append(errs, fmt.Errorf("-P %s: two workload files are named %s (%s and %s): trials are keyed by the file's name, so copy one under another name", w, name, prev, abs))
+			errs = append(errs, fmt.Errorf("-P %s: two workload files are named %s (%s and %s): trials are keyed by the file's name, so copy one under another name", w, name, prev.path, path))
 			continue
 		}
-		files[name] = abs
+		files[name] = file{w, path, b}
 		names = append(names, name)
 	}
 	if len(errs) > 0 {
@@ -236,8 +226,45 @@ func (s *Suite) useWorkloads(ws []string) error {
 			delete(s.Run.Targets, w) // a rate for a workload that no longer runs
 		}
 	}
-	s.Workloads, s.files = names, files
+	if s.paths == nil {
+		s.paths = map[string]string{}
+	}
+	for name, f := range files {
+		s.keep(name, pArg+f.arg, f.b)
+		s.paths[name] = f.path
+	}
+	s.Workloads = names
 	return nil
+}
+
+// readP reads the file of -P w: a path on disk, else a name in the
+// suite's scenarios (a stored suite's: the file the run kept). It returns
+// the workload's name (the file's base name, as trials are keyed), the
+// path messages name it by, and its contents.
+func (s *Suite) readP(w string) (name, path string, b []byte, err error) {
+	if s.pFile != nil {
+		name, b, err := s.pFile(w)
+		return name, w, b, err
+	}
+	if _, err := os.Stat(w); err != nil && filepath.IsLocal(w) {
+		if _, serr := s.Scenarios.stat(w); serr == nil {
+			b, err := s.Scenarios.readWorkload(w)
+			return filepath.Base(w), s.Scenarios.Path(w), b, err
+		}
+	}
+	fi, err := os.Stat(w)
+	switch {
+	case err != nil:
+		return "", "", nil, fmt.Errorf("no workload file there, nor under the scenarios directory %s: give a YCSB workload file's path", s.Scenarios)
+	case !fi.Mode().IsRegular():
+		return "", "", nil, fmt.Errorf("%s is %s, not a workload file", w, inputfile.Kind(fi.Mode()))
+	}
+	abs, err := filepath.Abs(w)
+	if err != nil {
+		return "", "", nil, err
+	}
+	b, err = workload.ReadPropertyFile(abs)
+	return filepath.Base(abs), abs, b, err
 }
 
 // workloadKeys are properties every YCSB workload file sets one of.
@@ -247,8 +274,8 @@ var workloadKeys = []string{"workload", "readproportion", "updateproportion", "i
 // looksLikeAWorkload refuses a file that parses as properties but sets
 // none of workloadKeys (a hostname, a README): it would run YCSB's defaults
 // for the whole suite under a name that says otherwise.
-func looksLikeAWorkload(path string) error {
-	p, err := workload.LoadPropertiesFile(path)
+func looksLikeAWorkload(b []byte, path string) error {
+	p, err := workload.ParseProperties(bytes.NewReader(b), path)
 	if err != nil {
 		return err
 	}

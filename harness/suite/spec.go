@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -22,7 +23,11 @@ type loads map[string]loadspec.Spec
 // the one place the suite's typed data spec becomes text, once per workload
 // when the suite loads: each trial then changes the typed settings.
 func (s *Suite) properties(w string) (workload.Properties, error) {
-	p, err := workload.LoadPropertiesFile(s.WorkloadPath(w))
+	b, err := s.workloadFile(w)
+	if err != nil {
+		return workload.Properties{}, err
+	}
+	p, err := workload.ParseProperties(bytes.NewReader(b), s.WorkloadPath(w))
 	if err != nil {
 		return p, err
 	}

@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -52,13 +51,23 @@ type Suite struct {
 	// Properties are extra YCSB properties applied to every workload (-p style).
 	Properties map[string]string `yaml:"properties"`
 
-	// Dir is the scenarios directory the workload files were resolved against.
-	Dir string `yaml:"-"`
+	// Scenarios is where the workload files were read from.
+	Scenarios Scenarios `yaml:"-"`
 
 	// loads is each workload's load as read when the suite loaded (spec.go).
 	loads loads
-	// files maps a workload given by -P (Override) to its file's path.
-	files map[string]string
+	// text is the suite file as read; contents each workload's file by
+	// the suite's name for it, read once when the suite loaded (what the
+	// fingerprint hashes and the loads parse); kept the same files as a
+	// manifest keeps them (Files).
+	text     []byte
+	contents map[string][]byte
+	kept     map[string][]byte
+	// paths names a workload given by -P (Override) by its file's path.
+	paths map[string]string
+	// pFile reads a -P argument's file in place of the disk (a stored
+	// suite's: FromStored); nil reads the disk, then Scenarios.
+	pFile func(arg string) (name string, b []byte, err error)
 	// cmdline marks the properties given by -p (Override), for errors.
 	cmdline map[string]bool
 }
@@ -350,24 +359,6 @@ func IsPath(nameOrPath string) bool {
 	return strings.HasSuffix(nameOrPath, ".yaml") || strings.HasSuffix(nameOrPath, ".yml") || strings.ContainsRune(nameOrPath, os.PathSeparator)
 }
 
-// Resolve finds a suite by name (scenarios/suites/NAME.yaml) or by path.
-func Resolve(scenariosDir, nameOrPath string) (string, error) {
-	if err := CheckScenarios(scenariosDir); err != nil {
-		return "", err
-	}
-	if IsPath(nameOrPath) {
-		return nameOrPath, nil
-	}
-	if !nameRE.MatchString(nameOrPath) {
-		return "", fmt.Errorf("suite %q: a suite name may hold only letters, digits, '.', '_' and '-'", nameOrPath)
-	}
-	p := filepath.Join(scenariosDir, "suites", nameOrPath+".yaml")
-	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("suite %q not found at %s (known suites: %s)", nameOrPath, p, strings.Join(Names(scenariosDir), ", "))
-	}
-	return p, nil
-}
-
 // ErrScenariosNotDir marks a scenarios directory that is something else
 // (errors.Is): REGRESS_SCENARIOS=/dev/null must not fall back to defaults.
 var ErrScenariosNotDir = errors.New("the scenarios directory is not a directory")
@@ -386,45 +377,50 @@ func CheckScenarios(dir string) error {
 	return nil
 }
 
-// Names lists the suites shipped in scenariosDir/suites.
-func Names(scenariosDir string) []string {
-	m, _ := filepath.Glob(filepath.Join(scenariosDir, "suites", "*.yaml"))
-	var out []string
-	for _, p := range m {
-		out = append(out, strings.TrimSuffix(filepath.Base(p), ".yaml"))
-	}
-	sort.Strings(out)
-	return out
-}
+// Load reads and validates the suite file at path, its workloads from
+// the folder scenariosDir.
+func Load(path, scenariosDir string) (*Suite, error) { return LoadFile(path, Folder(scenariosDir)) }
 
-// Load reads and validates a suite file; scenariosDir resolves workload names.
-func Load(path, scenariosDir string) (*Suite, error) {
+// LoadFile reads and validates the suite file at path (on disk), its
+// workloads from sc.
+func LoadFile(path string, sc Scenarios) (*Suite, error) {
 	// A FIFO or device would block the read, deaf to signals: refuse it.
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("read suite: %s is %s, not a regular file: give a suite file", path, inputfile.Kind(fi.Mode()))
 	}
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, maxSuiteFile)
 	if err != nil {
 		return nil, fmt.Errorf("read suite: %w", err)
 	}
-	s, err := Parse(b, scenariosDir)
-	if err != nil {
-		return nil, fmt.Errorf("suite %s: %w", path, err)
-	}
 	file := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".yaml"), ".yml")
+	return parseFile(b, path, file, sc)
+}
+
+// parseFile parses suite file b, named where in errors, whose file name
+// (without .yaml) is file: a suite's name is its file's.
+func parseFile(b []byte, where, file string, sc Scenarios) (*Suite, error) {
+	s, err := ParseIn(b, sc)
+	if err != nil {
+		return nil, fmt.Errorf("suite %s: %w", where, err)
+	}
 	if s.Name == "" {
 		s.Name = file
 	}
 	if s.Name != file {
 		// Results are stored under the name, and compare finds the suite's
 		// gates by it (suites/NAME.yaml): another name would not find them.
-		return nil, fmt.Errorf("suite %s: name %q is not the file's name %q: make them one (rename the file %s.yaml, or write name: %s)", path, s.Name, file, s.Name, file)
+		return nil, fmt.Errorf("suite %s: name %q is not the file's name %q: make them one (rename the file %s.yaml, or write name: %s)", where, s.Name, file, s.Name, file)
 	}
 	return s, nil
 }
 
-// Parse decodes and validates a suite; unknown keys are errors so typos do not pass silently.
-func Parse(b []byte, scenariosDir string) (*Suite, error) {
+// Parse decodes and validates a suite whose workload files lie in the
+// folder scenariosDir.
+func Parse(b []byte, scenariosDir string) (*Suite, error) { return ParseIn(b, Folder(scenariosDir)) }
+
+// ParseIn decodes and validates a suite whose workload files are read
+// from sc; unknown keys are errors so typos do not pass silently.
+func ParseIn(b []byte, sc Scenarios) (*Suite, error) {
 	var f file
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
@@ -432,7 +428,8 @@ func Parse(b []byte, scenariosDir string) (*Suite, error) {
 		return nil, fmt.Errorf("not a valid suite: %w", err)
 	}
 	s := &f.Suite
-	s.Dir, s.Run, s.Compare = scenariosDir, f.Run.Run, f.Compare.Compare
+	s.Scenarios, s.Run, s.Compare = sc, f.Run.Run, f.Compare.Compare
+	s.text = slices.Clone(b)
 	if err := errors.Join(explicitZeros(b), s.normalise(&f)); err != nil {
 		return nil, err
 	}
@@ -495,13 +492,17 @@ func (s *Suite) normalise(f *file) error {
 		}
 		seen[filepath.Base(w)] = w
 		if !filepath.IsLocal(w) {
-			bad("workloads: %q is not a workload file under the scenarios directory %s: name one by its path inside it (e.g. workloada)", w, s.Dir)
+			bad("workloads: %q is not a workload file under the scenarios directory %s: name one by its path inside it (e.g. workloada)", w, s.Scenarios)
 			continue
 		}
-		if fi, err := os.Stat(s.WorkloadPath(w)); err == nil && !fi.Mode().IsRegular() {
+		if fi, err := s.Scenarios.stat(w); err == nil && !fi.Mode().IsRegular() {
 			bad("workloads: %q (%s) is not a regular file", w, s.WorkloadPath(w))
 		} else if err != nil {
 			bad("workloads: unknown workload file %q (looked for %s)", w, s.WorkloadPath(w))
+		} else if b, err := s.Scenarios.readWorkload(w); err != nil {
+			bad("workloads: %q: %v", w, err)
+		} else {
+			s.keep(w, w, b)
 		}
 	}
 	if err := checkJVMOptsByJDK(s.Cluster.JVMOptsByJDK); err != nil {
@@ -699,15 +700,29 @@ func (s *Suite) normalise(f *file) error {
 	return errors.Join(errs...)
 }
 
-// WorkloadPath is where a workload named in the suite is read from.
+// WorkloadPath names where a workload of the suite was read from, for messages.
 func (s *Suite) WorkloadPath(name string) string {
-	if p, ok := s.files[name]; ok {
+	if p, ok := s.paths[name]; ok {
 		return p
 	}
-	if filepath.IsAbs(name) {
-		return name
+	return s.Scenarios.Path(name)
+}
+
+// keep records workload name's file, read as b, kept in Files under key.
+func (s *Suite) keep(name, key string, b []byte) {
+	if s.contents == nil {
+		s.contents, s.kept = map[string][]byte{}, map[string][]byte{}
 	}
-	return filepath.Join(s.Dir, name)
+	s.contents[name], s.kept[key] = b, b
+}
+
+// workloadFile is workload w's file as read when the suite loaded (read
+// from Scenarios for a Suite made in code).
+func (s *Suite) workloadFile(w string) ([]byte, error) {
+	if b, ok := s.contents[w]; ok {
+		return b, nil
+	}
+	return s.Scenarios.readWorkload(w)
 }
 
 // SeedKey identifies the seed data; a stored seed snapshot is reused while it
@@ -779,7 +794,7 @@ func (s *Suite) Fingerprint() (string, error) {
 		f.Cluster = &c
 	}
 	for _, w := range s.Workloads {
-		b, err := os.ReadFile(s.WorkloadPath(w))
+		b, err := s.workloadFile(w)
 		if err != nil {
 			return "", fmt.Errorf("fingerprint suite: %w", err)
 		}

@@ -102,21 +102,22 @@ func TestFingerprintTracksWhatMakesResultsComparable(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "workloada"), []byte("readproportion=1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fd, _ := a.Fingerprint()
-	if fd == fa {
+	d, _ := Parse([]byte(minimal), dir)
+	if fd, _ := d.Fingerprint(); fd == fa {
 		t.Error("editing the workload file kept the fingerprint")
+	}
+	// A suite hashes the files it read, the ones its trials run: an edit
+	// after it loaded is the next run's.
+	if again, _ := a.Fingerprint(); again != fa {
+		t.Errorf("a loaded suite's fingerprint moved with an edit made after it loaded: %s, then %s", fa, again)
 	}
 }
 
 func TestShippedSuitesLoad(t *testing.T) {
-	scen := filepath.Join("..", "..", "scenarios")
-	names := Names(scen)
+	scen := Folder(filepath.Join("..", "..", "scenarios"))
+	names := scen.Names()
 	for _, want := range []string{"smoke", "quick", "rc", "pe", "ltt"} {
-		p, err := Resolve(scen, want)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := Load(p, scen)
+		s, err := Named(scen, want)
 		if err != nil {
 			t.Fatalf("shipped suite %s does not load: %v", want, err)
 		}
@@ -132,11 +133,11 @@ func TestShippedSuitesLoad(t *testing.T) {
 	if len(names) < 3 {
 		t.Errorf("Names found %v", names)
 	}
-	rc, _ := Load(filepath.Join(scen, "suites", "rc.yaml"), scen)
+	rc, _ := Named(scen, "rc")
 	if rc.Data.RecordCount != 100_000_000 || rc.Run.Threads != 32 || rc.Run.TargetOpsPerSec != 50000 || rc.Run.PerServerClampOpsPerSec != 10000 || rc.Run.OperationCount != 10_000_000 {
 		t.Errorf("rc suite is not at the published scale: %+v %+v", rc.Data, rc.Run)
 	}
-	if _, err := Resolve(scen, "nosuch"); err == nil || !strings.Contains(err.Error(), "smoke") {
+	if _, err := Named(scen, "nosuch"); err == nil || !strings.Contains(err.Error(), "smoke") {
 		t.Errorf("unknown suite error should list the known ones, got %v", err)
 	}
 }

@@ -171,18 +171,28 @@ const MaxPropertyFile = 16 << 20
 // must be a regular file (a FIFO or `<(...)` is refused at once rather than
 // waited on) of at most MaxPropertyFile bytes.
 func LoadPropertiesFile(path string) (Properties, error) {
-	b, err := inputfile.ReadFile(path, MaxPropertyFile)
-	if errors.Is(err, inputfile.ErrNotRegular) {
-		return Properties{}, fmt.Errorf("read property file: %w (give -P a property file on disk; copy a pipe's output to one first)", err)
-	}
+	b, err := ReadPropertyFile(path)
 	if err != nil {
-		return Properties{}, fmt.Errorf("read property file: %w", err)
+		return Properties{}, err
 	}
 	p, err := ParseProperties(bytes.NewReader(b), path)
 	if err != nil {
 		return Properties{}, err
 	}
 	return p, nil
+}
+
+// ReadPropertyFile reads a property file's bytes as LoadPropertiesFile
+// does: a regular file of at most MaxPropertyFile bytes.
+func ReadPropertyFile(path string) ([]byte, error) {
+	b, err := inputfile.ReadFile(path, MaxPropertyFile)
+	if errors.Is(err, inputfile.ErrNotRegular) {
+		return nil, fmt.Errorf("read property file: %w (give -P a property file on disk; copy a pipe's output to one first)", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read property file: %w", err)
+	}
+	return b, nil
 }
 
 // ParseOverride applies one -p argument ("key=value") to p.

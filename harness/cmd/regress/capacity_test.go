@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,7 +77,7 @@ func TestCapacityVerdictMapsToTheExitCode(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out bytes.Buffer
-			err := job.DecideCapacity(&out, c.sw, cfg, job.Report{Out: t.TempDir(), Format: "text", FailOnInconclusive: c.failOnNone})
+			err := job.DecideCapacity(context.Background(), &out, c.sw, cfg, job.Report{Out: t.TempDir(), Format: "text", FailOnInconclusive: c.failOnNone})
 			if code(err) != c.want {
 				t.Fatalf("exit %d (%v), want %d\n%s", code(err), err, c.want, out.String())
 			}

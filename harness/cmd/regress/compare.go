@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-
 	"github.com/spf13/cobra"
 
 	"github.com/regress-hbase/regress/harness/job"
@@ -15,7 +13,6 @@ func newCompareCmd() *cobra.Command {
 		Short: "Compare stored results (versions or labels in the store, or manifest directories)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			j.ScenariosNamed = cmd.Flags().Changed("scenarios") || os.Getenv(job.ScenariosEnv) != ""
 			return j.Run(cmd.Context(), cmd.OutOrStdout())
 		},
 	}
@@ -24,7 +21,7 @@ func newCompareCmd() *cobra.Command {
 	f.StringVar(&j.Candidate, "candidate", "", "stored version or label, or a directory with manifest.json")
 	addStore(f, &j.Store)
 	f.StringVar(&j.Suite, "suite", "", "suite to compare when a target has results of several: NAME, or NAME@FINGERPRINT when one was edited between runs; or a suite file's path, whose name picks the results and whose tolerances and gate judge them")
-	addScenarios(f, &j.Scenarios, "directory holding suites/ (for tolerances and gates)")
+	addScenarios(f, &j.Scenarios, "folder holding suites/, for results stored without their suite (their tolerances and gates)")
 	addReport(f, &j.Report, "exit 4 when the verdict is INCONCLUSIVE")
 	return markStopsAtOnce(cmd)
 }

@@ -70,21 +70,33 @@ func TestTwoComparesAtOnceLeaveTwoReportFolders(t *testing.T) {
 	}
 }
 
-// TestCompareRefusesAnOutThatHoldsAReport: --out naming a folder that holds
-// another comparison's report is refused (exit 2) and the report is kept.
-func TestCompareRefusesAnOutThatHoldsAReport(t *testing.T) {
+// TestCompareReplacesAnOutOfEarlierReports: --out naming a folder that
+// holds an earlier run's reports (a reused CI workspace's fixed reports/ci)
+// takes the new ones whole, where one holding other files is refused
+// (exit 2) and kept as it was.
+func TestCompareReplacesAnOutOfEarlierReports(t *testing.T) {
 	store := fixtureStore(t)
 	out := filepath.Join(t.TempDir(), "r")
 	scen := filepath.Join("..", "..", "..", "scenarios")
 	if _, _, err := runCLI(t, "compare", "--baseline", "example-2.6.0", "--candidate", "example-2.6.1-slow", "--store", store, "--scenarios", scen, "--out", out); code(err) != exitRegression {
 		t.Fatalf("first compare: %v, want exit 1", err)
 	}
-	_, _, err := runCLI(t, "compare", "--baseline", "example-2.6.0", "--candidate", "example-2.6.1", "--store", store, "--scenarios", scen, "--out", out)
-	if code(err) != exitUsage || !strings.Contains(err.Error(), "already holds files") {
-		t.Errorf("second compare into the same --out: %v, want exit 2", err)
+	if _, _, err := runCLI(t, "compare", "--baseline", "example-2.6.0", "--candidate", "example-2.6.1", "--store", store, "--scenarios", scen, "--out", out); err != nil {
+		t.Errorf("second compare into the same --out: %v, want exit 0", err)
 	}
-	if vote, _ := os.ReadFile(filepath.Join(out, "vote.txt")); !strings.Contains(string(vote), "REGRESSION") {
-		t.Errorf("the first report was overwritten:\n%s", vote)
+	if vote, _ := os.ReadFile(filepath.Join(out, "vote.txt")); !strings.Contains(string(vote), "Verdict: PASS") {
+		t.Errorf("the second report did not replace the first:\n%s", vote)
+	}
+	mine := t.TempDir()
+	if err := os.WriteFile(filepath.Join(mine, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runCLI(t, "compare", "--baseline", "example-2.6.0", "--candidate", "example-2.6.1", "--store", store, "--scenarios", scen, "--out", mine)
+	if code(err) != exitUsage || !strings.Contains(err.Error(), "already holds files") {
+		t.Errorf("--out holding other files: %v, want exit 2", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(mine, "notes.txt")); string(b) != "mine" {
+		t.Error("a folder of other files was written into")
 	}
 }
 

@@ -49,7 +49,7 @@ func setupMainJob(root *cobra.Command) {
 // history and bisect share; suite is the command's default suite.
 func addCommon(f *pflag.FlagSet, o *job.Options, suite string) {
 	f.StringVar(&o.Suite, "suite", suite, "suite name (scenarios/suites/NAME.yaml) or path to a suite file")
-	addScenarios(f, &o.Scenarios, "directory holding the workload files and suites/ (env "+job.ScenariosEnv+")")
+	addScenarios(f, &o.Scenarios, "folder holding the workload files and suites/")
 	addStore(f, &o.Store)
 	f.StringVar(&o.Provider, "provider", sut.DefaultProvider, "cluster provider for --baseline/--candidate/--version: "+sut.DefaultProvider+" (HBase jars from Maven Central)")
 	cacheDirVar(f, &o.CacheDir)
@@ -67,14 +67,15 @@ func addCommon(f *pflag.FlagSet, o *job.Options, suite string) {
 // files, -p properties, --threads and --target (pflag reads -threads as
 // the shorthands -t -h -r...: YCSB's single dash works for -P and -p only).
 func addOverrides(f *pflag.FlagSet, o *suite.Overrides) {
-	f.StringArrayVarP(&o.Workloads, "workload-file", "P", nil, "run this YCSB workload file instead of the suite's workloads: a path anywhere, or a name under --scenarios (repeatable; its contents are part of the suite's fingerprint)")
+	f.StringArrayVarP(&o.Workloads, "workload-file", "P", nil, "run this YCSB workload file instead of the suite's workloads: a path anywhere, or a workload of the scenarios (built in, or under --scenarios) (repeatable; its contents are part of the suite's fingerprint)")
 	f.StringArrayVarP(&o.Properties, "property", "p", nil, "YCSB property key=value for every workload, as YCSB's -p (repeatable; part of the fingerprint, so results with other properties never mix); threadcount, target, operationcount, recordcount, fieldcount, fieldlength and columnfamily set the suite's run and data sections")
 	countVar(f, &o.Threads, "threads", "client threads of each trial, YCSB's -threads (default: the suite's run.threads; -p threadcount=N says the same)")
 	f.Var(checked(&o.Target, job.ParseRate, "ops/s"), "target", "target rate in ops/s of each trial for the whole cluster, YCSB's -target; 0 unthrottled (default: the suite's run.target; -p target=R says the same)")
 }
 
+// addScenarios adds --scenarios, whose help says what the folder is for.
 func addScenarios(f *pflag.FlagSet, p *string, usage string) {
-	f.StringVar(p, "scenarios", job.DefaultScenarios(), usage)
+	f.StringVar(p, "scenarios", job.DefaultScenarios(), usage+" in place of the built-in ones (env "+job.ScenariosEnv+")")
 }
 
 func addStore(f *pflag.FlagSet, p *string) {

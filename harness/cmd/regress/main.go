@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -125,8 +126,20 @@ func main() {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT)
 	quick := func() bool { c := running.Load(); return c == nil || c.Annotations[stopsAtOnce] != "" }
 	go job.WatchSignals(sigs, cancel, quick, os.Stderr, ycsbmode.LogFormatArg(os.Args[1:]), os.Exit)
-	err := newRootCmd().ExecuteContext(ctx)
-	os.Exit(exitCode(err))
+	os.Exit(execute(ctx, newRootCmd(), os.Args[1:], os.Stderr))
+}
+
+// execute runs root (its arguments args, as cobra reads them) and says
+// its last words on stderr: the error, then what CI reads of a verdict
+// (job.Finish: the VERDICT line last). It returns the exit code.
+func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.Writer) int {
+	out := &job.Outcome{}
+	err := root.ExecuteContext(job.WithOutcome(ctx, out))
+	code := codeOf(err)
+	format := ycsbmode.LogFormatArg(args)
+	job.PrintError(stderr, format, code, err)
+	job.Finish(stderr, format, code, err, out)
+	return code
 }
 
 // markStopsAtOnce marks cmd (and its subcommands) as stopsAtOnce.

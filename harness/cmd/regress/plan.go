@@ -24,6 +24,6 @@ a pair as that of two of the baseline's trials (e.g. after ` + "`regress run --v
 	f.StringVar(&j.Candidate, "candidate", "", "stored candidate (optional): plan from the pairs of both sides")
 	addStore(f, &j.Store)
 	f.StringVar(&j.Suite, "suite", job.DefaultSuite, "suite whose gate, tolerances and pairs are planned (NAME@FINGERPRINT: its stored results of that fingerprint)")
-	addScenarios(f, &j.Scenarios, "directory holding suites/")
+	addScenarios(f, &j.Scenarios, "folder holding suites/ and the workload files")
 	return markStopsAtOnce(cmd)
 }
