@@ -124,7 +124,7 @@ FUZZ_TARGETS := \
 	./harness/suite:FuzzParse ./harness/loadgen:FuzzReadHlog ./harness/workload:FuzzParseProperties \
 	./harness/hbase:FuzzParseZNode ./harness/hbase:FuzzParseResponse ./harness/hbase:FuzzRawGetDecoder ./harness/hbase:FuzzRawScanDecoder \
 	./harness/results:FuzzReadSweepFile ./harness/servercost:FuzzTimelineParsers ./harness/profile:FuzzParseJSON ./harness/profile:FuzzReadFolded \
-	./harness/servercost:FuzzParseBlockCache ./harness/hbase:FuzzParseQuorum ./harness/loadgen:FuzzCheckHlog ./harness/history:FuzzCheckVersions
+	./harness/servercost:FuzzParseBlockCache ./harness/hbase:FuzzParseQuorum ./harness/loadgen:FuzzCheckHlog ./harness/loadgen:FuzzParseTag ./harness/history:FuzzCheckVersions
 fuzz:
 	@set -e; log=$$(mktemp); trap 'rm -f $$log' EXIT; \
 	for t in $(FUZZ_TARGETS); do \

@@ -110,7 +110,7 @@ func intendedByOp(store *results.Store, m *results.Manifest, t *results.Trial) (
 	}
 	out := map[string]*hdr.Histogram{}
 	for op := range t.Ops {
-		if h := byTag[op+"."+loadgen.Intended.String()]; h != nil {
+		if h := byTag[loadgen.Tag(op, loadgen.Intended)]; h != nil {
 			out[op] = h
 		}
 	}

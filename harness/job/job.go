@@ -188,7 +188,7 @@ func decide(stdout io.Writer, store *results.Store, bm, cm *results.Manifest, cf
 		slog.Warn("candidate histograms", "err", err)
 		c.Warnings = append(c.Warnings, fmt.Sprintf("candidate histograms: %v", err))
 	}
-	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch, loadgen.Intended.String()), Generated: time.Now(),
+	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch, loadgen.Intended), Generated: time.Now(),
 		Vote: voteOf(bm, cm, c, "")}
 	var notes []string
 	rep.Profiles, notes = Differentials(bm, cm)
