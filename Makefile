@@ -123,7 +123,7 @@ FUZZ_TARGETS := \
 	./harness/results:FuzzDecodeManifest ./harness/results:FuzzMergeHlog ./harness/results:FuzzSplitSuite \
 	./harness/suite:FuzzParse ./harness/loadgen:FuzzReadHlog ./harness/workload:FuzzParseProperties \
 	./harness/hbase:FuzzParseZNode ./harness/hbase:FuzzParseResponse ./harness/hbase:FuzzRawGetDecoder ./harness/hbase:FuzzRawScanDecoder \
-	./harness/results:FuzzReadSweepFile ./harness/servercost:FuzzTimelineParsers ./harness/profile:FuzzParseJSON ./harness/profile:FuzzReadFolded ./harness/profile:FuzzParseCollapsed \
+	./harness/results:FuzzReadSweepFile ./harness/servercost:FuzzTimelineParsers ./harness/profile:FuzzParseJSON ./harness/profile:FuzzReadFolded ./harness/profile:FuzzParseCollapsed ./harness/folded:FuzzScan \
 	./harness/servercost:FuzzParseBlockCache ./harness/hbase:FuzzParseQuorum ./harness/loadgen:FuzzCheckHlog ./harness/loadgen:FuzzParseTag ./harness/history:FuzzCheckVersions
 fuzz:
 	@set -e; log=$$(mktemp); trap 'rm -f $$log' EXIT; \
