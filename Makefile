@@ -6,7 +6,7 @@ BIN       := bin/regress
 # the one the suite runs against unless overridden.
 export REGRESS_TEST_HBASE_VERSION ?= 2.6.1-hadoop3
 
-.PHONY: hbase-history all build install test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity bench-loadhosts bench-cluster lint tools proto validate-stats fuzz clean
+.PHONY: hbase-history all build install test test-matrix test-short bench bench-pacer bench-record bench-client bench-fidelity bench-loadhosts bench-cluster lint tools proto validate-stats fuzz dose-curve clean
 
 all: build
 
@@ -135,8 +135,8 @@ FUZZ_TARGETS := \
 	./harness/results:FuzzDecodeManifest ./harness/results:FuzzMergeHlog ./harness/results:FuzzSplitSuite \
 	./harness/suite:FuzzParse ./harness/loadgen:FuzzReadHlog ./harness/workload:FuzzParseProperties \
 	./harness/hbase:FuzzParseZNode ./harness/hbase:FuzzParseResponse ./harness/hbase:FuzzRawGetDecoder ./harness/hbase:FuzzRawScanDecoder \
-	./harness/results:FuzzReadSweepFile ./harness/servercost:FuzzTimelineParsers ./harness/profile:FuzzParseJSON ./harness/profile:FuzzReadFolded \
-	./harness/servercost:FuzzParseBlockCache ./harness/hbase:FuzzParseQuorum ./harness/loadgen:FuzzCheckHlog ./harness/history:FuzzCheckVersions
+	./harness/results:FuzzReadSweepFile ./harness/servercost:FuzzTimelineParsers ./harness/profile:FuzzParseJSON ./harness/profile:FuzzReadFolded ./harness/profile:FuzzParseCollapsed ./harness/folded:FuzzScan \
+	./harness/servercost:FuzzParseBlockCache ./harness/hbase:FuzzParseQuorum ./harness/loadgen:FuzzCheckHlog ./harness/loadgen:FuzzParseTag ./harness/history:FuzzCheckVersions
 fuzz:
 	@set -e; log=$$(mktemp); trap 'rm -f $$log' EXIT; \
 	for t in $(FUZZ_TARGETS); do \
@@ -152,6 +152,16 @@ fuzz:
 	    exit 1; \
 	  done; \
 	done
+
+# docs/noise.md's dose-response chart from testdata/coprocessor/dose.sh runs:
+# each run's primary row (DOSE_ROW) with its interval, in dose order, drawn
+# into DOSE_SVG from the runs' DOSE_REPORTS; the same runs as a Markdown
+# table on stdout. A developer's tool, not part of regress.
+DOSE_REPORTS ?= reports/dose-*/report.json
+DOSE_SVG     ?= dose-curve.svg
+DOSE_ROW     ?= all workloads
+dose-curve:
+	$(GO) run ./harness/internal/tools/dosecurve -o '$(DOSE_SVG)' -row '$(DOSE_ROW)' $(DOSE_REPORTS)
 
 clean:
 	rm -rf bin

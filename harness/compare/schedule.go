@@ -2,9 +2,12 @@ package compare
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/regress-hbase/regress/harness/pairing"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -38,28 +41,19 @@ func checkSchedule(bt, ct []results.Trial, forceUnpaired bool) schedule {
 		s.warnings = append(s.warnings, "unpaired analysis requested: Welch's t on log values; drift between the two sets of trials is not cancelled")
 		return s
 	}
-	byW := func(ts []results.Trial) (map[string]map[pairKey]*results.Trial, string) {
-		m := map[string]map[pairKey]*results.Trial{}
-		for i := range ts {
-			t := &ts[i]
-			if m[t.Workload] == nil {
-				m[t.Workload] = map[pairKey]*results.Trial{}
-			}
-			k := pairKey{t.RunID, t.Pair}
-			if prev, dup := m[t.Workload][k]; dup {
-				return nil, fmt.Sprintf("trials %q and %q of workload %s share run %q and pair index %d", prev.ID, t.ID, t.Workload, t.RunID, t.Pair)
-			}
-			m[t.Workload][k] = t
+	dup := func(ts []results.Trial) string {
+		if _, d := pairing.Index(ts); d != nil {
+			prev, t := d[0], d[1]
+			return fmt.Sprintf("trials %q and %q of workload %s share run %q and pair index %d", prev.ID, t.ID, t.Workload, t.RunID, t.Pair)
 		}
-		return m, ""
+		return ""
 	}
-	bm, why := byW(bt)
-	var cm map[string]map[pairKey]*results.Trial
+	why := dup(bt)
 	if why == "" {
-		cm, why = byW(ct)
+		why = dup(ct)
 	}
 	if why == "" {
-		why = matchPairs(bm, cm, &s)
+		why = checkPairs(bt, ct, &s)
 	}
 	if why != "" {
 		s.paired = false
@@ -144,9 +138,14 @@ func checkSchedule(bt, ct []results.Trial, forceUnpaired bool) schedule {
 	return s
 }
 
-// matchPairs fills s.pairs from the per-workload pair maps, or says why the
-// trials do not form pairs.
-func matchPairs(bm, cm map[string]map[pairKey]*results.Trial, s *schedule) string {
+// checkPairs fills s.pairs with pairing's pairs of bt and ct, each
+// workload's sorted by key, or says why the trials do not form pairs: a
+// trial of a workload both sides ran without a partner, or a pair whose
+// orders are not one first and one second. Neither side holds a key twice.
+func checkPairs(bt, ct []results.Trial, s *schedule) string {
+	bm, _ := pairing.Index(bt)
+	cm, _ := pairing.Index(ct)
+	matched := pairing.Match(bt, ct)
 	for _, w := range sortedKeys(bm) {
 		b, c := bm[w], cm[w]
 		if c == nil {
@@ -155,16 +154,20 @@ func matchPairs(bm, cm map[string]map[pairKey]*results.Trial, s *schedule) strin
 		if len(b) != len(c) {
 			return unmatched(w, b, c)
 		}
-		for _, p := range sortedPairKeys(b) {
-			ctr, ok := c[p]
+		byKey := make(map[pairing.Key][2]*results.Trial, len(matched[w]))
+		for _, p := range matched[w] {
+			byKey[pairing.KeyOf(p[0])] = p
+		}
+		for _, k := range sortedPairKeys(b) {
+			p, ok := byKey[k]
 			if !ok {
 				return unmatched(w, b, c)
 			}
-			btr := b[p]
+			btr, ctr := p[0], p[1]
 			if btr.Order+ctr.Order != 1 || (btr.Order != 0 && btr.Order != 1) {
-				return fmt.Sprintf("workload %s: pair %d of run %q has orders %d and %d, not one first and one second", w, p.pair, p.run, btr.Order, ctr.Order)
+				return fmt.Sprintf("workload %s: pair %d of run %q has orders %d and %d, not one first and one second", w, k.Pair, k.Run, btr.Order, ctr.Order)
 			}
-			s.pairs[w] = append(s.pairs[w], [2]*results.Trial{btr, ctr})
+			s.pairs[w] = append(s.pairs[w], p)
 		}
 	}
 	return ""
@@ -172,15 +175,15 @@ func matchPairs(bm, cm map[string]map[pairKey]*results.Trial, s *schedule) strin
 
 // unmatched says which trials of workload w have no partner (no trial of
 // the other side with their run and pair) and why none can have one.
-func unmatched(w string, b, c map[pairKey]*results.Trial) string {
+func unmatched(w string, b, c map[pairing.Key]*results.Trial) string {
 	var names []string
 	runs := [2]map[string]bool{{}, {}}
-	for si, side := range []map[pairKey]*results.Trial{b, c} {
-		other := []map[pairKey]*results.Trial{c, b}[si]
+	for si, side := range []map[pairing.Key]*results.Trial{b, c} {
+		other := []map[pairing.Key]*results.Trial{c, b}[si]
 		for _, k := range sortedPairKeys(side) {
-			runs[si][k.run] = true
+			runs[si][k.Run] = true
 			if other[k] == nil {
-				names = append(names, fmt.Sprintf("%s trial %s (run %s pair %d)", [2]string{"baseline", "candidate"}[si], side[k].ID, k.run, k.pair))
+				names = append(names, fmt.Sprintf("%s trial %s (run %s pair %d)", [2]string{"baseline", "candidate"}[si], side[k].ID, k.Run, k.Pair))
 			}
 		}
 	}
@@ -196,24 +199,8 @@ func unmatched(w string, b, c map[pairKey]*results.Trial) string {
 }
 
 // sortedPairKeys returns a pair map's keys by run, then pair.
-func sortedPairKeys(m map[pairKey]*results.Trial) []pairKey {
-	idx := make([]pairKey, 0, len(m))
-	for k := range m {
-		idx = append(idx, k)
-	}
-	sort.Slice(idx, func(i, j int) bool {
-		if idx[i].run != idx[j].run {
-			return idx[i].run < idx[j].run
-		}
-		return idx[i].pair < idx[j].pair
-	})
-	return idx
-}
-
-// pairKey identifies a pair: pair indices match only within one run.
-type pairKey struct {
-	run  string
-	pair int
+func sortedPairKeys(m map[pairing.Key]*results.Trial) []pairing.Key {
+	return slices.SortedFunc(maps.Keys(m), pairing.Key.Compare)
 }
 
 // sameRuns keeps, when the two sides share runs, only the trials of the
@@ -261,35 +248,27 @@ func sameRuns(bt, ct []results.Trial) (b, c []results.Trial, warning string) {
 // workload without one complete pair keeps its trials (checkSchedule then
 // says why it cannot pair them).
 func dropOrphans(bt, ct []results.Trial) (b, c []results.Trial, warning string) {
-	type key struct {
-		workload, run string
-		pair          int
-	}
-	keys := func(ts []results.Trial) (map[key]bool, map[string]bool) {
-		k, runs := map[key]bool{}, map[string]bool{}
+	runs := func(ts []results.Trial) map[string]bool {
+		m := map[string]bool{}
 		for i := range ts {
-			k[key{ts[i].Workload, ts[i].RunID, ts[i].Pair}] = true
-			runs[ts[i].RunID] = true
+			m[ts[i].RunID] = true
 		}
-		return k, runs
+		return m
 	}
-	kb, rb := keys(bt)
-	kc, rc := keys(ct)
-	complete := map[string]bool{} // workloads with a complete pair
-	for k := range kb {
-		if kc[k] {
-			complete[k.workload] = true
-		}
-	}
+	kb, _ := pairing.Index(bt)
+	kc, _ := pairing.Index(ct)
+	rb, rc := runs(bt), runs(ct)
+	complete := pairing.Match(bt, ct) // workloads with a complete pair
 	var names []string
-	keep := func(ts []results.Trial, other map[key]bool, otherRuns map[string]bool, side, otherSide string) []results.Trial {
+	keep := func(ts []results.Trial, other map[string]map[pairing.Key]*results.Trial, otherRuns map[string]bool, side, otherSide string) []results.Trial {
 		var out []results.Trial
-		for _, t := range ts {
-			if otherRuns[t.RunID] && complete[t.Workload] && !other[key{t.Workload, t.RunID, t.Pair}] {
+		for i := range ts {
+			t := &ts[i]
+			if otherRuns[t.RunID] && len(complete[t.Workload]) > 0 && other[t.Workload][pairing.KeyOf(t)] == nil {
 				names = append(names, fmt.Sprintf("%s pair %d of run %s: %s trial %s (no %s trial of that pair is stored)", t.Workload, t.Pair, t.RunID, side, t.ID, otherSide))
 				continue
 			}
-			out = append(out, t)
+			out = append(out, *t)
 		}
 		return out
 	}

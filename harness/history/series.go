@@ -11,6 +11,7 @@ import (
 	"github.com/regress-hbase/regress/harness/changepoint"
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/metric"
+	"github.com/regress-hbase/regress/harness/pairing"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -195,12 +196,6 @@ func buildSeries(w string, m Metric, runs []Run, o Options) (Series, error) {
 	return s, nil
 }
 
-// pairKey matches a reference trial with a release trial.
-type pairKey struct {
-	run  string
-	pair int
-}
-
 // PointOf is one release's point of metric m of workload w: the paired
 // log ratios release/reference, their mean with a t interval whose bounds
 // are one-sided at alpha, and compare's status rule against tolerance tol
@@ -216,23 +211,9 @@ func PointOf(r Run, w string, m Metric, tol, alpha float64) Point {
 		p.Note = r.Note
 		return p
 	}
-	base := map[pairKey]*results.Trial{}
-	for i := range r.Base {
-		if t := &r.Base[i]; t.Workload == w {
-			base[pairKey{t.RunID, t.Pair}] = t
-		}
-	}
 	var d []float64
-	for i := range r.Cand {
-		c := &r.Cand[i]
-		if c.Workload != w {
-			continue
-		}
-		b, ok := base[pairKey{c.RunID, c.Pair}]
-		if !ok {
-			continue
-		}
-		vb, vc := m.Value(b), m.Value(c)
+	for _, p := range pairing.Match(r.Base, r.Cand)[w] {
+		vb, vc := m.Value(p[0]), m.Value(p[1])
 		if usable(vb) && usable(vc) {
 			d = append(d, math.Log(vc)-math.Log(vb))
 		}
@@ -256,23 +237,16 @@ func PointOf(r Run, w string, m Metric, tol, alpha float64) Point {
 // and returns that run's trials of both. ok is false when there is none.
 func LatestRun(ref, rel []results.Trial, workloads []string, pairs int) (runID string, base, cand []results.Trial, ok bool) {
 	// count[run][workload] = pairs whose both trials are stored
-	refKeys := map[pairKey]map[string]bool{}
-	for _, t := range ref {
-		k := pairKey{t.RunID, t.Pair}
-		if refKeys[k] == nil {
-			refKeys[k] = map[string]bool{}
-		}
-		refKeys[k][t.Workload] = true
-	}
 	count := map[string]map[string]int{}
-	for _, t := range rel {
-		if !refKeys[pairKey{t.RunID, t.Pair}][t.Workload] || t.RunID == "" {
-			continue
+	for w, ps := range pairing.Match(ref, rel) {
+		for _, p := range ps {
+			if run := p[1].RunID; run != "" {
+				if count[run] == nil {
+					count[run] = map[string]int{}
+				}
+				count[run][w]++
+			}
 		}
-		if count[t.RunID] == nil {
-			count[t.RunID] = map[string]int{}
-		}
-		count[t.RunID][t.Workload]++
 	}
 	runs := make([]string, 0, len(count))
 	for id := range count {

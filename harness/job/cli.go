@@ -68,7 +68,7 @@ func Nearest(typed string, names []string) []string {
 		name string
 		d    int
 	}
-	var close, prefixed []near
+	var nearby, prefixed []near
 	t := strings.ToLower(typed)
 	seen := map[string]bool{}
 	for _, n := range names {
@@ -78,17 +78,17 @@ func Nearest(typed string, names []string) []string {
 		seen[n] = true
 		l := strings.ToLower(n)
 		if d := editDistance(t, l); d <= 2 {
-			close = append(close, near{n, d})
+			nearby = append(nearby, near{n, d})
 		} else if t != "" && strings.HasPrefix(l, t) {
 			prefixed = append(prefixed, near{n, d})
 		}
 	}
-	if len(close) == 0 {
-		close = prefixed
+	if len(nearby) == 0 {
+		nearby = prefixed
 	}
-	slices.SortStableFunc(close, func(a, b near) int { return a.d - b.d })
+	slices.SortStableFunc(nearby, func(a, b near) int { return a.d - b.d })
 	var out []string
-	for _, f := range close[:min(len(close), 3)] {
+	for _, f := range nearby[:min(len(nearby), 3)] {
 		out = append(out, f.name)
 	}
 	return out

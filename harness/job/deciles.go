@@ -11,6 +11,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/pairing"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
 )
@@ -42,22 +43,7 @@ func LatencyShifts(store *results.Store, bm, cm *results.Manifest, c *compare.Co
 	if !(c.LookAlpha > 0 && c.LookAlpha < 0.5) {
 		return nil, []string{fmt.Sprintf("shift by percentile not drawn: the comparison's level per look is %g, not in (0, 0.5)", c.LookAlpha)}
 	}
-	type key struct {
-		workload, run string
-		pair          int
-	}
-	base := map[key]*results.Trial{}
-	for i := range bm.Trials {
-		t := &bm.Trials[i]
-		base[key{t.Workload, t.RunID, t.Pair}] = t
-	}
-	pairs := map[string][][2]*results.Trial{}
-	for i := range cm.Trials {
-		t := &cm.Trials[i]
-		if b := base[key{t.Workload, t.RunID, t.Pair}]; b != nil {
-			pairs[t.Workload] = append(pairs[t.Workload], [2]*results.Trial{b, t})
-		}
-	}
+	pairs := pairing.Match(bm.Trials, cm.Trials)
 	var out []report.LatencyShift
 	var notes []string
 	for _, w := range slices.Sorted(maps.Keys(pairs)) {
@@ -110,7 +96,7 @@ func intendedByOp(store *results.Store, m *results.Manifest, t *results.Trial) (
 	}
 	out := map[string]*hdr.Histogram{}
 	for op := range t.Ops {
-		if h := byTag[op+"."+loadgen.Intended.String()]; h != nil {
+		if h := byTag[loadgen.Tag(op, loadgen.Intended)]; h != nil {
 			out[op] = h
 		}
 	}

@@ -197,7 +197,7 @@ func decide(ctx context.Context, stdout io.Writer, store *results.Store, bm, cm 
 		slog.Warn("candidate histograms", "err", err)
 		c.Warnings = append(c.Warnings, fmt.Sprintf("candidate histograms: %v", err))
 	}
-	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch, loadgen.Intended.String()), Generated: time.Now(),
+	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch, loadgen.Intended), Generated: time.Now(),
 		Vote: voteOf(bm, cm, c, ""), Build: ReadVersion().Build(), Measured: measuredTime(bm, cm)}
 	var notes []string
 	rep.Profiles, notes = Differentials(bm, cm)

@@ -90,7 +90,7 @@ func latencyIntervals(hlog []byte, startMs int64) ([]report.LatencyInterval, err
 	merged := map[key]*hdr.Histogram{}
 	var order []key
 	for _, h := range hs {
-		if !strings.HasSuffix(h.Tag(), "."+loadgen.Intended.String()) {
+		if _, k, err := loadgen.ParseTag(h.Tag()); err != nil || k != loadgen.Intended {
 			continue
 		}
 		k := key{h.StartTimeMs(), h.EndTimeMs()}

@@ -125,7 +125,7 @@ func (c *collector) collect(now time.Time) tickFigures {
 				}
 				c.total[o][oc][k].Merge(h)
 				if writeLog {
-					h.SetTag(Tag(workload.Op(o), Outcome(oc), Kind(k)))
+					h.SetTag(Tag(Outcome(oc).Name(workload.Op(o)), Kind(k)))
 					h.SetStartTimeMs(c.lastLog.UnixMilli())
 					h.SetEndTimeMs(now.UnixMilli())
 					if err := c.log.OutputIntervalHistogram(h); err != nil {

@@ -7,13 +7,7 @@ import (
 	"strings"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/regress-hbase/regress/harness/workload"
 )
-
-// Tag returns the interval-log tag of an op's histogram of one outcome and
-// kind, e.g. READ.intended or READ-FAILED.service.
-func Tag(op workload.Op, o Outcome, k Kind) string { return o.Name(op) + "." + k.String() }
 
 // ReadHlog reads an HdrHistogram interval log and returns its interval
 // histograms in order, each with its Tag and absolute start/end times (ms).

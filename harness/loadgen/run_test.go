@@ -356,9 +356,9 @@ func TestHlogRoundTrip(t *testing.T) {
 			if k == Service {
 				want = res.PerOp[op].Service
 			}
-			got := merged[Tag(op, Succeeded, k)]
+			got := merged[Tag(op.String(), k)]
 			if got == nil || !got.Equals(want) {
-				t.Errorf("%s: log's merged intervals differ from the result's histogram", Tag(op, Succeeded, k))
+				t.Errorf("%s: log's merged intervals differ from the result's histogram", Tag(op.String(), k))
 			}
 		}
 	}

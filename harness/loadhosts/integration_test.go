@@ -219,7 +219,7 @@ func checkFleetTrial(t *testing.T, store *results.Store, m *results.Manifest, tr
 	if err := loadgen.MergeByTag(byTag, intervals); err != nil {
 		t.Fatal(err)
 	}
-	if h := byTag[loadgen.Tag(workload.Read, loadgen.Succeeded, loadgen.Intended)]; h == nil || h.TotalCount() != tr.Ops["READ"].Statuses["OK"] {
+	if h := byTag[loadgen.Tag(loadgen.Succeeded.Name(workload.Read), loadgen.Intended)]; h == nil || h.TotalCount() != tr.Ops["READ"].Statuses["OK"] {
 		t.Errorf("interval log READ.intended holds %v values, the trial %d OK reads", h, tr.Ops["READ"].Statuses["OK"])
 	}
 }

@@ -3,15 +3,16 @@ package profile
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/atomicfile"
+	"github.com/regress-hbase/regress/harness/folded"
 )
 
 // Folded is one profile in the folded-stack format flamegraph.pl and
@@ -89,29 +90,20 @@ type stackFormat struct {
 	what, weight, read string
 }
 
-// readStacks reads "frame;frame weight" lines (blank lines skipped) into a
-// Folded, each stack renamed by name: the folded files regress stores and
-// async-profiler's collapsed output are the same lines.
+// readStacks reads "frame;frame weight" lines (blank lines skipped,
+// through folded.Scan) into a Folded, each stack renamed by name: the
+// folded files regress stores and async-profiler's collapsed output are the
+// same lines.
 func readStacks(r io.Reader, ft stackFormat, name func(stack string) string) (Folded, error) {
 	f := Folded{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	for line := 1; sc.Scan(); line++ {
-		s := strings.TrimSpace(sc.Text())
-		if s == "" {
-			continue
-		}
-		i := strings.LastIndexByte(s, ' ')
-		if i <= 0 {
-			return nil, fmt.Errorf("%s line %d %q: want \"frame;frame %s\"", ft.what, line, trim(s), ft.weight)
-		}
-		w, err := strconv.ParseInt(s[i+1:], 10, 64)
-		if err != nil || w < 0 {
-			return nil, fmt.Errorf("%s line %d %q: %s %q is not a whole number of 0 or more", ft.what, line, trim(s), ft.weight, s[i+1:])
-		}
-		f[name(strings.TrimSpace(s[:i]))] += w
-	}
-	if err := sc.Err(); err != nil {
+	err := folded.Scan(r, func(stack string, w int64) { f[name(stack)] += w })
+	var le *folded.LineError
+	switch {
+	case errors.As(err, &le) && le.BadWeight:
+		return nil, fmt.Errorf("%s line %d %q: %s %q is not a whole number of 0 or more", ft.what, le.Line, trim(le.Text), ft.weight, le.Weight)
+	case errors.As(err, &le):
+		return nil, fmt.Errorf("%s line %d %q: want \"frame;frame %s\"", ft.what, le.Line, trim(le.Text), ft.weight)
+	case err != nil:
 		return nil, fmt.Errorf("%s: %w", ft.read, err)
 	}
 	return f, nil

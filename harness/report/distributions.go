@@ -1,16 +1,18 @@
 package report
 
 import (
+	"errors"
 	"sort"
-	"strings"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/regress-hbase/regress/harness/loadgen"
 )
 
 // Distributions pairs both sides' histograms of every workload (keyed by
 // workload, then interval-log tag) into kind's distributions, workloads in
 // name order.
-func Distributions(base, cand map[string]map[string]*hdrhistogram.Histogram, kind string) []Distribution {
+func Distributions(base, cand map[string]map[string]*hdrhistogram.Histogram, kind loadgen.Kind) []Distribution {
 	names := make([]string, 0, len(base)+len(cand))
 	for w := range base {
 		names = append(names, w)
@@ -29,22 +31,22 @@ func Distributions(base, cand map[string]map[string]*hdrhistogram.Histogram, kin
 }
 
 // PairDistributions pairs one workload's histograms of both sides, keyed by
-// interval-log tag ("READ.intended", "READ.service", or a bare "READ"), into
-// one Distribution per operation for the given kind ("intended" or
-// "service"). An operation present on one side only keeps a nil other side.
-func PairDistributions(workload string, base, cand map[string]*hdrhistogram.Histogram, kind string) []Distribution {
+// interval-log tag ("READ.intended", "READ.service", or a bare "READ", read
+// by loadgen.ParseTag), into one Distribution per operation for the given
+// kind. An operation present on one side only keeps a nil other side.
+func PairDistributions(workload string, base, cand map[string]*hdrhistogram.Histogram, kind loadgen.Kind) []Distribution {
 	byOp := map[string]*Distribution{}
 	add := func(hs map[string]*hdrhistogram.Histogram, candidate bool) {
 		for tag, h := range hs {
-			op, k, ok := strings.Cut(tag, ".")
-			if ok && k != kind {
-				continue
-			}
-			if !ok {
+			op, k, err := loadgen.ParseTag(tag)
+			switch {
+			case errors.Is(err, loadgen.ErrNoKind):
 				// A bare tag is a log with one kind only; a tagged one of the wanted kind wins.
-				if _, tagged := hs[op+"."+kind]; tagged {
+				if _, tagged := hs[loadgen.Tag(op, kind)]; tagged {
 					continue
 				}
+			case err != nil, k != kind:
+				continue
 			}
 			d := byOp[op]
 			if d == nil {

@@ -17,6 +17,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/loadgen"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -364,7 +365,7 @@ func TestPairDistributionsByKind(t *testing.T) {
 	b, c := histogram(1, 100), histogram(2, 200)
 	base := map[string]*hdrhistogram.Histogram{"READ.intended": b, "READ.service": c, "UPDATE.intended": b}
 	cand := map[string]*hdrhistogram.Histogram{"READ.intended": c, "SCAN": c}
-	got := PairDistributions("workloade", base, cand, "intended")
+	got := PairDistributions("workloade", base, cand, loadgen.Intended)
 	if len(got) != 3 || got[0].Op != "READ" || got[0].Baseline != b || got[0].Candidate != c ||
 		got[1].Op != "SCAN" || got[1].Baseline != nil || got[2].Op != "UPDATE" || got[2].Candidate != nil || got[0].Workload != "workloade" {
 		t.Fatalf("got %+v", got)

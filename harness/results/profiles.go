@@ -1,7 +1,6 @@
 package results
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,11 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/regress-hbase/regress/harness/atomicfile"
+	"github.com/regress-hbase/regress/harness/folded"
 	"github.com/regress-hbase/regress/harness/inputfile"
 )
 
@@ -165,9 +164,10 @@ func profileFileKind(name string) (id, kind string, ok bool) {
 	return "", "", false
 }
 
-// checkFolded reads a stored profile's folded stacks, "frame;frame weight"
-// lines (blank lines allowed), each weight a whole number of 0 or more, as
-// the profile package writes them; the error names the first line that is not.
+// checkFolded reads a stored profile's folded stacks through folded.Scan,
+// "frame;frame weight" lines (blank lines allowed), each weight a whole
+// number of 0 or more, as the profile package writes them; the error names
+// the first line that is not.
 func checkFolded(path string) error {
 	f, err := inputfile.Open(path, MaxProfileBytes)
 	if err != nil {
@@ -177,22 +177,14 @@ func checkFolded(path string) error {
 		return err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	for line := 1; sc.Scan(); line++ {
-		s := strings.TrimSpace(sc.Text())
-		if s == "" {
-			continue
-		}
-		i := strings.LastIndexByte(s, ' ')
-		if i <= 0 || strings.TrimSpace(s[:i]) == "" {
-			return fmt.Errorf("%s line %d: %q is no folded stack (want \"frame;frame weight\"): %w", path, line, clip(s), ErrCorrupt)
-		}
-		if w, err := strconv.ParseInt(s[i+1:], 10, 64); err != nil || w < 0 {
-			return fmt.Errorf("%s line %d: weight %q is not a whole number of 0 or more: %w", path, line, clip(s[i+1:]), ErrCorrupt)
-		}
-	}
-	if err := sc.Err(); err != nil {
+	err = folded.Scan(f, func(string, int64) {})
+	var le *folded.LineError
+	switch {
+	case errors.As(err, &le) && le.BadWeight:
+		return fmt.Errorf("%s line %d: weight %q is not a whole number of 0 or more: %w", path, le.Line, clip(le.Weight), ErrCorrupt)
+	case errors.As(err, &le):
+		return fmt.Errorf("%s line %d: %q is no folded stack (want \"frame;frame weight\"): %w", path, le.Line, clip(le.Text), ErrCorrupt)
+	case err != nil:
 		return fmt.Errorf("%s: %w (%w)", path, err, ErrCorrupt)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/metric"
 	"github.com/regress-hbase/regress/harness/results"
 )
@@ -217,13 +218,13 @@ func (r *Run) WriteHlog(w io.Writer) error {
 		}
 		for _, k := range []struct {
 			h    *hdrhistogram.Histogram
-			kind string
-		}{{o.Histogram, "service"}, {intended, "intended"}} {
+			kind loadgen.Kind
+		}{{o.Histogram, loadgen.Service}, {intended, loadgen.Intended}} {
 			if k.h == nil {
 				continue
 			}
 			h := k.h.Clone()
-			h.SetTag(name + "." + k.kind)
+			h.SetTag(loadgen.Tag(name, k.kind))
 			h.SetStartTimeMs(r.StartUnixMillis)
 			h.SetEndTimeMs(r.StartUnixMillis + r.RunTimeMillis)
 			if err := lw.OutputIntervalHistogram(h); err != nil {

@@ -7,7 +7,8 @@
 // chart as an SVG file and prints a Markdown table of the same runs: what
 // docs/noise.md shows for the release suite.
 //
-//	go run ./harness/cmd/dosecurve -o docs/dose-curve.svg reports/dose-*/report.json
+//	make dose-curve DOSE_SVG=docs/dose-curve.svg
+//	go run ./harness/internal/tools/dosecurve -o docs/dose-curve.svg reports/dose-*/report.json
 package main
 
 import (
