@@ -64,9 +64,6 @@ func (s *Store) Check() ([]Status, error) {
 	var out []Status
 	entries := map[string]*Manifest{}
 	for _, e := range good {
-		if isLink(e.Dir) {
-			continue // a linked directory: a leftover, named below
-		}
 		st := Status{Name: e.Key.Target + "/" + filepath.Base(e.Dir), Dir: e.Dir}
 		m, err := s.Load(e.Key)
 		if err == nil {
@@ -105,8 +102,8 @@ func (s *Store) Check() ([]Status, error) {
 		out = append(out, Status{Name: e.Name, Dir: e.Path, Sweep: &e})
 	}
 	for _, d := range bad {
-		if isLink(d.Dir) {
-			continue
+		if errors.Is(d.Err, ErrLink) && isLink(d.Dir) {
+			continue // a linked directory: a leftover, named below
 		}
 		entries[d.Dir] = nil
 		out = append(out, Status{Name: d.String(), Dir: d.Dir, Err: d.Err})
@@ -139,7 +136,7 @@ func (s *Store) leftovers(entries map[string]*Manifest) []Status {
 	// stray says what a non-directory where a directory belongs is and what to do.
 	stray := func(path string, mode fs.FileMode, belongs string) {
 		if mode&fs.ModeSymlink != 0 {
-			add(path, "a symbolic link where %s belongs: the store does not follow links; put the directory itself there, or delete the link (rm %s)", belongs, shellQuote(path))
+			add(path, "%s", (&linkError{path: path, belongs: belongs}).words())
 			return
 		}
 		add(path, "%s where %s belongs: move it out of the store", inputfile.Kind(mode), belongs)
@@ -186,7 +183,7 @@ func (s *Store) leftovers(entries map[string]*Manifest) []Status {
 			case name == sweepsDir && d.Type()&fs.ModeSymlink != 0:
 				// Sweeps reports it damaged, and Check leaves links to
 				// this pass: without this line no one named it.
-				add(dpath, "a symbolic link where a capacity sweep belongs: the store does not follow links; put the sweep file itself there, or delete the link (rm %s)", shellQuote(dpath))
+				add(dpath, "%s", (&linkError{path: dpath, belongs: "a capacity sweep"}).words())
 				continue
 			case name == sweepsDir && !d.IsDir() && !strings.HasSuffix(dname, ".json"):
 				add(dpath, "%s that is no capacity sweep (a sweep is RUN-ID.json): move it out of the store", inputfile.Kind(d.Type()))
@@ -253,6 +250,8 @@ func (s *Store) entryLeftovers(dir string, m *Manifest, add func(path, format st
 			}
 		case f.Name() == ProfilesDir && f.IsDir():
 			profileLeftovers(path, m, add, temp)
+		case f.Type()&fs.ModeSymlink != 0 && (f.Name() == trialsDir || f.Name() == ProfilesDir):
+			stray(path, f.Type(), belongsAt([]string{f.Name()}, 0))
 		case f.Type()&fs.ModeSymlink != 0 || !f.IsDir() && !f.Type().IsRegular():
 			stray(path, f.Type(), "nothing")
 		default:
@@ -326,6 +325,9 @@ func (s *Store) Remove(name string) (string, error) {
 		return "", fmt.Errorf("remove %q: %w", name, err)
 	}
 	if err := checkName("entry", entry); err != nil {
+		return "", fmt.Errorf("remove %q: %w", name, err)
+	}
+	if err := s.noLinkIn(target, entry); err != nil {
 		return "", fmt.Errorf("remove %q: %w", name, err)
 	}
 	if fi, err := os.Lstat(filepath.Join(s.root, target)); err == nil && !fi.IsDir() {
@@ -511,6 +513,9 @@ func (s *Store) appendSummariesLocked(k Key, m *Manifest, ps []Pending) (stored,
 			}
 		}
 	}()
+	if err := s.noLinkTo(k, trialsDir); err != nil {
+		return nil, nil, fmt.Errorf("append summaries to %s: %w", k, err)
+	}
 	stored, skipped, written, err = storePending(s.Dir(k), ps, have)
 	if err != nil {
 		return nil, nil, err

@@ -60,7 +60,7 @@ func damagedStore(t *testing.T) (*Store, map[string]string) {
 	if err := os.Symlink(p, p); err != nil {
 		t.Fatal(err)
 	}
-	why["loop"] = "too many levels of symbolic links"
+	why["loop"] = "a symbolic link where a manifest belongs"
 	return s, why
 }
 

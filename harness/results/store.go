@@ -178,6 +178,9 @@ func (s *Store) Load(k Key) (*Manifest, error) {
 	if err := k.validate(); err != nil {
 		return nil, err
 	}
+	if err := s.noLinkTo(k, manifestFile); err != nil {
+		return nil, fmt.Errorf("%s: %w", k, err)
+	}
 	return ReadManifestFile(filepath.Join(s.Dir(k), manifestFile))
 }
 
@@ -326,6 +329,9 @@ func (s *Store) appendTo(k Key, t Trial, hlog io.Reader, summary bool) (_ Trial,
 	t.HlogFile, t.HlogSHA256 = "", ""
 	var hlogPath string
 	if hlog != nil {
+		if err := s.noLinkTo(k, trialsDir); err != nil {
+			return Trial{}, fmt.Errorf("store hlog of trial %s: %w", t.ID, err)
+		}
 		rel := filepath.ToSlash(filepath.Join(trialsDir, t.ID+".hlog"))
 		hlogPath = filepath.Join(s.Dir(k), filepath.FromSlash(rel))
 		if _, err := os.Stat(hlogPath); err == nil {
@@ -396,6 +402,9 @@ func readHlogAt(dir string, k Key, t Trial) ([]byte, error) {
 	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "..") {
 		return nil, fmt.Errorf("trial %s in %s: hlog path %q leaves the store entry: %w", t.ID, k, t.HlogFile, ErrCorrupt)
 	}
+	if err := noLink(dir, strings.Split(filepath.ToSlash(rel), "/")...); err != nil {
+		return nil, fmt.Errorf("read hlog of trial %s: %w", t.ID, err)
+	}
 	path := filepath.Join(dir, rel)
 	b, err := readRegular(path, MaxHlogBytes)
 	if err != nil {
@@ -417,7 +426,12 @@ type Damaged struct {
 }
 
 // String names the entry as `regress results remove` takes it.
-func (d Damaged) String() string { return d.Target + "/" + d.Name }
+func (d Damaged) String() string {
+	if d.Name == "" {
+		return d.Target
+	}
+	return d.Target + "/" + d.Name
+}
 
 // Scan returns every usable entry and every damaged one; err is set only
 // when the store itself cannot be read. One damaged manifest never hides
@@ -433,7 +447,16 @@ func (s *Store) Scan() ([]Entry, []Damaged, error) {
 		return nil, nil, fmt.Errorf("list results store %s: %w", s.root, err)
 	}
 	for _, t := range targets {
-		if !t.IsDir() || strings.HasPrefix(t.Name(), ".") {
+		if strings.HasPrefix(t.Name(), ".") {
+			continue
+		}
+		if err := s.noLinkIn(t.Name()); err != nil {
+			// Not followed, and not passed over either: a reader asking
+			// for this target learns why nothing of it is read.
+			bad = append(bad, damagedAt(s.root, t.Name(), "", err))
+			continue
+		}
+		if !t.IsDir() {
 			continue
 		}
 		good, damaged := s.scanTarget(t.Name(), nil)
@@ -477,6 +500,10 @@ func (s *Store) scanTarget(target string, keep func(*Manifest)) (out []Entry, ba
 		// there, and damaged, not absent.
 		if _, err := os.Lstat(path); err != nil {
 			continue // not an entry directory
+		}
+		if err := s.noLinkIn(target, d.Name(), manifestFile); err != nil {
+			bad = append(bad, damagedAt(s.root, target, d.Name(), err))
+			continue
 		}
 		if testHookScan != nil {
 			testHookScan(path)
@@ -687,6 +714,9 @@ func (s *Store) FindTrials(version, suiteName, fingerprint string) (*Manifest, e
 // does not stop it; one that could be the entry asked for is named in the
 // error when no good entry matches.
 func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
+	if err := ambiguous(ref, filepath.Join(s.root, ref), "results stored in "+s.root, "the directory of its entry under "+filepath.Join(s.root, ref)+" (`regress results list` names it)"); err != nil {
+		return nil, err
+	}
 	if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
 		m, err := ReadManifestFile(filepath.Join(ref, manifestFile))
 		if err != nil {
@@ -751,6 +781,46 @@ func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
 		return nil, fmt.Errorf("%q: %w", ref, err)
 	}
 	return m, nil
+}
+
+// ErrAmbiguous marks a name given on the command line that is both a path
+// on disk and a name stored in the store (errors.Is).
+var ErrAmbiguous = errors.New("ambiguous: a path and a stored name")
+
+// ambiguous refuses ref when it is both a path on disk (relative to the
+// current directory) and a name stored at stored (what is stored there, and
+// how to name it instead, for the message): which of the two was meant is
+// not known, and taking either would compare other results than the user's
+// without a word. A path written as one (./NAME, DIR/NAME, an absolute
+// path) is no name and passes, as does a store rooted here (the two are one).
+func ambiguous(ref, stored, what, instead string) error {
+	if checkName("name", ref) != nil {
+		return nil
+	}
+	if _, err := os.Lstat(ref); err != nil {
+		return nil
+	}
+	if _, err := os.Lstat(stored); err != nil || sameFile(ref, stored) {
+		return nil
+	}
+	return fmt.Errorf("%q names both %s here and %s (%s): say which: ./%s for the one here, or %s for the stored one: %w", ref, pathKind(ref), what, stored, ref, instead, ErrAmbiguous)
+}
+
+// sameFile says whether two paths are one file or directory (a store
+// rooted at the current directory names its targets as paths too).
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// pathKind says what lies at path, for messages.
+func pathKind(path string) string {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return "a path"
+	}
+	return inputfile.Kind(fi.Mode())
 }
 
 // labelVersions is the one rule for a label holding results of two HBase
