@@ -102,10 +102,7 @@ func (j *Main) Run(ctx context.Context, stdout, stderr io.Writer) error {
 
 	var stored *results.Manifest
 	if j.ReuseBaseline {
-		if base.ZK != "" || base.Home != "" {
-			return fault.Usage(errors.New("--reuse-baseline compares with stored trials of --baseline VERSION; it cannot be used with --baseline-zk or --baseline-home (use a label with `regress run --zk ... --label NAME` and `regress compare`)"))
-		}
-		stored, err = findStored(store, base.Version, s)
+		stored, err = findReused(store, base, j.topology(s), s)
 		if err != nil {
 			return err
 		}

@@ -2,12 +2,14 @@ package job
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,6 +21,7 @@ import (
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/suite"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
 // CompareStored is `regress compare`: two stored results (versions or labels in the
@@ -259,6 +262,84 @@ func WarnIfUndecidable(log *slog.Logger, store *results.Store, version string, s
 		log.Warn(fmt.Sprintf("from %d stored trials of %s, suite %s's %d pairs cannot decide %s; expect INCONCLUSIVE: raise pairs.max, lengthen run.measure or widen the tolerance (see `regress plan --baseline %s --suite %s`)",
 			len(stored.Trials), version, s.Name, s.Pairs.Max, strings.Join(short, ", "), version, s.Name))
 	}
+}
+
+// findReused loads the stored trials --reuse-baseline compares with: the
+// ones the baseline's flags name (its label, or its version with its
+// settings, JVM options, jars and topology, as the side would be stored),
+// never another side's. A combination whose stored trials cannot be told
+// (a running cluster or a home without a label, an RC's jars) or checked
+// (a JDK, jars beside a label) is refused before anything starts, as is a
+// label whose trials ran otherwise than the flags say.
+func findReused(store *results.Store, base sut.Spec, topo sut.Topology, s *suite.Suite) (*results.Manifest, error) {
+	switch {
+	case base.JavaHome != "":
+		return nil, fault.Usagef("--reuse-baseline takes the stored trials as they ran, on the JDK they were stored with (`regress results list` shows it): drop --baseline-java-home, or drop --reuse-baseline to run the baseline on that JDK")
+	case base.Label != "" && len(base.Jars) > 0:
+		return nil, fault.Usagef("--reuse-baseline with --baseline-label reuses the label's trials as they were stored, and the store does not record a side's --baseline-jar jars to check them against: drop --baseline-jar (the label names that build), or drop --baseline-label to reuse the trials stored under the version with these jars")
+	}
+	names, err := base.StoredNames(topo)
+	if err != nil {
+		return nil, fault.Usagef("--reuse-baseline: %w", err)
+	}
+	fp, err := s.Fingerprint()
+	if err != nil {
+		return nil, fault.Usage(err)
+	}
+	m, err := store.FindTrialsUnder(names, s.Name, fp)
+	if errors.Is(err, results.ErrNotFound) {
+		return nil, fault.Usagef("%w: run the baseline with the same flags first (`regress run --version %s --suite %s`, with its --conf, --jvm-opt, --jar, --label), or drop --reuse-baseline", err, cmp.Or(base.Version, base.Label), s.Name)
+	}
+	if err != nil {
+		return nil, fault.Usage(err)
+	}
+	if base.Label == "" {
+		return m, nil
+	}
+	// A label is a name, not a promise: what it holds must be what the
+	// flags ask for, or the comparison is of another baseline.
+	name := results.KeyOf(m).Target
+	settings := map[string]string{}
+	for _, kv := range base.Conf {
+		k, v, _ := strings.Cut(kv, "=")
+		settings[strings.TrimSpace(k)] = v
+	}
+	switch {
+	case base.Version != "" && release(m.Version) != release(base.Version):
+		return nil, fault.Usagef("--reuse-baseline: label %s holds trials of HBase %s, not --baseline %s: give the label's version, or another label", name, m.Version, base.Version)
+	case len(base.Conf) > 0 && !maps.Equal(settings, nonNil(m.Settings)):
+		return nil, fault.Usagef("--reuse-baseline: label %s's trials ran with settings %s, not the --baseline-conf given (%s): drop --baseline-conf to reuse them as they ran, or give the label of trials run with those settings", name, settingsText(m.Settings), settingsText(settings))
+	case len(base.JVMOpts) > 0 && !slices.Equal(base.JVMOpts, m.JVMOpts):
+		return nil, fault.Usagef("--reuse-baseline: label %s's trials ran with JVM options %q, not the --baseline-jvm-opt given (%q): drop --baseline-jvm-opt to reuse them as they ran, or give the label of trials run with those options", name, m.JVMOpts, base.JVMOpts)
+	case base.Repo != "" && m.Repository != base.Repo:
+		return nil, fault.Usagef("--reuse-baseline: label %s's trials ran HBase jars from %s, not --baseline-repo %s: drop --baseline-repo to reuse them as they ran, or give the label of the repository's trials", name, cmp.Or(m.Repository, "Maven Central"), base.Repo)
+	}
+	return m, nil
+}
+
+// release is the release a version names, its -hadoop3 or -hadoop2 build
+// variant dropped.
+func release(v string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(v, "-hadoop3"), "-hadoop2")
+}
+
+func nonNil(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+// settingsText renders settings as sorted key=value pairs, for messages.
+func settingsText(m map[string]string) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, k+"="+m[k])
+	}
+	return strings.Join(out, ", ")
 }
 
 // findStored loads the stored trials of version for this suite (all runs).

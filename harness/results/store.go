@@ -675,8 +675,14 @@ func suiteChoices(entries []Entry) []string {
 // provider prefers); it returns a wrapped ErrNotFound when none has trials,
 // or the damage that may hide them.
 func (s *Store) FindTrials(version, suiteName, fingerprint string) (*Manifest, error) {
+	return s.FindTrialsUnder([]string{version, version + "-hadoop3"}, suiteName, fingerprint)
+}
+
+// FindTrialsUnder is FindTrials of the first of names (store targets, in
+// order of preference) that holds trials of the suite.
+func (s *Store) FindTrialsUnder(names []string, suiteName, fingerprint string) (*Manifest, error) {
 	var damage []error
-	for _, name := range []string{version, version + "-hadoop3"} {
+	for _, name := range names {
 		entries, err := s.Find(name, suiteName)
 		var de *DamagedError
 		if err != nil && !errors.As(err, &de) {
@@ -703,9 +709,9 @@ func (s *Store) FindTrials(version, suiteName, fingerprint string) (*Manifest, e
 		}
 	}
 	if len(damage) > 0 {
-		return nil, fmt.Errorf("the stored trials of %s for suite %s are damaged (see `regress results check`): %w", version, suiteName, errors.Join(damage...))
+		return nil, fmt.Errorf("the stored trials of %s for suite %s are damaged (see `regress results check`): %w", names[0], suiteName, errors.Join(damage...))
 	}
-	return nil, fmt.Errorf("no stored trials of %s for suite %s (fingerprint %s) in %s: %w", version, suiteName, fingerprint, s.Root(), ErrNotFound)
+	return nil, fmt.Errorf("no stored trials of %s for suite %s (fingerprint %s) in %s: %w", names[0], suiteName, fingerprint, s.Root(), ErrNotFound)
 }
 
 // Resolve finds the results a user named: a directory holding manifest.json,
