@@ -25,6 +25,8 @@ type OutDir struct {
 	Path string
 	// Tmp is where they are written until Commit.
 	Tmp string
+	// unlock releases a named directory's reservation (lockParent).
+	unlock func()
 }
 
 // NewOutDir reserves the default report directory base/<prefix><UTC
@@ -41,10 +43,24 @@ func NamedOutDir(path string) (*OutDir, error) {
 	return reserve(path, false)
 }
 
-func reserve(path string, suffix bool) (*OutDir, error) {
+func reserve(path string, suffix bool) (_ *OutDir, err error) {
+	// "DIR/" is DIR: its parent is DIR's, not DIR itself (the reports would
+	// be written into a folder inside the one they are renamed onto).
+	path = filepath.Clean(path)
 	parent := filepath.Dir(path)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", parent, err)
+	}
+	unlock := func() {}
+	if !suffix {
+		// A named directory may be taken when empty: only one comparison
+		// at a time may find it so.
+		unlock = lockParent(parent)
+		defer func() {
+			if err != nil {
+				unlock()
+			}
+		}()
 	}
 	name := path
 	for n := 2; ; n++ {
@@ -76,7 +92,7 @@ func reserve(path string, suffix bool) (*OutDir, error) {
 		_ = os.Remove(name)
 		return nil, fmt.Errorf("chmod %s: %w", tmp, err)
 	}
-	return &OutDir{Path: name, Tmp: tmp}, nil
+	return &OutDir{Path: name, Tmp: tmp, unlock: unlock}, nil
 }
 
 // isEmptyDir says whether path is a directory with nothing in it.
@@ -99,6 +115,7 @@ func isEmptyDir(path string) (bool, error) {
 func (d *OutDir) Commit() error {
 	// os.Rename refuses an existing directory as the target; rename(2)
 	// replaces an empty one atomically and refuses one that holds files.
+	defer d.release()
 	if err := syscall.Rename(d.Tmp, d.Path); err != nil {
 		return fmt.Errorf("rename %s into place as %s: %w (the reports are left in %s)", d.Tmp, d.Path, err, d.Tmp)
 	}
@@ -112,6 +129,15 @@ func (d *OutDir) Commit() error {
 // Abort removes the temporary folder and the reserved directory, when no
 // report could be written.
 func (d *OutDir) Abort() {
+	defer d.release()
 	_ = os.RemoveAll(d.Tmp)
 	_ = os.Remove(d.Path) // only when still empty
+}
+
+// release lets the next comparison given the same --out look at it.
+func (d *OutDir) release() {
+	if d.unlock != nil {
+		d.unlock()
+		d.unlock = nil
+	}
 }
