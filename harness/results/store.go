@@ -998,6 +998,9 @@ func DecodeManifest(b []byte) (*Manifest, error) {
 		}
 		logs[t.HlogFile] = t.ID
 	}
+	if err := checkFigures(&m); err != nil {
+		return nil, fmt.Errorf("%w (the store never writes that; the file was edited): %w; restore it from a copy or delete its directory and re-run", err, ErrCorrupt)
+	}
 	return &m, nil
 }
 
