@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/inputfile"
@@ -29,6 +30,9 @@ type importedSummary struct {
 	hlog  []byte
 	from  string
 	notes []string
+	// legacyID is the id imports before gave a summary with .hdr logs
+	// (their digest in the order the files were given); "" without logs.
+	legacyID string
 }
 
 // DefaultImportSuite is the suite name imported summaries are stored under
@@ -119,6 +123,23 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 					s.from, k, w, s.trial.Workload, k, len(m.Summaries))
 			}
 		}
+		// A run stored once from its text output and once with its .hdr
+		// logs (or from them alone) would be two summaries of one run,
+		// pooled as two: the run is stored once, as it came first.
+		summaries = slices.DeleteFunc(summaries, func(s importedSummary) bool {
+			for _, t := range m.Summaries {
+				if t.ID != s.trial.ID && (sameRun(t.ID, s.trial.ID) || t.ID == s.legacyID) {
+					fmt.Fprintf(out, "%s is a run already stored in %s as summary %s (imported before from %s): skipped, not stored twice; to store it from these files instead, remove that entry with `regress results remove %s` (its %d summaries go with it) and import them all again\n",
+						s.from, k, t.ID, describeID(t.ID), k, len(m.Summaries))
+					return true
+				}
+			}
+			return false
+		})
+		if len(summaries) == 0 {
+			fmt.Fprintf(out, "store entry: %s\n", filepath.Join(st.Dir(k), "manifest.json"))
+			return nil
+		}
 	} else if !errors.Is(err, results.ErrNotFound) {
 		return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
 	}
@@ -157,6 +178,17 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 	}
 	fmt.Fprintf(out, "store entry: %s\n", filepath.Join(st.Dir(k), "manifest.json"))
 	return nil
+}
+
+// describeID says what an imported summary came from, by its id.
+func describeID(id string) string {
+	switch text, hdr := runIdentity(id); {
+	case text != "" && hdr != "":
+		return "its text output with its .hdr logs"
+	case hdr != "":
+		return "its .hdr logs alone"
+	}
+	return "its text output alone"
 }
 
 // MaxImportFile bounds one file import-ycsb reads (YCSB's text output is a
