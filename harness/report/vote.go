@@ -562,22 +562,29 @@ func voteNotes(c *compare.Comparison) []string {
 func wrapVote(lines []string) []string {
 	var out []string
 	for _, l := range lines {
-		for len([]rune(l)) > VoteWidth {
-			r := []rune(l)
+		// One pass over the line's runes (a note naming a thousand
+		// operations is one long line: cut anew at each wrap, it cost
+		// the square of its length).
+		r, indent := []rune(l), 0
+		for len(r)+indent > VoteWidth {
 			cut := -1
 			for i := VoteWidth; i > 2; i-- {
-				if r[i] == ' ' {
-					cut = i
+				if r[i-indent] == ' ' {
+					cut = i - indent
 					break
 				}
 			}
 			if cut < 0 {
 				break
 			}
-			out = append(out, strings.TrimRight(string(r[:cut]), " "))
-			l = "  " + strings.TrimLeft(string(r[cut:]), " ")
+			out = append(out, strings.Repeat(" ", indent)+strings.TrimRight(string(r[:cut]), " "))
+			r = r[cut:]
+			for len(r) > 0 && r[0] == ' ' {
+				r = r[1:]
+			}
+			indent = 2
 		}
-		out = append(out, l)
+		out = append(out, strings.Repeat(" ", indent)+string(r))
 	}
 	return out
 }

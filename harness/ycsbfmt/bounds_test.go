@@ -102,3 +102,30 @@ func TestAnInterruptedImportLeavesNoEmptyEntry(t *testing.T) {
 		t.Errorf("an interrupted import left %v", entries)
 	}
 }
+
+// An output of thousands of operation types reads in time linear in them:
+// each operation's failure blocks were looked up over every pair of
+// operations (1000 types: 49 s for a 56 KB file).
+func TestManyOperationTypesReadInLinearTime(t *testing.T) {
+	const n = 1200
+	var b strings.Builder
+	fmt.Fprintf(&b, "[OVERALL], RunTime(ms), 10000\n[OVERALL], Throughput(ops/sec), %d\n", n)
+	for i := range n {
+		fmt.Fprintf(&b, "[OP%d], Operations, 10\n[OP%d], AverageLatency(us), 500\n[OP%d], 99thPercentileLatency(us), 1000\n[OP%d], Return=OK, 10\n", i, i, i, i)
+	}
+	b.WriteString("[OP7-FAILED], Operations, 2\n[OP7-FAILED], AverageLatency(us), 900\n")
+	start := time.Now()
+	runs, err := ParseBytes("many.txt", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("%d operation types took %v to read, want well under 5 s", n, d)
+	}
+	if got := len(runs[0].Ops); got != n+1 {
+		t.Errorf("%d operations read, want %d", got, n+1)
+	}
+	if base := runs[0].failureOf("OP7-FAILED"); base != "OP7" {
+		t.Errorf("OP7-FAILED measures the failures of %q, want OP7", base)
+	}
+}
