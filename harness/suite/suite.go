@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"os"
@@ -298,13 +299,25 @@ func Names(scenariosDir string) []string {
 	return out
 }
 
+// MaxSuiteBytes bounds a suite file (the shipped ones take 1-10 KiB): a
+// larger one is no suite, and would be read whole and parsed before any
+// check.
+const MaxSuiteBytes = 1 << 20
+
+// MaxPairs bounds pairs.max: a pair is minutes of measuring, so a thousand
+// is days; more is a typo (1e12 was accepted).
+const MaxPairs = 1000
+
 // Load reads and validates a suite file; scenariosDir resolves workload names.
 func Load(path, scenariosDir string) (*Suite, error) {
 	// A FIFO or device would block the read, deaf to signals: refuse it.
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("read suite: %s is %s, not a regular file: give a suite file", path, inputfile.Kind(fi.Mode()))
 	}
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, MaxSuiteBytes)
+	if errors.Is(err, inputfile.ErrTooLarge) {
+		return nil, fmt.Errorf("read suite: %w: a suite file takes a few KiB (at most %s); give the suite's YAML file", err, inputfile.Size(MaxSuiteBytes))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read suite: %w", err)
 	}
@@ -332,12 +345,27 @@ func Parse(b []byte, scenariosDir string) (*Suite, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("not a valid suite: %w", err)
 	}
+	// A second document (after a "---") would be ignored without a word,
+	// and what it says would not hold.
+	var more yaml.Node
+	if err := dec.Decode(&more); err != nil && !errors.Is(err, io.EOF) || err == nil && !emptyDocument(&more) {
+		return nil, errors.New("not a valid suite: the file holds a second YAML document (after a '---'), which a suite cannot use: a suite is one document; merge it into the first or remove it")
+	}
 	s := &f.Suite
 	s.Dir, s.Run, s.Compare = scenariosDir, f.Run.Run, f.Compare.Compare
 	if err := errors.Join(explicitZeros(b), s.normalise(&f)); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// emptyDocument says whether a decoded document holds nothing (a "---"
+// ending the file, or one followed by comments only).
+func emptyDocument(n *yaml.Node) bool {
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	return n.Kind == 0 || n.Kind == yaml.DocumentNode && len(n.Content) == 0 || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
 // zeroless are the keys whose 0 is no value: left out they take a default,
@@ -514,6 +542,9 @@ func (s *Suite) normalise(f *file) error {
 	}
 	if p.Max < p.Initial {
 		bad("pairs.max (%d) must be at least pairs.initial (%d)", p.Max, p.Initial)
+	}
+	if p.Max > MaxPairs {
+		bad("pairs.max (%d) is beyond %d: a pair takes minutes, %d pairs days; give the most pairs a run may take, e.g. 12", p.Max, MaxPairs, MaxPairs)
 	}
 	if p.Looks < 1 {
 		bad("pairs.looks: must be at least 1")
