@@ -242,3 +242,26 @@ func TestANameThatIsAlsoAPathIsAmbiguous(t *testing.T) {
 		t.Errorf("ReadSweep(r1) = %v, want it refused as ambiguous", err)
 	}
 }
+
+// A label cannot pass for a name the store gives itself: the sweeps'
+// folder, a name with a '+' (2.6.1+conf-..., +baseline), another release.
+func TestValidateLabel(t *testing.T) {
+	for _, tc := range []struct{ label, release, want string }{
+		{"rc1", "2.6.1", ""},
+		{"2.6.1-rc1", "2.6.1", ""},
+		{"2.6.1", "2.6.1-hadoop3", ""},
+		{"prod-2.6.1", "", ""},
+		{"2.6.1", "", ""},
+		{"2.6.1", "2.6.0", `label "2.6.1" reads as HBase 2.6.1, but these are results of 2.6.0`},
+		{"2.6.1-rc1", "2.6.0", "reads as HBase 2.6.1"},
+		{"2.6.0+conf-0a1b2c3d", "2.6.0", "holds a '+'"},
+		{"mine+baseline", "2.6.0", "holds a '+'"},
+		{"capacity", "2.6.0", "capacity sweeps"},
+		{"a/b", "2.6.0", "cannot name a store directory"},
+	} {
+		err := ValidateLabel(tc.label, tc.release)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("ValidateLabel(%q, %q) = %v, want %q", tc.label, tc.release, err, tc.want)
+		}
+	}
+}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/atomicfile"
 	"github.com/regress-hbase/regress/harness/inputfile"
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // DefaultRoot is the store directory used when --store is not given.
@@ -149,6 +150,38 @@ func checkName(what, v string) error {
 // ValidateTarget checks that a version or label can name a store entry, so a
 // command can refuse it before any work is done.
 func ValidateTarget(name string) error { return checkName("target (version or label)", name) }
+
+// ValidateLabel checks a label given to name the results of HBase release
+// (release "" when not known before the run: a running cluster, a home):
+// it must name a store entry, and must not pass for a name the store gives
+// itself, where its results would be read as others' (the store's sweeps
+// folder; a '+', which joins a version and its settings, region servers,
+// jars or A/A side in the names regress makes; another release's version).
+func ValidateLabel(label, release string) error {
+	if err := checkName("label", label); err != nil {
+		return err
+	}
+	switch {
+	case label == sweepsDir:
+		return fmt.Errorf("label %q names the folder the store keeps capacity sweeps in: choose another label", label)
+	case strings.Contains(label, "+"):
+		return fmt.Errorf("label %q holds a '+', which regress uses to name a side by its settings, region servers, jars or A/A side (2.6.1+conf-0a1b2c3d, +rs3, +jars-..., +baseline): choose a label without one, e.g. rc1-2.6.1 or %s", label, strings.ReplaceAll(label, "+", "-"))
+	case release != "" && releaseNumber(label) != "" && releaseNumber(release) != "" && releaseNumber(label) != releaseNumber(release):
+		return fmt.Errorf("label %q reads as HBase %s, but these are results of %s: they would be taken for %s's; choose a label that names no other release, e.g. %s-mine", label, releaseNumber(label), release, releaseNumber(label), release)
+	}
+	return nil
+}
+
+// releaseNumber is the major.minor.patch a name starts with ("2.6.1" of
+// 2.6.1-rc1), or "".
+func releaseNumber(name string) string {
+	if version.ValidateRelease(name) != nil {
+		return ""
+	}
+	return releaseNumberRE.FindString(name)
+}
+
+var releaseNumberRE = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+`)
 
 func (k Key) validate() error {
 	if err := checkName("target (version or label)", k.Target); err != nil {

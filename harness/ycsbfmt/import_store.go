@@ -67,6 +67,11 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 		// one could never be compared with a run of the same release.
 		return fault.Usagef("import-ycsb: --version: %w", err)
 	}
+	if to.Label != "" {
+		if err := results.ValidateLabel(to.Label, to.Version); err != nil {
+			return fault.Usagef("import-ycsb: --label: %w", err)
+		}
+	}
 	if to.Workload == "" {
 		return fault.Usage(errors.New("import-ycsb: --workload is required (e.g. workloada)"))
 	}
