@@ -151,7 +151,11 @@ func (s *Store) leftovers(entries map[string]*Manifest) []Status {
 	for _, t := range top {
 		name, path := t.Name(), filepath.Join(s.root, t.Name())
 		switch {
+		case name == lockFile && t.Type().IsRegular():
+			continue
 		case name == lockFile:
+			// Writers cannot take the lock: every import and run fails.
+			add(path, "%s where the store's lock file belongs: no run or import can lock the store while it is there; delete it (rm -rf %s) and regress makes the file again", inputfile.Kind(t.Type()), shellQuote(path))
 			continue
 		case strings.HasPrefix(name, ".removing-"):
 			add(path, "left by a `regress results remove` that was interrupted (the entry was already out of the store): delete it (rm -rf %s)", shellQuote(path))
@@ -244,8 +248,10 @@ func (s *Store) entryLeftovers(dir string, m *Manifest, add func(path, format st
 				switch {
 				case isTemp(l.Name()):
 					temp(lpath)
-				case m != nil && !named[lpath]:
+				case m != nil && !named[lpath] && l.Type().IsRegular():
 					add(lpath, "a file the manifest does not name (left by a write that failed before its manifest): delete it (rm %s)", shellQuote(lpath))
+				case m != nil && !named[lpath]:
+					add(lpath, "%s in trials/, which holds only the .hlog files the manifest names: move it out of the store", inputfile.Kind(l.Type()))
 				}
 			}
 		case f.Name() == ProfilesDir && f.IsDir():
