@@ -21,10 +21,16 @@ const MaxFigure = 1e15
 // negative, and a trial's pair, order, slot and instance what the runner
 // writes. The error names the trial and the field.
 func checkFigures(m *Manifest) error {
-	for _, list := range [][]Trial{m.Trials, m.Summaries} {
+	for n, list := range [][]Trial{m.Trials, m.Summaries} {
 		for i := range list {
 			t := &list[i]
-			if err := checkTrial(t); err != nil {
+			err := checkTrial(t)
+			if err == nil && n == 0 && t.RunID == "" {
+				// Pairs match only within a run: trials of no run would
+				// be paired across runs.
+				err = fmt.Errorf("a measured trial of no run (an empty run id)")
+			}
+			if err != nil {
 				return fmt.Errorf("trial %q: %w", t.ID, err)
 			}
 		}

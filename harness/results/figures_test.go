@@ -28,6 +28,7 @@ func TestFiguresNoRunStoresAreDamage(t *testing.T) {
 		{"pair -1", func(tr *Trial) { tr.Pair = -1 }, "pair -1"},
 		{"order 2", func(tr *Trial) { tr.Order = 2 }, "order 2"},
 		{"an empty id", func(tr *Trial) { tr.ID = "" }, "an empty id"},
+		{"an empty run id", func(tr *Trial) { tr.RunID = "" }, "a measured trial of no run"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
