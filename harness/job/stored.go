@@ -69,11 +69,11 @@ func (j *CompareStored) Run(ctx context.Context, stdout io.Writer) error {
 	if err := differentEntries(j.Baseline, j.Candidate, bm, cm); err != nil {
 		return err
 	}
+	warnings := sameMeasurementNotes(bm, cm)
 	if err := CheckScenariosDir(j.Scenarios, j.ScenariosNamed); err != nil {
 		return err // defaults must not stand in for a suite the user pointed at
 	}
 	cfg := compare.Config{}
-	var warnings []string
 	// Tolerances, gates and the planned looks come from the suite file
 	// when it is at hand: an adaptive run was judged at alpha/looks, and
 	// judging its trials again at full alpha could disagree with it.
@@ -227,6 +227,39 @@ func sharedTrial(bm, cm *results.Manifest) (results.Trial, bool) {
 		return results.Trial{}, false
 	}
 	return cm.Trials[i], true
+}
+
+// sameMeasurementNotes are the report's warnings when the two sides share
+// what differentEntries cannot call one entry: a measured trial (run,
+// workload, order, slot, start: its id aside, which a copy may rename;
+// the two sides of a pair differ in order and start, or in slot in a
+// duet), or an imported summary (its id is its output's content: one YCSB
+// output imported under two names). Either compares a measurement with itself.
+func sameMeasurementNotes(bm, cm *results.Manifest) []string {
+	var out []string
+	type key struct {
+		run, workload string
+		order, slot   int
+		start         time.Time
+	}
+	keyOf := func(t results.Trial) key { return key{t.RunID, t.Workload, t.Order, t.Slot, t.Start.UTC()} }
+	seen := map[key]string{}
+	for _, t := range bm.Trials {
+		seen[keyOf(t)] = t.ID
+	}
+	for _, t := range cm.Trials {
+		if id, ok := seen[keyOf(t)]; ok && t.RunID != "" {
+			out = append(out, fmt.Sprintf("the baseline's trial %s and the candidate's trial %s are one measurement (run %s, %s, started %s): one side is a copy of the other with its trials renamed, so this compares a run with itself", id, t.ID, t.RunID, t.Workload, t.Start.UTC().Format(time.RFC3339)))
+			break
+		}
+	}
+	for _, b := range bm.Summaries {
+		if slices.ContainsFunc(cm.Summaries, func(c results.Trial) bool { return c.ID == b.ID }) {
+			out = append(out, fmt.Sprintf("both sides hold imported summary %s, one YCSB output imported under two names: this compares an output with itself; import each version's own output", b.ID))
+			break
+		}
+	}
+	return out
 }
 
 // WarnIfUndecidable logs, before a run starts, the gated metrics the suite's
