@@ -165,7 +165,7 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 		if ctx.Err() != nil {
 			return interrupted(fmt.Sprintf("nothing was stored of %d summaries; run the same command again", len(summaries)))
 		}
-		return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
+		return storeFault(fmt.Errorf("import-ycsb: %w", err))
 	}
 	log := to.Log
 	if log == nil {
@@ -183,6 +183,17 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 	}
 	fmt.Fprintf(out, "store entry: %s\n", filepath.Join(st.Dir(k), "manifest.json"))
 	return nil
+}
+
+// storeFault is a failed store write as its kind of error: a full disk is
+// the machine's, not the input's (exit 3, as a run's), anything else the
+// input's or the store's the user gave (exit 2).
+func storeFault(err error) error {
+	var full *results.DiskFullError
+	if errors.As(err, &full) {
+		return fault.Run(err)
+	}
+	return fault.Usage(err)
 }
 
 // describeID says what an imported summary came from, by its id.

@@ -5,12 +5,17 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -163,5 +168,17 @@ func TestHdrLogsStoredUnderTheirOldIDAreKnown(t *testing.T) {
 	}
 	if n := storedSummaries(t, store); n != 1 || !strings.Contains(out.String(), "a run already stored") {
 		t.Errorf("%d summaries stored, want the one stored before:\n%s", n, out.String())
+	}
+}
+
+// An import that fills the store's disk fails as a run does (exit 3, as
+// the docs say of every store write), not as bad input (exit 2).
+func TestAFullDiskIsNoUsageError(t *testing.T) {
+	full := fmt.Errorf("import-ycsb: %w", &results.DiskFullError{Root: "S", Err: &fs.PathError{Op: "write", Path: "S/x", Err: syscall.ENOSPC}})
+	if got := fault.ExitCode(storeFault(full)); got != fault.ExitRunFailed {
+		t.Errorf("a full disk: exit %d, want %d", got, fault.ExitRunFailed)
+	}
+	if got := fault.ExitCode(storeFault(errors.New("import-ycsb: a label names one version"))); got != fault.ExitUsage {
+		t.Errorf("another store error: exit %d, want %d", got, fault.ExitUsage)
 	}
 }
