@@ -301,6 +301,11 @@ func ParseText(name string, r io.Reader) ([]*Run, error) {
 		if len(r.Ops) == 0 {
 			return nil, fmt.Errorf("%s:%d: this run has only [OVERALL] figures, no operation measurements ([READ], [UPDATE], ...): pass the whole output YCSB printed at the end of the run", name, r.Line)
 		}
+		if !slices.ContainsFunc(r.OpNames(), func(n string) bool { return n != "CLEANUP" }) {
+			// The client's teardown is no operation of the workload: stored,
+			// the run would be a summary of nothing.
+			return nil, fmt.Errorf("%s:%d: this run measured only [CLEANUP] (the client's teardown), no operation of the workload ([READ], [UPDATE], ...): pass the whole output YCSB printed at the end of the run", name, r.Line)
+		}
 	}
 	return runs, nil
 }
@@ -677,6 +682,20 @@ func (r *Run) checkOrder(name string, o *Op) error {
 	if o.MinMicros > 0 && o.MaxMicros > 0 && o.MaxMicros < o.MinMicros {
 		return perr(o.maxLine, fmt.Sprintf("[%s]'s maximum latency, %s µs, is below its minimum, %s µs (line %d): the output is damaged: fix the file or import YCSB's original output",
 			name, fmtFloat(o.MaxMicros), fmtFloat(o.MinMicros), o.minLine.n))
+	}
+	if o.MinMicros > 0 {
+		// No percentile lies below the minimum; either printed in whole
+		// milliseconds is a floor, up to 1 ms below its true value.
+		for _, p := range ps {
+			slack := 0.0
+			if o.pctMs[p] {
+				slack = 1000
+			}
+			if v := o.PercentilesMicros[p]; v+slack < o.MinMicros {
+				return perr(o.minLine, fmt.Sprintf("[%s]'s minimum latency, %s µs, is above its %s percentile, %s µs (line %d): no latency falls below the minimum; the output is damaged: fix the file or import YCSB's original output",
+					name, fmtFloat(o.MinMicros), fmtPct(p), fmtFloat(v), o.pctLines[p].n))
+			}
+		}
 	}
 	if o.MaxMicros > 0 {
 		// A printed percentile is at most its true value (whole
