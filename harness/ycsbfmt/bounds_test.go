@@ -129,3 +129,30 @@ func TestManyOperationTypesReadInLinearTime(t *testing.T) {
 		t.Errorf("OP7-FAILED measures the failures of %q, want OP7", base)
 	}
 }
+
+// A .hdr log's times must be a run's: 1e20 read as 1970 (its "1"), -1e18
+// and NaN were passed over and stored as the year 1, and a start past the
+// year 9999 failed in the manifest's JSON.
+func TestHdrTimesBeyondAnyRunAreRefused(t *testing.T) {
+	b, err := os.ReadFile(fixture("ycsb-0.17-workloada-READ.hdr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(b)
+	for _, tc := range []struct{ name, log, want string }{
+		{"StartTime 1e20", strings.Replace(good, "StartTime: 1489406467", "StartTime: 1e20", 1), "StartTime 1e20 is no time"},
+		{"StartTime -1e18", strings.Replace(good, "StartTime: 1489406467", "StartTime: -1e18", 1), "StartTime -1e18 is no time"},
+		{"StartTime NaN", strings.Replace(good, "StartTime: 1489406467", "StartTime: NaN", 1), "StartTime NaN is no time"},
+		{"StartTime past the year 9999", strings.Replace(good, "StartTime: 1489406467", "StartTime: 253402300800", 1), "StartTime 253402300800 is no time"},
+		{"an interval at 1e20", strings.Replace(good, "\n0.003000,", "\n1e20,", 1), "interval start and length must be numbers of seconds"},
+		{"BaseTime before 1970", strings.Replace(good, "#[StartTime", "#[BaseTime: -5]\n#[StartTime", 1), "BaseTime -5 is no time"},
+	} {
+		if _, err := ParseBytes("READ.hdr", []byte(tc.log)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	runs, err := ParseBytes("READ.hdr", b)
+	if err != nil || runs[0].StartUnixMillis != 1489406467003 {
+		t.Errorf("the fixture: %v, start %d", err, runs[0].StartUnixMillis)
+	}
+}
