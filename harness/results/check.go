@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -378,6 +379,20 @@ type Pending struct {
 	Hlog  []byte
 }
 
+// removeStaleImports deletes the folders of imports that died before
+// renaming their entry into place (killed, or ended by a second signal):
+// called with the store's lock held, when no other import can be writing
+// one, so every folder found is stale.
+func (s *Store) removeStaleImports() {
+	stale, _ := filepath.Glob(filepath.Join(s.root, importingPrefix+"*"))
+	for _, d := range stale {
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+			slog.Info("results: removing the folder of an import that was interrupted", "path", d)
+			_ = os.RemoveAll(d)
+		}
+	}
+}
+
 // importingPrefix names the folder a new entry of an import is written in
 // before it is renamed into place.
 const importingPrefix = ".importing-"
@@ -404,6 +419,7 @@ func (s *Store) ImportSummaries(m *Manifest, ps []Pending) (entry *Manifest, sto
 		return nil, nil, nil, err
 	}
 	defer unlock()
+	s.removeStaleImports()
 	existing, err := s.Load(k)
 	if err == nil {
 		if existing.Version != "" && m.Version != "" && existing.Version != m.Version {
@@ -436,7 +452,7 @@ func (s *Store) ImportSummaries(m *Manifest, ps []Pending) (entry *Manifest, sto
 		return nil, nil, nil, fmt.Errorf("create store entry %s: %w", k, err)
 	}
 	// The folder goes whole if the import fails, so the hlogs written need no list.
-	stored, skipped, _, err = storePending(tmp, ps, map[string]bool{})
+	stored, skipped, _, err = s.storePending(tmp, ps, map[string]bool{})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -522,7 +538,7 @@ func (s *Store) appendSummariesLocked(k Key, m *Manifest, ps []Pending) (stored,
 	if err := s.noLinkTo(k, trialsDir); err != nil {
 		return nil, nil, fmt.Errorf("append summaries to %s: %w", k, err)
 	}
-	stored, skipped, written, err = storePending(s.Dir(k), ps, have)
+	stored, skipped, written, err = s.storePending(s.Dir(k), ps, have)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -560,8 +576,14 @@ func (s *Store) appendSummariesLocked(k Key, m *Manifest, ps []Pending) (stored,
 // (if any) written to dir's trials/<id>.hlog and the trial, pointing at
 // it, returned in stored. written are the hlog paths written, returned
 // on an error too, for a caller that keeps dir to remove them.
-func storePending(dir string, ps []Pending, have map[string]bool) (stored, skipped []Trial, written []string, err error) {
+func (s *Store) storePending(dir string, ps []Pending, have map[string]bool) (stored, skipped []Trial, written []string, err error) {
 	for _, p := range ps {
+		// An interrupted import stops between logs, so its caller removes
+		// what it wrote within the grace a signal gives (a thousand logs
+		// took longer, and the process ended with its folder left).
+		if s.ctx != nil && s.ctx.Err() != nil {
+			return nil, nil, written, fmt.Errorf("store summaries: %w; nothing was written", s.ctx.Err())
+		}
 		t := p.Trial
 		if have[t.ID] {
 			skipped = append(skipped, t)

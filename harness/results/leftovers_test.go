@@ -2,6 +2,8 @@ package results
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -222,5 +224,37 @@ func TestALockThatIsADirectoryIsNamed(t *testing.T) {
 	}
 	if _, err := s.Ensure(testManifest()); err == nil || !strings.Contains(err.Error(), "a directory, where the store's lock file belongs: delete it") {
 		t.Errorf("a write with .lock a directory: %v", err)
+	}
+}
+
+// An import ended by a signal stops between its logs and leaves no folder
+// (the process exits soon after the signal, and a thousand logs took
+// longer); a folder left by an import killed outright is removed by the
+// next import, which holds the lock no other import can hold meanwhile.
+func TestInterruptedImportsLeaveNoFolder(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(s.Root(), importingPrefix+"2.6.1-123")
+	if err := os.MkdirAll(filepath.Join(stale, trialsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m := testManifest()
+	var ps []Pending
+	for i := range 50 {
+		ps = append(ps, Pending{Trial: testTrial(fmt.Sprintf("s%d", i), i), Hlog: []byte("#[Histogram log format version 1.3]\n")})
+	}
+	if _, _, _, err := s.WithContext(ctx).ImportSummaries(m, ps); !errors.Is(err, context.Canceled) {
+		t.Errorf("an interrupted import: %v, want it stopped", err)
+	}
+	left, _ := filepath.Glob(filepath.Join(s.Root(), importingPrefix+"*"))
+	if len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	if _, err := s.Load(KeyOf(m)); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an interrupted import stored %v", err)
 	}
 }
