@@ -152,6 +152,11 @@ func (j *Plan) Run(stdout io.Writer) error {
 		stored += "@" + fp
 	}
 	bm, err := st.Resolve(j.Baseline, stored)
+	if err != nil && fp != "" && suite.IsPath(name) && errors.Is(err, results.ErrNotFound) {
+		// The store's advice names the suite, which plan could not load
+		// by name from elsewhere: say it with the file given.
+		return fault.Usagef("--suite %s: %s holds no results of suite %s with a fingerprint starting %s in %s: give --suite %s, or %s@FINGERPRINT with one `regress results list` prints", j.Suite, j.Baseline, s.Name, fp, st.Root(), name, name)
+	}
 	if err != nil {
 		return fault.Usage(err)
 	}
