@@ -190,9 +190,12 @@ func (c *artifactCache) resolveKeys(ctx context.Context, version, repo string, k
 			return e, nil
 		}
 		if !errors.Is(err, ErrVersionNotFound) {
-			if repo == "" && ctx.Err() == nil {
+			if repo == "" && ctx.Err() == nil && errors.Is(err, errDependencyNotServed) {
 				// Listed, yet its tree did not come (2.6.5 here: the jars of
-				// hbase-common and hbase-thirdparty are not served).
+				// hbase-common and hbase-thirdparty are not served). Only
+				// Maven's definite answer is remembered: a failed download
+				// (the network, a proxy, Maven itself) says nothing of the
+				// release, and remembered it would hide it for good.
 				c.remember(k.version, "", statusNotServed)
 			}
 			return cacheEntry{}, err

@@ -109,6 +109,21 @@ func isNotFound(out, version string) bool {
 	return re.MatchString(ansiRE.ReplaceAllString(out, ""))
 }
 
+// errDependencyNotServed marks a resolution Maven answered definitely: an
+// artifact of the version's runtime tree is absent from the repositories
+// (2.6.5's hbase-common jars), not a network or Maven failure.
+var errDependencyNotServed = errors.New("an artifact of its runtime tree is not served")
+
+// missingArtifactRE matches Maven's words for an artifact a repository
+// answered it does not have (a 404, or one cached from an earlier try).
+var missingArtifactRE = regexp.MustCompile(`(Could not find artifact |Failure to find )\S+|\S+ was not found in `)
+
+// isArtifactMissing says whether mvn output reports an artifact as absent
+// from the repositories: a definite answer, unlike a transfer that failed.
+func isArtifactMissing(out string) bool {
+	return missingArtifactRE.MatchString(ansiRE.ReplaceAllString(out, ""))
+}
+
 // mavenErrorLines returns the first [ERROR] line of mvn output (Maven puts
 // the cause there; the rest is boilerplate), or the output's tail.
 func mavenErrorLines(out string) string {
@@ -142,6 +157,9 @@ func (m *maven) copyDependencies(ctx context.Context, dir, version string) error
 	}
 	if isNotFound(out, version) {
 		return &VersionNotFoundError{Version: version}
+	}
+	if isArtifactMissing(out) {
+		return fmt.Errorf("resolving HBase %s with mvn: %w: %w: %s", version, errDependencyNotServed, err, mavenErrorLines(out))
 	}
 	return fmt.Errorf("resolving HBase %s with mvn (check network access and ~/.m2/settings.xml): %w: %s", version, err, mavenErrorLines(out))
 }

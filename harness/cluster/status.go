@@ -25,6 +25,11 @@ const (
 // not served (listed by the metadata but its jars unreachable from here).
 const versionsFile = "versions.json"
 
+// notServedFor is how long a remembered "not served" stands: a repository
+// may come to serve a release (a mirror catching up), so after it the
+// version is "not checked" again and a resolution asks Maven afresh.
+const notServedFor = 7 * 24 * time.Hour
+
 // versionStatus is one remembered answer.
 type versionStatus struct {
 	Status  string    `json:"status"`
@@ -96,7 +101,7 @@ func (l *Local) VersionStatuses(ctx context.Context, cacheDir string, check bool
 	var out []VersionStatus
 	for _, v := range version.Sort(all) {
 		st := VersionStatus{Version: v, State: "not checked"}
-		if r, ok := known[v]; ok {
+		if r, ok := known[v]; ok && !(r.Status == statusNotServed && time.Since(r.Checked) > notServedFor) {
 			st.State, st.Checked = r.Status, r.Checked
 			if r.Status == statusCached {
 				st.State = "resolvable"
@@ -145,11 +150,15 @@ func (l *Local) probeServed(ctx context.Context, c *artifactCache, v string) str
 		return "not checked"
 	case errors.Is(err, ErrVersionNotFound):
 		return statusNotServed
+	case errors.Is(err, errDependencyNotServed):
+		// Reachable metadata, a jar of its tree not served; resolveKeys
+		// remembered it.
+		l.logger().Info("not served", "version", v, "err", err)
+		return statusNotServed
 	}
-	// Reachable metadata, unreachable jars (or a dependency of them);
-	// resolveKeys remembered it.
-	l.logger().Info("not served", "version", v, "err", err)
-	return statusNotServed
+	// Maven or the network failed: nothing is known of the release.
+	l.logger().Warn("could not check whether Maven serves the jars", "version", v, "err", err)
+	return "not checked"
 }
 
 // discardLog drops FindJDK's warnings while listing many versions.

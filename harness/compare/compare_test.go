@@ -351,7 +351,6 @@ func TestConfigValidation(t *testing.T) {
 		{"unknown gate metric", Config{Gate: []string{"READ/p42"}}, "unknown metric"},
 		{"gate with too many parts", Config{Gate: []string{"a/b/c/d"}}, "parts"},
 		{"negative looks", Config{Looks: -1}, "looks"},
-		{"gate matching nothing", Config{Gate: []string{"Z/READ/p99"}}, "selects none"},
 	}
 	b, c := noisy(1, 4, 1, 0.01)
 	bt, ct := handPairs("A", b, c, 1)
@@ -362,6 +361,20 @@ func TestConfigValidation(t *testing.T) {
 				t.Errorf("err %v, want one mentioning %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// A gate whose only selector is misspelt is INCONCLUSIVE naming it, as
+// the docs say and as when one of several is; it was an error (exit 2).
+func TestALoneMisspeltGateSelectorIsInconclusive(t *testing.T) {
+	b, c := noisy(1, 4, 1, 0.01)
+	bt, ct := handPairs("A", b, c, 1)
+	cmp, err := Compare(simManifest("b", bt), simManifest("c", ct), Config{Gate: []string{"Z/READ/p99"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Verdict != VerdictInconclusive || len(cmp.NotCompared) != 1 || !strings.Contains(cmp.NotCompared[0], `"Z/READ/p99"`) {
+		t.Errorf("verdict %s, not compared %q: want INCONCLUSIVE naming the selector", cmp.Verdict, cmp.NotCompared)
 	}
 }
 

@@ -75,7 +75,10 @@ func decide(s samples, r resolved, out *Comparison) ([]detail, error) {
 	details = addPrimary(r, out, details, s.heavy)
 	fam := rawPValues(details, out)
 	heldBetter := testHeld(s.held, s.paired, r, out, &fam)
-	if len(fam.metrics) == 0 && !slices.ContainsFunc(out.HeldRate, func(h HeldRate) bool { return h.Gated }) {
+	// A gate whose every selector picks nothing (a misspelt op alone) is
+	// INCONCLUSIVE naming them (NotCompared), as when one of several does;
+	// only a gate that names nothing at all is an error.
+	if len(fam.metrics) == 0 && !slices.ContainsFunc(out.HeldRate, func(h HeldRate) bool { return h.Gated }) && len(out.NotCompared) == 0 {
 		return nil, fmt.Errorf("compare: the gate %v selects none of the compared metrics; gate on metrics these results report", r.Gate)
 	}
 	primRegressed, famAlpha := decidePrimary(details, out)

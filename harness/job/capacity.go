@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -28,11 +29,11 @@ type Capacity struct {
 	Budget  time.Duration
 	MaxRate float64
 	Pairs   int
-	// From names a stored sweep to compare again instead of running one;
-	// SuiteGiven says the suite was chosen, not the default (a stored sweep
-	// otherwise names its own).
-	From       string
-	SuiteGiven bool
+	// From names a stored sweep to compare again instead of running one.
+	From string
+	// Given are the flags the command line set (a stored sweep takes only
+	// fromFlags; --suite given judges it by that suite, else its own).
+	Given []string
 	// Workloads narrows the suite's workloads (default: all of them).
 	Workloads []string
 }
@@ -79,6 +80,15 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if j.From != "" {
 		if len(j.Workloads) > 0 {
 			return fault.Usage(errors.New("--workloads narrows a new sweep; a stored sweep (--from) is reported whole: drop one of them"))
+		}
+		var sweep []string
+		for _, f := range j.Given {
+			if !slices.Contains(fromFlags, f) {
+				sweep = append(sweep, "--"+f)
+			}
+		}
+		if len(sweep) > 0 {
+			return fault.Usagef("--from reports a stored sweep as it ran: %s shape a new sweep and would be ignored; drop them, or drop --from to run a sweep with them", strings.Join(sweep, ", "))
 		}
 		return j.fromStored(ctx, stdout)
 	}
@@ -163,6 +173,10 @@ func DecideCapacity(ctx context.Context, stdout io.Writer, sw *capacity.Sweep, g
 	return capacity.VerdictError(c, rp.FailOnInconclusive)
 }
 
+// fromFlags are the flags a stored sweep (--from) takes: where it and the
+// suite are, and how to report it. Every other flag shapes a new sweep.
+var fromFlags = []string{"from", "store", "scenarios", "suite", "out", "format", "fail-on-inconclusive", "wide", "quiet", "log-format"}
+
 // fromStored compares a sweep stored by an earlier run (a file, or its run
 // id in the store), with the suite's alpha and capacity tolerance.
 func (j *Capacity) fromStored(ctx context.Context, stdout io.Writer) error {
@@ -175,8 +189,10 @@ func (j *Capacity) fromStored(ctx context.Context, stdout io.Writer) error {
 		return fault.Usage(err)
 	}
 	name := j.Suite
-	if sw.Suite != "" && !j.SuiteGiven {
+	if given := slices.Contains(j.Given, "suite"); sw.Suite != "" && !given {
 		name = sw.Suite
+	} else if given && sw.Suite != "" && sw.Suite != strings.TrimSuffix(filepath.Base(j.Suite), ".yaml") {
+		return fault.Usagef("--suite %s: the stored sweep %s ran suite %s; it is judged by its own suite's alpha and tolerance: drop --suite", j.Suite, j.From, sw.Suite)
 	}
 	s, err := LoadSuite(j.Scenarios, name)
 	if err != nil {

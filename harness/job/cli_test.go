@@ -2,6 +2,7 @@ package job
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -42,6 +43,21 @@ func TestNearest(t *testing.T) {
 	} {
 		if got := Nearest(tc.typed, names); !slices.Equal(got, tc.want) {
 			t.Errorf("Nearest(%q) = %q, want %q", tc.typed, got, tc.want)
+		}
+	}
+}
+
+// A load hosts' root znode that ZooKeeper would refuse is named as what it
+// is, not advised as HBase's /hbase.
+func TestCheckZNodeNamesWhatTheZnodeIs(t *testing.T) {
+	for _, tc := range []struct{ flag, want, not string }{
+		{"--root", "the znode the load hosts register under", "/hbase"},
+		{"--load-hosts-root", "such as /regress-load", "zookeeper.znode.parent"},
+		{"--znode", "zookeeper.znode.parent, an absolute znode path such as /hbase", "load hosts"},
+	} {
+		err := CheckZNode(tc.flag, "bogus")
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), tc.not) {
+			t.Errorf("%s bogus: %v, want %q and no %q", tc.flag, err, tc.want, tc.not)
 		}
 	}
 }

@@ -55,9 +55,15 @@ func (j *Doctor) Run(ctx context.Context, out io.Writer) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	fail := func(what string, err error) error {
-		if ctx.Err() != nil {
+		if outer.Err() != nil {
 			// A signal, not the cluster: say so, exit 3 as every interrupted command.
-			return fault.Run(fmt.Errorf("doctor: interrupted before HBase at ZooKeeper %s answered: %w", zkAddr, context.Cause(ctx)))
+			return fault.Run(fmt.Errorf("doctor: interrupted before HBase at ZooKeeper %s answered: %w", zkAddr, context.Cause(outer)))
+		}
+		if ctx.Err() != nil {
+			// --timeout ran out: a ZooKeeper that takes connections and
+			// never answers is unreachable like one that refuses them (exit
+			// 2), not an interrupted command.
+			err = fmt.Errorf("no answer within --timeout %v (a ZooKeeper that accepts connections but never answers, or a cluster still starting: raise --timeout)", timeout)
 		}
 		return fault.Usage(fmt.Errorf("doctor: %s (ZooKeeper %s, znode %s, timeout %v): %w", what, zkAddr, znode, timeout, err))
 	}

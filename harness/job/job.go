@@ -30,6 +30,7 @@ import (
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/inputfile"
 	"github.com/regress-hbase/regress/harness/loadgen"
+	"github.com/regress-hbase/regress/harness/loadhosts"
 	"github.com/regress-hbase/regress/harness/progress"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
@@ -110,10 +111,7 @@ func (j *Main) Run(ctx context.Context, stdout, stderr io.Writer) error {
 
 	var stored *results.Manifest
 	if j.ReuseBaseline {
-		if base.ZK != "" || base.Home != "" {
-			return fault.Usage(errors.New("--reuse-baseline compares with stored trials of --baseline VERSION; it cannot be used with --baseline-zk or --baseline-home (use a label with `regress run --zk ... --label NAME` and `regress compare`)"))
-		}
-		stored, err = findStored(store, base.Version, s)
+		stored, err = findReused(store, base, j.topology(s), s)
 		if err != nil {
 			return err
 		}
@@ -902,10 +900,15 @@ func NewLogger(ctx context.Context, stderr io.Writer, quiet bool) *slog.Logger {
 	return slog.New(h)
 }
 
-// CheckZNode refuses a znode parent ZooKeeper would not take: it must be an
-// absolute path (/hbase), as zookeeper.znode.parent is.
+// CheckZNode refuses a znode path ZooKeeper would not take: it must be an
+// absolute path (/hbase), as zookeeper.znode.parent is. A flag ending in
+// "root" names the load hosts' znode (--root, --load-hosts-root), which the
+// message names instead of HBase's.
 func CheckZNode(flag, znode string) error {
 	if !strings.HasPrefix(znode, "/") || strings.ContainsAny(znode, " \t\n") || (len(znode) > 1 && strings.HasSuffix(znode, "/")) || strings.Contains(znode, "//") {
+		if strings.HasSuffix(flag, "root") {
+			return fault.Usagef("%s %q: give the znode the load hosts register under, the same on the run and on every worker: an absolute znode path such as %s (the default)", flag, znode, loadhosts.DefaultRoot)
+		}
 		return fault.Usagef("%s %q: give the cluster's zookeeper.znode.parent, an absolute znode path such as /hbase (the default)", flag, znode)
 	}
 	return nil

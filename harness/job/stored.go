@@ -2,11 +2,13 @@ package job
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,6 +21,7 @@ import (
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/suite"
+	"github.com/regress-hbase/regress/harness/sut"
 )
 
 // CompareStored is `regress compare`: two stored results (versions or labels in the
@@ -68,6 +71,7 @@ func (j *CompareStored) Run(ctx context.Context, stdout io.Writer) error {
 	}
 	jd := judge{given: given, givenAs: j.Suite, sc: sc, named: j.Suite != "" || j.Scenarios != ""}
 	s, warnings, err := jd.suiteFor(bm, cm)
+	warnings = append(warnings, sameMeasurementNotes(bm, cm)...)
 	if err != nil {
 		return err
 	}
@@ -233,6 +237,11 @@ func (j *Plan) Run(stdout io.Writer) error {
 		stored += "@" + fp
 	}
 	bm, err := st.Resolve(j.Baseline, stored)
+	if err != nil && fp != "" && suite.IsPath(name) && errors.Is(err, results.ErrNotFound) {
+		// The store's advice names the suite, which plan could not load
+		// by name from elsewhere: say it with the file given.
+		return fault.Usagef("--suite %s: %s holds no results of suite %s with a fingerprint starting %s in %s: give --suite %s, or %s@FINGERPRINT with one `regress results list` prints", j.Suite, j.Baseline, s.Name, fp, st.Root(), name, name)
+	}
 	if err != nil {
 		return fault.Usage(err)
 	}
@@ -310,6 +319,39 @@ func sharedTrial(bm, cm *results.Manifest) (results.Trial, bool) {
 	return cm.Trials[i], true
 }
 
+// sameMeasurementNotes are the report's warnings when the two sides share
+// what differentEntries cannot call one entry: a measured trial (run,
+// workload, order, slot, start: its id aside, which a copy may rename;
+// the two sides of a pair differ in order and start, or in slot in a
+// duet), or an imported summary (its id is its output's content: one YCSB
+// output imported under two names). Either compares a measurement with itself.
+func sameMeasurementNotes(bm, cm *results.Manifest) []string {
+	var out []string
+	type key struct {
+		run, workload string
+		order, slot   int
+		start         time.Time
+	}
+	keyOf := func(t results.Trial) key { return key{t.RunID, t.Workload, t.Order, t.Slot, t.Start.UTC()} }
+	seen := map[key]string{}
+	for _, t := range bm.Trials {
+		seen[keyOf(t)] = t.ID
+	}
+	for _, t := range cm.Trials {
+		if id, ok := seen[keyOf(t)]; ok && t.RunID != "" {
+			out = append(out, fmt.Sprintf("the baseline's trial %s and the candidate's trial %s are one measurement (run %s, %s, started %s): one side is a copy of the other with its trials renamed, so this compares a run with itself", id, t.ID, t.RunID, t.Workload, t.Start.UTC().Format(time.RFC3339)))
+			break
+		}
+	}
+	for _, b := range bm.Summaries {
+		if slices.ContainsFunc(cm.Summaries, func(c results.Trial) bool { return c.ID == b.ID }) {
+			out = append(out, fmt.Sprintf("both sides hold imported summary %s, one YCSB output imported under two names: this compares an output with itself; import each version's own output", b.ID))
+			break
+		}
+	}
+	return out
+}
+
 // WarnIfUndecidable logs, before a run starts, the gated metrics the suite's
 // max pairs cannot decide, judged from stored trials of the baseline for this
 // suite; without stored trials it says nothing (there is no spread to judge from).
@@ -343,6 +385,84 @@ func WarnIfUndecidable(log *slog.Logger, store *results.Store, version string, s
 		log.Warn(fmt.Sprintf("from %d stored trials of %s, suite %s's %d pairs cannot decide %s; expect INCONCLUSIVE: raise pairs.max, lengthen run.measure or widen the tolerance (see `regress plan --baseline %s --suite %s`)",
 			len(stored.Trials), version, s.Name, s.Pairs.Max, strings.Join(short, ", "), version, s.Name))
 	}
+}
+
+// findReused loads the stored trials --reuse-baseline compares with: the
+// ones the baseline's flags name (its label, or its version with its
+// settings, JVM options, jars and topology, as the side would be stored),
+// never another side's. A combination whose stored trials cannot be told
+// (a running cluster or a home without a label, an RC's jars) or checked
+// (a JDK, jars beside a label) is refused before anything starts, as is a
+// label whose trials ran otherwise than the flags say.
+func findReused(store *results.Store, base sut.Spec, topo sut.Topology, s *suite.Suite) (*results.Manifest, error) {
+	switch {
+	case base.JavaHome != "":
+		return nil, fault.Usagef("--reuse-baseline takes the stored trials as they ran, on the JDK they were stored with (`regress results list` shows it): drop --baseline-java-home, or drop --reuse-baseline to run the baseline on that JDK")
+	case base.Label != "" && len(base.Jars) > 0:
+		return nil, fault.Usagef("--reuse-baseline with --baseline-label reuses the label's trials as they were stored, and the store does not record a side's --baseline-jar jars to check them against: drop --baseline-jar (the label names that build), or drop --baseline-label to reuse the trials stored under the version with these jars")
+	}
+	names, err := base.StoredNames(topo)
+	if err != nil {
+		return nil, fault.Usagef("--reuse-baseline: %w", err)
+	}
+	fp, err := s.Fingerprint()
+	if err != nil {
+		return nil, fault.Usage(err)
+	}
+	m, err := store.FindTrialsUnder(names, s.Name, fp)
+	if errors.Is(err, results.ErrNotFound) {
+		return nil, fault.Usagef("%w: run the baseline with the same flags first (`regress run --version %s --suite %s`, with its --conf, --jvm-opt, --jar, --label), or drop --reuse-baseline", err, cmp.Or(base.Version, base.Label), s.Name)
+	}
+	if err != nil {
+		return nil, fault.Usage(err)
+	}
+	if base.Label == "" {
+		return m, nil
+	}
+	// A label is a name, not a promise: what it holds must be what the
+	// flags ask for, or the comparison is of another baseline.
+	name := results.KeyOf(m).Target
+	settings := map[string]string{}
+	for _, kv := range base.Conf {
+		k, v, _ := strings.Cut(kv, "=")
+		settings[strings.TrimSpace(k)] = v
+	}
+	switch {
+	case base.Version != "" && release(m.Version) != release(base.Version):
+		return nil, fault.Usagef("--reuse-baseline: label %s holds trials of HBase %s, not --baseline %s: give the label's version, or another label", name, m.Version, base.Version)
+	case len(base.Conf) > 0 && !maps.Equal(settings, nonNil(m.Settings)):
+		return nil, fault.Usagef("--reuse-baseline: label %s's trials ran with settings %s, not the --baseline-conf given (%s): drop --baseline-conf to reuse them as they ran, or give the label of trials run with those settings", name, settingsText(m.Settings), settingsText(settings))
+	case len(base.JVMOpts) > 0 && !slices.Equal(base.JVMOpts, m.JVMOpts):
+		return nil, fault.Usagef("--reuse-baseline: label %s's trials ran with JVM options %q, not the --baseline-jvm-opt given (%q): drop --baseline-jvm-opt to reuse them as they ran, or give the label of trials run with those options", name, m.JVMOpts, base.JVMOpts)
+	case base.Repo != "" && m.Repository != base.Repo:
+		return nil, fault.Usagef("--reuse-baseline: label %s's trials ran HBase jars from %s, not --baseline-repo %s: drop --baseline-repo to reuse them as they ran, or give the label of the repository's trials", name, cmp.Or(m.Repository, "Maven Central"), base.Repo)
+	}
+	return m, nil
+}
+
+// release is the release a version names, its -hadoop3 or -hadoop2 build
+// variant dropped.
+func release(v string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(v, "-hadoop3"), "-hadoop2")
+}
+
+func nonNil(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
+// settingsText renders settings as sorted key=value pairs, for messages.
+func settingsText(m map[string]string) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, k+"="+m[k])
+	}
+	return strings.Join(out, ", ")
 }
 
 // findStored loads the stored trials of version for this suite (all runs).

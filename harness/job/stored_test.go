@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,6 +42,41 @@ func TestDifferentEntriesRefusesACopyOfOneEntry(t *testing.T) {
 	other := filepath.Join("..", "..", "testdata", "store", "example-2.6.1", "example-e0a1b2c3d4e5")
 	if err := differentEntries("example-2.6.0", "example-2.6.1", read(src), read(other)); err != nil {
 		t.Errorf("two entries: %v, want them compared", err)
+	}
+}
+
+// A copy relabelled with its trial ids renamed, and one YCSB output
+// imported under two versions, compared at +0.0% (PASS) without a word:
+// the report now says each compares a measurement with itself.
+func TestSameMeasurementOnBothSidesIsNoted(t *testing.T) {
+	src, err := results.ReadManifestFile(filepath.Join("..", "..", "testdata", "store", "example-2.6.0", "example-e0a1b2c3d4e5", "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := *src
+	cp.Label, cp.Dir = "renamed", t.TempDir()
+	cp.Trials = slices.Clone(src.Trials)
+	for i := range cp.Trials {
+		cp.Trials[i].ID += "-x"
+	}
+	if err := differentEntries("example-2.6.0", "renamed", src, &cp); err != nil {
+		t.Fatal(err)
+	}
+	if n := sameMeasurementNotes(src, &cp); len(n) != 1 || !strings.Contains(n[0], "one side is a copy of the other with its trials renamed") {
+		t.Errorf("a copy with renamed trial ids: %q, want a note", n)
+	}
+	a := &results.Manifest{Version: "2.6.0", Summaries: []results.Trial{{ID: "ycsb-763ef957b725-1", Workload: "w"}}}
+	b := &results.Manifest{Version: "2.6.1", Summaries: []results.Trial{{ID: "ycsb-763ef957b725-1", Workload: "w"}}}
+	if n := sameMeasurementNotes(a, b); len(n) != 1 || !strings.Contains(n[0], "one YCSB output imported under two names") {
+		t.Errorf("one output imported as two versions: %q, want a note", n)
+	}
+	b.Summaries[0].ID = "ycsb-0123456789ab-1"
+	other, err := results.ReadManifestFile(filepath.Join("..", "..", "testdata", "store", "example-2.6.1", "example-e0a1b2c3d4e5", "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := append(sameMeasurementNotes(a, b), sameMeasurementNotes(src, other)...); len(n) != 0 {
+		t.Errorf("two measurements: %q, want no note", n)
 	}
 }
 

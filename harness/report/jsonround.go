@@ -67,6 +67,9 @@ func roundJSONNumber(key, unit string, v float64) float64 {
 // decimals rounds v to n decimal places (the nearest float to the decimal).
 func decimals(v float64, n int) float64 {
 	p := math.Pow(10, float64(n))
+	if !finite(v * p) {
+		return v // too large to have decimals (1e308 * 10 is +Inf, which JSON cannot hold)
+	}
 	r := math.Round(v*p) / p
 	if r == 0 {
 		return 0 // no -0

@@ -29,6 +29,8 @@ func TestRoundJSONNumber(t *testing.T) {
 		{"base_per_op", "", 0.0027312345678901, 0.00273123457},
 		{"anything", "", 0.30000000000000004, 0.3},
 		{"baseline", "us", -0.00001, 0},
+		{"baseline", "us", 1e308, 1e308}, // no decimals to round: times 10 it is +Inf
+		{"p99_us", "", -1.7e308, -1.7e308},
 	} {
 		if got := roundJSONNumber(tc.key, tc.unit, tc.v); got != tc.want {
 			t.Errorf("roundJSONNumber(%q, %q, %v) = %v, want %v", tc.key, tc.unit, tc.v, got, tc.want)

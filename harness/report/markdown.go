@@ -171,7 +171,7 @@ func AppendStepSummary(r Report) error {
 		}
 		used = st.Size()
 	}
-	body := fitMarkdown(r.Comparison, StepSummaryLimit-used-1024)
+	body := fitMarkdown(inertReport(r, 0).Comparison, StepSummaryLimit-used-1024)
 	if body == nil {
 		return fmt.Errorf("report: step summary %s already holds %d bytes; no room under GitHub's 1 MiB limit", path, used)
 	}

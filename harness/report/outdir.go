@@ -28,6 +28,8 @@ type OutDir struct {
 	// replace says Path holds an earlier run's reports (its Marker), which
 	// Commit replaces whole.
 	replace bool
+	// unlock releases a named directory's reservation (lockParent).
+	unlock func()
 }
 
 // Marker is the file every report folder holds: a later run whose --out
@@ -61,10 +63,24 @@ func NamedOutDir(path string) (*OutDir, error) {
 	return reserve(path, false)
 }
 
-func reserve(path string, suffix bool) (*OutDir, error) {
+func reserve(path string, suffix bool) (_ *OutDir, err error) {
+	// "DIR/" is DIR: its parent is DIR's, not DIR itself (the reports would
+	// be written into a folder inside the one they are renamed onto).
+	path = filepath.Clean(path)
 	parent := filepath.Dir(path)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", parent, err)
+	}
+	unlock := func() {}
+	if !suffix {
+		// A named directory may be taken when empty or when it holds an
+		// earlier run's reports: only one comparison at a time may find it so.
+		unlock = lockParent(parent)
+		defer func() {
+			if err != nil {
+				unlock()
+			}
+		}()
 	}
 	name, replace := path, false
 	for n := 2; ; n++ {
@@ -95,7 +111,7 @@ func reserve(path string, suffix bool) (*OutDir, error) {
 		_ = os.Remove(name)
 		return nil, fmt.Errorf("create a temporary folder beside %s: %w", name, err)
 	}
-	d := &OutDir{Path: name, Tmp: tmp, replace: replace}
+	d := &OutDir{Path: name, Tmp: tmp, replace: replace, unlock: unlock}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		d.Abort()
 		return nil, fmt.Errorf("chmod %s: %w", tmp, err)
@@ -127,6 +143,7 @@ func isEmptyDir(path string) (bool, error) {
 // earlier run's reports there are swapped out in one step where the system
 // can (Linux's renameat2 exchange), else moved aside first, then removed.
 func (d *OutDir) Commit() error {
+	defer d.release()
 	if d.replace {
 		if err := d.swap(); err != nil {
 			return err
@@ -169,6 +186,15 @@ func (d *OutDir) swap() error {
 // Abort removes the temporary folder and the reserved directory, when no
 // report could be written; an earlier run's reports it would have replaced stay.
 func (d *OutDir) Abort() {
+	defer d.release()
 	_ = os.RemoveAll(d.Tmp)
 	_ = os.Remove(d.Path) // only when still empty
+}
+
+// release lets the next comparison given the same --out look at it.
+func (d *OutDir) release() {
+	if d.unlock != nil {
+		d.unlock()
+		d.unlock = nil
+	}
 }

@@ -132,3 +132,70 @@ func TestANamedOutOfEarlierReportsIsReplacedWhole(t *testing.T) {
 		t.Errorf("leftovers beside the reports: %v", got)
 	}
 }
+
+// --out DIR/ is DIR: the reports land in it, not in a temporary folder
+// hidden inside it.
+func TestNamedOutDirWithATrailingSlash(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	d, err := NamedOutDir(dir + string(filepath.Separator))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d.Tmp, "vote.txt"), []byte("PASS"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Commit(); err != nil {
+		t.Fatalf("commit of --out %s/: %v", dir, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "vote.txt")); err != nil || string(b) != "PASS" {
+		t.Errorf("vote.txt in %s: %q, %v", dir, b, err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 2 {
+		t.Errorf("%s holds %v, want vote.txt and %s alone", dir, left, Marker)
+	}
+}
+
+// Comparisons racing on one --out take it one at a time: each writes its
+// reports whole in turn (a later one replacing an earlier one's, as a
+// reused workspace's run does), none fails at its rename with its reports
+// left aside, and the folder ends holding one comparison's reports.
+func TestNamedOutDirRaced(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	const n = 8
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			d, err := NamedOutDir(dir)
+			if err != nil {
+				errs <- err
+				return
+			}
+			// Rendering takes a while: the window the others raced into.
+			time.Sleep(20 * time.Millisecond)
+			if err := os.WriteFile(filepath.Join(d.Tmp, "vote.txt"), []byte{byte('0' + i)}, 0o644); err != nil {
+				d.Abort()
+				errs <- err
+				return
+			}
+			errs <- d.Commit()
+		}()
+	}
+	won := 0
+	for range n {
+		if err := <-errs; err != nil {
+			t.Errorf("a racing comparison: %v", err)
+			continue
+		}
+		won++
+	}
+	if won != n {
+		t.Errorf("%d of %d comparisons wrote their reports", won, n)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "vote.txt")); err != nil || len(b) != 1 {
+		t.Errorf("vote.txt after the race: %q, %v: want one comparison's", b, err)
+	}
+	left, _ := os.ReadDir(filepath.Dir(dir))
+	if len(left) != 1 {
+		t.Errorf("beside the reports: %v, want nothing left", left)
+	}
+}

@@ -90,12 +90,14 @@ const (
 // formats is every stream format, in the order Formats lists and WriteAll
 // writes them. A new format is one row here.
 var formats = FormatTable[Report]{
-	{FormatText, []string{"txt", "table"}, "report.txt", renderText},
-	{FormatMarkdown, []string{"md"}, "report.md", renderMarkdown},
+	// Text, Markdown and the vote have no escaping of their own: they
+	// print free text only in its inert form (freetext.go).
+	{FormatText, []string{"txt", "table"}, "report.txt", plainText(renderText, 0)},
+	{FormatMarkdown, []string{"md"}, "report.md", plainText(renderMarkdown, 0)},
 	{FormatJSON, nil, "report.json", renderJSON},
 	{FormatJUnit, []string{"xml"}, "junit.xml", renderJUnit},
 	{FormatHTML, nil, "report.html", renderHTML},
-	{FormatVote, nil, "vote.txt", renderVote},
+	{FormatVote, nil, "vote.txt", plainText(renderVote, VoteWidth-2)},
 }
 
 // Formats lists the formats Render writes to one stream.

@@ -2,10 +2,8 @@ package report
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -125,6 +123,10 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 	if c == nil {
 		return nil
 	}
+	// Names come from the store and from the command line: the paragraph is
+	// pasted into mail, issue trackers and Markdown, so a name that is not
+	// plain is quoted wherever it appears, its markup made inert.
+	c, v = inertVote(c, v)
 	bs := verdictBasis(c)
 	head := []string{fmt.Sprintf("regress: HBase %s vs %s", voteSide(c.Candidate, v.Candidate), voteSide(c.Baseline, v.Baseline))}
 	var env []string
@@ -275,7 +277,7 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 			nReproduce--
 		default:
 			out := build()
-			return quoteNames(c, v, out[:VoteMaxLines])
+			return out[:VoteMaxLines]
 		}
 	}
 	out := build()
@@ -289,19 +291,6 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 	}
 	at := len(out) - len(reproduce(nReproduce)) - len(wrapVote(after))
 	out = slices.Concat(out[:at], notes, out[at:])
-	return quoteNames(c, v, out)
-}
-
-// quoteNames quotes, in the paragraph's lines, every name of the
-// comparison that is not plain: names come from the store and from the
-// command line, and the paragraph is pasted into mail, issue trackers and
-// Markdown, so a name's markup must take no effect.
-func quoteNames(c *compare.Comparison, v Vote, out []string) []string {
-	if q := freeTextQuoter(c, v); q != nil {
-		for i := range out {
-			out[i] = q.Replace(out[i])
-		}
-	}
 	return out
 }
 
@@ -418,46 +407,6 @@ func cutReproduce(cmd string, maxLines int) []string {
 func ReproduceCut(c *compare.Comparison, v Vote) bool {
 	words := strings.Fields(strings.Join(VoteParagraph(c, v), " "))
 	return strings.Contains(strings.Join(words, " "), strings.TrimSpace(reproduceCut))
-}
-
-// plainName matches what the paragraph prints as it is: a version, label,
-// suite or workload name as regress itself makes them.
-var plainName = regexp.MustCompile(`^[A-Za-z0-9._+:@=/ (),-]*$`)
-
-// freeTextQuoter replaces each name of the comparison that is not plain by
-// its quoted form, or is nil when every name is plain.
-func freeTextQuoter(c *compare.Comparison, v Vote) *strings.Replacer {
-	names := []string{c.Baseline.Name, c.Candidate.Name, c.Suite, v.Baseline.Version, v.Candidate.Version, v.Baseline.RC, v.Candidate.RC}
-	for _, m := range c.Metrics {
-		names = append(names, m.Workload)
-	}
-	for _, h := range c.HeldRate {
-		names = append(names, h.Workload)
-	}
-	var odd []string
-	for _, n := range names {
-		if n != "" && !plainName.MatchString(n) && !slices.Contains(odd, n) {
-			odd = append(odd, n)
-		}
-	}
-	if len(odd) == 0 {
-		return nil
-	}
-	// Longest first: a name inside another is replaced only on its own.
-	slices.SortFunc(odd, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
-	var pairs []string
-	for _, n := range odd {
-		pairs = append(pairs, n, quoteFreeText(n))
-	}
-	return strings.NewReplacer(pairs...)
-}
-
-// quoteFreeText quotes a name for plain text that may be read as Markdown
-// or HTML: in double quotes, with '<', '>', '&' and '`' (and control
-// characters) written as \u escapes, so no markup in it takes effect.
-func quoteFreeText(s string) string {
-	b, _ := json.Marshal(s) // escapes <, > and & as \u003c, \u003e, \u0026
-	return strings.ReplaceAll(string(b), "`", `\u0060`)
 }
 
 // voteSide names a build: "2.6.2 RC1 (jars 3f2a9c1d)".
@@ -636,22 +585,29 @@ func voteNotes(c *compare.Comparison) []string {
 func wrapVote(lines []string) []string {
 	var out []string
 	for _, l := range lines {
-		for len([]rune(l)) > VoteWidth {
-			r := []rune(l)
+		// One pass over the line's runes (a note naming a thousand
+		// operations is one long line: cut anew at each wrap, it cost
+		// the square of its length).
+		r, indent := []rune(l), 0
+		for len(r)+indent > VoteWidth {
 			cut := -1
 			for i := VoteWidth; i > 2; i-- {
-				if r[i] == ' ' {
-					cut = i
+				if r[i-indent] == ' ' {
+					cut = i - indent
 					break
 				}
 			}
 			if cut < 0 {
 				break
 			}
-			out = append(out, strings.TrimRight(string(r[:cut]), " "))
-			l = "  " + strings.TrimLeft(string(r[cut:]), " ")
+			out = append(out, strings.Repeat(" ", indent)+strings.TrimRight(string(r[:cut]), " "))
+			r = r[cut:]
+			for len(r) > 0 && r[0] == ' ' {
+				r = r[1:]
+			}
+			indent = 2
 		}
-		out = append(out, l)
+		out = append(out, strings.Repeat(" ", indent)+string(r))
 	}
 	return out
 }

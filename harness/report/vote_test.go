@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/metric"
@@ -422,5 +423,30 @@ func TestVoteLeadsWithTheRowOverAllWorkloads(t *testing.T) {
 	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "Rests on") })
 	if i < 0 || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "- all workloads reads p50: ") {
 		t.Errorf("paragraph %q, want the reads row over all workloads first", lines)
+	}
+}
+
+// A note naming thousands of operations is one long line: wrapping it
+// takes time linear in its length (cut anew at every wrap, it took the
+// square), and every line it gives keeps within VoteWidth.
+func TestWrapVoteIsLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Note (")
+	for i := range 40000 {
+		fmt.Fprintf(&b, "w%d OP%d, ", i, i)
+	}
+	b.WriteString("end): p99 not gated")
+	start := time.Now()
+	lines := wrapVote([]string{b.String()})
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("wrapping a line of %d runes took %v", b.Len(), d)
+	}
+	for i, l := range lines {
+		if n := len([]rune(l)); n > VoteWidth || i > 0 && !strings.HasPrefix(l, "  ") {
+			t.Fatalf("line %d: %q (%d columns)", i, l, n)
+		}
+	}
+	if got := strings.Join(strings.Fields(strings.Join(lines, " ")), " "); got != strings.Join(strings.Fields(b.String()), " ") {
+		t.Errorf("wrapping lost or changed words")
 	}
 }

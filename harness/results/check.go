@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,9 +65,6 @@ func (s *Store) Check() ([]Status, error) {
 	var out []Status
 	entries := map[string]*Manifest{}
 	for _, e := range good {
-		if isLink(e.Dir) {
-			continue // a linked directory: a leftover, named below
-		}
 		st := Status{Name: e.Key.Target + "/" + filepath.Base(e.Dir), Dir: e.Dir}
 		m, err := s.Load(e.Key)
 		if err == nil {
@@ -105,8 +103,8 @@ func (s *Store) Check() ([]Status, error) {
 		out = append(out, Status{Name: e.Name, Dir: e.Path, Sweep: &e})
 	}
 	for _, d := range bad {
-		if isLink(d.Dir) {
-			continue
+		if errors.Is(d.Err, ErrLink) && isLink(d.Dir) {
+			continue // a linked directory: a leftover, named below
 		}
 		entries[d.Dir] = nil
 		out = append(out, Status{Name: d.String(), Dir: d.Dir, Err: d.Err})
@@ -139,7 +137,7 @@ func (s *Store) leftovers(entries map[string]*Manifest) []Status {
 	// stray says what a non-directory where a directory belongs is and what to do.
 	stray := func(path string, mode fs.FileMode, belongs string) {
 		if mode&fs.ModeSymlink != 0 {
-			add(path, "a symbolic link where %s belongs: the store does not follow links; put the directory itself there, or delete the link (rm %s)", belongs, shellQuote(path))
+			add(path, "%s", (&linkError{path: path, belongs: belongs}).words())
 			return
 		}
 		add(path, "%s where %s belongs: move it out of the store", inputfile.Kind(mode), belongs)
@@ -154,7 +152,11 @@ func (s *Store) leftovers(entries map[string]*Manifest) []Status {
 	for _, t := range top {
 		name, path := t.Name(), filepath.Join(s.root, t.Name())
 		switch {
+		case name == lockFile && t.Type().IsRegular():
+			continue
 		case name == lockFile:
+			// Writers cannot take the lock: every import and run fails.
+			add(path, "%s where the store's lock file belongs: no run or import can lock the store while it is there; delete it (rm -rf %s) and regress makes the file again", inputfile.Kind(t.Type()), shellQuote(path))
 			continue
 		case strings.HasPrefix(name, ".removing-"):
 			add(path, "left by a `regress results remove` that was interrupted (the entry was already out of the store): delete it (rm -rf %s)", shellQuote(path))
@@ -186,7 +188,7 @@ func (s *Store) leftovers(entries map[string]*Manifest) []Status {
 			case name == sweepsDir && d.Type()&fs.ModeSymlink != 0:
 				// Sweeps reports it damaged, and Check leaves links to
 				// this pass: without this line no one named it.
-				add(dpath, "a symbolic link where a capacity sweep belongs: the store does not follow links; put the sweep file itself there, or delete the link (rm %s)", shellQuote(dpath))
+				add(dpath, "%s", (&linkError{path: dpath, belongs: "a capacity sweep"}).words())
 				continue
 			case name == sweepsDir && !d.IsDir() && !strings.HasSuffix(dname, ".json"):
 				add(dpath, "%s that is no capacity sweep (a sweep is RUN-ID.json): move it out of the store", inputfile.Kind(d.Type()))
@@ -247,12 +249,16 @@ func (s *Store) entryLeftovers(dir string, m *Manifest, add func(path, format st
 				switch {
 				case isTemp(l.Name()):
 					temp(lpath)
-				case m != nil && !named[lpath]:
+				case m != nil && !named[lpath] && l.Type().IsRegular():
 					add(lpath, "a file the manifest does not name (left by a write that failed before its manifest): delete it (rm %s)", shellQuote(lpath))
+				case m != nil && !named[lpath]:
+					add(lpath, "%s in trials/, which holds only the .hlog files the manifest names: move it out of the store", inputfile.Kind(l.Type()))
 				}
 			}
 		case f.Name() == ProfilesDir && f.IsDir():
 			profileLeftovers(path, m, add, temp)
+		case f.Type()&fs.ModeSymlink != 0 && (f.Name() == trialsDir || f.Name() == ProfilesDir):
+			stray(path, f.Type(), belongsAt([]string{f.Name()}, 0))
 		case f.Type()&fs.ModeSymlink != 0 || !f.IsDir() && !f.Type().IsRegular():
 			stray(path, f.Type(), "nothing")
 		default:
@@ -328,6 +334,9 @@ func (s *Store) Remove(name string) (string, error) {
 	if err := checkName("entry", entry); err != nil {
 		return "", fmt.Errorf("remove %q: %w", name, err)
 	}
+	if err := s.noLinkIn(target, entry); err != nil {
+		return "", fmt.Errorf("remove %q: %w", name, err)
+	}
 	if fi, err := os.Lstat(filepath.Join(s.root, target)); err == nil && !fi.IsDir() {
 		return "", fmt.Errorf("remove %q: %s is %s, not a directory of this store; remove it by hand if it should go", name, filepath.Join(s.root, target), inputfile.Kind(fi.Mode()))
 	}
@@ -370,6 +379,20 @@ type Pending struct {
 	Hlog  []byte
 }
 
+// removeStaleImports deletes the folders of imports that died before
+// renaming their entry into place (killed, or ended by a second signal):
+// called with the store's lock held, when no other import can be writing
+// one, so every folder found is stale.
+func (s *Store) removeStaleImports() {
+	stale, _ := filepath.Glob(filepath.Join(s.root, importingPrefix+"*"))
+	for _, d := range stale {
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+			slog.Info("results: removing the folder of an import that was interrupted", "path", d)
+			_ = os.RemoveAll(d)
+		}
+	}
+}
+
 // importingPrefix names the folder a new entry of an import is written in
 // before it is renamed into place.
 const importingPrefix = ".importing-"
@@ -396,6 +419,7 @@ func (s *Store) ImportSummaries(m *Manifest, ps []Pending) (entry *Manifest, sto
 		return nil, nil, nil, err
 	}
 	defer unlock()
+	s.removeStaleImports()
 	existing, err := s.Load(k)
 	if err == nil {
 		if existing.Version != "" && m.Version != "" && existing.Version != m.Version {
@@ -428,7 +452,7 @@ func (s *Store) ImportSummaries(m *Manifest, ps []Pending) (entry *Manifest, sto
 		return nil, nil, nil, fmt.Errorf("create store entry %s: %w", k, err)
 	}
 	// The folder goes whole if the import fails, so the hlogs written need no list.
-	stored, skipped, _, err = storePending(tmp, ps, map[string]bool{})
+	stored, skipped, _, err = s.storePending(tmp, ps, map[string]bool{})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -511,7 +535,10 @@ func (s *Store) appendSummariesLocked(k Key, m *Manifest, ps []Pending) (stored,
 			}
 		}
 	}()
-	stored, skipped, written, err = storePending(s.Dir(k), ps, have)
+	if err := s.noLinkTo(k, trialsDir); err != nil {
+		return nil, nil, fmt.Errorf("append summaries to %s: %w", k, err)
+	}
+	stored, skipped, written, err = s.storePending(s.Dir(k), ps, have)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -549,8 +576,14 @@ func (s *Store) appendSummariesLocked(k Key, m *Manifest, ps []Pending) (stored,
 // (if any) written to dir's trials/<id>.hlog and the trial, pointing at
 // it, returned in stored. written are the hlog paths written, returned
 // on an error too, for a caller that keeps dir to remove them.
-func storePending(dir string, ps []Pending, have map[string]bool) (stored, skipped []Trial, written []string, err error) {
+func (s *Store) storePending(dir string, ps []Pending, have map[string]bool) (stored, skipped []Trial, written []string, err error) {
 	for _, p := range ps {
+		// An interrupted import stops between logs, so its caller removes
+		// what it wrote within the grace a signal gives (a thousand logs
+		// took longer, and the process ended with its folder left).
+		if s.ctx != nil && s.ctx.Err() != nil {
+			return nil, nil, written, fmt.Errorf("store summaries: %w; nothing was written", s.ctx.Err())
+		}
 		t := p.Trial
 		if have[t.ID] {
 			skipped = append(skipped, t)

@@ -27,7 +27,7 @@ func damagedStore(t *testing.T) (*Store, map[string]string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.AppendTrial(KeyOf(got), testTrial("t1", 0), strings.NewReader("log")); err != nil {
+		if _, err := s.AppendTrial(KeyOf(got), testTrial("t1", 0), strings.NewReader("#[Histogram log format version 1.3]\n")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -60,7 +60,7 @@ func damagedStore(t *testing.T) (*Store, map[string]string) {
 	if err := os.Symlink(p, p); err != nil {
 		t.Fatal(err)
 	}
-	why["loop"] = "too many levels of symbolic links"
+	why["loop"] = "a symbolic link where a manifest belongs"
 	return s, why
 }
 

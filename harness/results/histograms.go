@@ -57,11 +57,33 @@ func mergeHlog(out map[string]*hdrhistogram.Histogram, log []byte) error {
 	if err := loadgen.CheckHlog(log); err != nil {
 		return fmt.Errorf("%w: %w", err, ErrCorrupt)
 	}
+	if len(bytes.TrimSpace(log)) == 0 {
+		return fmt.Errorf("an empty interval log (regress writes at least its header line): %w", ErrCorrupt)
+	}
 	intervals, err := loadgen.ReadHlog(bytes.NewReader(log))
 	if err != nil {
 		return err
 	}
+	if len(intervals) == 0 {
+		// The reader passes over lines it does not know: a log of them
+		// (binary, or another file) would read as one of no operations.
+		if l := firstDataLine(log); l != "" {
+			return fmt.Errorf("not an interval log: no interval could be read, and it holds %q: %w", clip(l), ErrCorrupt)
+		}
+	}
 	return loadgen.MergeByTag(out, intervals)
+}
+
+// firstDataLine is the first line of an interval log that is neither blank,
+// a comment nor the column legend: what should have been an interval.
+func firstDataLine(log []byte) string {
+	for _, l := range bytes.Split(log, []byte("\n")) {
+		l = bytes.TrimSpace(l)
+		if len(l) > 0 && l[0] != '#' && !bytes.HasPrefix(l, []byte(`"StartTimestamp"`)) {
+			return string(l)
+		}
+	}
+	return ""
 }
 
 // WorkloadHistograms returns the merged interval histograms of m's trials

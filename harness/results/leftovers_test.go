@@ -2,6 +2,8 @@ package results
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -52,6 +54,9 @@ func TestCheckKnowsEveryKindOfLeftover(t *testing.T) {
 	mustDo(os.MkdirAll(filepath.Join(root, "2.6.1", "stray"), 0o755))               // stray directory
 	mustDo(os.Symlink(filepath.Join(root, "2.6.1"), filepath.Join(root, "linked"))) // symlinked target
 	mustDo(os.Symlink(gdir, filepath.Join(root, "2.6.1", "smoke-link")))            // symlinked entry
+	mustDo(os.Mkdir(filepath.Join(gdir, "trials", "subdir"), 0o755))                // a directory among the logs
+	mustDo(os.Remove(filepath.Join(root, lockFile)))
+	mustDo(os.Mkdir(filepath.Join(root, lockFile), 0o755)) // the lock file a directory: writers fail
 
 	sts, err := s.Check()
 	if err != nil {
@@ -79,10 +84,12 @@ func TestCheckKnowsEveryKindOfLeftover(t *testing.T) {
 		"2.6.1/smoke-0123456789ab/.manifest.json.tmp-123": "temporary file",
 		"2.6.1/smoke-0123456789ab/trials/.t2.hlog.tmp-9":  "temporary file",
 		"2.6.1/smoke-0123456789ab/trials/t9.hlog":         "the manifest does not name",
-		"notes.txt":        "a regular file where a target directory belongs",
-		"2.6.1/stray":      "no store entry",
-		"linked":           "a symbolic link where a target directory belongs",
-		"2.6.1/smoke-link": "a symbolic link where an entry directory belongs",
+		"notes.txt":                              "a regular file where a target directory belongs",
+		"2.6.1/stray":                            "no store entry",
+		"linked":                                 "a symbolic link where a target directory belongs",
+		"2.6.1/smoke-link":                       "a symbolic link where an entry directory belongs",
+		"2.6.1/smoke-0123456789ab/trials/subdir": "a directory in trials/, which holds only the .hlog files the manifest names: move it out of the store",
+		".lock":                                  "a directory where the store's lock file belongs",
 	}
 	for name, w := range want {
 		if !strings.Contains(got[name], w) {
@@ -202,5 +209,52 @@ func TestCheckNamesLinksAndStrayFilesAmongSweeps(t *testing.T) {
 		if len(named) != 1 || named[0] != sweepsDir+"/"+tc.name {
 			t.Errorf("%s: check named %v (all: %+v), want %s/%s as %q", tc.name, named, sts, sweepsDir, tc.name, tc.want)
 		}
+	}
+}
+
+// A directory where the lock file belongs stops every writer: they say so
+// and how to fix it, as check does.
+func TestALockThatIsADirectoryIsNamed(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(s.Root(), lockFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ensure(testManifest()); err == nil || !strings.Contains(err.Error(), "a directory, where the store's lock file belongs: delete it") {
+		t.Errorf("a write with .lock a directory: %v", err)
+	}
+}
+
+// An import ended by a signal stops between its logs and leaves no folder
+// (the process exits soon after the signal, and a thousand logs took
+// longer); a folder left by an import killed outright is removed by the
+// next import, which holds the lock no other import can hold meanwhile.
+func TestInterruptedImportsLeaveNoFolder(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(s.Root(), importingPrefix+"2.6.1-123")
+	if err := os.MkdirAll(filepath.Join(stale, trialsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m := testManifest()
+	var ps []Pending
+	for i := range 50 {
+		ps = append(ps, Pending{Trial: testTrial(fmt.Sprintf("s%d", i), i), Hlog: []byte("#[Histogram log format version 1.3]\n")})
+	}
+	if _, _, _, err := s.WithContext(ctx).ImportSummaries(m, ps); !errors.Is(err, context.Canceled) {
+		t.Errorf("an interrupted import: %v, want it stopped", err)
+	}
+	left, _ := filepath.Glob(filepath.Join(s.Root(), importingPrefix+"*"))
+	if len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	if _, err := s.Load(KeyOf(m)); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an interrupted import stored %v", err)
 	}
 }

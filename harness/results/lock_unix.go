@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/regress-hbase/regress/harness/inputfile"
 )
 
 // openNonBlock opens FIFOs and devices without waiting for a writer.
@@ -26,6 +28,9 @@ const lockPoll = 50 * time.Millisecond
 func (s *Store) lock() (func(), error) {
 	path := filepath.Join(s.root, lockFile)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|openNonBlock, 0o644)
+	if fi, lerr := os.Lstat(path); err != nil && lerr == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("lock results store: %s is %s, where the store's lock file belongs: delete it (rm -rf %s) and regress makes the file again", path, inputfile.Kind(fi.Mode()), shellQuote(path))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("lock results store: %w (check %s is writable)", err, s.root)
 	}

@@ -51,6 +51,10 @@ func TestCheckJudgesLogsAsCompareReadsThem(t *testing.T) {
 		{"an interval that does not decode", func(t *testing.T) []byte {
 			return []byte("#[Histogram log format version 1.3]\nTag=READ.intended,0.000,1.000,5.000,HISTFAAAAB54nJNpmSzMwMDAxAABzFCaEUwKsH+AsAAbQgJH\n")
 		}, "read interval log"},
+		{"a header and nothing else", func(t *testing.T) []byte { return []byte("#[Histogram log format version 1.3]\n") }, ""},
+		{"an empty log", func(t *testing.T) []byte { return []byte{} }, "an empty interval log"},
+		{"a binary file", func(t *testing.T) []byte { return []byte("\x00\x01PK\x03\x04\xff\xfe binary\n\x00\x00") }, "not an interval log"},
+		{"another text file", func(t *testing.T) []byte { return []byte("[OVERALL], RunTime(ms), 1000\n") }, "not an interval log"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

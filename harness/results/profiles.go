@@ -86,6 +86,9 @@ func WriteProfile(entryDir, id, kind string, write func(io.Writer) error) error 
 	if !slices.Contains(ProfileKinds, kind) {
 		return fmt.Errorf("store profile %s: kind %q is none the store knows (%s)", id, kind, strings.Join(ProfileKinds, ", "))
 	}
+	if err := noLink(entryDir, ProfilesDir); err != nil {
+		return fmt.Errorf("store profile %s: %w", id, err)
+	}
 	if err := os.MkdirAll(filepath.Join(entryDir, ProfilesDir), 0o755); err != nil {
 		return err
 	}
@@ -102,6 +105,9 @@ func WriteProfileMeta(entryDir string, m *ProfileMeta) error {
 	if err != nil {
 		return err
 	}
+	if err := noLink(entryDir, ProfilesDir); err != nil {
+		return fmt.Errorf("store profile description %s: %w", m.ID, err)
+	}
 	if err := os.MkdirAll(filepath.Join(entryDir, ProfilesDir), 0o755); err != nil {
 		return err
 	}
@@ -112,6 +118,9 @@ func WriteProfileMeta(entryDir string, m *ProfileMeta) error {
 // regular file within MaxProfileBytes, opened without blocking. A profile
 // not stored is an error wrapping fs.ErrNotExist.
 func OpenProfile(entryDir, id, kind string) (*os.File, error) {
+	if err := noLink(entryDir, ProfilesDir); err != nil {
+		return nil, err
+	}
 	return inputfile.Open(ProfileFile(entryDir, id, kind), MaxProfileBytes)
 }
 
@@ -119,6 +128,9 @@ func OpenProfile(entryDir, id, kind string) (*os.File, error) {
 // it holds no profiles. A file that is not one is named in the error, and
 // the others are still returned.
 func ReadProfileMetas(entryDir string) ([]ProfileMeta, error) {
+	if err := noLink(entryDir, ProfilesDir); err != nil {
+		return nil, err
+	}
 	paths, err := filepath.Glob(filepath.Join(entryDir, ProfilesDir, "*.json"))
 	if err != nil {
 		return nil, err
@@ -205,6 +217,9 @@ func clip(s string) string {
 // profile is lost, the trials are intact.
 func checkProfiles(dir string, m *Manifest) error {
 	pdir := filepath.Join(dir, ProfilesDir)
+	if noLink(dir, ProfilesDir) != nil {
+		return nil // leftovers names the link
+	}
 	files, err := os.ReadDir(pdir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -22,6 +22,7 @@ import (
 
 	"github.com/regress-hbase/regress/harness/atomicfile"
 	"github.com/regress-hbase/regress/harness/inputfile"
+	"github.com/regress-hbase/regress/harness/version"
 )
 
 // DefaultRoot is the store directory used when --store is not given.
@@ -150,6 +151,38 @@ func checkName(what, v string) error {
 // command can refuse it before any work is done.
 func ValidateTarget(name string) error { return checkName("target (version or label)", name) }
 
+// ValidateLabel checks a label given to name the results of HBase release
+// (release "" when not known before the run: a running cluster, a home):
+// it must name a store entry, and must not pass for a name the store gives
+// itself, where its results would be read as others' (the store's sweeps
+// folder; a '+', which joins a version and its settings, region servers,
+// jars or A/A side in the names regress makes; another release's version).
+func ValidateLabel(label, release string) error {
+	if err := checkName("label", label); err != nil {
+		return err
+	}
+	switch {
+	case label == sweepsDir:
+		return fmt.Errorf("label %q names the folder the store keeps capacity sweeps in: choose another label", label)
+	case strings.Contains(label, "+"):
+		return fmt.Errorf("label %q holds a '+', which regress uses to name a side by its settings, region servers, jars or A/A side (2.6.1+conf-0a1b2c3d, +rs3, +jars-..., +baseline): choose a label without one, e.g. rc1-2.6.1 or %s", label, strings.ReplaceAll(label, "+", "-"))
+	case release != "" && releaseNumber(label) != "" && releaseNumber(release) != "" && releaseNumber(label) != releaseNumber(release):
+		return fmt.Errorf("label %q reads as HBase %s, but these are results of %s: they would be taken for %s's; choose a label that names no other release, e.g. %s-mine", label, releaseNumber(label), release, releaseNumber(label), release)
+	}
+	return nil
+}
+
+// releaseNumber is the major.minor.patch a name starts with ("2.6.1" of
+// 2.6.1-rc1), or "".
+func releaseNumber(name string) string {
+	if version.ValidateRelease(name) != nil {
+		return ""
+	}
+	return releaseNumberRE.FindString(name)
+}
+
+var releaseNumberRE = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+`)
+
 func (k Key) validate() error {
 	if err := checkName("target (version or label)", k.Target); err != nil {
 		return err
@@ -177,6 +210,9 @@ func (s *Store) Dir(k Key) string {
 func (s *Store) Load(k Key) (*Manifest, error) {
 	if err := k.validate(); err != nil {
 		return nil, err
+	}
+	if err := s.noLinkTo(k, manifestFile); err != nil {
+		return nil, fmt.Errorf("%s: %w", k, err)
 	}
 	return ReadManifestFile(filepath.Join(s.Dir(k), manifestFile))
 }
@@ -341,6 +377,9 @@ func (s *Store) appendTo(k Key, t Trial, hlog io.Reader, summary bool) (_ Trial,
 	t.HlogFile, t.HlogSHA256 = "", ""
 	var hlogPath string
 	if hlog != nil {
+		if err := s.noLinkTo(k, trialsDir); err != nil {
+			return Trial{}, fmt.Errorf("store hlog of trial %s: %w", t.ID, err)
+		}
 		rel := filepath.ToSlash(filepath.Join(trialsDir, t.ID+".hlog"))
 		hlogPath = filepath.Join(s.Dir(k), filepath.FromSlash(rel))
 		if _, err := os.Stat(hlogPath); err == nil {
@@ -411,6 +450,9 @@ func readHlogAt(dir string, k Key, t Trial) ([]byte, error) {
 	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "..") {
 		return nil, fmt.Errorf("trial %s in %s: hlog path %q leaves the store entry: %w", t.ID, k, t.HlogFile, ErrCorrupt)
 	}
+	if err := noLink(dir, strings.Split(filepath.ToSlash(rel), "/")...); err != nil {
+		return nil, fmt.Errorf("read hlog of trial %s: %w", t.ID, err)
+	}
 	path := filepath.Join(dir, rel)
 	b, err := readRegular(path, MaxHlogBytes)
 	if err != nil {
@@ -432,7 +474,12 @@ type Damaged struct {
 }
 
 // String names the entry as `regress results remove` takes it.
-func (d Damaged) String() string { return d.Target + "/" + d.Name }
+func (d Damaged) String() string {
+	if d.Name == "" {
+		return d.Target
+	}
+	return d.Target + "/" + d.Name
+}
 
 // Scan returns every usable entry and every damaged one; err is set only
 // when the store itself cannot be read. One damaged manifest never hides
@@ -448,7 +495,16 @@ func (s *Store) Scan() ([]Entry, []Damaged, error) {
 		return nil, nil, fmt.Errorf("list results store %s: %w", s.root, err)
 	}
 	for _, t := range targets {
-		if !t.IsDir() || strings.HasPrefix(t.Name(), ".") {
+		if strings.HasPrefix(t.Name(), ".") {
+			continue
+		}
+		if err := s.noLinkIn(t.Name()); err != nil {
+			// Not followed, and not passed over either: a reader asking
+			// for this target learns why nothing of it is read.
+			bad = append(bad, damagedAt(s.root, t.Name(), "", err))
+			continue
+		}
+		if !t.IsDir() {
 			continue
 		}
 		good, damaged := s.scanTarget(t.Name(), nil)
@@ -492,6 +548,10 @@ func (s *Store) scanTarget(target string, keep func(*Manifest)) (out []Entry, ba
 		// there, and damaged, not absent.
 		if _, err := os.Lstat(path); err != nil {
 			continue // not an entry directory
+		}
+		if err := s.noLinkIn(target, d.Name(), manifestFile); err != nil {
+			bad = append(bad, damagedAt(s.root, target, d.Name(), err))
+			continue
 		}
 		if testHookScan != nil {
 			testHookScan(path)
@@ -663,8 +723,14 @@ func suiteChoices(entries []Entry) []string {
 // provider prefers); it returns a wrapped ErrNotFound when none has trials,
 // or the damage that may hide them.
 func (s *Store) FindTrials(version, suiteName, fingerprint string) (*Manifest, error) {
+	return s.FindTrialsUnder([]string{version, version + "-hadoop3"}, suiteName, fingerprint)
+}
+
+// FindTrialsUnder is FindTrials of the first of names (store targets, in
+// order of preference) that holds trials of the suite.
+func (s *Store) FindTrialsUnder(names []string, suiteName, fingerprint string) (*Manifest, error) {
 	var damage []error
-	for _, name := range []string{version, version + "-hadoop3"} {
+	for _, name := range names {
 		entries, err := s.Find(name, suiteName)
 		var de *DamagedError
 		if err != nil && !errors.As(err, &de) {
@@ -691,9 +757,9 @@ func (s *Store) FindTrials(version, suiteName, fingerprint string) (*Manifest, e
 		}
 	}
 	if len(damage) > 0 {
-		return nil, fmt.Errorf("the stored trials of %s for suite %s are damaged (see `regress results check`): %w", version, suiteName, errors.Join(damage...))
+		return nil, fmt.Errorf("the stored trials of %s for suite %s are damaged (see `regress results check`): %w", names[0], suiteName, errors.Join(damage...))
 	}
-	return nil, fmt.Errorf("no stored trials of %s for suite %s (fingerprint %s) in %s: %w", version, suiteName, fingerprint, s.Root(), ErrNotFound)
+	return nil, fmt.Errorf("no stored trials of %s for suite %s (fingerprint %s) in %s: %w", names[0], suiteName, fingerprint, s.Root(), ErrNotFound)
 }
 
 // Resolve finds the results a user named: a directory holding manifest.json,
@@ -702,6 +768,9 @@ func (s *Store) FindTrials(version, suiteName, fingerprint string) (*Manifest, e
 // does not stop it; one that could be the entry asked for is named in the
 // error when no good entry matches.
 func (s *Store) Resolve(ref, suiteName string) (*Manifest, error) {
+	if err := ambiguous(ref, filepath.Join(s.root, ref), "results stored in "+s.root, "the directory of its entry under "+filepath.Join(s.root, ref)+" (`regress results list` names it)"); err != nil {
+		return nil, err
+	}
 	if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
 		m, err := ReadManifestFile(filepath.Join(ref, manifestFile))
 		if err != nil {
@@ -814,8 +883,47 @@ func (s *Store) typedTarget(ref, suiteName string) (string, error) {
 	return "", fmt.Errorf("%q names several stored results in %s: %s; give one of them (see `regress results list`): %w", ref, s.Root(), strings.Join(found, ", "), ErrAmbiguous)
 }
 
-// ErrAmbiguous marks a name that matches several stored results.
-var ErrAmbiguous = errors.New("more than one stored result matches")
+
+// ErrAmbiguous marks a name given on the command line that could mean
+// more than one thing (errors.Is): several stored results, or both a path
+// on disk and a name stored in the store.
+var ErrAmbiguous = errors.New("ambiguous name")
+
+// ambiguous refuses ref when it is both a path on disk (relative to the
+// current directory) and a name stored at stored (what is stored there, and
+// how to name it instead, for the message): which of the two was meant is
+// not known, and taking either would compare other results than the user's
+// without a word. A path written as one (./NAME, DIR/NAME, an absolute
+// path) is no name and passes, as does a store rooted here (the two are one).
+func ambiguous(ref, stored, what, instead string) error {
+	if checkName("name", ref) != nil {
+		return nil
+	}
+	if _, err := os.Lstat(ref); err != nil {
+		return nil
+	}
+	if _, err := os.Lstat(stored); err != nil || sameFile(ref, stored) {
+		return nil
+	}
+	return fmt.Errorf("%q names both %s here and %s (%s): say which: ./%s for the one here, or %s for the stored one: %w", ref, pathKind(ref), what, stored, ref, instead, ErrAmbiguous)
+}
+
+// sameFile says whether two paths are one file or directory (a store
+// rooted at the current directory names its targets as paths too).
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// pathKind says what lies at path, for messages.
+func pathKind(path string) string {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return "a path"
+	}
+	return inputfile.Kind(fi.Mode())
+}
 
 // labelVersions is the one rule for a label holding results of two HBase
 // versions, `results check`'s and compare's: m is one entry of a target and
@@ -985,6 +1093,9 @@ func DecodeManifest(b []byte) (*Manifest, error) {
 			return nil, fmt.Errorf("trials %q and %q name one log, %s (the store never writes that; the file was edited): %w; restore it from a copy or delete its directory and re-run", other, t.ID, t.HlogFile, ErrCorrupt)
 		}
 		logs[t.HlogFile] = t.ID
+	}
+	if err := checkFigures(&m); err != nil {
+		return nil, fmt.Errorf("%w (the store never writes that; the file was edited): %w; restore it from a copy or delete its directory and re-run", err, ErrCorrupt)
 	}
 	return &m, nil
 }

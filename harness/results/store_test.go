@@ -293,6 +293,18 @@ func FuzzDecodeManifest(f *testing.F) {
 	f.Add(good)
 	f.Add([]byte(`{"format":"regress-manifest","sha256":"00","manifest":{}}`))
 	f.Add([]byte(`{"format":"regress-manifest","manifest":null}`))
+	// Extreme figures, signed: what an edited manifest holds.
+	for _, v := range []float64{1e308, -1e308, 1e16, -1} {
+		x := testManifest()
+		x.Schema = SchemaVersion
+		tr := testTrial("t1", 0)
+		op := tr.Ops["READ"]
+		op.Intended.P99Micros = v
+		tr.Ops["READ"] = op
+		x.Trials = []Trial{tr}
+		b, _ := EncodeManifest(x)
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, err := DecodeManifest(b)
 		if err != nil {
@@ -300,6 +312,10 @@ func FuzzDecodeManifest(f *testing.F) {
 				t.Fatalf("error wraps neither ErrCorrupt nor ErrSchema: %v", err)
 			}
 			return
+		}
+		// Whatever decodes holds figures the statistics can take.
+		if err := checkFigures(got); err != nil {
+			t.Fatalf("a manifest with %v decoded", err)
 		}
 		// Whatever decodes must encode and decode to the same manifest.
 		again, err := EncodeManifest(got)

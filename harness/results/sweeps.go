@@ -86,6 +86,9 @@ func (s *Store) PutSweep(runID string, body []byte) (_ string, err error) {
 		return "", err
 	}
 	defer unlock()
+	if err := s.noLinkIn(sweepsDir); err != nil {
+		return "", fmt.Errorf("store sweep %s: %w", runID, err)
+	}
 	if _, err := writeAtomic(path, bytes.NewReader(append(out, '\n'))); err != nil {
 		return "", fmt.Errorf("store sweep %s: %w", runID, err)
 	}
@@ -155,9 +158,17 @@ func ReadSweepFile(path string) (SweepEntry, []byte, error) {
 // ReadSweep finds the sweep a user named, a file or a run id stored here,
 // and returns its JSON and the file it came from.
 func (s *Store) ReadSweep(ref string) ([]byte, string, error) {
+	if p := filepath.Join(s.root, sweepsDir, ref+".json"); checkName("run id", ref) == nil {
+		if err := ambiguous(ref, p, "a capacity sweep stored in "+s.root, p); err != nil {
+			return nil, "", err
+		}
+	}
 	path := ref
 	if _, err := os.Stat(ref); err != nil && checkName("run id", ref) == nil {
 		path = filepath.Join(s.root, sweepsDir, ref+".json")
+		if err := s.noLinkIn(sweepsDir, ref+".json"); err != nil {
+			return nil, "", err
+		}
 	}
 	_, body, err := ReadSweepFile(path)
 	if errors.Is(err, ErrNotFound) {
@@ -170,6 +181,9 @@ func (s *Store) ReadSweep(ref string) ([]byte, string, error) {
 // one; err is set only when the sweeps' directory cannot be read.
 func (s *Store) Sweeps() ([]SweepEntry, []Damaged, error) {
 	dir := filepath.Join(s.root, sweepsDir)
+	if err := s.noLinkIn(sweepsDir); err != nil {
+		return nil, []Damaged{{Dir: dir, Target: sweepsDir, Err: err}}, nil
+	}
 	files, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -189,6 +203,9 @@ func (s *Store) Sweeps() ([]SweepEntry, []Damaged, error) {
 			testHookScan(path)
 		}
 		e, _, err := ReadSweepFile(path)
+		if err == nil {
+			err = s.noLinkIn(sweepsDir, f.Name())
+		}
 		if err != nil {
 			if vanished(path) {
 				continue // removed since the directory was listed: gone, not damaged

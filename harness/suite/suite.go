@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"os"
@@ -381,6 +382,15 @@ func CheckScenarios(dir string) error {
 // the folder scenariosDir.
 func Load(path, scenariosDir string) (*Suite, error) { return LoadFile(path, Folder(scenariosDir)) }
 
+// MaxSuiteBytes bounds a suite file (the shipped ones take 1-10 KiB): a
+// larger one is no suite, and would be read whole and parsed before any
+// check.
+const MaxSuiteBytes = maxSuiteFile
+
+// MaxPairs bounds pairs.max: a pair is minutes of measuring, so a thousand
+// is days; more is a typo (1e12 was accepted).
+const MaxPairs = 1000
+
 // LoadFile reads and validates the suite file at path (on disk), its
 // workloads from sc.
 func LoadFile(path string, sc Scenarios) (*Suite, error) {
@@ -389,6 +399,9 @@ func LoadFile(path string, sc Scenarios) (*Suite, error) {
 		return nil, fmt.Errorf("read suite: %s is %s, not a regular file: give a suite file", path, inputfile.Kind(fi.Mode()))
 	}
 	b, err := inputfile.ReadFile(path, maxSuiteFile)
+	if errors.Is(err, inputfile.ErrTooLarge) {
+		return nil, fmt.Errorf("read suite: %w: a suite file takes a few KiB (at most %s); give the suite's YAML file", err, inputfile.Size(MaxSuiteBytes))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read suite: %w", err)
 	}
@@ -427,6 +440,12 @@ func ParseIn(b []byte, sc Scenarios) (*Suite, error) {
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("not a valid suite: %w", err)
 	}
+	// A second document (after a "---") would be ignored without a word,
+	// and what it says would not hold.
+	var more yaml.Node
+	if err := dec.Decode(&more); err != nil && !errors.Is(err, io.EOF) || err == nil && !emptyDocument(&more) {
+		return nil, errors.New("not a valid suite: the file holds a second YAML document (after a '---'), which a suite cannot use: a suite is one document; merge it into the first or remove it")
+	}
 	s := &f.Suite
 	s.Scenarios, s.Run, s.Compare = sc, f.Run.Run, f.Compare.Compare
 	s.text = slices.Clone(b)
@@ -434,6 +453,15 @@ func ParseIn(b []byte, sc Scenarios) (*Suite, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// emptyDocument says whether a decoded document holds nothing (a "---"
+// ending the file, or one followed by comments only).
+func emptyDocument(n *yaml.Node) bool {
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	return n.Kind == 0 || n.Kind == yaml.DocumentNode && len(n.Content) == 0 || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
 // zeroless are the keys whose 0 is no value: left out they take a default,
@@ -634,6 +662,9 @@ func (s *Suite) normalise(f *file) error {
 	}
 	if p.Max < p.Initial {
 		bad("pairs.max (%d) must be at least pairs.initial (%d)", p.Max, p.Initial)
+	}
+	if p.Max > MaxPairs {
+		bad("pairs.max (%d) is beyond %d: a pair takes minutes, %d pairs days; give the most pairs a run may take, e.g. 12", p.Max, MaxPairs, MaxPairs)
 	}
 	if p.Looks < 1 {
 		bad("pairs.looks: must be at least 1")

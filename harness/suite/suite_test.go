@@ -253,3 +253,31 @@ func TestPerWorkloadTargets(t *testing.T) {
 		}
 	}
 }
+
+// A suite is one YAML document of a bounded size with a bounded pairs.max:
+// a second document was ignored without a word, a 55 MB file loaded and
+// pairs.max 1e12 was accepted.
+func TestSuiteFileBounds(t *testing.T) {
+	dir := scenariosWith(t, "workloada")
+	for _, tc := range []struct{ name, yaml, want string }{
+		{"a second document", minimal + "---\npairs: {initial: 2, max: 2}\n", "second YAML document"},
+		{"a second document that is no YAML", minimal + "---\n[: x\n", "second YAML document"},
+		{"pairs.max beyond bound", minimal + "pairs: {initial: 5, max: 1000000000000}\n", "pairs.max (1000000000000) is beyond 1000"},
+	} {
+		if _, err := Parse([]byte(tc.yaml), dir); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	for _, ok := range []string{minimal, "---\n" + minimal, minimal + "---\n", minimal + "pairs: {initial: 5, max: 1000}\n"} {
+		if _, err := Parse([]byte(ok), dir); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, []byte(minimal+"#"+strings.Repeat("x", MaxSuiteBytes)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(big, dir); err == nil || !strings.Contains(err.Error(), "a suite file takes a few KiB") {
+		t.Errorf("a suite file beyond %d bytes: %v", MaxSuiteBytes, err)
+	}
+}

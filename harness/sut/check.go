@@ -120,8 +120,13 @@ func (s Spec) checkLabel() error {
 	if s.Label == "" {
 		return nil
 	}
-	if err := results.ValidateTarget(s.Label); err != nil {
+	if err := results.ValidateLabel(s.Label, s.Version); err != nil {
 		return fault.Usagef("%s: %w", s.flag("-label"), err)
+	}
+	if s.Label == s.Version && (len(s.Conf) > 0 || len(s.JVMOpts) > 0 || len(s.Jars) > 0) {
+		// The version's own name holds its plain results: the settings'
+		// would be pooled with them.
+		return fault.Usagef("%s %s: that is the name %s's plain results are stored under; with %s, %s or %s they are stored as %s+conf-...: drop the label, or choose one of their own", s.flag("-label"), s.Label, s.Version, s.flag("-conf"), s.flag("-jvm-opt"), s.flag("-jar"), s.Version)
 	}
 	return nil
 }

@@ -57,6 +57,11 @@ func TestSideFlagsAreRefusedByTheirOwnNames(t *testing.T) {
 		{Spec{Role: Candidate, Version: "2.6.1", Home: "/h"}, "--candidate and --candidate-home exclude each other: a home's version is read from its jars"},
 		{Spec{Role: Up, Version: "2.6.1", Home: "/h"}, "cluster up: --version and --home exclude each other"},
 		{Spec{Role: Run, Version: "2.6.1", Home: "/h"}, "--version and --home exclude each other"},
+		// A label that passes for a name the store gives itself.
+		{Spec{Role: Run, Version: "2.6.0", Label: "2.6.1"}, `--label: label "2.6.1" reads as HBase 2.6.1, but these are results of 2.6.0`},
+		{Spec{Role: Candidate, Version: "2.6.0", Label: "2.6.0+conf-0a1b2c3d"}, "--candidate-label: label \"2.6.0+conf-0a1b2c3d\" holds a '+'"},
+		{Spec{Role: Baseline, Version: "2.6.0", Label: "capacity"}, "capacity sweeps"},
+		{Spec{Role: Baseline, Version: "2.6.0", Label: "2.6.0", Conf: []string{"a.b=1"}}, "--baseline-label 2.6.0: that is the name 2.6.0's plain results are stored under"},
 	} {
 		err := c.spec.Check()
 		var ue *fault.UsageError

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/cluster"
+	"github.com/regress-hbase/regress/harness/fault"
 )
 
 // Name is the store target: the label when there is one, else the version
@@ -55,6 +56,39 @@ func Name(t *Target) string {
 		name += "+conf-" + hex.EncodeToString(h.Sum(nil))[:8]
 	}
 	return name
+}
+
+// StoredNames are the store targets a side started from s with topology t
+// is stored under, known before it starts, for the side's stored trials to
+// be found in its place (--reuse-baseline): its label, else the version (or
+// its -hadoop3 build) with its region servers, settings, JVM options, heap
+// and jars, as Name makes them. A side from an RC's repository or a home
+// has no such name until its jars are fetched and read (their digest joins
+// it): that is an error saying what to do instead.
+func (s Spec) StoredNames(t Topology) ([]string, error) {
+	if s.Label != "" {
+		return []string{s.Label}, nil
+	}
+	switch {
+	case s.ZK != "":
+		return nil, fault.Usagef("%s names a running cluster, whose stored results are named by a label: give %s NAME, the label they were stored under", s.flag("-zk"), s.flag("-label"))
+	case s.Home != "" || s.Repo != "":
+		from := s.flag("-repo")
+		if s.Home != "" {
+			from = s.flag("-home")
+		}
+		return nil, fault.Usagef("the stored trials of %s are named by a digest of its jars, known only once they are fetched: store them under a label (`regress run ... --label NAME`) and give %s NAME", from, s.flag("-label"))
+	}
+	settings, err := s.settings()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, v := range []string{s.Version, s.Version + "-hadoop3"} {
+		out = append(out, Name(&Target{Version: v, Settings: settings, JVMOpts: s.JVMOpts, Jars: s.Jars,
+			RegionServers: max(t.RegionServers, 1), RSHeap: t.RSHeap}))
+	}
+	return out, nil
 }
 
 // StoredName is the name a version started with topology t is stored

@@ -102,3 +102,57 @@ func TestAnInterruptedImportLeavesNoEmptyEntry(t *testing.T) {
 		t.Errorf("an interrupted import left %v", entries)
 	}
 }
+
+// An output of thousands of operation types reads in time linear in them:
+// each operation's failure blocks were looked up over every pair of
+// operations (1000 types: 49 s for a 56 KB file).
+func TestManyOperationTypesReadInLinearTime(t *testing.T) {
+	const n = 1200
+	var b strings.Builder
+	fmt.Fprintf(&b, "[OVERALL], RunTime(ms), 10000\n[OVERALL], Throughput(ops/sec), %d\n", n)
+	for i := range n {
+		fmt.Fprintf(&b, "[OP%d], Operations, 10\n[OP%d], AverageLatency(us), 500\n[OP%d], 99thPercentileLatency(us), 1000\n[OP%d], Return=OK, 10\n", i, i, i, i)
+	}
+	b.WriteString("[OP7-FAILED], Operations, 2\n[OP7-FAILED], AverageLatency(us), 900\n")
+	start := time.Now()
+	runs, err := ParseBytes("many.txt", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("%d operation types took %v to read, want well under 5 s", n, d)
+	}
+	if got := len(runs[0].Ops); got != n+1 {
+		t.Errorf("%d operations read, want %d", got, n+1)
+	}
+	if base := runs[0].failureOf("OP7-FAILED"); base != "OP7" {
+		t.Errorf("OP7-FAILED measures the failures of %q, want OP7", base)
+	}
+}
+
+// A .hdr log's times must be a run's: 1e20 read as 1970 (its "1"), -1e18
+// and NaN were passed over and stored as the year 1, and a start past the
+// year 9999 failed in the manifest's JSON.
+func TestHdrTimesBeyondAnyRunAreRefused(t *testing.T) {
+	b, err := os.ReadFile(fixture("ycsb-0.17-workloada-READ.hdr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(b)
+	for _, tc := range []struct{ name, log, want string }{
+		{"StartTime 1e20", strings.Replace(good, "StartTime: 1489406467", "StartTime: 1e20", 1), "StartTime 1e20 is no time"},
+		{"StartTime -1e18", strings.Replace(good, "StartTime: 1489406467", "StartTime: -1e18", 1), "StartTime -1e18 is no time"},
+		{"StartTime NaN", strings.Replace(good, "StartTime: 1489406467", "StartTime: NaN", 1), "StartTime NaN is no time"},
+		{"StartTime past the year 9999", strings.Replace(good, "StartTime: 1489406467", "StartTime: 253402300800", 1), "StartTime 253402300800 is no time"},
+		{"an interval at 1e20", strings.Replace(good, "\n0.003000,", "\n1e20,", 1), "interval start and length must be numbers of seconds"},
+		{"BaseTime before 1970", strings.Replace(good, "#[StartTime", "#[BaseTime: -5]\n#[StartTime", 1), "BaseTime -5 is no time"},
+	} {
+		if _, err := ParseBytes("READ.hdr", []byte(tc.log)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	runs, err := ParseBytes("READ.hdr", b)
+	if err != nil || runs[0].StartUnixMillis != 1489406467003 {
+		t.Errorf("the fixture: %v, start %d", err, runs[0].StartUnixMillis)
+	}
+}

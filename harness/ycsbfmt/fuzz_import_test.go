@@ -110,3 +110,51 @@ func FuzzBuckets(f *testing.F) {
 		}
 	})
 }
+
+// FuzzImportOrder: a run's text output and its .hdr logs name one summary
+// whatever order they are given in (or are refused whatever the order).
+func FuzzImportOrder(f *testing.F) {
+	text, err := os.ReadFile(fixture("ycsb-0.17-workloada.txt"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	read, err := os.ReadFile(fixture("ycsb-0.17-workloada-READ.hdr"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	update, err := os.ReadFile(fixture("ycsb-0.17-workloada-UPDATE.hdr"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(text, true)
+	f.Add([]byte{}, false)
+	f.Add([]byte("[OVERALL], RunTime(ms), 10\n[READ], Operations, 2\n"), true)
+	f.Fuzz(func(t *testing.T, b []byte, withText bool) {
+		srcs := []source{{"READ.hdr", read}, {"UPDATE.hdr", update}}
+		if withText {
+			srcs = append(srcs, source{"out.txt", b})
+		}
+		var want []string
+		var werr error
+		for i, order := range [][]int{{0, 1, 2}, {1, 0, 2}, {2, 0, 1}, {2, 1, 0}, {0, 2, 1}, {1, 2, 0}} {
+			var in []source
+			for _, j := range order {
+				if j < len(srcs) {
+					in = append(in, srcs[j])
+				}
+			}
+			ss, err := summariesOf(in, "w")
+			var ids []string
+			for _, s := range ss {
+				ids = append(ids, s.trial.ID)
+			}
+			if i == 0 {
+				want, werr = ids, err
+				continue
+			}
+			if (err == nil) != (werr == nil) || strings.Join(ids, " ") != strings.Join(want, " ") {
+				t.Fatalf("order %v: %v, %v; first order: %v, %v", order, ids, err, want, werr)
+			}
+		}
+	})
+}

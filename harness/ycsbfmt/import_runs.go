@@ -38,7 +38,10 @@ func summariesOf(srcs []source, workload string) ([]importedSummary, error) {
 	}
 	var texts []textRun
 	var hdrRuns []*Run
-	hdrHash := sha256.New()
+	var hdrSums []string // each log's digest: sorted, they name the logs whatever their order
+	// legacy is the digest imports made before, of the logs in the order
+	// given: a store may hold summaries under it.
+	legacy := sha256.New()
 	for _, s := range srcs {
 		runs, err := ParseBytes(s.path, s.b)
 		if err != nil {
@@ -48,8 +51,12 @@ func summariesOf(srcs []source, workload string) ([]importedSummary, error) {
 		if IsHdrLog(s.path, s.b) {
 			// Keyed by operation too: identical bytes of READ.hdr and
 			// UPDATE.hdr are two operations' logs, not one stored twice.
-			fmt.Fprintf(hdrHash, "%s %d\n", strings.Join(runs[0].OpNames(), ","), len(norm))
-			hdrHash.Write(norm)
+			h := sha256.New()
+			fmt.Fprintf(h, "%s %d\n", strings.Join(runs[0].OpNames(), ","), len(norm))
+			h.Write(norm)
+			fmt.Fprintf(legacy, "%s %d\n", strings.Join(runs[0].OpNames(), ","), len(norm))
+			legacy.Write(norm)
+			hdrSums = append(hdrSums, hex.EncodeToString(h.Sum(nil)))
 			hdrRuns = append(hdrRuns, runs...)
 			continue
 		}
@@ -79,7 +86,10 @@ func summariesOf(srcs []source, workload string) ([]importedSummary, error) {
 			return nil, fmt.Errorf("%d .hdr logs (%s) were given with %d run phases of text output (%s): a run's .hdr logs belong to that one run; import them with their run's text output alone", len(hdrRuns), strings.Join(hdr.OpNames(), ", "), len(phases), strings.Join(at, ", "))
 		}
 	}
-	hdrID := hex.EncodeToString(hdrHash.Sum(nil))[:12]
+	slices.Sort(hdrSums)
+	hdrSum := sha256.Sum256([]byte(strings.Join(hdrSums, "\n")))
+	hdrID := hex.EncodeToString(hdrSum[:])[:12]
+	legacyID := hex.EncodeToString(legacy.Sum(nil))[:12]
 	var out []importedSummary
 	for i, t := range texts {
 		w, notes := workload, t.r.Notes
@@ -97,7 +107,7 @@ func summariesOf(srcs []source, workload string) ([]importedSummary, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, importedSummary{trial: merged.Trial(t.id+"-hdr-"+hdrID, w), hlog: hlog,
+			out = append(out, importedSummary{trial: merged.Trial(t.id+hdrIDInfix+hdrID, w), hlog: hlog, legacyID: t.id + hdrIDInfix + legacyID,
 				from: fmt.Sprintf("%s with %d .hdr logs (%s)", from, len(hdrRuns), strings.Join(hdr.OpNames(), ", ")), notes: append(slices.Clone(notes), mnotes...)})
 			continue
 		}
@@ -108,10 +118,39 @@ func summariesOf(srcs []source, workload string) ([]importedSummary, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, importedSummary{trial: hdr.Trial("ycsb-hdr-"+hdrID, workload), hlog: hlog,
+		out = append(out, importedSummary{trial: hdr.Trial(hdrIDPrefix+hdrID, workload), hlog: hlog, legacyID: hdrIDPrefix + legacyID,
 			from: fmt.Sprintf("%d .hdr logs (%s)", len(hdrRuns), strings.Join(hdr.OpNames(), ", "))})
 	}
 	return out, nil
+}
+
+// hdrIDPrefix starts the id of a summary of .hdr logs alone; hdrIDInfix
+// joins a text run's id and its logs' digest.
+const (
+	hdrIDPrefix = "ycsb-hdr-"
+	hdrIDInfix  = "-hdr-"
+)
+
+// runIdentity is what names an imported summary's run, read from its id
+// (summariesOf makes them): its text output's part (ycsb-TEXT-N) and its
+// .hdr logs' digest, either "" when the summary has none.
+func runIdentity(id string) (text, hdr string) {
+	if h, ok := strings.CutPrefix(id, hdrIDPrefix); ok {
+		return "", h
+	}
+	if t, h, ok := strings.Cut(id, hdrIDInfix); ok {
+		return t, h
+	}
+	return id, ""
+}
+
+// sameRun says whether two imported summaries are of one run: the same
+// text output's run, or the same .hdr logs, whatever else came with them
+// (a run imported from its text, then again with its logs).
+func sameRun(a, b string) bool {
+	ta, ha := runIdentity(a)
+	tb, hb := runIdentity(b)
+	return ta != "" && ta == tb || ha != "" && ha == hb
 }
 
 // normalise is a file's content as its identity: without byte order marks,

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/inputfile"
@@ -29,6 +30,9 @@ type importedSummary struct {
 	hlog  []byte
 	from  string
 	notes []string
+	// legacyID is the id imports before gave a summary with .hdr logs
+	// (their digest in the order the files were given); "" without logs.
+	legacyID string
 }
 
 // DefaultImportSuite is the suite name imported summaries are stored under
@@ -62,6 +66,11 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 		// The job refuses what names no release; an import stored under
 		// one could never be compared with a run of the same release.
 		return fault.Usagef("import-ycsb: --version: %w", err)
+	}
+	if to.Label != "" {
+		if err := results.ValidateLabel(to.Label, to.Version); err != nil {
+			return fault.Usagef("import-ycsb: --label: %w", err)
+		}
 	}
 	if to.Workload == "" {
 		return fault.Usage(errors.New("import-ycsb: --workload is required (e.g. workloada)"))
@@ -119,6 +128,23 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 					s.from, k, w, s.trial.Workload, k, len(m.Summaries))
 			}
 		}
+		// A run stored once from its text output and once with its .hdr
+		// logs (or from them alone) would be two summaries of one run,
+		// pooled as two: the run is stored once, as it came first.
+		summaries = slices.DeleteFunc(summaries, func(s importedSummary) bool {
+			for _, t := range m.Summaries {
+				if t.ID != s.trial.ID && (sameRun(t.ID, s.trial.ID) || t.ID == s.legacyID) {
+					fmt.Fprintf(out, "%s is a run already stored in %s as summary %s (imported before from %s): skipped, not stored twice; to store it from these files instead, remove that entry with `regress results remove %s` (its %d summaries go with it) and import them all again\n",
+						s.from, k, t.ID, describeID(t.ID), k, len(m.Summaries))
+					return true
+				}
+			}
+			return false
+		})
+		if len(summaries) == 0 {
+			fmt.Fprintf(out, "store entry: %s\n", filepath.Join(st.Dir(k), "manifest.json"))
+			return nil
+		}
 	} else if !errors.Is(err, results.ErrNotFound) {
 		return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
 	}
@@ -139,7 +165,7 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 		if ctx.Err() != nil {
 			return interrupted(fmt.Sprintf("nothing was stored of %d summaries; run the same command again", len(summaries)))
 		}
-		return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
+		return storeFault(fmt.Errorf("import-ycsb: %w", err))
 	}
 	log := to.Log
 	if log == nil {
@@ -157,6 +183,28 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 	}
 	fmt.Fprintf(out, "store entry: %s\n", filepath.Join(st.Dir(k), "manifest.json"))
 	return nil
+}
+
+// storeFault is a failed store write as its kind of error: a full disk is
+// the machine's, not the input's (exit 3, as a run's), anything else the
+// input's or the store's the user gave (exit 2).
+func storeFault(err error) error {
+	var full *results.DiskFullError
+	if errors.As(err, &full) {
+		return fault.Run(err)
+	}
+	return fault.Usage(err)
+}
+
+// describeID says what an imported summary came from, by its id.
+func describeID(id string) string {
+	switch text, hdr := runIdentity(id); {
+	case text != "" && hdr != "":
+		return "its text output with its .hdr logs"
+	case hdr != "":
+		return "its .hdr logs alone"
+	}
+	return "its text output alone"
 }
 
 // MaxImportFile bounds one file import-ycsb reads (YCSB's text output is a

@@ -25,8 +25,8 @@ const (
 )
 
 var (
-	reStartTime = regexp.MustCompile(`^#\[StartTime: ([\d.]+)`)
-	reBaseTime  = regexp.MustCompile(`^#\[BaseTime: ([\d.]+)`)
+	reStartTime = regexp.MustCompile(`^#\[StartTime: ([^\s,\]]+)`)
+	reBaseTime  = regexp.MustCompile(`^#\[BaseTime: ([^\s,\]]+)`)
 )
 
 // knownOps are YCSB's measurement names, longest first so READ-MODIFY-WRITE wins over READ.
@@ -75,14 +75,14 @@ func ParseHdrLog(name string, r io.Reader) (*Run, error) {
 		case strings.HasPrefix(line, "#"):
 			if m := reStartTime.FindStringSubmatch(line); m != nil {
 				v, err := strconv.ParseFloat(m[1], 64)
-				if err != nil {
-					return nil, perr("unreadable StartTime")
+				if err != nil || !epochSeconds(v) {
+					return nil, perr(fmt.Sprintf("StartTime %s is no time: give seconds since 1970, before the year 10000", m[1]))
 				}
 				startSec, haveStart = v, true
 			} else if m := reBaseTime.FindStringSubmatch(line); m != nil {
 				v, err := strconv.ParseFloat(m[1], 64)
-				if err != nil {
-					return nil, perr("unreadable BaseTime")
+				if err != nil || !epochSeconds(v) {
+					return nil, perr(fmt.Sprintf("BaseTime %s is no time: give seconds since 1970, before the year 10000", m[1]))
 				}
 				baseSec, haveBase = v, true
 			}
@@ -103,8 +103,8 @@ func ParseHdrLog(name string, r io.Reader) (*Run, error) {
 		}
 		start, err1 := strconv.ParseFloat(f[0], 64)
 		length, err2 := strconv.ParseFloat(f[1], 64)
-		if err1 != nil || err2 != nil || !finite(start) || !finite(length) || length < 0 {
-			return nil, perr("interval start and length must be numbers of seconds")
+		if err1 != nil || err2 != nil || !finite(start) || !finite(length) || length < 0 || math.Abs(start) > maxEpochSec || length > maxEpochSec {
+			return nil, perr("interval start and length must be numbers of seconds (before the year 10000)")
 		}
 		h, err := decodePayload(f[3])
 		if err != nil {
@@ -131,11 +131,20 @@ func ParseHdrLog(name string, r io.Reader) (*Run, error) {
 		run.ThroughputOpsPerSec = float64(merged.TotalCount()) / (lastEndSec - firstSec)
 	}
 	// Interval timestamps are relative to StartTime unless a BaseTime says otherwise.
+	at, known := 0.0, true
 	switch {
 	case haveBase:
-		run.StartUnixMillis = int64((baseSec + firstSec) * 1000)
+		at = baseSec + firstSec
 	case haveStart:
-		run.StartUnixMillis = int64((startSec + firstSec) * 1000)
+		at = startSec + firstSec
+	default:
+		known = false
+	}
+	if known && !epochSeconds(at) {
+		return nil, fmt.Errorf("%s: the log's first interval starts at %g seconds since 1970, no time of a run (before 1970 or after the year 9999): its StartTime, BaseTime or interval starts are damaged", name, at)
+	}
+	if known {
+		run.StartUnixMillis = int64(at * 1000)
 	}
 	o := opFromHistogram(merged)
 	if intended {
@@ -145,6 +154,15 @@ func ParseHdrLog(name string, r io.Reader) (*Run, error) {
 	}
 	return run, nil
 }
+
+// maxEpochSec is the last second of the year 9999, the latest time a
+// manifest holds (JSON times end there).
+const maxEpochSec = 253402300799
+
+// epochSeconds says whether v is a time a run can start at: seconds since
+// 1970, before the year 10000 (1e20 overflowed, -1e18 was stored as the
+// year 1).
+func epochSeconds(v float64) bool { return finite(v) && v >= 0 && v <= maxEpochSec }
 
 // decodePayload decodes one interval's base64 histogram, naming the encoding when it is one hdrhistogram-go cannot read.
 func decodePayload(p string) (*hdrhistogram.Histogram, error) {

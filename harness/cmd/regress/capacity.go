@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/regress-hbase/regress/harness/capacity"
 	"github.com/regress-hbase/regress/harness/job"
@@ -17,7 +18,7 @@ func newCapacityCmd() *cobra.Command {
   regress capacity --baseline 2.6.1 --candidate 2.6.1 --budget 10m   # an A/A check of the sweep's noise`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			j.SuiteGiven = cmd.Flags().Changed("suite")
+			cmd.Flags().Visit(func(f *pflag.Flag) { j.Given = append(j.Given, f.Name) })
 			return j.Run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}

@@ -32,6 +32,9 @@ func TestCapacityBadInputExits2WithAHint(t *testing.T) {
 		{"negative budget", []string{"capacity", "--baseline", "2.6.1", "--candidate", "2.6.2", "--scenarios", scen, "--budget", "-1m"}, "budget"},
 		{"unknown workload", []string{"capacity", "--baseline", "2.6.1", "--candidate", "2.6.2", "--scenarios", scen, "--workloads", "workloadz"}, "no such workload"},
 		{"workloads of a stored sweep", []string{"capacity", "--from", "20261202T000000", "--workloads", "workloada"}, "--workloads narrows a new sweep"},
+		// A new sweep's flags beside a stored one were ignored without a word.
+		{"sides of a stored sweep", []string{"capacity", "--from", "20261202T000000", "--baseline", "2.6.0", "--trials", "duet", "--budget", "5m"},
+			"--from reports a stored sweep as it ran: --baseline, --budget, --trials shape a new sweep and would be ignored"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := runRegress(t, c.args...)
@@ -106,6 +109,9 @@ func TestCapacityFromAStoredSweepReportsItAgain(t *testing.T) {
 		if code(err) != exitRegression || !strings.Contains(out, `"metric": "capacity"`) {
 			t.Fatalf("--from %s: exit %d (%v), want 1 and the JSON report:\n%s", from, code(err), err, out)
 		}
+	}
+	if _, err := runRegress(t, "capacity", "--from", sw.RunID, "--store", store.Root(), "--scenarios", scen, "--suite", "smoke"); code(err) != exitUsage || !strings.Contains(err.Error(), "ran suite capacity") {
+		t.Errorf("--suite of another suite than the sweep's: %v, want exit 2 naming the sweep's", err)
 	}
 	if _, err := runRegress(t, "capacity", "--from", filepath.Join(dir, "nosuch.json")); code(err) != exitUsage {
 		t.Errorf("a missing sweep file: exit %d (%v), want 2", code(err), err)

@@ -40,6 +40,40 @@ func TestDoctorUnreachableClusterExits2Quickly(t *testing.T) {
 	}
 }
 
+// A ZooKeeper that takes connections and never answers is unreachable
+// like one that refuses them: exit 2 within the timeout, saying so (it was
+// taken for an interrupted command: exit 3).
+func TestDoctorMuteZooKeeperExits2(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	start := time.Now()
+	_, err = runRegress(t, "doctor", "--zk", l.Addr().String(), "--timeout", "2s")
+	if took := time.Since(start); took > 8*time.Second {
+		t.Errorf("took %v", took)
+	}
+	if code(err) != exitUsage || !strings.Contains(err.Error(), "no answer within --timeout 2s") {
+		t.Errorf("a mute ZooKeeper: exit %d, %v; want exit 2 saying it did not answer", code(err), err)
+	}
+}
+
 func TestDoctorRejectsBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"doctor"}, {"doctor", "--zk", "h:1", "--timeout", "0s"}, {"doctor", "--zk", "h:1", "extra"}} {
 		if _, err := runRegress(t, args...); exitCode(err) != exitUsage {

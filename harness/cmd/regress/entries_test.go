@@ -106,6 +106,11 @@ func TestEditedSuiteIsChosenWithItsFingerprint(t *testing.T) {
 	if stdout, err := runRegress(t, append(plan, "--suite", suiteFile+"@fedcba987654")...); err != nil || !strings.Contains(stdout, "p99") {
 		t.Fatalf("plan --suite FILE@FINGERPRINT: %v\n%s", err, stdout)
 	}
+	// A fingerprint stored nowhere: the advice names the file, which plan
+	// loads, not the suite's bare name, which it could not.
+	if _, err := runRegress(t, append(plan, "--suite", suiteFile+"@zzzz")...); code(err) != exitUsage || !strings.Contains(err.Error(), "give --suite "+suiteFile+", or "+suiteFile+"@FINGERPRINT") || strings.Contains(err.Error(), "with --suite fixture") {
+		t.Errorf("plan --suite FILE@zzzz: %v", err)
+	}
 	// A misspelt gate selector is named, not silently left out of the plan
 	// (issue 29: plan said the pairs suffice for every gated metric).
 	writeFile(t, suiteFile, "name: fixture\nworkloads: [workloadc]\ndata: {recordcount: 1000, regions: 2}\npairs: {initial: 5, max: 6, looks: 2}\ncompare: {gate: [p99, REED/p95]}\n")

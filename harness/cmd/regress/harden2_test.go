@@ -280,7 +280,7 @@ func TestSmallerHardeningOfRoundTwo(t *testing.T) {
 		}
 		defer os.Remove(link)
 		_, _, err := runCLI(t, "results", "remove", "base/fixture-link", "--store", st.Root())
-		if code(err) != exitUsage || !strings.Contains(err.Error(), "is a symbolic link, not an entry directory") || strings.Contains(err.Error(), "L-") {
+		if code(err) != exitUsage || !strings.Contains(err.Error(), "is a symbolic link where an entry directory belongs") || strings.Contains(err.Error(), "L-") {
 			t.Errorf("remove of a link: %v", err)
 		}
 	})

@@ -113,6 +113,10 @@ func TestUnknownSubcommandsExit2(t *testing.T) {
 		{[]string{"cluster", "frob"}, `unknown command "frob" for "regress cluster"`},
 		{[]string{"ycsb", "frob"}, `unknown command "frob" for "regress ycsb"`},
 		{[]string{"ycsb", "lod"}, `did you mean load?`},
+		// cobra's own help and completion commands exited 0 on a bogus name.
+		{[]string{"completion", "bogus"}, `unknown command "bogus" for "regress completion"`},
+		{[]string{"help", "bogus"}, `unknown command "bogus" for "regress"`},
+		{[]string{"help", "results", "bogus"}, `unknown command "bogus" for "regress results"`},
 	} {
 		_, _, err := runCLI(t, tc.args...)
 		if code(err) != exitUsage || !strings.Contains(err.Error(), tc.want) {
@@ -121,6 +125,11 @@ func TestUnknownSubcommandsExit2(t *testing.T) {
 	}
 	if out, _, err := runCLI(t, "results"); err != nil || !strings.Contains(out, "Available Commands") {
 		t.Errorf("results alone: %v\n%s", err, out)
+	}
+	for _, ok := range [][]string{{"help"}, {"help", "compare"}, {"help", "results", "check"}, {"completion", "bash"}, {"completion", "--help"}} {
+		if _, _, err := runCLI(t, ok...); err != nil {
+			t.Errorf("%v: %v, want exit 0", ok, err)
+		}
 	}
 }
 

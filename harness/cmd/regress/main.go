@@ -45,6 +45,11 @@ func newRootCmd() *cobra.Command {
 	setupMainJob(root)
 	root.AddCommand(newRunCmd(), newCompareCmd(), newCapacityCmd(), newPlanCmd(), newHistoryCmd(), newBisectCmd(), newResultsCmd(),
 		newImportYCSBCmd(), newYCSBCmd(), newClusterCmd(), newDoctorCmd(), newWorkerCmd(), newVersionCmd(root))
+	// cobra adds help and completion as it executes: added here, they
+	// refuse what names no command as every other command does
+	// (`completion bogus` and `help bogus` printed help and exited 0).
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
 	refuseUnknownSubcommands(root)
 	logFormat := root.PersistentFlags().String("log-format", job.DefaultLogFormat, "log lines on stderr as "+strings.Join(job.LogFormats, " or ")+" (one JSON object a line, for CI)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
@@ -100,8 +105,20 @@ func refuseUnknownSubcommands(c *cobra.Command) {
 			}
 			return unknown(cmd, args)
 		}
+	case c.Name() == "help": // `help X` for an X that names no command
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			at, rest, err := cmd.Root().Find(args)
+			if err != nil || at == nil {
+				at, rest = cmd.Root(), args
+			}
+			if len(rest) == 0 {
+				return nil
+			}
+			return unknown(at, rest)
+		}
 	case c.HasSubCommands() && c.Run == nil && c.RunE == nil:
 		c.DisableFlagParsing = true
+		c.Args = cobra.ArbitraryArgs // RunE says what is wrong with them
 		c.RunE = func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 				return cmd.Help()
