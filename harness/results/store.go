@@ -883,7 +883,6 @@ func (s *Store) typedTarget(ref, suiteName string) (string, error) {
 	return "", fmt.Errorf("%q names several stored results in %s: %s; give one of them (see `regress results list`): %w", ref, s.Root(), strings.Join(found, ", "), ErrAmbiguous)
 }
 
-
 // ErrAmbiguous marks a name given on the command line that could mean
 // more than one thing (errors.Is): several stored results, or both a path
 // on disk and a name stored in the store.
