@@ -136,7 +136,7 @@ func renderHTML(w io.Writer, r Report) error {
 		Headline: headline(c), Verdict: c.Verdict, Descriptive: c.Descriptive,
 		DescriptiveNote: DescriptiveNote, Warnings: c.Warnings, BaseName: c.Baseline.Name, CandName: c.Candidate.Name,
 		GateNotes: gateNotes(c), Detect: detectLine(c), Paired: c.Paired,
-		Capacity: sectionHTML(r.Capacity), Shifts: shiftsHTML(r), ProfileNotes: r.ProfileNotes,
+		Capacity: sectionHTML(r.Capacity), Shifts: shiftsHTML(r), ProfileNotes: profileNotes(r),
 		ServerCounts: serverCountLines(c), ServerCountsHeading: serverCountsHeading,
 	}
 	data.VerdictLine, data.VerdictMore = badge(c)
