@@ -233,3 +233,36 @@ func TestDifferentialsOfServletProfiles(t *testing.T) {
 		})
 	}
 }
+
+// TestDifferentialsReadAnEmptyWaitFileAsNoWaits: a candidate whose stored
+// waits are empty files (its request threads waited above JFR's threshold
+// not once in the pair) is compared as having waited for nothing, with
+// each frame's P from the events; no note calls its waits unrecorded.
+func TestDifferentialsReadAnEmptyWaitFileAsNoWaits(t *testing.T) {
+	stacks := map[string]profile.Folded{"run-workloadc-profile": {"rpc;get": 100}}
+	waits := func(m *results.Manifest, wait, events profile.Folded) *results.Manifest {
+		const id = "run-workloadc-profile"
+		for kind, f := range map[profile.Kind]profile.Folded{profile.Wait: wait, profile.WaitCount: events} {
+			if err := profile.WriteFoldedFile(results.ProfileFile(m.Dir, id, string(kind)), f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return m
+	}
+	bm := waits(profiledManifest(t, stacks), profile.Folded{"[lock];rpc;get": 40_000}, profile.Folded{"[lock];rpc;get": 40})
+	cm := waits(profiledManifest(t, stacks), profile.Folded{}, profile.Folded{})
+	if fi, err := os.Stat(results.ProfileFile(cm.Dir, "run-workloadc-profile", string(profile.Wait))); err != nil || fi.Size() != 0 {
+		t.Fatalf("the candidate's wait file is not there empty: %v", err)
+	}
+	ps, notes := Differentials(bm, cm)
+	if len(ps) != 1 || len(notes) != 0 {
+		t.Fatalf("profiles %+v, notes %q: want one workload's, no note", ps, notes)
+	}
+	d := ps[0].Wait.Diff
+	if d == nil || d.CandTotal != 0 || d.BaseTotal != 40_000 || len(d.Frames) == 0 {
+		t.Fatalf("wait differential %+v: want the baseline's 40 ms against none", d)
+	}
+	if f := d.Frames[0]; f.Self.Delta() >= 0 || f.P <= 0 || f.P > profile.FrameAlpha {
+		t.Errorf("frame %+v: want it shrunk to nothing with a P within %g", f, profile.FrameAlpha)
+	}
+}

@@ -132,7 +132,10 @@ func FindCause(kind Kind, pairs []Pair) (Cause, bool) {
 		if p.Base.Ops <= 0 || p.Cand.Ops <= 0 {
 			continue
 		}
-		if kind != CPU && (len(p.Base.Samples) == 0 || len(p.Cand.Samples) == 0) {
+		// Bytes or wait time without their samples counted (a store from
+		// before they were) cannot be tested; a side that counted none
+		// (no wait above the threshold) is tested as none.
+		if kind != CPU && (p.Base.Samples == nil || p.Cand.Samples == nil) {
 			continue
 		}
 		ps = append(ps, p)
@@ -308,26 +311,22 @@ func unionKeys(stats []map[string]*pathStat) map[string]struct{} {
 	return out
 }
 
-// CauseLine prints a cause's path from the last shared frame towards the
-// leaf as Class.method names joined by " -> ", at most maxFrames of them
-// (the leaf end cut first, "…" marking the cut).
+// CauseLine prints a cause's path from the last shared frame to the leaf
+// as Class.method names joined by " -> ", at most maxFrames of them: a
+// longer path keeps its start (where the stacks part) and its last two
+// frames (what grew), "…" between.
 func (c Cause) CauseLine(maxFrames int) string {
-	path := c.Path
-	cut := false
-	if maxFrames > 0 && len(path) > maxFrames {
-		path, cut = path[:maxFrames], true
-	}
-	names := make([]string, len(path))
-	for i, f := range path {
+	names := make([]string, len(c.Path))
+	for i, f := range c.Path {
 		if i+1 < len(c.Path) {
 			names[i] = ShortFrameCalling(f, c.Path[i+1])
 		} else {
 			names[i] = ShortFrame(f)
 		}
 	}
-	s := strings.Join(names, " -> ")
-	if cut {
-		s += " -> …"
+	if maxFrames > 0 && len(names) > maxFrames {
+		keep := max(maxFrames-2, 1)
+		names = slices.Concat(names[:keep], []string{"…"}, names[len(names)-min(2, maxFrames-keep):])
 	}
-	return s
+	return strings.Join(names, " -> ")
 }

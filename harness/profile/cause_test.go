@@ -35,7 +35,7 @@ func TestFindCauseNamesWhereTheCandidatesStacksPart(t *testing.T) {
 	if c.BaseShare != 0 || c.CandShare <= 0 || c.P > CauseAlpha {
 		t.Errorf("shares %v -> %v, p %v", c.BaseShare, c.CandShare, c.P)
 	}
-	if got := c.CauseLine(3); got != "HFileReaderImpl.readBlock -> HFileReaderImpl.cacheIfCompactionsOff -> HFileLink.isHFileLink -> …" {
+	if got := c.CauseLine(3); got != "HFileReaderImpl.readBlock -> … -> HFileLink.isHFileLink -> Pattern.matcher" {
 		t.Errorf("CauseLine(3) = %q", got)
 	}
 }
@@ -95,5 +95,31 @@ func TestFindCauseAllocationNeedsItsSamples(t *testing.T) {
 	}
 	if c.DeltaPerOp != 200 {
 		t.Errorf("delta %v bytes/op, want 200", c.DeltaPerOp)
+	}
+}
+
+// A wait the candidate's request threads meet where the baseline's met
+// none above the threshold (an empty side, its events counted) is named.
+func TestFindCauseNamesAWaitTheBaselineNeverMet(t *testing.T) {
+	const (
+		wait = handler + ";HRegion.get;WaitObserver.preGetOp;WaitObserver.waitFor;LockSupport.parkNanos"
+		sync = "Thread.run;RpcHandler.run;RSRpcServices.multi;HRegion.put;SyncFuture.get"
+	)
+	pr := Pair{Workload: "workloadb",
+		Base: Side{Stacks: Folded{sync: 900000}, Samples: Folded{sync: 9000}, Ops: 10000},
+		Cand: Side{Stacks: Folded{sync: 900000, wait: 600000}, Samples: Folded{sync: 9000, wait: 6000}, Ops: 10000}}
+	c, ok := FindCause(Wait, []Pair{pr, pr})
+	if !ok {
+		t.Fatal("no cause for waits the baseline never met")
+	}
+	if c.Path[0] != "RpcHandler.run" || c.Path[1] != "RSRpcServices.get" || c.Shared != 1 {
+		t.Errorf("path %v shared %d, want from RpcHandler.run, RSRpcServices.get differing", c.Path, c.Shared)
+	}
+	if got := c.CauseLine(5); got != "RpcHandler.run -> RSRpcServices.get -> HRegion.get -> … -> WaitObserver.waitFor -> LockSupport.parkNanos" {
+		t.Errorf("CauseLine(5) = %q", got)
+	}
+	pr.Base.Samples = nil // stored before waits were counted
+	if c, ok := FindCause(Wait, []Pair{pr, pr}); ok {
+		t.Errorf("named %+v from a side whose events were never counted", c)
 	}
 }

@@ -39,9 +39,11 @@ const TopN = 10
 type Side struct {
 	Stacks Folded
 	Ops    int64
-	// Samples, for allocated bytes, counts the samples behind each of
-	// Stacks' stacks (Profile.AllocSamples), summed as Stacks was. Without it
-	// on both sides allocation frames carry no P.
+	// Samples, for allocated bytes and wait time, counts the samples or
+	// events behind each of Stacks' stacks (Profile.AllocSamples,
+	// Profile.WaitCount), summed as Stacks was. nil is not counted (older
+	// stores): unless both sides counted, frames carry no P. Empty is
+	// counted, none recorded: a side that waited not once is tested as such.
 	Samples Folded
 }
 
@@ -243,10 +245,11 @@ func Diff(kind Kind, base, cand Side, top int) (*Differential, error) {
 			}
 		}
 	}
-	// An allocation frame's P is tested on its samples, when both sides
-	// counted them (older stores did not).
+	// An allocation or wait frame's P is tested on its samples, when both
+	// sides counted them (older stores did not); a side that counted none
+	// (an empty file, not a missing one) is tested as having none.
 	var selfSamples map[string][2]int64
-	if (kind == Alloc || kind == Wait) && len(base.Samples) > 0 && len(cand.Samples) > 0 {
+	if (kind == Alloc || kind == Wait) && base.Samples != nil && cand.Samples != nil {
 		selfSamples = map[string][2]int64{}
 		for i, f := range []Folded{base.Samples, cand.Samples} {
 			for s, n := range f {

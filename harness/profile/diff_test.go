@@ -455,3 +455,49 @@ func TestAllocFramesWithoutSamplesHaveNoP(t *testing.T) {
 		})
 	}
 }
+
+// TestAnEmptySideIsTestedAsNone: a side that counted its waits (or
+// allocation samples) and recorded none is no side that did not count
+// them: its frames are tested as shrunk to nothing, with a P, where an
+// uncounted side leaves them without one. A loaded machine's candidate
+// recorded no wait above JFR's threshold in a pair.
+func TestAnEmptySideIsTestedAsNone(t *testing.T) {
+	for _, kind := range []Kind{Wait, Alloc} {
+		base := Side{Ops: 1000, Stacks: Folded{"rpc;lock": 40_000}, Samples: Folded{"rpc;lock": 40}}
+		for _, tc := range []struct {
+			name  string
+			cand  Side
+			wantP bool
+		}{
+			{"recorded none", Side{Ops: 1000, Stacks: Folded{}, Samples: Folded{}}, true},
+			{"not counted", Side{Ops: 1000, Stacks: Folded{}}, false},
+		} {
+			t.Run(string(kind)+"/"+tc.name, func(t *testing.T) {
+				d, err := Diff(kind, base, tc.cand, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(d.Frames) == 0 || d.Frames[0].Frame != "lock" || d.CandTotal != 0 {
+					t.Fatalf("frames %+v: want lock shrunk to nothing", d.Frames)
+				}
+				p := d.Frames[0].P
+				if tc.wantP && (p <= 0 || p > FrameAlpha) || !tc.wantP && p != 0 {
+					t.Errorf("lock's P %g (40 events on the baseline, none on the candidate); want one within %g: %v", p, FrameAlpha, tc.wantP)
+				}
+			})
+		}
+	}
+}
+
+// TestFlameGraphNamesWhatTheCandidateLacks: a candidate that recorded no
+// wait says so in the wait graph's own words, not in CPU samples'.
+func TestFlameGraphNamesWhatTheCandidateLacks(t *testing.T) {
+	var b strings.Builder
+	base := Side{Ops: 10, Stacks: Folded{"rpc;lock": 100}}
+	if err := WriteFlameGraph(&b, "workloadc waits", Wait, base, Side{Ops: 10, Stacks: Folded{}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "the candidate recorded no wait time") || strings.Contains(b.String(), "CPU samples") {
+		t.Errorf("wait graph of an empty candidate:\n%s", b.String())
+	}
+}

@@ -157,8 +157,11 @@ func diffColour(delta, maxDelta float64) string {
 }
 
 func kindNoun(k Kind) string {
-	if k == Alloc {
+	switch k {
+	case Alloc:
 		return "allocated bytes"
+	case Wait:
+		return "wait time"
 	}
 	return "CPU samples"
 }

@@ -193,7 +193,7 @@ func renderHTML(w io.Writer, r Report) error {
 		Verdict: c.Verdict, Descriptive: c.Descriptive, Glance: glance(r),
 		DescriptiveNote: DescriptiveNote, Warnings: c.Warnings, BaseName: c.Baseline.Name, CandName: c.Candidate.Name,
 		GateNotes: noteLines(c), Detect: detectLine(c), Paired: c.Paired,
-		Capacity: sectionHTML(r.Capacity), Shifts: shiftsHTML(r), ProfileNotes: r.ProfileNotes,
+		Capacity: sectionHTML(r.Capacity), Shifts: shiftsHTML(r), ProfileNotes: profileNotes(r),
 		ServerCounts: serverCountLines(c), ServerCountsHeading: serverCountsHeading,
 	}
 	var err error

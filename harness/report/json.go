@@ -220,7 +220,7 @@ func renderJSON(w io.Writer, r Report) error {
 		Paired: c.Paired, Interleaved: c.Interleaved, Duet: c.Duet, Instances: c.Instances, InstanceNoise: c.InstanceNoise, Descriptive: c.Descriptive, Alpha: num(c.Alpha),
 		Looks: c.Looks, LookAlpha: num(c.LookAlpha), Runs: c.Runs, Invalid: c.Invalid, FamilyAlpha: c.FamilyAlpha, NotCompared: c.NotCompared, HeldRate: c.HeldRate,
 		Metrics: []jsonMetric{}, Warnings: c.Warnings, Capacity: r.Capacity,
-		Profiles: jsonProfiles(r), ProfileNotes: r.ProfileNotes, Timelines: jsonTimelines(r.Timelines), LatencyShifts: jsonShifts(r.Shifts), LatencyShiftNotes: r.ShiftNotes, ServerCounts: c.ServerCounts, ServerCountNotes: c.ServerCountNotes}
+		Profiles: jsonProfiles(r), ProfileNotes: profileNotes(r), Timelines: jsonTimelines(r.Timelines), LatencyShifts: jsonShifts(r.Shifts), LatencyShiftNotes: r.ShiftNotes, ServerCounts: c.ServerCounts, ServerCountNotes: c.ServerCountNotes}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
 	}

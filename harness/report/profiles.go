@@ -112,9 +112,9 @@ func writeProfilesMarkdown(w io.Writer, r Report) error {
 			b.WriteString("```\n")
 		}
 	}
-	if len(r.ProfileNotes) > 0 {
+	if notes := profileNotes(r); len(notes) > 0 {
 		b.WriteString("\nProfile notes:\n\n")
-		for _, n := range r.ProfileNotes {
+		for _, n := range notes {
 			fmt.Fprintf(&b, "- %s\n", mdEscape(n))
 		}
 	}
@@ -158,7 +158,9 @@ type foldedFile struct {
 	stacks profile.Folded
 }
 
-// foldedFiles lists a workload's folded files: profiles/<workload>.<side>.<kind>.folded.
+// foldedFiles lists a workload's folded files: profiles/<workload>.<side>.<kind>.folded,
+// one a side and kind of each differential whose side recorded something
+// (emptySides: a file that holds no stack is neither written nor listed).
 func foldedFiles(p WorkloadProfile) []foldedFile {
 	var out []foldedFile
 	for _, k := range p.profileKinds() {
@@ -169,11 +171,71 @@ func foldedFiles(p WorkloadProfile) []foldedFile {
 			name   string
 			stacks profile.Folded
 		}{{"baseline", k.k.Base.Stacks}, {"candidate", k.k.Cand.Stacks}} {
+			if s.stacks.Total() == 0 {
+				continue
+			}
 			out = append(out, foldedFile{rel: "profiles/" + safeFile(p.Workload) + "." + s.name + "." + string(k.kind) + ".folded",
 				side: s.name, kind: k.kind, stacks: s.stacks})
 		}
 	}
 	return out
+}
+
+// emptySides says, for each differential of p with a side that recorded no
+// sample or event of its kind, that it recorded none: on a loaded machine a
+// pair's request threads may wait above JFR's threshold not once. That
+// side is compared as empty, and has no folded file.
+func emptySides(p WorkloadProfile) []string {
+	var out []string
+	for _, k := range p.profileKinds() {
+		if k.k.Diff == nil {
+			continue
+		}
+		for _, s := range []struct {
+			name   string
+			trials int
+			stacks profile.Folded
+		}{{"baseline", p.BaseTrials, k.k.Base.Stacks}, {"candidate", p.CandTrials, k.k.Cand.Stacks}} {
+			if s.stacks.Total() != 0 {
+				continue
+			}
+			where := "in this pair"
+			if s.trials > 1 {
+				where = fmt.Sprintf("in its %d profiled trials", s.trials)
+			}
+			out = append(out, fmt.Sprintf("%s: no %s recorded on the %s's %s %s; compared as none, no folded file written",
+				p.Workload, emptyWhat(k.kind), s.name, emptyWhere(k.kind), where))
+		}
+	}
+	return out
+}
+
+// emptyWhat and emptyWhere name what a kind's profile records, and on which threads.
+func emptyWhat(k profile.Kind) string {
+	switch k {
+	case profile.Alloc:
+		return "allocation samples"
+	case profile.Wait:
+		return "waits"
+	}
+	return "CPU samples"
+}
+
+func emptyWhere(k profile.Kind) string {
+	if k == profile.Wait {
+		return "request threads"
+	}
+	return "region servers"
+}
+
+// profileNotes are the report's profile notes: r.ProfileNotes, then each
+// workload's sides that recorded nothing (emptySides).
+func profileNotes(r Report) []string {
+	notes := slices.Clone(r.ProfileNotes)
+	for _, p := range r.Profiles {
+		notes = append(notes, emptySides(p)...)
+	}
+	return notes
 }
 
 // writeFoldedFiles writes every workload's folded files under dir and returns their paths.
@@ -335,9 +397,9 @@ func writeProfilesSummary(b *bytes.Buffer, r Report) {
 			fmt.Fprintf(b, "  - %s: %s\n", p.Workload, strings.Join(parts, "; "))
 		}
 	}
-	if len(r.ProfileNotes) > 0 {
+	if notes := profileNotes(r); len(notes) > 0 {
 		b.WriteString("\nprofile notes:\n")
-		for _, n := range r.ProfileNotes {
+		for _, n := range notes {
 			fmt.Fprintf(b, "  - %s\n", n)
 		}
 	}

@@ -3,8 +3,10 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"html"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -230,5 +232,97 @@ func TestVoteFramesComeFromAWorkloadThatRegressed(t *testing.T) {
 	frames := voteFrames(r)
 	if len(frames) == 0 || frames[0].Workload != "workloadd" {
 		t.Fatalf("vote frames %+v, want workloadd's first", frames)
+	}
+}
+
+// waitlessProfile is slowGetProfile with a wait differential whose
+// candidate recorded no wait (a loaded machine's pair: no wait above JFR's
+// threshold), and a baseline that recorded no allocation.
+func waitlessProfile(t *testing.T, workload string) WorkloadProfile {
+	t.Helper()
+	p := slowGetProfile(t, workload)
+	for _, k := range []struct {
+		kind       profile.Kind
+		base, cand profile.Side
+		into       *KindProfile
+	}{
+		{profile.Wait, profile.Side{Stacks: profile.Folded{"[lock];rpc;get": 9000}, Samples: profile.Folded{"[lock];rpc;get": 9}, Ops: 100_000},
+			profile.Side{Stacks: profile.Folded{}, Samples: profile.Folded{}, Ops: 90_000}, &p.Wait},
+		{profile.Alloc, profile.Side{Stacks: profile.Folded{}, Ops: 100_000}, p.Alloc.Cand, &p.Alloc},
+	} {
+		d, err := profile.Diff(k.kind, k.base, k.cand, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*k.into = KindProfile{Base: k.base, Cand: k.cand, Diff: d}
+	}
+	return p
+}
+
+// TestAnEmptySideIsNotListed: a side that recorded nothing of a kind has
+// no folded file, in the report dir or in any report's list of files, and
+// every report says it recorded none; every file listed holds stacks.
+func TestAnEmptySideIsNotListed(t *testing.T) {
+	r := profiledReport(t)
+	r.Profiles[0] = waitlessProfile(t, "workloada")
+	const (
+		noWait  = "workloada: no waits recorded on the candidate's request threads in this pair"
+		noAlloc = "workloada: no allocation samples recorded on the baseline's region servers in this pair"
+	)
+	dir := t.TempDir()
+	written, err := WriteAll(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"workloada.candidate.wait.folded", "workloada.baseline.alloc.folded"} {
+		if _, err := os.Stat(filepath.Join(dir, "profiles", name)); err == nil {
+			t.Errorf("profiles/%s written for a side that recorded nothing", name)
+		}
+	}
+	for _, name := range []string{"workloada.baseline.wait.folded", "workloada.candidate.alloc.folded", "workloadb.baseline.alloc.folded"} {
+		if st, err := os.Stat(filepath.Join(dir, "profiles", name)); err != nil || st.Size() == 0 {
+			t.Errorf("profiles/%s not written with its stacks: %v", name, err)
+		}
+	}
+	for _, path := range written {
+		if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+			t.Errorf("WriteAll lists %s, which is empty or missing: %v", path, err)
+		}
+	}
+	for _, f := range []string{"report.txt", "report.md", "report.html"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := html.UnescapeString(string(b)); !strings.Contains(text, noWait) || !strings.Contains(text, noAlloc) ||
+			strings.Contains(text, "candidate.wait.folded") || strings.Contains(text, "baseline.alloc.folded\"") {
+			t.Errorf("%s does not say which sides recorded nothing, or links their files:\n%s", f, text)
+		}
+	}
+	var got struct {
+		Profiles []struct {
+			Workload string   `json:"workload"`
+			Files    []string `json:"files"`
+			Wait     *struct {
+				CandTotal int64 `json:"cand_total"`
+			} `json:"wait"`
+		} `json:"profiles"`
+		Notes []string `json:"profile_notes"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	p := got.Profiles[0]
+	if p.Wait == nil || p.Wait.CandTotal != 0 || len(p.Files) != 4 || !slices.Contains(got.Notes, noWait+"; compared as none, no folded file written") {
+		t.Errorf("JSON profile %+v, notes %q: want the wait differential against an empty candidate, four files listed, and the note", p, got.Notes)
+	}
+	for _, f := range p.Files {
+		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err != nil || st.Size() == 0 {
+			t.Errorf("report.json lists %s, which is empty or missing: %v", f, err)
+		}
 	}
 }

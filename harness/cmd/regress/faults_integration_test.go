@@ -20,7 +20,7 @@ import (
 )
 
 // The fault tests run the built regress (this test binary as main) against
-// real HBase with a tiny suite (one workload, 1000 rows, 3 pairs of 2 s
+// real HBase with a tiny suite (one workload, 1000 rows, 3 pairs of 10 s
 // trials) and break something mid-run: a region server killed, the server
 // stopped for 10 s, the store's disk full, a core burnt by another process,
 // a signal. Each checks the exit code and message the docs promise, that
@@ -129,12 +129,13 @@ var (
 )
 
 // midMeasure waits for the nth trial to start its load and then for the
-// middle of its measurement window (the suite's 1 s warm-up, 2 s window):
+// middle of its measurement window (the suite's 3 s warm-up, 10 s window):
 // the first interval its log holds, which the load generator writes a tick
-// (1 s) into the window.
+// (1 s) into the window. The first trial waits for its cluster's start,
+// which took 2 min 42 s with two region servers on a loaded 2-core machine.
 func (lr *liveRun) midMeasure(n int) {
 	lr.t.Helper()
-	lr.waitLine(runningRE, n, 3*time.Minute)
+	lr.waitLine(runningRE, n, 10*time.Minute)
 	lr.waitMeasuring(time.Minute)
 }
 
@@ -274,7 +275,7 @@ func (lr *liveRun) checkAfter(want int) {
 func TestFaultRegionServerKilled(t *testing.T) {
 	lr := startFaultRun(t, t.TempDir(), "run", "--version", clustertest.Version(), "--region-servers", "2", "--rs-heap", "512m")
 	pid, _ := strconv.Atoi(lr.waitLine(rsPIDRE, 1, 5*time.Minute)[1])
-	lr.waitStored(1, 5*time.Minute)
+	lr.waitStored(1, 10*time.Minute)
 	lr.midMeasure(2)
 	stored := storedTrials(t, lr.store)
 	killed := time.Now()
@@ -310,7 +311,7 @@ func TestFaultRegionServerKilled(t *testing.T) {
 // trial stays stored; no JVM is left.
 func TestFaultServerStopped(t *testing.T) {
 	lr := startFaultRun(t, t.TempDir(), "run", "--version", clustertest.Version())
-	lr.waitStored(1, 5*time.Minute)
+	lr.waitStored(1, 10*time.Minute)
 	lr.midMeasure(2)
 	dirs := lr.workDirs()
 	if len(dirs) != 1 {
@@ -397,7 +398,7 @@ func TestFaultStoreDiskFull(t *testing.T) {
 	mnt := mountTmpfs(t, "2m")
 	store := filepath.Join(mnt, "store")
 	lr := startFaultRun(t, store, "run", "--version", clustertest.Version())
-	lr.waitStored(1, 5*time.Minute)
+	lr.waitStored(1, 10*time.Minute)
 	fill(t, filepath.Join(mnt, "filler"))
 	code := lr.wait(3 * time.Minute)
 	out := lr.out.String()
@@ -434,7 +435,7 @@ func TestFaultBusyCore(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = burn.Process.Kill(); _ = burn.Wait() })
 	lr := startFaultRun(t, t.TempDir(), "run", "--version", clustertest.Version())
-	code := lr.wait(6 * time.Minute)
+	code := lr.wait(15 * time.Minute)
 	if code != exitOK || !strings.Contains(lr.out.String(), "stored 3 trials") {
 		t.Errorf("exit %d, want 0 and 3 trials stored:\n%s", code, lr.out.String())
 	}
@@ -472,7 +473,7 @@ func TestSignalStopsARunWithClusters(t *testing.T) {
 				time.Sleep(time.Second)
 			}, 0, "interrupted while starting clusters", false},
 		{"compare/SIGINT during the second trial", syscall.SIGINT, []string{"--baseline", v, "--candidate", v},
-			func(lr *liveRun) { lr.waitStored(1, 5*time.Minute); lr.midMeasure(2) }, 1, "this run stored 1 trials before it stopped", false},
+			func(lr *liveRun) { lr.waitStored(1, 10*time.Minute); lr.midMeasure(2) }, 1, "this run stored 1 trials before it stopped", false},
 		{"run/second SIGINT during a trial", syscall.SIGINT, []string{"run", "--version", v},
 			func(lr *liveRun) { lr.midMeasure(1) }, 0, "second interrupt: exiting now without cleaning up: the JVMs of clusters this run started die with it", true},
 	} {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,7 +41,9 @@ func slowGetJar(t *testing.T) string {
 // --profile against the same release without it, puts
 // SlowGetObserver.burn first among the frames whose CPU grew, in the JSON
 // report, with each side's stacks stored beside the trials and written
-// into the report dir.
+// into the report dir: every file listed holds stacks, and a side that
+// recorded nothing of a kind (on a loaded machine a pair's request threads
+// may wait above JFR's threshold not once) is a note, not a file.
 func TestProfileNamesTheAddedFrame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two real HBase clusters; skipped under -short")
@@ -106,8 +109,40 @@ func TestProfileNamesTheAddedFrame(t *testing.T) {
 		t.Errorf("%s grew from 0 to %d samples with P %g: want a P that says it is no chance (<= 0.01)", burn, top.Self.Cand, top.P)
 	}
 	for _, f := range p.Files {
-		if st, err := os.Stat(filepath.Join(out, filepath.FromSlash(f))); err != nil || st.Size() == 0 {
+		if st, err := os.Stat(filepath.Join(out, filepath.FromSlash(f))); err != nil {
 			t.Errorf("folded file %s not written into the report dir: %v", f, err)
+		} else if st.Size() == 0 {
+			t.Errorf("folded file %s is listed, and empty", f)
+		}
+	}
+	var totals struct {
+		Profiles []map[string]json.RawMessage `json:"profiles"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &totals); err != nil {
+		t.Fatal(err)
+	}
+	for kind, what := range map[string]string{"cpu": "CPU samples", "alloc": "allocation samples", "wait": "waits"} {
+		var d *struct {
+			Base int64 `json:"base_total"`
+			Cand int64 `json:"cand_total"`
+		}
+		if raw, ok := totals.Profiles[0][kind]; ok {
+			if err := json.Unmarshal(raw, &d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if d == nil {
+			continue // no differential of this kind: nothing listed
+		}
+		for side, total := range map[string]int64{"baseline": d.Base, "candidate": d.Cand} {
+			file := "profiles/workloadc." + side + "." + kind + ".folded"
+			note := "workloadc: no " + what + " recorded on the " + side + "'s"
+			listed := slices.Contains(p.Files, file)
+			noted := slices.ContainsFunc(got.ProfileNotes, func(n string) bool { return strings.HasPrefix(n, note) })
+			if listed != (total > 0) || noted != (total == 0) {
+				t.Errorf("%s: %d recorded, %s listed %v, a note %q %v: want the file listed when it holds something, the note when not (notes %q)",
+					kind, total, file, listed, note, noted, got.ProfileNotes)
+			}
 		}
 	}
 	stored, _ := filepath.Glob(filepath.Join(store, "*", "*", "profiles", "*.cpu.folded"))
