@@ -44,14 +44,22 @@ type artifactCache struct {
 }
 
 // candidates lists the artifact versions to try for a requested one, best
-// first: a plain version prefers its -hadoop3 build, which is the one made for
-// the Hadoop line that runs on JDK 17, unless plain asks for the plain build
-// (Spec.Plain: the other side of a run has no -hadoop3 build).
+// first: a plain 2.x version prefers its -hadoop3 build, which is the one
+// made for the Hadoop line that runs on JDK 11 and 17, unless plain asks for
+// the plain build (Spec.Plain: the other side of a run has no -hadoop3
+// build). A 0.x version (0.98.0) names its -hadoop2 build: 0.98 was published
+// only as -hadoop1 and -hadoop2.
 func candidates(v string, plain bool) []string {
-	if plain || strings.Contains(v, "-hadoop") {
+	if strings.Contains(v, "-hadoop") {
 		return []string{v}
 	}
-	if maj, _, ok := version.Line(v); ok && maj == 2 {
+	maj, _, ok := version.Line(v)
+	switch {
+	case ok && maj == 0:
+		return []string{v + "-hadoop2", v}
+	case plain:
+		return []string{v}
+	case ok && maj == 2:
 		return []string{v + "-hadoop3", v}
 	}
 	return []string{v}

@@ -154,7 +154,8 @@ func (c *localCluster) startStandalone(s Spec, ln launch) error {
 	if c.infoAddr != "" {
 		opts = append(opts, ln.agent...)
 	}
-	j, err := c.startJVM(ln.jdk.Java, javaArgs(ln.jdk.Major, confDir, ln.jars, s.RSHeap, opts), "", c.logPath, gcLog)
+	main, args := ln.mainArgs(classHMaster, "start")
+	j, err := c.startJVM(ln.jdk.Java, jvmArgs(ln.jdk.Major, confDir, ln.jars, DefaultRSHeap, s.RSHeap, opts, main, args...), "", c.logPath, gcLog)
 	if err != nil {
 		return err
 	}
@@ -259,14 +260,16 @@ func (c *localCluster) startDistributed(ctx context.Context, s Spec, ln launch, 
 			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, zookeeperHeap, "", []string{"-Dzookeeper.jmx.log4j.disable=true"},
 				classZooKeeper, strconv.Itoa(zkPort), zkData)
 		case roleMaster:
-			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, masterHeap, "", s.JVMOpts, classHMaster, "start")
+			main, args := ln.mainArgs(classHMaster, "start")
+			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, masterHeap, "", s.JVMOpts, main, args...)
 		default:
 			p.gcLog = filepath.Join(logDir, p.conf+"-gc.log")
 			opts := append(servercost.GCLogOptions(ln.jdk.Major, p.gcLog), s.JVMOpts...)
 			if p.agent != "" {
 				opts = append(opts, ln.agent...)
 			}
-			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, DefaultRSHeap, heap, opts, classHRegionServer, "start")
+			main, args := ln.mainArgs(classHRegionServer, "start")
+			p.args = jvmArgs(ln.jdk.Major, confDir, ln.jars, DefaultRSHeap, heap, opts, main, args...)
 		}
 	}
 	c.logPath = logs[roleMaster]

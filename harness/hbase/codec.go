@@ -208,7 +208,10 @@ type scanResult struct {
 	hasScannerID      bool
 	moreResults       bool // false only when the server said so
 	moreResultsInRegn bool // false only when the server said so
-	results           []Result
+	// saidInRegion is set when the response carried more_results_in_region
+	// (1.1+); a 0.98 or 1.0 server never sends it.
+	saidInRegion bool
+	results      []Result
 }
 
 func (s *scanResult) decodeRaw(body []byte) error {
@@ -233,7 +236,7 @@ func (s *scanResult) decodeRaw(body []byte) error {
 			case 3:
 				s.moreResults = v != 0
 			case 8:
-				s.moreResultsInRegn = v != 0
+				s.moreResultsInRegn, s.saidInRegion = v != 0, true
 			}
 		case num == 5 && typ == protowire.BytesType:
 			v, n := protowire.ConsumeBytes(b)

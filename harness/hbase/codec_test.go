@@ -242,7 +242,8 @@ func checkRawScanMatchesProto(t *testing.T, body []byte) {
 	}
 	if s.hasScannerID != (resp.ScannerId != nil) || s.scannerID != resp.GetScannerId() ||
 		s.moreResults != (resp.MoreResults == nil || resp.GetMoreResults()) ||
-		s.moreResultsInRegn != (resp.MoreResultsInRegion == nil || resp.GetMoreResultsInRegion()) {
+		s.moreResultsInRegn != (resp.MoreResultsInRegion == nil || resp.GetMoreResultsInRegion()) ||
+		s.saidInRegion != (resp.MoreResultsInRegion != nil) {
 		t.Fatalf("raw flags %+v, proto %v", s, &resp)
 	}
 	if len(s.results) != len(resp.Results) {
@@ -270,6 +271,7 @@ func TestRawScanDecoderMatchesProto(t *testing.T) {
 		"open with rows":  {ScannerId: proto.Uint64(77), MoreResults: proto.Bool(true), MoreResultsInRegion: proto.Bool(true), Results: []*pb.Result{row("a"), row("b")}, CellsPerResult: []uint32{1, 1}},
 		"region done":     {ScannerId: proto.Uint64(1<<40 + 3), MoreResults: proto.Bool(true), MoreResultsInRegion: proto.Bool(false), Results: []*pb.Result{row("c")}},
 		"scan done":       {MoreResults: proto.Bool(false)},
+		"0.98 region end": {ScannerId: proto.Uint64(8), MoreResults: proto.Bool(true), Ttl: proto.Uint32(60000)},
 		"flags unset":     {Results: []*pb.Result{{}}},
 		"heartbeat extra": {HeartbeatMessage: proto.Bool(true), Ttl: proto.Uint32(60000), PartialFlagPerResult: []bool{false}},
 	} {

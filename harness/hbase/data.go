@@ -292,6 +292,17 @@ func (c *Client) scanRegion(ctx context.Context, cn *conn, r *RegionInfo, o Scan
 			st.done = true
 			return nil
 		}
+		if !resp.saidInRegion && len(resp.results) == 0 {
+			// A 0.98 or 1.0 server says neither more_results_in_region nor
+			// more_results=false at a region's end: it answers with no rows
+			// and keeps the scanner open, and its own client moves on to
+			// the next region after closing it.
+			if open {
+				c.closeScanner(cn, r, scannerID)
+			}
+			st.regionX = true
+			return nil
+		}
 		if !moreInRegion {
 			st.regionX = true
 			return nil

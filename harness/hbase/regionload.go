@@ -11,10 +11,10 @@ import (
 )
 
 // ErrNoRegionLoad marks a cluster whose region servers have no
-// GetRegionLoad call: HBase 1.x, where a table's request counts reach the
+// GetRegionLoad call: HBase 0.98 and 1.x, where a table's request counts reach the
 // client only through the master's cluster status, which each server
 // refreshes once per heartbeat (3 s), too coarse for an 8 s window.
-var ErrNoRegionLoad = errors.New("hbase: the region servers have no GetRegionLoad (HBase 1.x); per-table request counts are not available")
+var ErrNoRegionLoad = errors.New("hbase: the region servers have no GetRegionLoad (HBase 0.98 and 1.x); per-table request counts are not available")
 
 // RegionRequests are the requests one region counted since it opened, as
 // its region server read them from the region's live counters when asked.

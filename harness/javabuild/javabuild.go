@@ -1,6 +1,7 @@
 // Package javabuild compiles regress's own small Java programs (the region
-// server agent, the JFR-over-JMX recorder) with this machine's JDK, once per
-// source digest, into a cache directory that later runs reuse.
+// server agent, the JFR-over-JMX recorder, the launcher that starts HBase 0.98
+// on JDK 9+) with this machine's JDK, once per source digest, into a cache
+// directory that later runs reuse.
 package javabuild
 
 import (

@@ -267,7 +267,7 @@ func windowCounts(cs *countServers, a, b countReading) *results.Counts {
 	case a.requestsErr != nil || b.requestsErr != nil:
 		err := errors.Join(a.requestsErr, b.requestsErr)
 		if errors.Is(err, hbase.ErrNoRegionLoad) {
-			notes = append(notes, "server-counted requests not available: HBase 1.x region servers have no GetRegionLoad")
+			notes = append(notes, "server-counted requests not available: HBase 0.98 and 1.x region servers have no GetRegionLoad")
 		} else {
 			notes = append(notes, "server-counted requests not read: "+err.Error())
 		}

@@ -55,7 +55,7 @@ func TestWindowCounts(t *testing.T) {
 			src:  both,
 			a:    countReading{requestsErr: hbase.ErrNoRegionLoad, cacheErr: servercost.ErrNoLiveMetrics},
 			b:    countReading{requestsErr: hbase.ErrNoRegionLoad, cacheErr: servercost.ErrNoLiveMetrics},
-			note: "HBase 1.x region servers have no GetRegionLoad; block cache counts not available: no /prometheus",
+			note: "HBase 0.98 and 1.x region servers have no GetRegionLoad; block cache counts not available: no /prometheus",
 		},
 		{
 			name: "a server restarted",
