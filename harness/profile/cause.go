@@ -13,6 +13,11 @@ import (
 type Pair struct {
 	Workload   string
 	Base, Cand Side
+	// BaseCPUPerOp and CandCPUPerOp are the sides' CPU per operation as
+	// their counted trials measured it (µs; 0: not known). With both set a
+	// CPU path is tested as its share of that cost, not as samples per
+	// operation, which JFR's sampler does not hold steady.
+	BaseCPUPerOp, CandCPUPerOp float64
 }
 
 // Cause is the call path a cost grew along, found across profiled pairs:
@@ -30,8 +35,10 @@ type Cause struct {
 	Shared int
 	// Workloads are the pairs the path grew in, every one it appears in.
 	Workloads []string
-	// DeltaPerOp is the path's mean growth per operation over those pairs
-	// (samples, bytes or µs an operation, as the kind counts).
+	// DeltaPerOp is the path's mean growth per operation over those pairs:
+	// bytes or µs an operation, as the kind counts; CPU samples an
+	// operation, or, where the pairs carry the sides' CPU per operation,
+	// µs of it (scaled by 1e6: Pair.BaseCPUPerOp).
 	DeltaPerOp float64
 	// BaseShare and CandShare are the path's share of each side's weight,
 	// pooled over the pairs.
@@ -42,6 +49,9 @@ type Cause struct {
 	// Tested counts the paths tested: the P each was held to is
 	// CauseAlpha over it.
 	Tested int
+	// CPUMicros says DeltaPerOp is µs of CPU an operation (every pair
+	// carried its sides' CPU per operation), not samples.
+	CPUMicros bool
 }
 
 // CauseAlpha is the family-wise level a cause is named at: a path's
@@ -128,6 +138,7 @@ func fisher(ps []float64) float64 {
 // stored without its samples).
 func FindCause(kind Kind, pairs []Pair) (Cause, bool) {
 	var ps []Pair
+	scaled := kind == CPU
 	for _, p := range pairs {
 		if p.Base.Ops <= 0 || p.Cand.Ops <= 0 {
 			continue
@@ -137,6 +148,22 @@ func FindCause(kind Kind, pairs []Pair) (Cause, bool) {
 		// (no wait above the threshold) is tested as none.
 		if kind != CPU && (p.Base.Samples == nil || p.Cand.Samples == nil) {
 			continue
+		}
+		if kind == CPU && p.BaseCPUPerOp > 0 && p.CandCPUPerOp > 0 {
+			// JFR's CPU samples are not a fixed slice of CPU time: the
+			// sampler takes a bounded number of threads a period, and two
+			// JVMs' counts per operation differed by two thirds for a 5%
+			// cost (2.6.0 against 2.6.1). Where the side's CPU per
+			// operation was measured, a path's samples are read as its
+			// share of that: its exposure is the side's samples over it.
+			bt, ct := p.Base.Stacks.Total(), p.Cand.Stacks.Total()
+			if bt <= 0 || ct <= 0 {
+				continue
+			}
+			p.Base.Ops = max(1, int64(float64(bt)/p.BaseCPUPerOp*1e6))
+			p.Cand.Ops = max(1, int64(float64(ct)/p.CandCPUPerOp*1e6))
+		} else {
+			scaled = false
 		}
 		ps = append(ps, p)
 	}
@@ -283,6 +310,9 @@ func FindCause(kind Kind, pairs []Pair) (Cause, bool) {
 	} else {
 		// From the costlier frame's caller.
 		c.Path = frames[max(0, depth(best.path)-2):]
+	}
+	if scaled {
+		c.DeltaPerOp, c.CPUMicros = c.DeltaPerOp*1e6, true
 	}
 	slices.Sort(c.Workloads)
 	return c, true

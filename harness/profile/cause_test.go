@@ -123,3 +123,30 @@ func TestFindCauseNamesAWaitTheBaselineNeverMet(t *testing.T) {
 		t.Errorf("named %+v from a side whose events were never counted", c)
 	}
 }
+
+// A JVM sampled more often than the other (JFR's sampler is no fixed
+// slice of CPU) counts more samples on every path; with the sides' CPU
+// per operation known, paths are read as shares of it: nothing is named
+// for the sampling, and a path the candidate added is, in µs an operation.
+func TestFindCauseReadsCPUSamplesAsSharesOfTheMeasuredCost(t *testing.T) {
+	base := Folded{read + ";LruBlockCache.getBlock": 150, handler + ";RpcServer.send": 230}
+	oftener := Folded{read + ";LruBlockCache.getBlock": 252, handler + ";RpcServer.send": 382}
+	pair := func(w string, cand Folded) Pair {
+		p := cpuPair(w, base, cand)
+		p.BaseCPUPerOp, p.CandCPUPerOp = 200, 210
+		return p
+	}
+	if c, ok := FindCause(CPU, []Pair{pair("b", oftener), pair("c", oftener), pair("d", oftener)}); ok {
+		t.Errorf("named %+v where the candidate JVM was only sampled more often", c)
+	}
+	added := Folded{read + ";LruBlockCache.getBlock": 150, handler + ";RpcServer.send": 230,
+		read + ";HFileReaderImpl.cacheIfCompactionsOff;Pattern.matcher": 25}
+	c, ok := FindCause(CPU, []Pair{pair("b", added), pair("c", added), pair("d", added)})
+	if !ok || !c.CPUMicros || c.Path[1] != "HFileReaderImpl.cacheIfCompactionsOff" {
+		t.Fatalf("cause %+v (%v), want the added path in µs", c, ok)
+	}
+	// 25 of 405 samples of 210 µs: about 13 µs an operation.
+	if c.DeltaPerOp < 12 || c.DeltaPerOp > 14 {
+		t.Errorf("growth %.1f µs/op, want about 13", c.DeltaPerOp)
+	}
+}

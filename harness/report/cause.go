@@ -69,7 +69,11 @@ func VoteCauses(c *compare.Comparison, profiles []WorkloadProfile) []VoteCause {
 				if !slices.Contains(workloads, p.Workload) || !p.Held() || k.Diff == nil {
 					continue
 				}
-				pairs = append(pairs, profile.Pair{Workload: p.Workload, Base: k.Base, Cand: k.Cand})
+				pr := profile.Pair{Workload: p.Workload, Base: k.Base, Cand: k.Cand}
+				if m, ok := workloadRow(c, p.Workload, metric.CPUPerOp); ok {
+					pr.BaseCPUPerOp, pr.CandCPUPerOp = m.Baseline, m.Candidate
+				}
+				pairs = append(pairs, pr)
 			}
 			cause, ok := profile.FindCause(kind, pairs)
 			if !ok {
@@ -98,6 +102,16 @@ func kindGrew(c *compare.Comparison, row compare.MetricResult, kind profile.Kind
 	return true
 }
 
+// workloadRow is c's row of a metric over one workload's operations.
+func workloadRow(c *compare.Comparison, workload, name string) (compare.MetricResult, bool) {
+	for _, m := range c.Metrics {
+		if m.Workload == workload && m.Op == compare.OpAll && m.Metric == name {
+			return m, true
+		}
+	}
+	return compare.MetricResult{}, false
+}
+
 // kind is p's profile of one kind.
 func (p WorkloadProfile) kind(k profile.Kind) KindProfile {
 	switch k {
@@ -118,9 +132,13 @@ var causeWords = map[profile.Kind]string{profile.CPU: "CPU", profile.Alloc: "all
 func voteCauseLines(causes []VoteCause) []string {
 	var lines []string
 	for _, c := range causes {
+		growth := profile.FormatPerOp(c.Kind, c.DeltaPerOp) + " in "
+		if c.CPUMicros {
+			growth = fmt.Sprintf("%+.1f µs of CPU/op in ", c.DeltaPerOp)
+		}
 		lines = append(lines,
-			fmt.Sprintf("Cause (%s, %s: %s in %s; %.1f%% -> %.1f%% of the side's %s, p %.2g): %s",
-				causeWords[c.Kind], c.Scope, profile.FormatPerOp(c.Kind, c.DeltaPerOp), shortWorkloads(c.Workloads),
+			fmt.Sprintf("Cause (%s, %s: %s%s; %.1f%% -> %.1f%% of the side's %s, p %.2g): %s",
+				causeWords[c.Kind], c.Scope, growth, shortWorkloads(c.Workloads),
 				c.BaseShare*100, c.CandShare*100, kindTotal(c.Kind), c.P, c.CauseLine(6)))
 	}
 	return lines
