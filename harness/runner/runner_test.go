@@ -26,7 +26,11 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// tinySuite is two workloads (one with run-phase inserts) on a few rows, short trials.
+// tinySuite is two workloads (one with run-phase inserts) on a few rows,
+// short trials. A window of 5 s, not 3: at 50 ops/s a window is 250
+// operations, and on a loaded machine (make test beside a release run) one
+// stall of 250 ms in 3 s held 91.6% of the rate and failed RunSingle's
+// held-rate check; 5 s rides out twice that.
 func tinySuite(t *testing.T) *suite.Suite {
 	t.Helper()
 	scen, _ := filepath.Abs(filepath.Join("..", "..", "scenarios"))
@@ -34,7 +38,7 @@ func tinySuite(t *testing.T) *suite.Suite {
 name: tiny
 workloads: [workloadb, workloadd]
 data: {recordcount: 1000, regions: 3}
-run: {threads: 32, target: 50, warmup: 1s, measure: 3s}
+run: {threads: 32, target: 50, warmup: 1s, measure: 5s}
 pairs: {initial: 2, max: 3, looks: 2}
 `), scen)
 	if err != nil {
