@@ -125,6 +125,8 @@ type jsonReport struct {
 	Metrics     []jsonMetric       `json:"metrics"`
 	Warnings    []string           `json:"warnings"`
 	Generated   string             `json:"generated,omitempty"`
+	// DecidedBy is the build of regress that decided (the vote's "Decided by" line).
+	DecidedBy string `json:"decided_by,omitempty"`
 	// ServerCounts are each side's server-counted requests and block cache lookups per workload.
 	ServerCounts     []compare.ServerCounts `json:"server_counts,omitempty"`
 	ServerCountNotes []string               `json:"server_count_notes,omitempty"`
@@ -231,6 +233,7 @@ func renderJSON(w io.Writer, r Report) error {
 	if !r.Generated.IsZero() {
 		out.Generated = r.Generated.UTC().Format("2006-01-02T15:04:05Z")
 	}
+	out.DecidedBy = r.Vote.Regress
 	for _, m := range c.Metrics {
 		jm := toJSONMetric(m)
 		if !hasCI(m) {

@@ -109,3 +109,26 @@ func TestJSONSaysWhichInstanceNoiseWasAssumed(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONNamesTheBuildThatDecided: report.json carries the vote's "Decided
+// by" build as decided_by, and leaves the field out when the build is unknown.
+func TestJSONNamesTheBuildThatDecided(t *testing.T) {
+	for _, build := range []string{"", "regress devel (commit 50db541e, go1.26.8)"} {
+		c := &compare.Comparison{Verdict: compare.Pass, Paired: true}
+		var b strings.Builder
+		if err := renderJSON(&b, Report{Comparison: c, Vote: Vote{Regress: build}}); err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(b.String()), &doc); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := doc["decided_by"]
+		if build == "" && ok {
+			t.Errorf("unknown build: decided_by %v, want the field left out", got)
+		}
+		if build != "" && got != build {
+			t.Errorf("decided_by %v, want %q", got, build)
+		}
+	}
+}
