@@ -459,6 +459,9 @@ func (s *Store) ImportSummaries(m *Manifest, ps []Pending) (entry *Manifest, sto
 	if len(stored) == 0 {
 		return nil, nil, skipped, fmt.Errorf("import into %s: nothing to store", k)
 	}
+	if s.ctx != nil && s.ctx.Err() != nil {
+		return nil, nil, nil, fmt.Errorf("import into %s: %w; nothing was written", k, s.ctx.Err())
+	}
 	if err := os.MkdirAll(filepath.Join(tmp, trialsDir), 0o755); err != nil {
 		return nil, nil, nil, fmt.Errorf("create store entry %s: %w", k, err)
 	}
@@ -466,6 +469,10 @@ func (s *Store) ImportSummaries(m *Manifest, ps []Pending) (entry *Manifest, sto
 	b, err := EncodeManifest(&fresh)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if s.ctx != nil && s.ctx.Err() != nil {
+		// Encoding thousands of summaries takes a while: no write after a signal.
+		return nil, nil, nil, fmt.Errorf("import into %s: %w; nothing was written", k, s.ctx.Err())
 	}
 	if _, err := writeAtomic(filepath.Join(tmp, manifestFile), bytes.NewReader(b)); err != nil {
 		return nil, nil, nil, fmt.Errorf("write manifest of %s: %w", k, err)
