@@ -341,6 +341,16 @@ func (s *Store) Remove(name string) (string, error) {
 		return "", fmt.Errorf("remove %q: %s is %s, not a directory of this store; remove it by hand if it should go", name, filepath.Join(s.root, target), inputfile.Kind(fi.Mode()))
 	}
 	dir := filepath.Join(s.root, target, entry)
+	stored := dir
+	if target == sweepsDir {
+		stored = filepath.Join(s.root, sweepsDir, strings.TrimSuffix(entry, ".json")+".json")
+	}
+	if pathAndStored(name, dir) || pathAndStored(name, stored) {
+		// A copy of the entry here (a backup, another store) and the
+		// store's own: a remove meant for the one seen here would delete the
+		// other, for good.
+		return "", fmt.Errorf("remove %q: it names both %s here and %s in the store %s: to remove the store's, run the command from a folder without ./%s; a folder that is no entry of that store is removed with rm: %w", name, pathKind(name), stored, s.root, name, ErrAmbiguous)
+	}
 	fi, err := os.Lstat(dir)
 	if target == sweepsDir && (errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode().IsRegular()) {
 		return s.removeSweep(name, entry)
