@@ -69,7 +69,9 @@ func (sw *Sweep) Text(w io.Writer) error {
 		for _, st := range s.Steps {
 			marks = append(marks, stepMark(st))
 		}
-		fmt.Fprintf(&b, "  %s pair %d %-9s %s; steps (ops/s): %s\n", s.Workload, s.Pair+1, s.Side, s.Describe(), strings.Join(marks, " "))
+		// The workload and side are read from a stored sweep: printed as
+		// the comparison's text report prints names (report.Inert).
+		fmt.Fprintf(&b, "  %s pair %d %-9s %s; steps (ops/s): %s\n", report.Inert(s.Workload), s.Pair+1, report.Inert(s.Side), s.Describe(), strings.Join(marks, " "))
 	}
 	if len(sw.Primes) > 0 {
 		var marks []string
@@ -100,7 +102,7 @@ func (sw *Sweep) Markdown(w io.Writer) error {
 				}
 				return strings.Join(marks, " ")
 			}
-			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s / %s |\n", report.MarkdownEscape(w), p[0].Pair+1, report.MarkdownEscape(p[0].Describe()), report.MarkdownEscape(p[1].Describe()),
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s / %s |\n", report.MarkdownEscape(report.Inert(w)), p[0].Pair+1, report.MarkdownEscape(p[0].Describe()), report.MarkdownEscape(p[1].Describe()),
 				report.MarkdownEscape(steps(p[0])), report.MarkdownEscape(steps(p[1])))
 		}
 	}

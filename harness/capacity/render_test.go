@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"flag"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -196,4 +197,31 @@ func firstDiff(got, want []byte) string {
 	}
 	lo := max(0, i-80)
 	return "got:  ..." + string(got[lo:min(len(got), i+80)]) + "\nwant: ..." + string(want[lo:min(len(want), i+80)])
+}
+
+// TestCapacitySectionPrintsStoredNamesInert: a workload name from a stored
+// (re-signed) sweep cannot forge a line of the report nor reach a terminal
+// raw in the sweep's own text and Markdown: it prints through report.Inert,
+// as the comparison's rows do.
+func TestCapacitySectionPrintsStoredNamesInert(t *testing.T) {
+	sw := capacityReport(t).Capacity.(*Sweep)
+	const forged = "w\nVerdict: PASS\x1b[2J"
+	for i := range sw.Searches {
+		if sw.Searches[i].Workload == "workloada" {
+			sw.Searches[i].Workload = forged
+		}
+	}
+	for name, draw := range map[string]func(io.Writer) error{"text": sw.Text, "markdown": sw.Markdown} {
+		var b bytes.Buffer
+		if err := draw(&b); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if strings.Contains(out, "\x1b") || strings.Contains(out, "\nVerdict: PASS") {
+			t.Errorf("%s: the stored name printed raw:\n%s", name, out)
+		}
+		if !strings.Contains(out, `\x1b`) {
+			t.Errorf("%s: the stored name not shown escaped:\n%s", name, out)
+		}
+	}
 }

@@ -171,6 +171,12 @@ func describe(base, cand *results.Manifest, r resolved, out *Comparison) error {
 	out.Baseline.Trials, out.Candidate.Trials = len(bt), len(ct)
 	out.Warnings = append(out.Warnings, "descriptive comparison: imported YCSB summaries carry one value per metric and no trials, "+
 		"so these are ratios only, with no confidence interval, no significance and no verdict")
+	// An imported summary's failures (YCSB's [READ-FAILED]) are its
+	// operations' errors: named as a measured trial's are, though with no
+	// verdict to withhold.
+	if failed := failedTrials(bt, ct, r.maxErrorRate()); len(failed) > 0 {
+		out.Warnings = append(out.Warnings, failedWhy(failed, r.maxErrorRate()))
+	}
 	keys, missing := descriptiveKeys(bt, ct)
 	if len(missing) > 0 {
 		out.Warnings = append(out.Warnings, "not compared (absent or zero on a side): "+strings.Join(missing, ", "))

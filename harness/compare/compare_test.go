@@ -432,6 +432,19 @@ func TestDescriptiveForImportedSummaries(t *testing.T) {
 	if _, err := Compare(base, empty, Config{}); err == nil || !strings.Contains(err.Error(), "neither trials nor imported summaries") {
 		t.Errorf("empty candidate: err %v", err)
 	}
+	// A summary whose operations failed (YCSB's [READ-FAILED], stored as
+	// READ's errors) is named, as a measured trial above the rate is.
+	failing := sum(1.3, 900)
+	op := failing.Ops["READ"]
+	op.Errors = op.Count / 10
+	failing.Ops["READ"] = op
+	cand.Summaries = []results.Trial{failing}
+	if cmp, err = Compare(base, cand, Config{}); err != nil {
+		t.Fatal(err)
+	}
+	if !hasWarning(cmp, "failed more operations than run.max_error_rate allows") {
+		t.Errorf("a summary with 10%% of its reads failed: warnings %q, want its failures named", cmp.Warnings)
+	}
 }
 
 func TestMissingMetricIsSkippedWithWarning(t *testing.T) {

@@ -51,21 +51,25 @@ func ShiftLine(s Series, sh Shift) string {
 // WriteText writes one table per workload (a row per release, a column per
 // metric: the change against the reference and its status mark) and the
 // shifts found.
+// Names read from the store (suite, releases, workloads, metrics with
+// their operation) print through report.Inert, notes through
+// report.InertProse, as in the comparison's text report: a stored name
+// cannot pass for a line of the history's own.
 func WriteText(w io.Writer, h *History) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "history of suite %s: %d releases against reference %s\n", h.Suite, len(h.Releases), h.Reference)
+	fmt.Fprintf(&b, "history of suite %s: %d releases against reference %s\n", report.Inert(h.Suite), len(h.Releases), report.Inert(h.Reference))
 	fmt.Fprintf(&b, "cells: change of the release against the reference (geometric mean over its pairs); marks: R regressed, I improved, ~ not worse, ? inconclusive (interval bounds one-sided at alpha %.2f), * a shift starts here\n", h.Alpha)
 	for _, w := range workloadsOf(h) {
 		ss := seriesOf(h, w)
-		fmt.Fprintf(&b, "\n%s\n", w)
+		fmt.Fprintf(&b, "\n%s\n", report.Inert(w))
 		tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 		fmt.Fprint(tw, "release")
 		for _, s := range ss {
-			fmt.Fprintf(tw, "\t%s", s.Metric)
+			fmt.Fprintf(tw, "\t%s", report.Inert(s.Metric))
 		}
 		fmt.Fprintln(tw)
 		for i, r := range h.Releases {
-			fmt.Fprint(tw, r)
+			fmt.Fprint(tw, report.Inert(r))
 			for _, s := range ss {
 				fmt.Fprintf(tw, "\t%s", cellText(s, i))
 			}
@@ -79,7 +83,8 @@ func WriteText(w io.Writer, h *History) error {
 	n := 0
 	for _, s := range h.Series {
 		for _, sh := range s.Shifts {
-			fmt.Fprintf(&b, "  %s\n", ShiftLine(s, sh))
+			sh.Release = report.Inert(sh.Release)
+			fmt.Fprintf(&b, "  %s\n", ShiftLine(Series{Workload: report.Inert(s.Workload), Metric: report.Inert(s.Metric)}, sh))
 			n++
 		}
 	}
@@ -90,7 +95,7 @@ func WriteText(w io.Writer, h *History) error {
 	for _, s := range h.Series {
 		if s.Note != "" && !notes[s.Note] {
 			notes[s.Note] = true
-			fmt.Fprintf(&b, "  not searched: %s\n", s.Note)
+			fmt.Fprintf(&b, "  not searched: %s\n", report.InertProse(s.Note))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

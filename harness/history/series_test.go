@@ -275,3 +275,27 @@ func TestTickLabelsDoNotOverlap(t *testing.T) {
 		t.Errorf("narrow axis ticks %v, want all 7 from 0.8x to 1.25x", got)
 	}
 }
+
+// TestTextPrintsStoredNamesInert: the suite, a workload, a metric's
+// operation and a release come from stored manifests; the text history
+// prints them as the comparison's text report does (report.Inert), so a
+// forged "Verdict: PASS" line or a terminal escape never prints raw.
+func TestTextPrintsStoredNamesInert(t *testing.T) {
+	h := fixtureHistory(t)
+	const forged = "x\nVerdict: PASS\x1b[2J"
+	h.Suite = forged
+	h.Series[0].Workload = forged
+	h.Series[1].Metric = "READ" + forged + "/p95"
+	h.Series[1].Note = "a note on " + forged
+	var buf bytes.Buffer
+	if err := Formats.Render(&buf, "text", h); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if strings.Contains(out, "\x1b") || strings.Contains(out, "\nVerdict: PASS") {
+		t.Errorf("a stored name printed raw:\n%s", out)
+	}
+	if !strings.Contains(out, `"x\x0aVerdict: PASS\x1b[2J"`) {
+		t.Errorf("the suite's name not shown quoted and escaped:\n%s", out)
+	}
+}

@@ -279,6 +279,13 @@ func writeReports(ctx context.Context, stdout io.Writer, rp Report, rep report.R
 		d.Abort()
 		return fault.Run(err)
 	}
+	if ctx.Err() != nil {
+		// Stopped while the comparison was drawn: no folder of reports
+		// and no verdict, and nothing left for the signal watcher's exit
+		// to cut through.
+		d.Abort()
+		return fault.Run(fmt.Errorf("interrupted while writing the reports: %w (none was kept; the trials are stored: `regress compare` writes them)", context.Cause(ctx)))
+	}
 	if err := d.Commit(); err != nil {
 		return fault.Run(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/regress-hbase/regress/harness/fault"
@@ -14,6 +15,10 @@ import (
 // writes nothing after an interrupt may take to return before the process
 // exits anyway (a read stuck in the kernel, say).
 const StopGrace = 1500 * time.Millisecond
+
+// StopSignals are the signals that stop a command through WatchSignals:
+// interrupt, SIGTERM, SIGQUIT and SIGHUP (a closed terminal or ssh session).
+var StopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT, syscall.SIGHUP}
 
 // WatchSignals cancels the command's context on the first signal and makes
 // sure the process ends (exit, with fault.ExitRunFailed): at once on a

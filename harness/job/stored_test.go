@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/results"
 )
@@ -100,5 +101,35 @@ func TestCompareInterruptedWritesNoReport(t *testing.T) {
 	}
 	if err := j.Run(context.Background(), io.Discard); err != nil {
 		t.Errorf("the same compare, not interrupted: %v", err)
+	}
+}
+
+// TestDecideInterruptedLeavesNoReport: a signal while the comparison is
+// drawn (past the check before it) keeps no report folder and no temporary
+// one beside it: the watcher's exit 1.5 s later cut through the writing and
+// left `.reports.tmp-*`, or committed reports with no verdict printed.
+func TestDecideInterruptedLeavesNoReport(t *testing.T) {
+	st, err := results.OpenReadOnly(filepath.Join("..", "..", "testdata", "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bm, err := st.Resolve("example-2.6.0", "example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm, err := st.Resolve("example-2.6.1", "example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	parent := t.TempDir()
+	err = Decide(ctx, io.Discard, st, bm, cm, compare.Config{}, Report{Out: filepath.Join(parent, "reports"), Format: "text"})
+	var re *fault.RunError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("Decide with its context ended: %v, want a run error saying it was interrupted", err)
+	}
+	if ents, _ := os.ReadDir(parent); len(ents) > 0 {
+		t.Errorf("left %v in the reports' parent", ents)
 	}
 }

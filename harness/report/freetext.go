@@ -123,6 +123,11 @@ func quotedInert(s string) bool {
 	return true
 }
 
+// InertProse is a sentence regress wrote around free text (a note naming
+// a workload or an operation) as the plain-text formats print it: control
+// and format characters escaped, a '<' that could open a tag written \u003c.
+func InertProse(s string) string { return inertProse(s, nil, 0) }
+
 // inertProse is a sentence regress wrote around free text (a warning
 // naming an environment, a note naming a workload): the names in it that
 // are not plain replaced by their Inert form (names), control and format

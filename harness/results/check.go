@@ -341,6 +341,16 @@ func (s *Store) Remove(name string) (string, error) {
 		return "", fmt.Errorf("remove %q: %s is %s, not a directory of this store; remove it by hand if it should go", name, filepath.Join(s.root, target), inputfile.Kind(fi.Mode()))
 	}
 	dir := filepath.Join(s.root, target, entry)
+	stored := dir
+	if target == sweepsDir {
+		stored = filepath.Join(s.root, sweepsDir, strings.TrimSuffix(entry, ".json")+".json")
+	}
+	if pathAndStored(name, dir) || pathAndStored(name, stored) {
+		// A copy of the entry here (a backup, another store) and the
+		// store's own: a remove meant for the one seen here would delete the
+		// other, for good.
+		return "", fmt.Errorf("remove %q: it names both %s here and %s in the store %s: to remove the store's, run the command from a folder without ./%s; a folder that is no entry of that store is removed with rm: %w", name, pathKind(name), stored, s.root, name, ErrAmbiguous)
+	}
 	fi, err := os.Lstat(dir)
 	if target == sweepsDir && (errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode().IsRegular()) {
 		return s.removeSweep(name, entry)
@@ -459,6 +469,9 @@ func (s *Store) ImportSummaries(m *Manifest, ps []Pending) (entry *Manifest, sto
 	if len(stored) == 0 {
 		return nil, nil, skipped, fmt.Errorf("import into %s: nothing to store", k)
 	}
+	if s.ctx != nil && s.ctx.Err() != nil {
+		return nil, nil, nil, fmt.Errorf("import into %s: %w; nothing was written", k, s.ctx.Err())
+	}
 	if err := os.MkdirAll(filepath.Join(tmp, trialsDir), 0o755); err != nil {
 		return nil, nil, nil, fmt.Errorf("create store entry %s: %w", k, err)
 	}
@@ -466,6 +479,10 @@ func (s *Store) ImportSummaries(m *Manifest, ps []Pending) (entry *Manifest, sto
 	b, err := EncodeManifest(&fresh)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if s.ctx != nil && s.ctx.Err() != nil {
+		// Encoding thousands of summaries takes a while: no write after a signal.
+		return nil, nil, nil, fmt.Errorf("import into %s: %w; nothing was written", k, s.ctx.Err())
 	}
 	if _, err := writeAtomic(filepath.Join(tmp, manifestFile), bytes.NewReader(b)); err != nil {
 		return nil, nil, nil, fmt.Errorf("write manifest of %s: %w", k, err)

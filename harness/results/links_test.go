@@ -241,6 +241,31 @@ func TestANameThatIsAlsoAPathIsAmbiguous(t *testing.T) {
 	if _, _, err := s.ReadSweep("r1"); !errors.Is(err, ErrAmbiguous) {
 		t.Errorf("ReadSweep(r1) = %v, want it refused as ambiguous", err)
 	}
+	// And for `results remove`: ./2.6.1/ENTRY, a copy of the entry here,
+	// is not the store's; removing the store's one for it loses it.
+	name := filepath.Join("2.6.1", filepath.Base(s.Dir(KeyOf(m))))
+	if err := os.Mkdir(name, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Remove(name); !errors.Is(err, ErrAmbiguous) {
+		t.Errorf("Remove(%s) = %v, want it refused as ambiguous", name, err)
+	}
+	if _, err := os.Stat(s.Dir(KeyOf(m))); err != nil {
+		t.Errorf("the store's entry went: %v", err)
+	}
+	if err := os.MkdirAll("capacity", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("capacity", "r1.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Remove("capacity/r1.json"); !errors.Is(err, ErrAmbiguous) {
+		t.Errorf("Remove(capacity/r1.json) = %v, want it refused as ambiguous", err)
+	}
+	t.Chdir(s.Root())
+	if _, err := s.Remove(name); err != nil {
+		t.Errorf("Remove(%s) from the store's own folder: %v", name, err)
+	}
 }
 
 // A label cannot pass for a name the store gives itself: the sweeps'

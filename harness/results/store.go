@@ -895,16 +895,23 @@ var ErrAmbiguous = errors.New("ambiguous name")
 // without a word. A path written as one (./NAME, DIR/NAME, an absolute
 // path) is no name and passes, as does a store rooted here (the two are one).
 func ambiguous(ref, stored, what, instead string) error {
-	if checkName("name", ref) != nil {
-		return nil
-	}
-	if _, err := os.Lstat(ref); err != nil {
-		return nil
-	}
-	if _, err := os.Lstat(stored); err != nil || sameFile(ref, stored) {
+	if checkName("name", ref) != nil || !pathAndStored(ref, stored) {
 		return nil
 	}
 	return fmt.Errorf("%q names both %s here and %s (%s): say which: ./%s for the one here, or %s for the stored one: %w", ref, pathKind(ref), what, stored, ref, instead, ErrAmbiguous)
+}
+
+// pathAndStored is the one test of ambiguity every command's name of
+// stored results goes through (Resolve, ReadSweep, Remove): ref is a path
+// here (relative to the current directory) and stored, what a store holds
+// under that name, is there too, and the two are not one (a store rooted
+// here names its entries as paths too).
+func pathAndStored(ref, stored string) bool {
+	if _, err := os.Lstat(ref); err != nil {
+		return false
+	}
+	_, err := os.Lstat(stored)
+	return err == nil && !sameFile(ref, stored)
 }
 
 // sameFile says whether two paths are one file or directory (a store

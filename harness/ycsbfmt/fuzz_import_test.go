@@ -2,6 +2,7 @@ package ycsbfmt
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -41,12 +42,12 @@ func FuzzImportIdentity(f *testing.F) {
 	f.Add([]byte("\ufeff[OVERALL], RunTime(ms), 10\r\n[READ], Operations, 2\r\n[READ], Return=OK, 2\r\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		b = normalise(b)
-		want, werr := summariesOf([]source{{"out.txt", b}}, "w")
+		want, werr := summariesOf(context.Background(), []source{{"out.txt", b}}, "w")
 		for name, v := range map[string][]byte{
 			"CRLF": bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")),
 			"BOM":  append([]byte("\xef\xbb\xbf"), b...),
 		} {
-			got, err := summariesOf([]source{{"out.txt", v}}, "w")
+			got, err := summariesOf(context.Background(), []source{{"out.txt", v}}, "w")
 			if (err == nil) != (werr == nil) {
 				t.Fatalf("%s: %v, LF: %v", name, err, werr)
 			}
@@ -143,7 +144,7 @@ func FuzzImportOrder(f *testing.F) {
 					in = append(in, srcs[j])
 				}
 			}
-			ss, err := summariesOf(in, "w")
+			ss, err := summariesOf(context.Background(), in, "w")
 			var ids []string
 			for _, s := range ss {
 				ids = append(ids, s.trial.ID)

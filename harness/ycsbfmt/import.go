@@ -29,15 +29,36 @@ func IsHdrLog(path string, content []byte) bool {
 
 // ParseBytes reads one file's content as text output or as an interval log.
 func ParseBytes(path string, content []byte) ([]*Run, error) {
+	return parseBytes(context.Background(), path, content)
+}
+
+// parseBytes is ParseBytes ending when ctx does.
+func parseBytes(ctx context.Context, path string, content []byte) ([]*Run, error) {
 	content = bytes.TrimPrefix(content, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
+	in := ctxReader{ctx, bytes.NewReader(content)}
 	if IsHdrLog(path, content) {
-		r, err := ParseHdrLog(path, bytes.NewReader(content))
+		r, err := ParseHdrLog(path, in)
 		if err != nil {
 			return nil, err
 		}
 		return []*Run{r}, nil
 	}
-	return ParseText(path, bytes.NewReader(content))
+	return ParseText(path, in)
+}
+
+// ctxReader ends a parse when ctx does: an interrupted import stops within
+// one read of its input, not after parsing all of it (20,000 runs of text
+// went on for 1.3 s after a signal).
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // ReadFile reads a YCSB text output or .hdr interval log from disk.
@@ -142,20 +163,60 @@ func (r *Run) Trial(id, workload string) results.Trial {
 		}
 		t.Ops[name] = st
 	}
-	// YCSB measures the operations that did not return OK under X-FAILED:
-	// they are X's failures, never an operation of their own.
-	for name, st := range t.Ops {
-		base, ok := strings.CutSuffix(name, "-FAILED")
-		if !ok || base == "" {
+	// YCSB measures the operations that did not return OK under blocks of
+	// their own (X-FAILED, or X-NOT_FOUND and X-ERROR with
+	// reportlatencyforeacherror): they are X's failures, never an operation
+	// of their own, and never successes of X: its count holds them, its
+	// errors count them even where no Return= line does, and their
+	// latencies stay apart in Failed.
+	for _, name := range r.OpNames() {
+		base := r.failureOf(name)
+		st, ok := t.Ops[name]
+		if base == "" || !ok {
+			continue
+		}
+		if base == "CLEANUP" {
+			delete(t.Ops, name) // as CLEANUP itself: not a workload operation
 			continue
 		}
 		b := t.Ops[base]
 		b.Count += st.Count
-		b.Failed = &results.FailedStats{Count: st.Count, Intended: st.Intended, Service: st.Service}
+		b.Failed = mergeFailed(b.Failed, &results.FailedStats{Count: st.Count, Intended: st.Intended, Service: st.Service})
+		b.Errors = min(max(b.Errors, b.Failed.Count), b.Count)
 		t.Ops[base] = b
 		delete(t.Ops, name)
 	}
 	return t
+}
+
+// mergeFailed joins two failure blocks of one operation (READ-NOT_FOUND
+// and READ-ERROR): counts add; the extremes and the mean merge exactly,
+// percentiles cannot and are left out (zero: not reported).
+func mergeFailed(a, b *results.FailedStats) *results.FailedStats {
+	if a == nil {
+		return b
+	}
+	return &results.FailedStats{
+		Count:    a.Count + b.Count,
+		Intended: mergeExtremes(a.Intended, a.Count, b.Intended, b.Count),
+		Service:  mergeExtremes(a.Service, a.Count, b.Service, b.Count),
+	}
+}
+
+func mergeExtremes(a results.Latency, na int64, b results.Latency, nb int64) results.Latency {
+	l := results.Latency{MaxMicros: max(a.MaxMicros, b.MaxMicros)}
+	switch {
+	case a.MinMicros == 0:
+		l.MinMicros = b.MinMicros
+	case b.MinMicros == 0:
+		l.MinMicros = a.MinMicros
+	default:
+		l.MinMicros = min(a.MinMicros, b.MinMicros)
+	}
+	if na+nb > 0 && a.MeanMicros > 0 && b.MeanMicros > 0 {
+		l.MeanMicros = (a.MeanMicros*float64(na) + b.MeanMicros*float64(nb)) / float64(na+nb)
+	}
+	return l
 }
 
 // percentileNames maps the percentiles a Latency holds to their names in the metric catalogue.

@@ -2,6 +2,7 @@ package ycsbfmt
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -30,7 +31,8 @@ const LoadSuffix = "-load"
 // comes from the content (line endings and byte order marks aside) and,
 // for .hdr logs, the operation each measures: the same output imported
 // again has the same id.
-func summariesOf(srcs []source, workload string) ([]importedSummary, error) {
+// It stops when ctx ends, returning ctx's error.
+func summariesOf(ctx context.Context, srcs []source, workload string) ([]importedSummary, error) {
 	type textRun struct {
 		r    *Run
 		id   string
@@ -43,7 +45,10 @@ func summariesOf(srcs []source, workload string) ([]importedSummary, error) {
 	// given: a store may hold summaries under it.
 	legacy := sha256.New()
 	for _, s := range srcs {
-		runs, err := ParseBytes(s.path, s.b)
+		runs, err := parseBytes(ctx, s.path, s.b)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -92,6 +97,9 @@ func summariesOf(srcs []source, workload string) ([]importedSummary, error) {
 	legacyID := hex.EncodeToString(legacy.Sum(nil))[:12]
 	var out []importedSummary
 	for i, t := range texts {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		w, notes := workload, t.r.Notes
 		if t.load {
 			w = workload + LoadSuffix

@@ -94,7 +94,10 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 		}
 		srcs = append(srcs, source{path, b})
 	}
-	summaries, err := summariesOf(srcs, workload)
+	summaries, err := summariesOf(ctx, srcs, workload)
+	if ctx.Err() != nil {
+		return interrupted("nothing was stored")
+	}
 	if err != nil {
 		return fault.Usage(fmt.Errorf("import-ycsb: %w", err))
 	}

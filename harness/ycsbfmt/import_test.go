@@ -3,6 +3,7 @@ package ycsbfmt
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -324,5 +325,70 @@ func TestParseTextVoteThreadAverages(t *testing.T) {
 	}
 	if st.Intended.MinMicros != 180 || st.Intended.MaxMicros != 95231 {
 		t.Errorf("min %v max %v, want 180 and 95231", st.Intended.MinMicros, st.Intended.MaxMicros)
+	}
+}
+
+// TestTrialKeepsFailuresApart checks that YCSB's failure blocks ([READ-FAILED],
+// or [READ-NOT_FOUND] and [READ-ERROR] with reportlatencyforeacherror) are
+// stored as READ's failures: counted among READ's errors even where no
+// Return= line counts them, their latencies apart, never an operation of
+// their own nor successes of READ.
+func TestTrialKeepsFailuresApart(t *testing.T) {
+	head := func(ops int64) string {
+		return fmt.Sprintf("[OVERALL], RunTime(ms), 10000\n[OVERALL], Throughput(ops/sec), %g\n", float64(ops)/10)
+	}
+	const okRead = "[READ], Operations, 1000\n[READ], AverageLatency(us), 500\n[READ], 99thPercentileLatency(us), 1500\n[READ], Return=OK, 1000\n"
+	block := func(name string, n int) string {
+		return fmt.Sprintf("[%s], Operations, %d\n[%s], AverageLatency(us), 30000\n[%s], MaxLatency(us), 60000\n[%s], 99thPercentileLatency(us), 55000\n", name, n, name, name, name)
+	}
+	for _, tc := range []struct {
+		name, text, op             string
+		count, errors, failed      int64
+		total                      int64 // every block's operations, when not count
+		failedP99, okP99, okMeanUs float64
+	}{
+		{name: "failed block without Return= lines", text: okRead + block("READ-FAILED", 100),
+			op: "READ", count: 1100, errors: 100, failed: 100, failedP99: 55000, okP99: 1500, okMeanUs: 500},
+		{name: "failed block and Return=ERROR count once", text: okRead + "[READ], Return=ERROR, 100\n" + block("READ-FAILED", 100),
+			op: "READ", count: 1100, errors: 100, failed: 100, failedP99: 55000, okP99: 1500, okMeanUs: 500},
+		{name: "every read failed", text: block("READ-FAILED", 100),
+			op: "READ", count: 100, errors: 100, failed: 100, failedP99: 55000},
+		{name: "a block per status", text: okRead + "[READ], Return=NOT_FOUND, 60\n[READ], Return=ERROR, 40\n" + block("READ-NOT_FOUND", 60) + block("READ-ERROR", 40),
+			op: "READ", count: 1100, errors: 100, failed: 100, okP99: 1500, okMeanUs: 500},
+		{name: "read-modify-write's failures are its own", text: okRead + block("READ-MODIFY-WRITE-FAILED", 10),
+			op: "READ-MODIFY-WRITE", count: 10, errors: 10, failed: 10, failedP99: 55000, total: 1010},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			total := tc.count
+			if tc.total > 0 {
+				total = tc.total
+			}
+			runs, err := ParseText("t.txt", strings.NewReader(head(total)+tc.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := runs[0].Trial("id", "w")
+			for name := range tr.Ops {
+				if strings.Contains(name, "-FAILED") || strings.Contains(name, "-NOT_FOUND") || strings.HasSuffix(name, "-ERROR") {
+					t.Errorf("failure block stored as an operation of its own: %q", name)
+				}
+			}
+			o, ok := tr.Ops[tc.op]
+			if !ok {
+				t.Fatalf("no %s in %v", tc.op, tr.Ops)
+			}
+			if o.Count != tc.count || o.Errors != tc.errors {
+				t.Errorf("%s: count %d errors %d, want %d and %d (failures must not pass as successes)", tc.op, o.Count, o.Errors, tc.count, tc.errors)
+			}
+			if o.Failed == nil || o.Failed.Count != tc.failed || o.Failed.Service.P99Micros != tc.failedP99 {
+				t.Errorf("%s: failed %+v, want count %d p99 %v", tc.op, o.Failed, tc.failed, tc.failedP99)
+			}
+			if o.Service.P99Micros != tc.okP99 || o.Service.MeanMicros != tc.okMeanUs {
+				t.Errorf("%s: service p99 %v mean %v, want the successes' %v and %v", tc.op, o.Service.P99Micros, o.Service.MeanMicros, tc.okP99, tc.okMeanUs)
+			}
+			if tc.name == "a block per status" && o.Failed != nil && (o.Failed.Service.MeanMicros != 30000 || o.Failed.Service.MaxMicros != 60000) {
+				t.Errorf("merged failures: mean %v max %v, want 30000 and 60000", o.Failed.Service.MeanMicros, o.Failed.Service.MaxMicros)
+			}
+		})
 	}
 }

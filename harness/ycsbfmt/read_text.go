@@ -760,11 +760,16 @@ func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // failureOf names the operation a block measures the failures of
 // ("READ-FAILED", or "READ-NOT_FOUND" with reportlatencyforeacherror), or
-// "" when it is an operation of its own: the longest other operation of
-// the run it extends, READ-MODIFY-WRITE being YCSB's own name.
+// "" when it is an operation of its own: X-FAILED is X's, else the longest
+// other operation of the run it extends, READ-MODIFY-WRITE being YCSB's own name.
 func (r *Run) failureOf(name string) string {
 	if slices.Contains(knownOps, name) {
 		return ""
+	}
+	if base, ok := strings.CutSuffix(name, "-FAILED"); ok && base != "" {
+		// YCSB's own name for every failure: READ-MODIFY-WRITE-FAILED is
+		// READ-MODIFY-WRITE's, even in a run where it never succeeded.
+		return base
 	}
 	// The longest operation of the run name extends: its prefixes before
 	// each '-', from the end.

@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"strings"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -139,8 +138,10 @@ func main() {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	// SIGQUIT stops a command as SIGTERM does (exit 3, a stopped run), not
-	// with Go's goroutine dump and exit 2, the code of bad input.
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT)
+	// with Go's goroutine dump and exit 2, the code of bad input; SIGHUP (a
+	// closed terminal or ssh session) too, not by the kernel at once, which
+	// left an interrupted import's folder behind.
+	signal.Notify(sigs, job.StopSignals...)
 	quick := func() bool { c := running.Load(); return c == nil || c.Annotations[stopsAtOnce] != "" }
 	go job.WatchSignals(sigs, cancel, quick, os.Stderr, ycsbmode.LogFormatArg(os.Args[1:]), os.Exit)
 	os.Exit(execute(ctx, newRootCmd(), os.Args[1:], os.Stderr))
