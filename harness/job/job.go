@@ -498,7 +498,7 @@ func machineEnvironment(ctx context.Context, log *slog.Logger) results.Environme
 	if err != nil {
 		log.Warn("environment: JDK version unknown", "err", err)
 	}
-	return results.CurrentEnvironment(jdk.Label())
+	return results.CurrentEnvironment(sut.StoredJDK(jdk, nil))
 }
 
 // topology is the shape of every cluster this run starts: the flags over the suite's.
