@@ -102,22 +102,6 @@ func jdkNeeds(version string) string {
 	return "JDK " + strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
-// Label names the JDK as a store records it: "JDK 17.0.15 (/usr/bin/java)"; "" for none.
-func (j JDK) Label() string { return j.LabelWith(nil) }
-
-// LabelWith is Label naming the JVM options a suite gave every server on
-// this JDK: "JDK 11.0.13 -XX:-TieredCompilation (/opt/jdk11/bin/java)".
-func (j JDK) LabelWith(opts []string) string {
-	if j.Java == "" {
-		return ""
-	}
-	v := j.Version
-	if len(opts) > 0 {
-		v += " " + strings.Join(opts, " ")
-	}
-	return "JDK " + v + " (" + j.Java + ")"
-}
-
 // jdkOpts are s's suite options for a JDK's major version, less any
 // option the command line's own JVMOpts set (theirs win, and the label
 // must not name an option the JVM did not run with).

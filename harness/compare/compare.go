@@ -95,8 +95,8 @@ func compare(base, cand *results.Manifest, cfg Config) (*Comparison, []detail, e
 	if len(base.Summaries) > 0 || len(cand.Summaries) > 0 {
 		out.Warnings = append(out.Warnings, "imported summaries are ignored because both sides have measured trials")
 	}
-	noise := InstanceNoise(cfg, base.Version, cand.Version, ServerJDK(base), ServerJDK(cand)) // lines.go
-	r.InstanceSD = noise.SD
+	n := instanceNoise(base, cand, cfg) // noise.go
+	r.InstanceSD = n.SD
 	failed := failedTrials(base.Trials, cand.Trials, r.maxErrorRate())
 	details, err := infer(base.Trials, cand.Trials, r, out)
 	if err != nil {
@@ -105,8 +105,8 @@ func compare(base, cand *results.Manifest, cfg Config) (*Comparison, []detail, e
 		}
 		return nil, nil, err
 	}
-	addLineNotes(out, noise)
-	out.InstanceNoise = assumedNoise(noise, cfg)
+	addLineNotes(out, n)
+	out.InstanceNoise = n.Assumed(cfg.Noise())
 	markFailed(out, failed, r.maxErrorRate())
 	return out, details, nil
 }

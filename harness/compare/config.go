@@ -87,13 +87,13 @@ type Config struct {
 	// InstanceSD measured on that line: a comparison takes its sides'
 	// lines' figure (the larger per metric when they differ) in place of
 	// InstanceSD, and says so in a warning when a side's line has none and
-	// InstanceSD stands in (lines.go).
+	// InstanceSD stands in (package noise).
 	InstanceSDByLine map[string]map[string]float64
 	// InstanceSDByJDK gives, per JDK major version ("11"), the instance sd
 	// measured on JVMs of that JDK: a side on a listed JDK raises the
 	// figure its line gave to the JDK's, metric by metric, where larger
 	// (JDK 11's JIT draws offsets several times JDK 17's, on 2.4 and 2.6
-	// alike; lines.go).
+	// alike; package noise).
 	InstanceSDByJDK map[string]map[string]float64
 	// MaxErrorRate is the share of a trial's operations that may fail (the
 	// suite's run.max_error_rate, which the runner holds every trial to): a
@@ -172,17 +172,8 @@ func (c Config) resolve() (resolved, error) {
 		}
 		r.primaryTol[k] = v
 	}
-	if err := checkInstanceSD("", c.InstanceSD); err != nil {
+	if err := c.Noise().Check(); err != nil {
 		return r, err
-	}
-	if err := checkLines(c.InstanceSDByLine); err != nil {
-		return r, err
-	}
-	if err := checkJDKs(c.InstanceSDByJDK); err != nil {
-		return r, err
-	}
-	if c.InstanceRuns < 0 {
-		return r, fmt.Errorf("compare: instance runs %d is negative; give the number of runs the instance sd was measured over", c.InstanceRuns)
 	}
 	gate := c.Gate
 	if gate == nil {
@@ -204,25 +195,6 @@ func (c Config) resolve() (resolved, error) {
 		r.detect = append(r.detect, s)
 	}
 	return r, nil
-}
-
-// checkInstanceSD refuses an instance sd map with an unknown metric or a
-// value that is no fraction; line names the HBase line it is for, if any.
-func checkInstanceSD(line string, sd map[string]float64) error {
-	of := ""
-	if line != "" {
-		of = " of " + line
-	}
-	for _, k := range slices.Sorted(maps.Keys(sd)) {
-		v := sd[k]
-		if !metric.IsMetric(k) {
-			return fmt.Errorf("compare: instance sd%s for unknown metric %q; known metrics: %s", of, k, metric.List())
-		}
-		if math.IsNaN(v) || v < 0 || v > 1 {
-			return fmt.Errorf("compare: instance sd%s %v for %s is not a fraction in [0, 1] (0.017 is 1.7%%)", of, v, k)
-		}
-	}
-	return nil
 }
 
 // detectOnly reports whether a metric is selected by DetectOnly.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/regress-hbase/regress/harness/noise"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -200,7 +201,7 @@ func nestedEstimate(d []float64, blocks []int, pool instancePool) (estimate, boo
 
 // widenedNote is the note of a row whose interval oneInstanceOffset widened.
 func widenedNote(pool instancePool) string {
-	return fmt.Sprintf("interval holds the offset between two server JVMs (sd %s assumed), which one instance a side cannot see", pctText(math.Sqrt(pool.v)))
+	return fmt.Sprintf("interval holds the offset between two server JVMs (sd %s assumed), which one instance a side cannot see", noise.Percent(math.Sqrt(pool.v)))
 }
 
 // oneInstanceOffset is e, a run's estimate over pairs of one pair of server

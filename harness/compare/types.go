@@ -1,5 +1,7 @@
 package compare
 
+import "github.com/regress-hbase/regress/harness/noise"
+
 // Status is the decision for one metric.
 type Status string
 
@@ -161,9 +163,9 @@ type Comparison struct {
 	// the offset between instances (nested estimate); 0 or 1: they do not.
 	Instances int `json:"instances,omitempty"`
 	// InstanceNoise is the instance sd the comparison assumed, per metric,
-	// and where it came from (the sides' HBase lines, lines.go); nil when
+	// and where it came from (the sides' HBase lines and JDKs, package noise); nil when
 	// the suite gives none or no trials were measured.
-	InstanceNoise *AssumedNoise `json:"instance_noise,omitempty"`
+	InstanceNoise *noise.Assumed `json:"instance_noise,omitempty"`
 	// Looks is the number of planned looks alpha was split over (adaptive pairs).
 	Looks int `json:"looks"`
 	// LookAlpha is the family-wise error rate each look spends: Alpha/Looks.

@@ -15,7 +15,6 @@ import (
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/suite"
 	"github.com/regress-hbase/regress/harness/version"
-	"github.com/regress-hbase/regress/harness/workload"
 )
 
 // Bisect is `regress bisect`: the first release between Good and Bad where
@@ -211,12 +210,7 @@ func checkMetricOp(s *suite.Suite, w, name string) error {
 	if err != nil {
 		return err
 	}
-	var runs []string
-	for o := workload.Op(0); o < workload.NumOps; o++ {
-		if l.Workload.Proportions[o] > 0 {
-			runs = append(runs, o.String())
-		}
-	}
+	runs := l.Workload.OpNames()
 	if !slices.ContainsFunc(runs, func(r string) bool { return strings.EqualFold(r, op) }) {
 		return fault.Usagef("--metric %s: workload %s runs no %s operations (it runs %s): name one of them, e.g. --metric %s/p95", name, filepath.Base(w), op, strings.Join(runs, ", "), runs[0])
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/regress-hbase/regress/harness/capacity"
 	"github.com/regress-hbase/regress/harness/fault"
-	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/runner"
@@ -136,15 +135,8 @@ func (j *Capacity) Run(ctx context.Context, stdout, stderr io.Writer) error {
 			return RunFailure(ctx, err)
 		}
 	}
-	step := func(ctx context.Context, side int, w string, rate float64) (*loadgen.Result, error) {
-		load, err := s.StepSpec(w, rate)
-		if err != nil {
-			return nil, err
-		}
-		return r.Step(ctx, sides[side], load)
-	}
 	onStep := func(e capacity.Event) { prog.Message(e.String()) }
-	sw, runErr := capacity.Run(ctx, cfg, capacity.Probe(step), nil, onStep)
+	sw, runErr := capacity.Run(ctx, cfg, capacity.Probe(r.Steps(sides, s.StepSpec)), nil, onStep)
 	if sw != nil {
 		sw.Baseline, sw.Candidate, sw.Suite, sw.RunID = targets[0].Name, targets[1].Name, s.Name, runID
 		if p, err := capacity.Save(store, sw); err != nil {

@@ -1,7 +1,6 @@
 package job
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
 	"math"
@@ -10,7 +9,6 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/regress-hbase/regress/harness/compare"
-	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/pairing"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
@@ -57,7 +55,7 @@ func LatencyShifts(store *results.Store, bm, cm *results.Manifest, c *compare.Co
 		for _, p := range ps {
 			var v [2]map[string]*hdr.Histogram
 			for side, m := range []*results.Manifest{bm, cm} {
-				if v[side], err = intendedByOp(store, m, p[side]); err != nil {
+				if v[side], err = store.TrialIntended(m, *p[side]); err != nil {
 					break
 				}
 			}
@@ -73,34 +71,6 @@ func LatencyShifts(store *results.Store, bm, cm *results.Manifest, c *compare.Co
 		out = append(out, shiftsOf(w, values, c.LookAlpha)...)
 	}
 	return out, notes
-}
-
-// intendedByOp is trial t's intended-latency histogram of each operation it
-// counted (t.Ops: failures, tagged READ-FAILED, are not an operation's
-// latency), its interval log's intervals merged.
-func intendedByOp(store *results.Store, m *results.Manifest, t *results.Trial) (map[string]*hdr.Histogram, error) {
-	if t.HlogFile == "" {
-		return nil, fmt.Errorf("trial %s stored no interval log", t.ID)
-	}
-	b, err := store.TrialHlog(m, *t)
-	if err != nil {
-		return nil, err
-	}
-	intervals, err := loadgen.ReadHlog(bytes.NewReader(b))
-	if err != nil {
-		return nil, fmt.Errorf("trial %s: %w", t.ID, err)
-	}
-	byTag := map[string]*hdr.Histogram{}
-	if err := loadgen.MergeByTag(byTag, intervals); err != nil {
-		return nil, fmt.Errorf("trial %s: %w", t.ID, err)
-	}
-	out := map[string]*hdr.Histogram{}
-	for op := range t.Ops {
-		if h := byTag[loadgen.Tag(op, loadgen.Intended)]; h != nil {
-			out[op] = h
-		}
-	}
-	return out, nil
 }
 
 // shiftsOf is one workload's shifts from its pairs' histograms by

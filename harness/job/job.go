@@ -29,7 +29,6 @@ import (
 	"github.com/regress-hbase/regress/harness/compare"
 	"github.com/regress-hbase/regress/harness/fault"
 	"github.com/regress-hbase/regress/harness/inputfile"
-	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/loadhosts"
 	"github.com/regress-hbase/regress/harness/progress"
 	"github.com/regress-hbase/regress/harness/report"
@@ -195,7 +194,7 @@ func decide(ctx context.Context, stdout io.Writer, store *results.Store, bm, cm 
 		slog.Warn("candidate histograms", "err", err)
 		c.Warnings = append(c.Warnings, fmt.Sprintf("candidate histograms: %v", err))
 	}
-	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch, loadgen.Intended), Generated: time.Now(),
+	rep := report.Report{Comparison: c, Distributions: report.Distributions(bh, ch), Generated: time.Now(),
 		Vote: voteOf(bm, cm, c, ""), Build: ReadVersion().Build(), Measured: measuredTime(bm, cm)}
 	var notes []string
 	rep.Profiles, notes = Differentials(bm, cm)
@@ -506,7 +505,7 @@ func machineEnvironment(ctx context.Context, log *slog.Logger) results.Environme
 	if err != nil {
 		log.Warn("environment: JDK version unknown", "err", err)
 	}
-	return results.CurrentEnvironment(jdk.Label())
+	return results.CurrentEnvironment(sut.StoredJDK(jdk, nil))
 }
 
 // topology is the shape of every cluster this run starts: the flags over the suite's.

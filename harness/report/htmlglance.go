@@ -112,7 +112,7 @@ func provenance(r Report) []htmlFact {
 	}
 	side("baseline", c.Baseline, v.Baseline)
 	side("candidate", c.Candidate, v.Candidate)
-	for _, f := range []htmlFact{{Name: "machine", Value: v.Machine}, {Name: "JDK", Value: strings.TrimPrefix(v.JDK, "JDK ")}, {Name: "Hadoop client", Value: v.Hadoop}} {
+	for _, f := range []htmlFact{{Name: "machine", Value: v.Machine}, {Name: "JDK", Value: v.JDK}, {Name: "Hadoop client", Value: v.Hadoop}} {
 		if f.Value != "" {
 			out = append(out, f)
 		}

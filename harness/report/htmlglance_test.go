@@ -88,7 +88,7 @@ func TestHTMLGlanceSaysWhatTheOtherFormatsSay(t *testing.T) {
 	pass.Metrics[0].Status = compare.NotWorse
 	pass.HeldRate = pass.HeldRate[:1]
 	v := Vote{Baseline: VoteSide{Version: "2.6.1", JarDigest: "sha256:9b8e7f6a5d4c3b2a"}, Candidate: VoteSide{Version: "2.6.2", RC: "RC1", JarDigest: "sha256:3f2a9c1d00112233"},
-		Machine: "2 cores, 8 GiB, Linux 6.1", JDK: "JDK 17.0.15", Regress: "regress v1.2.3 (commit 50a72ed1c2d3; go1.26.0)", Command: "regress --baseline 2.6.1 --candidate 2.6.2"}
+		Machine: "2 cores, 8 GiB, Linux 6.1", JDK: "17.0.15", Regress: "regress v1.2.3 (commit 50a72ed1c2d3; go1.26.0)", Command: "regress --baseline 2.6.1 --candidate 2.6.2"}
 	for _, tc := range []struct {
 		name string
 		c    *compare.Comparison

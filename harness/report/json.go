@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/noise"
 )
 
 // jsonNumber marshals NaN and infinities (and absent values) as null, which
@@ -110,13 +111,13 @@ type jsonReport struct {
 	// Instances is the most server instance blocks a metric's pairs span (compare.Comparison.Instances).
 	Instances int `json:"instances,omitempty"`
 	// InstanceNoise is the instance sd the comparison assumed and where it came from (compare.Comparison.InstanceNoise).
-	InstanceNoise *compare.AssumedNoise `json:"instance_noise,omitempty"`
-	Descriptive   bool                  `json:"descriptive"`
-	Alpha         jsonNumber            `json:"alpha"`
-	Looks         int                   `json:"looks"`
-	LookAlpha     jsonNumber            `json:"look_alpha"`
-	Runs          int                   `json:"runs,omitempty"`
-	Invalid       string                `json:"invalid,omitempty"`
+	InstanceNoise *noise.Assumed `json:"instance_noise,omitempty"`
+	Descriptive   bool           `json:"descriptive"`
+	Alpha         jsonNumber     `json:"alpha"`
+	Looks         int            `json:"looks"`
+	LookAlpha     jsonNumber     `json:"look_alpha"`
+	Runs          int            `json:"runs,omitempty"`
+	Invalid       string         `json:"invalid,omitempty"`
 	// FamilyAlpha is the level the Holm family was tested at (primary rows took the rest).
 	FamilyAlpha float64 `json:"family_alpha,omitempty"`
 	// NotCompared lists the gated metrics no row compares, with why.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/noise"
 )
 
 // TestJSONRowFollowsMetricResult: the JSON row is derived from
@@ -77,13 +78,13 @@ func TestJSONAndHeadlineSayHowManyInstances(t *testing.T) {
 func TestJSONSaysWhichInstanceNoiseWasAssumed(t *testing.T) {
 	cases := []struct {
 		name  string
-		noise *compare.AssumedNoise
+		noise *noise.Assumed
 		want  []string // raw JSON parts, whitespace removed; nil: no instance_noise
 	}{
-		{"2.4 measured", &compare.AssumedNoise{Lines: []string{"2.4"}, SD: map[string]float64{compare.MetricCPUPerOp: 0.0350000123, compare.MetricAllocPerOp: 0.04},
+		{"2.4 measured", &noise.Assumed{Lines: []string{"2.4"}, SD: map[string]float64{compare.MetricCPUPerOp: 0.0350000123, compare.MetricAllocPerOp: 0.04},
 			Measured: []string{"2.4"}, Source: "measured on 2.4", InstanceRuns: 8},
 			[]string{`"instance_noise":{"lines":["2.4"],"instance_sd":{"alloc_per_op":0.04,"cpu_per_op":0.035},"measured":["2.4"],"source":"measuredon2.4","instance_runs":8}`}},
-		{"2.5 falls back", &compare.AssumedNoise{Lines: []string{"2.5"}, SD: map[string]float64{compare.MetricCPUPerOp: 0.013},
+		{"2.5 falls back", &noise.Assumed{Lines: []string{"2.5"}, SD: map[string]float64{compare.MetricCPUPerOp: 0.013},
 			DefaultFor: []string{"2.5"}, DefaultFrom: []string{"2.6"}, Source: "s", Note: "instance noise for 2.5 not measured", InstanceRuns: 2},
 			[]string{`"default_for":["2.5"],"default_from":["2.6"]`, `"note":"instancenoisefor2.5notmeasured"`, `"instance_sd":{"cpu_per_op":0.013}`}},
 		{"none", nil, nil},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/noise"
 )
 
 // PlanSuite is what the plan's header says of the suite it plans.
@@ -17,7 +18,7 @@ type PlanSuite struct {
 	Instances int
 	// Noise is the instance noise of the plan's HBase line(s) and
 	// NoiseAdvice compare's advice on it (compare.PlanNoise).
-	Noise       compare.LineNoise
+	Noise       noise.Instance
 	NoiseAdvice []string
 }
 

@@ -6,31 +6,32 @@ import (
 	"testing"
 
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/noise"
 )
 
 // TestPlanPrintsTheLinesInstanceNoise: the plan's header names the
 // line's instance sd and where it came from, the note of a line not
 // measured, and the advice; a suite with no figure prints no such line.
 func TestPlanPrintsTheLinesInstanceNoise(t *testing.T) {
-	cfg := compare.Config{
-		InstanceSD:       map[string]float64{compare.MetricCPUPerOp: 0.013},
-		InstanceSDByLine: map[string]map[string]float64{"2.6": {compare.MetricCPUPerOp: 0.013}, "2.4": {compare.MetricCPUPerOp: 0.035}},
+	cfg := noise.Figures{
+		Default: map[string]float64{compare.MetricCPUPerOp: 0.013},
+		ByLine:  map[string]map[string]float64{"2.6": {compare.MetricCPUPerOp: 0.013}, "2.4": {compare.MetricCPUPerOp: 0.035}},
 	}
 	cases := []struct {
 		name       string
-		noise      compare.LineNoise
+		noise      noise.Instance
 		advice     []string
 		want, none []string
 	}{
-		{"measured", compare.InstanceNoise(cfg, "2.4.18", "2.4.18"), []string{"instance noise on 2.4: ... --instances 6"},
+		{"measured", noise.Of(cfg, "2.4.18", "2.4.18"), []string{"instance noise on 2.4: ... --instances 6"},
 			[]string{"instance noise, HBase 2.4: cpu_per_op 3.5% (measured on 2.4); runs of this suite start 1 instance(s) a side\n", "--instances 6"}, []string{"not measured"}},
-		{"unmeasured", compare.InstanceNoise(cfg, "2.5.1", "2.5.2"), nil,
+		{"unmeasured", noise.Of(cfg, "2.5.1", "2.5.2"), nil,
 			[]string{"instance noise, HBase 2.5: cpu_per_op 1.3% (the suite's default instance_sd; not measured on 2.5)", "instance noise for 2.5 not measured"}, nil},
-		{"two lines", compare.InstanceNoise(cfg, "2.5.1", "2.6.1"), nil,
+		{"two lines", noise.Of(cfg, "2.5.1", "2.6.1"), nil,
 			[]string{"HBase 2.5 and 2.6: cpu_per_op 1.3% (measured on 2.6; the suite's default for 2.5)"}, nil},
-		{"one figure for every line", compare.InstanceNoise(compare.Config{InstanceSD: cfg.InstanceSD}, "2.4.18", "2.4.18"), nil,
+		{"one figure for every line", noise.Of(noise.Figures{Default: cfg.Default}, "2.4.18", "2.4.18"), nil,
 			[]string{"HBase 2.4: cpu_per_op 1.3% (the suite's instance_sd, one figure for every line)"}, []string{"not measured"}},
-		{"no figure", compare.InstanceNoise(compare.Config{}, "2.4.18", "2.4.18"), nil, nil, []string{"instance noise"}},
+		{"no figure", noise.Of(noise.Figures{}, "2.4.18", "2.4.18"), nil, nil, []string{"instance noise"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -45,7 +45,7 @@ func storedReport(t *testing.T, name string) Report {
 		Baseline:  VoteSide{Version: "2.6.0", JarDigest: "sha256:e0b2be1a"},
 		Candidate: VoteSide{Version: "2.6.1", JarDigest: "sha256:f54b890e"},
 		Machine:   "2 cores, 24 GiB, AMD EPYC, Debian GNU/Linux 12 (bookworm) amd64 (kernel 6.18.44-fc-v1272)",
-		JDK:       "JDK 17.0.15 (java)", Hadoop: "3.3.5", Regress: "regress devel (go1.26.8)",
+		JDK:       "17.0.15 (java)", Hadoop: "3.3.5", Regress: "regress devel (go1.26.8)",
 		Command: "regress compare --baseline " + c.Baseline.Name + " --candidate " + c.Candidate.Name,
 		Report:  filepath.Join("/tmp/out-"+name, "report.html"),
 	}

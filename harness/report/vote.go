@@ -46,7 +46,7 @@ type VoteFrame struct {
 type Vote struct {
 	Baseline, Candidate VoteSide
 	Machine             string // e.g. "8 cores, 32 GiB, Linux 6.1"
-	JDK                 string // e.g. "OpenJDK 17.0.15"
+	JDK                 string // the JDK's version and options, e.g. "17.0.15" (results.JDK.Brief)
 	Hadoop              string // the Hadoop client both sides ran, e.g. "2.10.2"; "" when they differ or it is unknown
 	// Detectable, when known, is the smallest change the run could have seen.
 	Detectable []Detectable
@@ -134,7 +134,7 @@ func VoteParagraph(c *compare.Comparison, v Vote) []string {
 		env = append(env, "machine: "+v.Machine)
 	}
 	if v.JDK != "" {
-		env = append(env, "JDK: "+strings.TrimPrefix(v.JDK, "JDK ")) // a label's own word once
+		env = append(env, "JDK: "+v.JDK)
 	}
 	if v.Hadoop != "" {
 		env = append(env, "Hadoop client: "+v.Hadoop)

@@ -154,8 +154,8 @@ func TestVoteParagraph(t *testing.T) {
 			want: []string{"- workloadc held rate 10000 ops/s: missed in 5 of 5 candidate and 0 of 5 baseline trials, REGRESSED"}},
 		{name: "no frames without a regression", c: &compare.Comparison{Verdict: compare.Pass, Suite: "smoke"}, v: fullVote(t),
 			not: []string{"Frames"}},
-		{name: "a JDK label's own word JDK is printed once, its JVM options kept", c: &compare.Comparison{Verdict: compare.Pass, Suite: "release"},
-			v:    Vote{JDK: "JDK 11.0.13 -XX:-TieredCompilation"},
+		{name: "a JDK is its version and JVM options after the word JDK, printed once", c: &compare.Comparison{Verdict: compare.Pass, Suite: "release"},
+			v:    Vote{JDK: "11.0.13 -XX:-TieredCompilation"},
 			want: []string{"JDK: 11.0.13 -XX:-TieredCompilation"}, not: []string{"JDK: JDK"}},
 		{name: "a slot's worth in a row the verdict does not read stays in the full report; a gated row's names its metric",
 			c: &compare.Comparison{Verdict: compare.Pass, Metrics: []compare.MetricResult{

@@ -13,10 +13,13 @@ import (
 
 // CurrentEnvironment fingerprints this machine: CPU model, cores, memory and
 // OS, with jdk the JDK that HBase would run on as the caller found it
-// (cluster.DefaultJDK's Label). Figures it cannot read are left empty and
-// logged; it never fails.
-func CurrentEnvironment(jdk string) Environment {
-	env := Environment{Cores: runtime.NumCPU(), JDK: jdk}
+// (cluster.DefaultJDK's, through sut.StoredJDK; zero when none). Figures it
+// cannot read are left empty and logged; it never fails.
+func CurrentEnvironment(jdk JDK) Environment {
+	env := Environment{Cores: runtime.NumCPU()}
+	if jdk.Label() != "" {
+		env.SetJDK(jdk)
+	}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		env.CPUModel = cpuModel(b)
 	} else {

@@ -51,8 +51,11 @@ type Environment struct {
 	Cores       int    `json:"cores"`
 	MemoryBytes int64  `json:"memory_bytes"`
 	OS          string `json:"os"`
-	JDK         string `json:"jdk"`
-	Hostname    string `json:"hostname,omitempty"`
+	// JDK is the JDK's label, for people and older builds; JDKParts are
+	// its fields, what regress reads (set both with SetJDK).
+	JDK      string `json:"jdk"`
+	JDKParts *JDK   `json:"jdk_parts,omitempty"`
+	Hostname string `json:"hostname,omitempty"`
 	// Hadoop is the Hadoop client stack on the side's class path, e.g.
 	// "2.10.2" (a plain 2.x build) or "3.4.1" (its -hadoop3 build), as the
 	// hadoop-common jar names it; empty where it was not recorded.

@@ -1103,6 +1103,7 @@ func DecodeManifest(b []byte) (*Manifest, error) {
 	if err := checkFigures(&m); err != nil {
 		return nil, fmt.Errorf("%w (the store never writes that; the file was edited): %w; restore it from a copy or delete its directory and re-run", err, ErrCorrupt)
 	}
+	m.Environment.upgradeJDK()
 	return &m, nil
 }
 

@@ -271,8 +271,8 @@ func TestEnvironmentParsers(t *testing.T) {
 	if got := osReleasePretty([]byte("NAME=\"Debian\"\nPRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n")); got != "Debian GNU/Linux 12 (bookworm)" {
 		t.Errorf("osReleasePretty = %q", got)
 	}
-	e := CurrentEnvironment("JDK 17.0.15 (/usr/bin/java)")
-	if e.Cores < 1 || e.OS == "" || e.JDK != "JDK 17.0.15 (/usr/bin/java)" {
+	e := CurrentEnvironment(JDK{Version: "17.0.15", Major: 17, Java: "/usr/bin/java"})
+	if e.Cores < 1 || e.OS == "" || e.JDK != "JDK 17.0.15 (/usr/bin/java)" || e.JDKParts == nil || e.JDKParts.Major != 17 {
 		t.Errorf("CurrentEnvironment = %+v", e)
 	}
 	if d := e.Diff(e); len(d) != 0 {

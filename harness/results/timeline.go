@@ -53,14 +53,3 @@ type ServerEvent struct {
 	Server string `json:"server,omitempty"`
 	Detail string `json:"detail,omitempty"`
 }
-
-// TrialHlog reads trial t's stored interval log beside m (its Dir, else its
-// place in the store), its checksum verified.
-func (s *Store) TrialHlog(m *Manifest, t Trial) ([]byte, error) {
-	k := KeyOf(m)
-	dir := m.Dir
-	if dir == "" {
-		dir = s.Dir(k)
-	}
-	return readHlogAt(dir, k, t)
-}

@@ -45,3 +45,16 @@ func (r *Runner) Step(ctx context.Context, p *Prepared, load loadspec.Spec) (res
 	}
 	return res, nil
 }
+
+// Steps is capacity's StepRunner over two prepared sides (0 baseline, 1
+// candidate): a step of workload w at rate ops/s runs spec(w, rate)
+// (suite.StepSpec) through Step on that side.
+func (r *Runner) Steps(sides [2]*Prepared, spec func(w string, rate float64) (loadspec.Spec, error)) func(ctx context.Context, side int, w string, rate float64) (*loadgen.Result, error) {
+	return func(ctx context.Context, side int, w string, rate float64) (*loadgen.Result, error) {
+		load, err := spec(w, rate)
+		if err != nil {
+			return nil, err
+		}
+		return r.Step(ctx, sides[side], load)
+	}
+}

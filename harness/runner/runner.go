@@ -332,8 +332,8 @@ func (r *Runner) open(ctx context.Context, t *sut.Target) (*side, error) {
 	}
 	log := r.logger()
 	env := r.Env
-	if t.JDK != "" { // each side's own JDK, not this machine's default
-		env.JDK = t.JDK
+	if t.JDK.Label() != "" { // each side's own JDK, not this machine's default
+		env.SetJDK(t.JDK)
 	}
 	// Each side's Hadoop client stack: compare's environment check warns
 	// when a run's two sides ran on different ones (sut/flavour.go).

@@ -237,7 +237,7 @@ func start(ctx context.Context, opt Options, log *slog.Logger, s Spec) (*Target,
 		if d, ok := cl.(cluster.Describer); ok {
 			info := d.Info()
 			jdk = info.JDK.String()
-			t.JDK = info.JDK.LabelWith(info.JDKOpts)
+			t.JDK = StoredJDK(info.JDK, info.JDKOpts)
 			t.Hadoop = info.Hadoop
 			t.Repository, t.Home, t.Checksums = info.Repository, info.Home, info.Checksums
 		}

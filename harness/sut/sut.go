@@ -11,6 +11,7 @@ package sut
 import (
 	"context"
 	"github.com/regress-hbase/regress/harness/hbase"
+	"github.com/regress-hbase/regress/harness/results"
 	"github.com/regress-hbase/regress/harness/servercost"
 )
 
@@ -71,8 +72,8 @@ type Target struct {
 	// Jars are extra jars on the cluster's class path (--candidate-jar).
 	Jars   []string
 	Client *hbase.Client
-	// JDK names the JDK the cluster runs on, when regress started it.
-	JDK string
+	// JDK is the JDK the cluster runs on, when regress started it (zero otherwise).
+	JDK results.JDK
 	// Hadoop is the Hadoop client stack on the cluster's class path
 	// ("2.10.2", "3.4.1"), when regress started it; "" when unknown.
 	Hadoop string

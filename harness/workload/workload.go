@@ -224,6 +224,18 @@ func (c *Config) SetOperations(n int64) {
 	c.ExpectedNewKeys = int64(en)
 }
 
+// OpNames names the operations the mix runs (a proportion above 0), in Op
+// order, as their histograms are tagged ("READ", "SCAN").
+func (c Config) OpNames() []string {
+	var out []string
+	for op := range NumOps {
+		if c.Proportions[op] > 0 {
+			out = append(out, op.String())
+		}
+	}
+	return out
+}
+
 // SplitKeys returns regions-1 split points at equal-count quantiles of the
 // sorted row keys of key numbers 0..RecordCount-1 (see the package function).
 func (c Config) SplitKeys(regions int) ([][]byte, error) {

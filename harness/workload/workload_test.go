@@ -124,6 +124,17 @@ func TestOpTypeNamesAreYCSBs(t *testing.T) {
 	}
 }
 
+func TestOpNamesAreTheMixsOperationsInOpOrder(t *testing.T) {
+	var c Config
+	c.Proportions[Scan], c.Proportions[Read] = 0.05, 0.95
+	if got, want := c.OpNames(), []string{"READ", "SCAN"}; !slices.Equal(got, want) {
+		t.Errorf("OpNames() = %v, want %v", got, want)
+	}
+	if got := (Config{}).OpNames(); got != nil {
+		t.Errorf("an empty mix's OpNames() = %v, want none", got)
+	}
+}
+
 // memDB is an in-memory DB recording the workload's calls; it stands in for
 // a binding so the workload's choices can be checked, not HBase's behaviour.
 type memDB struct {

