@@ -166,3 +166,33 @@ func shortWorkloads(ws []string) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// noCause says why a regression's profiles name no cause when the
+// workloads it rests on were profiled only in pairs that missed their rate
+// (their stacks per operation are a stall's, so they are not read): ""
+// when nothing regressed, nothing was profiled, or a held pair was there
+// to read and simply showed no path beyond chance.
+func noCause(r Report) string {
+	if r.Comparison == nil || r.Comparison.Verdict != compare.Regression {
+		return ""
+	}
+	var missed []string
+	for _, p := range shownProfiles(r) {
+		if p.Held() {
+			return ""
+		}
+		var sides []string
+		if p.BaseMissed > 0 {
+			sides = append(sides, fmt.Sprintf("baseline %d of %d", p.BaseMissed, p.BaseTrials))
+		}
+		if p.CandMissed > 0 {
+			sides = append(sides, fmt.Sprintf("candidate %d of %d", p.CandMissed, p.CandTrials))
+		}
+		missed = append(missed, fmt.Sprintf("%s (%s)", p.Workload, strings.Join(sides, ", ")))
+	}
+	if len(missed) == 0 {
+		return ""
+	}
+	return "Cause: none named: the profiled trials of " + strings.Join(missed, "; ") +
+		" missed the rate their side's counted trials held, so their stacks per operation are a stall's (the differential profiles are in the full report)"
+}

@@ -68,3 +68,36 @@ func TestVoteCausesFromTheDecisiveRowsPairsThatHeldTheirRate(t *testing.T) {
 		t.Errorf("named %+v without a regressed row", causes)
 	}
 }
+
+// TestVoteSaysWhyNoCauseWhenEveryProfiledPairMissedItsRate: a regression
+// whose workloads were profiled only in pairs that missed their rate names
+// no cause, and the vote says why in its place; with one held pair there
+// is no such line (the held pair was read), nor without a regression.
+func TestVoteSaysWhyNoCauseWhenEveryProfiledPairMissedItsRate(t *testing.T) {
+	regressed := compare.MetricResult{Workload: "workloadc", Op: compare.OpAll, Metric: metric.Throughput, Status: compare.Regressed,
+		Ratio: 0.85, CILow: 0.84, CIHigh: 0.86}
+	for _, tc := range []struct {
+		name    string
+		verdict compare.Verdict
+		missed  int
+		want    bool
+	}{
+		{"every profiled pair missed", compare.Regression, 1, true},
+		{"the pair held", compare.Regression, 0, false},
+		{"no regression", compare.Pass, 1, false},
+	} {
+		row := regressed
+		if tc.verdict != compare.Regression {
+			row.Status = compare.Unchanged
+		}
+		c := &compare.Comparison{Verdict: tc.verdict, Metrics: []compare.MetricResult{row}}
+		p := regexProfile("workloadc", tc.missed)
+		p.Alloc = KindProfile{} // nothing of a kind to name: only the note can speak
+		r := Report{Comparison: c, Profiles: []WorkloadProfile{p}}
+		lines := causeLines(r.vote())
+		said := len(lines) == 1 && strings.HasPrefix(lines[0], "Cause: none named: the profiled trials of workloadc (candidate 1 of 1) missed")
+		if said != tc.want {
+			t.Errorf("%s: cause lines %q, want the no-cause line %v", tc.name, lines, tc.want)
+		}
+	}
+}

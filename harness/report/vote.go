@@ -56,6 +56,9 @@ type Vote struct {
 	// Causes are the call paths named across the decisive workloads'
 	// profiled pairs (VoteCauses); listed when something regressed.
 	Causes []VoteCause
+	// NoCause says why no cause or frame is named when something regressed
+	// and profiles were recorded (noCause): printed in their place.
+	NoCause string
 	// Report is where the full report is (a path or a URL).
 	Report string
 	// Regress is the build of regress that decided ("regress v0.3.0 (commit ...)").
@@ -95,6 +98,9 @@ func (r Report) vote() Vote {
 	}
 	if len(v.Causes) == 0 {
 		v.Causes = VoteCauses(r.Comparison, r.Profiles)
+	}
+	if v.NoCause == "" && len(v.Causes) == 0 && len(v.Frames) == 0 {
+		v.NoCause = noCause(r)
 	}
 	return v
 }
@@ -521,7 +527,10 @@ func causeLines(v Vote) []string {
 	if lines := voteCauseLines(v.Causes); len(lines) > 0 {
 		return lines
 	}
-	return voteFrameLines(v.Frames)
+	if lines := voteFrameLines(v.Frames); len(lines) > 0 || v.NoCause == "" {
+		return lines
+	}
+	return []string{v.NoCause}
 }
 
 // voteFrameLines lists the frames that grew, one line per workload and kind, at most two lines.

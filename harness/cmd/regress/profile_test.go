@@ -158,9 +158,14 @@ func TestProfileNamesTheAddedFrame(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(vote), "regress: HBase ") {
 		t.Errorf("vote.txt: %v %q", err, vote)
 	}
-	// A regression's paragraph names the frames that grew beyond chance.
-	if c == exitRegression && !strings.Contains(string(vote), "SlowGetObserver.burn") {
-		t.Errorf("the run regressed but vote.txt names no SlowGetObserver.burn:\n%s", vote)
+	// A regression's paragraph names the frames that grew beyond chance, or,
+	// when the machine was too busy for the profiled pair to hold the rate
+	// its counted trials held (JFR's own cost on a saturated side), says
+	// that no cause is named and why: a stall's stacks are not read.
+	flat := strings.Join(strings.Fields(string(vote)), " ")
+	if c == exitRegression && !strings.Contains(flat, "SlowGetObserver.burn") &&
+		!strings.Contains(flat, "Cause: none named: the profiled trials of workloadc") {
+		t.Errorf("the run regressed but vote.txt names no SlowGetObserver.burn, nor why not:\n%s", vote)
 	}
 	md, err := os.ReadFile(filepath.Join(out, "report.md"))
 	if err != nil || !strings.HasPrefix(string(md), "```text\n"+string(vote)) {
