@@ -318,6 +318,9 @@ func (l *Local) launchOnce(ctx context.Context, s Spec, ln launch, log *slog.Log
 	if err2 == nil {
 		err2 = c.waitReady(ctx, timeout, checks)
 	}
+	if err2 == nil && s.RegionServers <= 1 && c.infoAddr != "" && randomInfoPort(ln.version) {
+		c.findInfoPort(log)
+	}
 	if err := err2; err != nil {
 		if len(c.procs()) == 0 {
 			cleanup() // nothing ran: nothing to debug
