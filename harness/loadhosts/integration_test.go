@@ -297,7 +297,10 @@ func TestDuetOnLoadHosts(t *testing.T) {
 	if _, err := co.WaitHosts(ctx, 2, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	s := fleetSuite(t, "workloadc", 200, 8, "1s", "3s", 0)
+	// 100 ops/s over 5 s: beside a release run (load 10-15 on 2 cores) a
+	// 200 ops/s, 3 s window held 90.5% of its rate, the machine's shortfall.
+	const rate = 100
+	s := fleetSuite(t, "workloadc", rate, 8, "1s", "5s", 0)
 	s.Run.Mode, s.Run.Idle = suite.ModeDuet, time.Second
 	servers, note := sut.Servers(shared)
 	if len(servers) == 0 {
@@ -335,11 +338,11 @@ func TestDuetOnLoadHosts(t *testing.T) {
 					t.Errorf("trial %s, host %s: saw the barrier %.1f ms before the start, ran %d ops; want in time, some ops", tr.ID, h.Host, h.BarrierLeadMs, h.Ops)
 				}
 			}
-			if sv := tr.Server; sv == nil || sv.CPUPerOpMicros <= 0 || sv.WindowMillis < 2500 {
-				t.Errorf("trial %s: server cost %+v, want the region server read over the 3 s window", tr.ID, sv)
+			if sv := tr.Server; sv == nil || sv.CPUPerOpMicros <= 0 || sv.WindowMillis < 4500 {
+				t.Errorf("trial %s: server cost %+v, want the region server read over the 5 s window", tr.ID, sv)
 			}
-			if tr.AchievedOpsPerSec < loadgen.HoldThreshold*200 {
-				t.Errorf("trial %s: achieved %.1f of 200 ops/s", tr.ID, tr.AchievedOpsPerSec)
+			if tr.AchievedOpsPerSec < loadgen.HoldThreshold*rate {
+				t.Errorf("trial %s: achieved %.1f of %d ops/s", tr.ID, tr.AchievedOpsPerSec, rate)
 			}
 		}
 	}
