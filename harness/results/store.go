@@ -71,13 +71,9 @@ type Key struct {
 // String renders the key as the path fragment it is stored under.
 func (k Key) String() string { return k.Target + "/" + k.Suite + "-" + shortFP(k.Fingerprint) }
 
-// KeyOf returns the key a manifest is stored under: its label when set, else its version.
+// KeyOf returns the key a manifest is stored under: its side's store name (StoreName) and suite.
 func KeyOf(m *Manifest) Key {
-	t := m.Version
-	if m.Label != "" {
-		t = m.Label
-	}
-	return Key{Target: t, Suite: m.Suite.Name, Fingerprint: m.Suite.Fingerprint}
+	return Key{Target: m.StoreName(), Suite: m.Suite.Name, Fingerprint: m.Suite.Fingerprint}
 }
 
 // Entry describes one stored manifest, as listed by List and Find.
@@ -1104,6 +1100,7 @@ func DecodeManifest(b []byte) (*Manifest, error) {
 		return nil, fmt.Errorf("%w (the store never writes that; the file was edited): %w; restore it from a copy or delete its directory and re-run", err, ErrCorrupt)
 	}
 	m.Environment.upgradeJDK()
+	m.upgradeName()
 	return &m, nil
 }
 
