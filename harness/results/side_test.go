@@ -142,3 +142,31 @@ func TestSetNameWritesTheNameOlderBuildsRead(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedReleaseFindsItsSideByFields: a release typed on the command
+// line finds the one entry whose name begins with it (a build's parts, an
+// A/A role), read from the fields; a quorum's name is no release's.
+func TestTypedReleaseFindsItsSideByFields(t *testing.T) {
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		v string
+		n SideName
+	}{
+		{"2.6.1-hadoop3", SideName{ConfHash: "0a1b2c3d", Role: "candidate", Apart: true}},
+		{"2.6.0", SideName{Role: "baseline", ZK: "2.6.2"}},
+	} {
+		m := &Manifest{Schema: SchemaVersion, Version: c.v, Provider: "external", Source: "regress", Suite: SuiteInfo{Name: "s", Fingerprint: "f"}}
+		m.SetName(c.n)
+		if _, err := st.Ensure(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for ref, want := range map[string]string{"2.6.1": "2.6.1-hadoop3+conf-0a1b2c3d+candidate", "2.6.0": "", "baseline-2.6.2": ""} {
+		if got, err := st.typedTarget(ref, ""); err != nil || got != want {
+			t.Errorf("%s: found %q (%v), want %q", ref, got, err, want)
+		}
+	}
+}
