@@ -77,8 +77,8 @@ func compare(base, cand *results.Manifest, cfg Config) (*Comparison, []detail, e
 		return nil, nil, err
 	}
 	out := &Comparison{
-		Baseline:  Side{Name: sideName(base), Trials: len(base.Trials)},
-		Candidate: Side{Name: sideName(cand), Trials: len(cand.Trials)},
+		Baseline:  Side{Name: base.StoreName(), Trials: len(base.Trials)},
+		Candidate: Side{Name: cand.StoreName(), Trials: len(cand.Trials)},
 		Suite:     firstNonEmpty(cand.Suite.Name, base.Suite.Name),
 		Data:      firstNonEmpty(cand.Suite.DataSpec, base.Suite.DataSpec),
 		Alpha:     r.Alpha,
@@ -111,10 +111,6 @@ func compare(base, cand *results.Manifest, cfg Config) (*Comparison, []detail, e
 	return out, details, nil
 }
 
-func sideName(m *results.Manifest) string {
-	return firstNonEmpty(m.Label, m.Version)
-}
-
 func firstNonEmpty(s ...string) string {
 	for _, v := range s {
 		if v != "" {
@@ -133,12 +129,12 @@ func checkComparable(base, cand *results.Manifest) ([]string, error) {
 	if b.Fingerprint != c.Fingerprint {
 		return nil, fmt.Errorf("compare: baseline %q ran suite %q (fingerprint %q) but candidate %q ran suite %q (fingerprint %q); "+
 			"only results of the same suite definition are comparable, so rerun one side with the other's suite",
-			sideName(base), b.Name, b.Fingerprint, sideName(cand), c.Name, c.Fingerprint)
+			base.StoreName(), b.Name, b.Fingerprint, cand.StoreName(), c.Name, c.Fingerprint)
 	}
 	if b.DataSpec != c.DataSpec {
 		return nil, fmt.Errorf("compare: baseline %q was seeded with data spec %q but candidate %q with %q; "+
 			"results on different data are not comparable, so reseed one side with the other's spec",
-			sideName(base), b.DataSpec, sideName(cand), c.DataSpec)
+			base.StoreName(), b.DataSpec, cand.StoreName(), c.DataSpec)
 	}
 	if b.Fingerprint == "" {
 		warnings = append(warnings, "neither result records a suite fingerprint, so it cannot be checked that both ran the same suite")
@@ -161,10 +157,10 @@ func checkComparable(base, cand *results.Manifest) ([]string, error) {
 func describe(base, cand *results.Manifest, r resolved, out *Comparison) error {
 	bt, ct := observations(base), observations(cand)
 	if len(bt) == 0 {
-		return fmt.Errorf("compare: baseline %q has neither trials nor imported summaries; run or import it first", sideName(base))
+		return fmt.Errorf("compare: baseline %q has neither trials nor imported summaries; run or import it first", base.StoreName())
 	}
 	if len(ct) == 0 {
-		return fmt.Errorf("compare: candidate %q has neither trials nor imported summaries; run or import it first", sideName(cand))
+		return fmt.Errorf("compare: candidate %q has neither trials nor imported summaries; run or import it first", cand.StoreName())
 	}
 	out.Descriptive = true
 	out.Verdict = VerdictDescriptive

@@ -15,7 +15,6 @@ import (
 	"github.com/regress-hbase/regress/harness/profile"
 	"github.com/regress-hbase/regress/harness/report"
 	"github.com/regress-hbase/regress/harness/results"
-	"github.com/regress-hbase/regress/harness/version"
 )
 
 // profileOn is whether a run records profiles: --profile when given, else the suite's run.profile.
@@ -358,11 +357,7 @@ func jarDigest(sums map[string]string) string {
 // has not, in words: "2.6.1 + hfile.block.cache.size=0", "2.6.1 + JVM
 // -XX:+UseZGC".
 func voteBuild(m, o *results.Manifest) string {
-	rel := version.Release(m.Version)
-	name := rel
-	if l := m.Label; l != "" && l != m.Version && l != rel && !madeUpLabel(l) {
-		name = l + " (" + rel + ")"
-	}
+	name := m.PersonName()
 	// What both sides share (a coprocessor on both, one heap) says
 	// nothing of the difference: only what this side has and the other
 	// has not, or has otherwise, is named.
@@ -392,17 +387,6 @@ func voteBuild(m, o *results.Manifest) string {
 		name += " + " + strings.Join(changed, ", ")
 	}
 	return name
-}
-
-// madeUpLabel reports whether a label is one regress made for the store
-// (sut.Name's "+conf-", "+jars-", "+rs", an A/A's "+baseline"), not a person's.
-func madeUpLabel(l string) bool {
-	for _, s := range []string{"+conf-", "+jars-", "+rs", "+baseline", "+candidate"} {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // machineFlags are the flags a voter elsewhere leaves out of the command

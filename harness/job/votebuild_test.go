@@ -15,10 +15,11 @@ func TestVoteBuildNamesASideAsAVoterWould(t *testing.T) {
 		want string
 	}{
 		{results.Manifest{Version: "2.6.1-hadoop3"}, "2.6.1"},
-		{results.Manifest{Version: "2.6.1-hadoop3", Label: "2.6.1-hadoop3+conf-794b6001", Settings: map[string]string{"hfile.block.cache.size": "0"}},
+		{results.Manifest{Version: "2.6.1-hadoop3", Label: "2.6.1-hadoop3+conf-794b6001", Naming: &results.SideName{ConfHash: "794b6001"}, Settings: map[string]string{"hfile.block.cache.size": "0"}},
 			"2.6.1 + hfile.block.cache.size=0"},
 		{results.Manifest{Version: "2.6.2", Label: "2.6.2RC1"}, "2.6.2RC1 (2.6.2)"},
-		{results.Manifest{Version: "2.6.1", Label: "2.6.1+baseline"}, "2.6.1"},
+		{results.Manifest{Version: "2.6.1", Label: "2.6.1+baseline", Naming: &results.SideName{Role: "baseline", Apart: true}}, "2.6.1"},
+		{results.Manifest{Version: "2.6.1", Label: "baseline-zk1-2181", Naming: &results.SideName{Role: "baseline", ZK: "zk1:2181"}}, "2.6.1"},
 		{results.Manifest{Version: "2.6.1", Settings: map[string]string{"b": "2", "a": "1"}, JVMOpts: []string{"-XX:+UseZGC"}, RSHeap: "2g"},
 			"2.6.1 + a=1, b=2, JVM -XX:+UseZGC, region server heap 2g"},
 	} {

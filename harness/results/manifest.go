@@ -13,9 +13,13 @@ const SchemaVersion = 1
 
 // Manifest is everything stored for one target (an HBase version or label) and one suite.
 type Manifest struct {
-	Schema      int               `json:"schema"`
-	Version     string            `json:"hbase_version"`
+	Schema  int    `json:"schema"`
+	Version string `json:"hbase_version"`
+	// Label is the name the side is stored under where it is not the
+	// version, for people, older builds and the store's folders; Naming
+	// is how it came to be, what regress reads (set both with SetName).
 	Label       string            `json:"label,omitempty"`
+	Naming      *SideName         `json:"naming,omitempty"`
 	Provider    string            `json:"provider"`
 	Settings    map[string]string `json:"settings,omitempty"`
 	JVMOpts     []string          `json:"jvm_opts,omitempty"`

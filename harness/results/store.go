@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -71,19 +72,17 @@ type Key struct {
 // String renders the key as the path fragment it is stored under.
 func (k Key) String() string { return k.Target + "/" + k.Suite + "-" + shortFP(k.Fingerprint) }
 
-// KeyOf returns the key a manifest is stored under: its label when set, else its version.
+// KeyOf returns the key a manifest is stored under: its side's store name (StoreName) and suite.
 func KeyOf(m *Manifest) Key {
-	t := m.Version
-	if m.Label != "" {
-		t = m.Label
-	}
-	return Key{Target: t, Suite: m.Suite.Name, Fingerprint: m.Suite.Fingerprint}
+	return Key{Target: m.StoreName(), Suite: m.Suite.Name, Fingerprint: m.Suite.Fingerprint}
 }
 
 // Entry describes one stored manifest, as listed by List and Find.
 type Entry struct {
 	Key
 	Dir       string    // directory holding manifest.json
+	Version   string    // the HBase version its trials ran
+	Naming    SideName  // how its side was named (Manifest.Name)
 	Source    string    // "regress" or "ycsb-import"
 	Trials    int       // measured trials
 	Summaries int       // imported summaries
@@ -578,7 +577,7 @@ func (s *Store) scanTarget(target string, keep func(*Manifest)) (out []Entry, ba
 				fmt.Errorf("%s: the manifest is of %s, not of the directory it lies in (moved or copied by hand?): %w", path, k, ErrCorrupt)))
 			continue
 		}
-		out = append(out, Entry{Key: k, Dir: filepath.Dir(path), Source: m.Source,
+		out = append(out, Entry{Key: k, Dir: filepath.Dir(path), Version: m.Version, Naming: m.Name(), Source: m.Source,
 			Trials: len(m.Trials), Summaries: len(m.Summaries), Updated: st.ModTime().UTC()})
 		if keep != nil {
 			keep(m)
@@ -866,8 +865,10 @@ func (s *Store) typedTarget(ref, suiteName string) (string, error) {
 	seen := map[string]bool{}
 	var found []string
 	for _, e := range all {
-		base, _, _ := strings.Cut(e.Target, "+")
-		if release(base) != ref || seen[e.Target] || name != "" && (e.Suite != name || !strings.HasPrefix(e.Fingerprint, fp)) {
+		// A name begins with a person's label, else the version; a
+		// quorum's or one an older build made whole is no release.
+		n := e.Naming
+		if n.ZK != "" || n.Made != "" || release(cmp.Or(n.Given, e.Version)) != ref || seen[e.Target] || name != "" && (e.Suite != name || !strings.HasPrefix(e.Fingerprint, fp)) {
 			continue
 		}
 		seen[e.Target] = true
@@ -1104,6 +1105,7 @@ func DecodeManifest(b []byte) (*Manifest, error) {
 		return nil, fmt.Errorf("%w (the store never writes that; the file was edited): %w; restore it from a copy or delete its directory and re-run", err, ErrCorrupt)
 	}
 	m.Environment.upgradeJDK()
+	m.upgradeName()
 	return &m, nil
 }
 

@@ -339,15 +339,13 @@ func (r *Runner) open(ctx context.Context, t *sut.Target) (*side, error) {
 	// when a run's two sides ran on different ones (sut/flavour.go).
 	env.Hadoop = t.Hadoop
 	m := &results.Manifest{
-		Schema: results.SchemaVersion, Version: t.Version, Label: t.Label, Provider: t.Provider,
+		Schema: results.SchemaVersion, Version: t.Version, Provider: t.Provider,
 		Settings: t.Settings, JVMOpts: t.JVMOpts, Environment: env, Source: "regress",
 		Repository: t.Repository, Home: t.Home, JarChecksums: t.Checksums,
 		Suite: results.SuiteInfo{Name: r.Suite.Name, Fingerprint: r.fingerprint, DataSpec: r.Suite.SeedKey(), Overrides: r.Suite.Overridden,
 			Text: r.Suite.Text(), Files: r.Suite.Files()},
 	}
-	if t.Name != t.Version && t.Label == "" {
-		m.Label = t.Name
-	}
+	m.SetName(t.SideName())
 	// The live count, not the count asked for: it is what the per-server
 	// clamp multiplies and what a result of an external cluster ran on.
 	servers, err := t.Client.LiveRegionServers(ctx)

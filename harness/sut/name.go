@@ -7,55 +7,74 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/regress-hbase/regress/harness/cluster"
 	"github.com/regress-hbase/regress/harness/fault"
+	"github.com/regress-hbase/regress/harness/results"
 )
 
 // Name is the store target: the label when there is one, else the version
 // plus what makes it another build or another machine: a digest of an RC's
 // or home's jars, the region server count, and a short hash of any
 // settings, so a configuration change never mixes with plain trials.
-func Name(t *Target) string {
-	if t.Label != "" {
-		return t.Label
+func Name(t *Target) string { return t.SideName().StoreName(t.Version) }
+
+// SideName is how t is named, as the fields its manifest records: its
+// label, or the running cluster's quorum, or the parts made of its build
+// (jars, region servers, settings), with its role when kept apart.
+func (t *Target) SideName() results.SideName {
+	var n results.SideName
+	switch {
+	case t.Label != "":
+		n.Given = t.Label
+	case t.zkRole != "":
+		n.Role, n.ZK = t.zkRole, t.ZK
+	default:
+		if t.Repository != "" || t.Home != "" {
+			// Jars from an RC carry the release's version: their own digest keeps
+			// them apart from the release and from other RCs.
+			if d := cluster.JarsDigest(t.Checksums); d != "" {
+				n.JarsDigest = d[:8]
+			}
+		}
+		if t.RegionServers > 1 {
+			// Results of N region servers are stored apart from standalone ones.
+			n.RegionServers = t.RegionServers
+		}
+		n.ConfHash = confHash(t)
 	}
-	name := t.Version
-	if t.Repository != "" || t.Home != "" {
-		// Jars from an RC carry the release's version: their own digest keeps
-		// them apart from the release and from other RCs.
-		if d := cluster.JarsDigest(t.Checksums); d != "" {
-			name += "+jars-" + d[:8]
-		}
+	if t.apart != "" {
+		n.Role, n.Apart = t.apart, true
 	}
-	if t.RegionServers > 1 {
-		// Results of N region servers are stored apart from standalone ones.
-		name += fmt.Sprintf("+rs%d", t.RegionServers)
+	return n
+}
+
+// confHash is a short hash of t's settings, JVM options, heap and extra
+// jars, "" when it has none.
+func confHash(t *Target) string {
+	if len(t.Settings) == 0 && len(t.JVMOpts) == 0 && t.RSHeap == "" && len(t.Jars) == 0 {
+		return ""
 	}
-	if len(t.Settings) > 0 || len(t.JVMOpts) > 0 || t.RSHeap != "" || len(t.Jars) > 0 {
-		keys := make([]string, 0, len(t.Settings))
-		for k := range t.Settings {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		h := sha256.New()
-		for _, k := range keys {
-			fmt.Fprintf(h, "%s=%s\n", k, t.Settings[k])
-		}
-		for _, o := range t.JVMOpts {
-			fmt.Fprintf(h, "jvm:%s\n", o)
-		}
-		if t.RSHeap != "" {
-			fmt.Fprintf(h, "rs_heap:%s\n", t.RSHeap)
-		}
-		for _, j := range t.Jars {
-			// The jar's content, not its name: a rebuilt coprocessor is another build.
-			fmt.Fprintf(h, "jar:%s:%s\n", filepath.Base(j), fileDigest(j))
-		}
-		name += "+conf-" + hex.EncodeToString(h.Sum(nil))[:8]
+	keys := make([]string, 0, len(t.Settings))
+	for k := range t.Settings {
+		keys = append(keys, k)
 	}
-	return name
+	sort.Strings(keys)
+	h := sha256.New()
+	for _, k := range keys {
+		fmt.Fprintf(h, "%s=%s\n", k, t.Settings[k])
+	}
+	for _, o := range t.JVMOpts {
+		fmt.Fprintf(h, "jvm:%s\n", o)
+	}
+	if t.RSHeap != "" {
+		fmt.Fprintf(h, "rs_heap:%s\n", t.RSHeap)
+	}
+	for _, j := range t.Jars {
+		// The jar's content, not its name: a rebuilt coprocessor is another build.
+		fmt.Fprintf(h, "jar:%s:%s\n", filepath.Base(j), fileDigest(j))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:8]
 }
 
 // StoredNames are the store targets a side started from s with topology t
@@ -100,9 +119,8 @@ func StoredName(version string, t Topology) string {
 // DistinctNames keeps two sides with the same version and settings (an A/A run) apart in the store.
 func DistinctNames(b, c *Target) {
 	if b.Name == c.Name {
-		b.Name += "+baseline"
-		c.Name += "+candidate"
-		b.Label, c.Label = b.Name, c.Name
+		b.apart, c.apart = Baseline, Candidate
+		b.Name, c.Name = Name(b), Name(c)
 	}
 }
 
@@ -110,21 +128,9 @@ func DistinctNames(b, c *Target) {
 // it is compared with (--reuse-baseline): the same name would land among them.
 func ApartFrom(t *Target, stored string) {
 	if t.Name == stored {
-		t.Name += "+candidate"
-		t.Label = t.Name
+		t.apart = Candidate
+		t.Name = Name(t)
 	}
-}
-
-func sanitizeLabel(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
-			b.WriteRune(r)
-		} else {
-			b.WriteRune('-')
-		}
-	}
-	return b.String()
 }
 
 // fileDigest is the hex SHA-256 of a file's content, or "" when unreadable.

@@ -3,6 +3,8 @@ package sut
 import (
 	"strings"
 	"testing"
+
+	"github.com/regress-hbase/regress/harness/results"
 )
 
 func TestNameKeepsRegionServerCountsApart(t *testing.T) {
@@ -52,21 +54,40 @@ func TestNamesKeepOtherBuildsAndSettingsApart(t *testing.T) {
 }
 
 func TestSameNamesAreKeptApart(t *testing.T) {
-	b, c := &Target{Name: "2.6.1"}, &Target{Name: "2.6.1"}
+	b, c := &Target{Name: "2.6.1", Version: "2.6.1"}, &Target{Name: "2.6.1", Version: "2.6.1"}
 	DistinctNames(b, c)
-	if b.Name != "2.6.1+baseline" || c.Name != "2.6.1+candidate" || b.Label != b.Name || c.Label != c.Name {
-		t.Errorf("A/A names %q/%q (labels %q/%q), want +baseline and +candidate", b.Name, c.Name, b.Label, c.Label)
+	if b.Name != "2.6.1+baseline" || c.Name != "2.6.1+candidate" || b.Label != "" || c.Label != "" {
+		t.Errorf("A/A names %q/%q (labels %q/%q), want +baseline and +candidate, no label a person gave", b.Name, c.Name, b.Label, c.Label)
 	}
-	b, c = &Target{Name: "2.6.1"}, &Target{Name: "2.6.2"}
+	if n := c.SideName(); n != (results.SideName{Role: Candidate, Apart: true}) {
+		t.Errorf("A/A candidate recorded as %+v", n)
+	}
+	b, c = &Target{Name: "2.6.1", Version: "2.6.1"}, &Target{Name: "2.6.2", Version: "2.6.2"}
 	if DistinctNames(b, c); b.Name != "2.6.1" || c.Name != "2.6.2" {
 		t.Errorf("distinct names changed: %q/%q", b.Name, c.Name)
 	}
-	t1 := &Target{Name: "2.6.1"}
-	if ApartFrom(t1, "2.6.1"); t1.Name != "2.6.1+candidate" || t1.Label != t1.Name {
-		t.Errorf("re-measured stored version named %q, want 2.6.1+candidate", t1.Name)
+	t1 := &Target{Name: "2.6.1", Version: "2.6.1", Label: "2.6.1"}
+	if ApartFrom(t1, "2.6.1"); t1.Name != "2.6.1+candidate" || t1.SideName() != (results.SideName{Given: "2.6.1", Role: Candidate, Apart: true}) {
+		t.Errorf("re-measured stored version named %q (%+v), want 2.6.1+candidate", t1.Name, t1.SideName())
 	}
-	t2 := &Target{Name: "2.6.2"}
+	t2 := &Target{Name: "2.6.2", Version: "2.6.2"}
 	if ApartFrom(t2, "2.6.1"); t2.Name != "2.6.2" {
 		t.Errorf("another version renamed to %q", t2.Name)
+	}
+}
+
+// TestARunningClusterGivenNoLabelIsNamedByItsQuorum: the name is the
+// side's role and quorum, recorded as fields, never as a person's label.
+func TestARunningClusterGivenNoLabelIsNamedByItsQuorum(t *testing.T) {
+	tg := &Target{Version: "2.6.1", ZK: "zk1:2181,zk2:2181", zkRole: Baseline}
+	if got := Name(tg); got != "baseline-zk1-2181-zk2-2181" {
+		t.Errorf("named %q", got)
+	}
+	if n := tg.SideName(); n.Given != "" || n.ZK != tg.ZK || n.Role != Baseline {
+		t.Errorf("recorded as %+v", n)
+	}
+	tg.Label = "prod"
+	if got := Name(tg); got != "prod" {
+		t.Errorf("labelled: named %q", got)
 	}
 }

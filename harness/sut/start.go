@@ -198,7 +198,7 @@ func Renew(ctx context.Context, opt Options, s Spec, old *Target) (*Target, func
 	if err != nil {
 		return nil, stop, err
 	}
-	ts[0].Name, ts[0].Label = old.Name, old.Label
+	ts[0].Name, ts[0].Label, ts[0].zkRole, ts[0].apart = old.Name, old.Label, old.zkRole, old.apart
 	return ts[0], stop, nil
 }
 
@@ -282,11 +282,9 @@ func start(ctx context.Context, opt Options, log *slog.Logger, s Spec) (*Target,
 		} else {
 			t.Version = "unknown"
 		}
-		t.Label = s.Role + "-" + sanitizeLabel(zk)
+		t.zkRole = s.Role
 	}
-	if s.Label != "" {
-		t.Label = s.Label
-	}
+	t.Label = s.Label
 	t.Name = Name(t)
 	return t, cl, nil
 }

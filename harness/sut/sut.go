@@ -58,10 +58,11 @@ type Spec struct {
 // Target is one side of a run, started or connected: a cluster, a client
 // to it and how it was made.
 type Target struct {
-	// Name is the store target: the HBase version, or a label for a cluster someone else runs.
+	// Name is the store target (Name(t), kept apart by DistinctNames and ApartFrom).
 	Name string
 	// Version is the HBase version the cluster reports.
-	Version  string
+	Version string
+	// Label is the label a person gave the side (--label); "" for none.
 	Label    string
 	Provider string
 	ZK       string
@@ -92,6 +93,10 @@ type Target struct {
 	// Stop closes the client and stops the cluster when regress started
 	// it (nil for a cluster someone else runs): Renew's first step.
 	Stop func(ctx context.Context) error
+
+	// zkRole is the role a running cluster given no label is named by
+	// ("baseline-zk1-2181"); apart the role that keeps an A/A side apart.
+	zkRole, apart string
 }
 
 // flag names a side's flag: --candidate-home, or for Run and Up (unprefixed

@@ -109,10 +109,11 @@ func Import(ctx context.Context, out io.Writer, files []string, to ImportSpec) (
 	st = st.WithContext(ctx)
 	fp := sha256.Sum256([]byte("ycsb-import:" + suiteName))
 	tmpl := &results.Manifest{
-		Version: version, Label: label, Provider: "external", Source: "ycsb-import",
+		Version: version, Provider: "external", Source: "ycsb-import",
 		Suite: results.SuiteInfo{Name: suiteName, Fingerprint: hex.EncodeToString(fp[:])[:16],
 			DataSpec: "imported from YCSB output; data spec unknown"},
 	}
+	tmpl.SetName(results.SideName{Given: label})
 	k := results.KeyOf(tmpl)
 	if m, err := st.Load(k); err == nil {
 		if m.Source != "ycsb-import" {
