@@ -169,7 +169,7 @@ func TestCompareRefusesARelabelledCopyOfAnEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Label = "copy"
+	m.SetName(results.SideName{Given: "copy"})
 	b, err := results.EncodeManifest(m)
 	if err != nil {
 		t.Fatal(err)
