@@ -354,10 +354,15 @@ func applyGateRules(throttled map[string]bool, out *Comparison) {
 		if f.Gated && f.GatedFor == "" {
 			continue // gated in its own right already
 		}
-		if !f.Gated || f.GatedFor == "" {
-			f.Gated, f.GatedFor = true, m.Metric
+		if !f.Gated {
+			// A stand-in gates as the metric it stands for: it only detects
+			// where that one only detected (compare.detect_only).
+			f.Gated, f.GatedFor, f.DetectOnly = true, m.Metric, m.DetectOnly
 			f.Note = fmt.Sprintf("gates in place of %s: a trial recorded only %d %s operations (%s needs %d)", m.Metric, m.OpsPerTrial, m.Op, m.Metric, OpsNeeded(m.Metric))
+			continue
 		}
+		// Standing in for several: it decides when any of them did.
+		f.DetectOnly = f.DetectOnly && m.DetectOnly
 	}
 }
 

@@ -219,3 +219,34 @@ func TestTailFallbackReadsOnlyTheTailNote(t *testing.T) {
 		t.Errorf("several counts: %q, want their range", got)
 	}
 }
+
+// TestStandInOnlyDetectsWhereItsMetricsDid: the mean standing in for
+// percentiles whose trials are too short gates as they did: it only
+// detects when every one it stands for only detected (compare.detect_only),
+// and decides when any of them decided.
+func TestStandInOnlyDetectsWhereItsMetricsDid(t *testing.T) {
+	for _, tc := range []struct {
+		detect []string
+		want   bool
+	}{
+		{[]string{MetricP95, MetricP99}, true},
+		{[]string{MetricP95}, false},
+		{nil, false},
+	} {
+		b, c := noisy(7, 6, 1, 0.01)
+		bt, ct := handPairs("A", b, c, 1)
+		for i := range bt {
+			op := bt[i].Ops["READ"]
+			op.Count = 90
+			bt[i].Ops["READ"], ct[i].Ops["READ"] = op, op
+		}
+		cmp, err := Compare(simManifest("b", bt), simManifest("c", ct), Config{Gate: []string{MetricP95, MetricP99}, DetectOnly: tc.detect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mean := find(t, cmp, "A", "READ", MetricMean)
+		if !mean.Gated || mean.GatedFor == "" || mean.DetectOnly != tc.want {
+			t.Errorf("detect_only %v: mean gated %v for %q, detect only %v; want gated, detect only %v", tc.detect, mean.Gated, mean.GatedFor, mean.DetectOnly, tc.want)
+		}
+	}
+}
