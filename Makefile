@@ -144,7 +144,7 @@ validate-stats:
 FUZZTIME ?= 10s
 FUZZ_TARGETS := \
 	./harness/ycsbfmt:FuzzParseText ./harness/ycsbfmt:FuzzParseHdrLog ./harness/ycsbfmt:FuzzSplitter ./harness/ycsbfmt:FuzzImportIdentity ./harness/ycsbfmt:FuzzBuckets \
-	./harness/results:FuzzDecodeManifest ./harness/results:FuzzMergeHlog ./harness/results:FuzzSplitSuite \
+	./harness/results:FuzzDecodeManifest ./harness/results:FuzzUpgradeNameKeepsTheName ./harness/results:FuzzMergeHlog ./harness/results:FuzzSplitSuite \
 	./harness/suite:FuzzParse ./harness/loadgen:FuzzReadHlog ./harness/workload:FuzzParseProperties \
 	./harness/hbase:FuzzParseZNode ./harness/hbase:FuzzParseResponse ./harness/hbase:FuzzRawGetDecoder ./harness/hbase:FuzzRawScanDecoder \
 	./harness/results:FuzzReadSweepFile ./harness/servercost:FuzzTimelineParsers ./harness/profile:FuzzParseJSON ./harness/profile:FuzzReadFolded ./harness/profile:FuzzParseCollapsed ./harness/folded:FuzzScan \
