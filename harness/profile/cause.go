@@ -343,8 +343,9 @@ func unionKeys(stats []map[string]*pathStat) map[string]struct{} {
 
 // CauseLine prints a cause's path from the last shared frame to the leaf
 // as Class.method names joined by " -> ", at most maxFrames of them: a
-// longer path keeps its start (where the stacks part) and its last two
-// frames (what grew), "…" between.
+// longer path first folds the JDK's frames between its start and its leaf
+// into "…"; if still longer it keeps its start (where the stacks part) and
+// its last two frames (what grew), "…" between.
 func (c Cause) CauseLine(maxFrames int) string {
 	names := make([]string, len(c.Path))
 	for i, f := range c.Path {
@@ -355,8 +356,41 @@ func (c Cause) CauseLine(maxFrames int) string {
 		}
 	}
 	if maxFrames > 0 && len(names) > maxFrames {
+		if short, n := withoutJDKMiddle(c.Path, names); n <= maxFrames {
+			return strings.Join(short, " -> ")
+		}
 		keep := max(maxFrames-2, 1)
 		names = slices.Concat(names[:keep], []string{"…"}, names[len(names)-min(2, maxFrames-keep):])
 	}
 	return strings.Join(names, " -> ")
+}
+
+// withoutJDKMiddle is names with the JDK's own frames between the path's
+// first frame and its leaf folded into "…" (a run of them into one), and
+// how many frames it still names: the application's frames say where a
+// cost is made (readBlock -> BlockCacheKey.toString -> … -> Arrays.copyOf),
+// the JDK's how it is paid.
+func withoutJDKMiddle(path, names []string) ([]string, int) {
+	var out []string
+	n := 0
+	for i, name := range names {
+		if i > 0 && i < len(names)-1 && jdkFrame(path[i]) {
+			if out[len(out)-1] != "…" {
+				out = append(out, "…")
+			}
+			continue
+		}
+		out, n = append(out, name), n+1
+	}
+	return out, n
+}
+
+// jdkFrame reports whether a frame is the JDK's own (java., javax., jdk., sun.).
+func jdkFrame(f string) bool {
+	for _, p := range []string{"java.", "javax.", "jdk.", "sun."} {
+		if strings.HasPrefix(f, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package profile
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -148,5 +149,30 @@ func TestFindCauseReadsCPUSamplesAsSharesOfTheMeasuredCost(t *testing.T) {
 	// 25 of 405 samples of 210 µs: about 13 µs an operation.
 	if c.DeltaPerOp < 12 || c.DeltaPerOp > 14 {
 		t.Errorf("growth %.1f µs/op, want about 13", c.DeltaPerOp)
+	}
+}
+
+// TestCauseLineFoldsTheJDKsMiddleFrames: a path too long for the line folds
+// the JDK's frames between its start and its leaf first, so the
+// application's frame that makes the cost stays named (HBASE-29099's
+// BlockCacheKey.toString under readBlock, as a 2.6.2 -> 2.6.1 run found it).
+func TestCauseLineFoldsTheJDKsMiddleFrames(t *testing.T) {
+	c := Cause{Path: []string{
+		"org.apache.hadoop.hbase.io.hfile.CompoundBloomFilter.containsInternal",
+		"org.apache.hadoop.hbase.io.hfile.CompoundBloomFilter.getBloomBlock",
+		"org.apache.hadoop.hbase.io.hfile.HFileReaderImpl.readBlock",
+		"org.apache.hadoop.hbase.io.hfile.BlockCacheKey.toString",
+		"java.lang.StringBuilder.append",
+		"java.lang.AbstractStringBuilder.append",
+		"java.lang.AbstractStringBuilder.ensureCapacityInternal",
+		"java.util.Arrays.copyOf",
+	}}
+	want := "CompoundBloomFilter.containsInternal -> CompoundBloomFilter.getBloomBlock -> HFileReaderImpl.readBlock -> BlockCacheKey.toString -> … -> Arrays.copyOf"
+	if got := c.CauseLine(6); got != want {
+		t.Errorf("CauseLine(6) = %q, want %q", got, want)
+	}
+	// Room for every frame: nothing folded.
+	if got := c.CauseLine(8); strings.Contains(got, "…") {
+		t.Errorf("CauseLine(8) = %q, want every frame", got)
 	}
 }
