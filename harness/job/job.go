@@ -474,6 +474,7 @@ func (o *Options) open(ctx context.Context, stderr io.Writer) (*session, error) 
 	if err != nil {
 		return nil, fault.Usage(err)
 	}
+	stderr = OneWriter(stderr) // the progress's and the job's loggers, one lock
 	prog := progress.New(stderr, o.Quiet, NewLogger(ctx, stderr, false))
 	if prog.Terminal() {
 		// Every log line of the run, the packages' through slog's default
@@ -830,6 +831,33 @@ var LogFormats = []string{DefaultLogFormat, "json"}
 
 // DefaultLogFormat is --log-format when not given.
 const DefaultLogFormat = "text"
+
+// OneWriter makes w safe to write from several goroutines at once, one
+// Write at a time: a command's stderr takes lines from slog's default, the
+// job's own logger and the progress, each a handler with its own lock, and
+// from the goroutines that start and watch clusters. A file takes that
+// (each Write is one system call) and is returned as it is, so a terminal
+// stays one (progress bars); a buffer does not (tests), so the command
+// line hands every command its stderr through OneWriter. A writer it made
+// already is returned as it is.
+func OneWriter(w io.Writer) io.Writer {
+	switch w.(type) {
+	case *os.File, *oneWriter:
+		return w
+	}
+	return &oneWriter{w: w}
+}
+
+type oneWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (o *oneWriter) Write(b []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.w.Write(b)
+}
 
 // StartLog makes a command's log lines on stderr, in format (one of
 // LogFormats), slog's default for the packages that log through it, and

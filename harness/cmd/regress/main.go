@@ -53,6 +53,9 @@ func newRootCmd() *cobra.Command {
 	logFormat := root.PersistentFlags().String("log-format", job.DefaultLogFormat, "log lines on stderr as "+strings.Join(job.LogFormats, " or ")+" (one JSON object a line, for CI)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		running.Store(cmd)
+		// Every writer of the command's stderr (three loggers, the
+		// progress, the clusters' goroutines) through one lock.
+		cmd.SetErr(job.OneWriter(cmd.ErrOrStderr()))
 		format := *logFormat
 		if f := ycsbmode.LogFormatArg(args); cmd.DisableFlagParsing && f != "" {
 			format = f // regress ycsb parses its own flags
