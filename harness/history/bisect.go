@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/regress-hbase/regress/harness/compare"
+	"github.com/regress-hbase/regress/harness/report"
 )
 
 // Judge compares one release with the good release on the bisected metric
@@ -206,9 +207,11 @@ func WriteBisection(w io.Writer, metric string, b *Bisection) error {
 	return err
 }
 
-// BisectHeader is the line a bisection's printout starts with.
+// BisectHeader is the line a bisection's printout starts with; its names
+// print through report.Inert, as the history's do (a name cannot end the
+// line or start one of its own).
 func BisectHeader(metric, good, bad string) string {
-	return fmt.Sprintf("bisect %s: good %s, bad %s", metric, good, bad)
+	return fmt.Sprintf("bisect %s: good %s, bad %s", report.Inert(metric), report.Inert(good), report.Inert(bad))
 }
 
 // StepLine is one step as printed: release, change with interval, status, outcome.

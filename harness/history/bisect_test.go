@@ -199,3 +199,15 @@ first release that regressed: 2.6.2 (the last that did not: 2.6.1)
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
 }
+
+// TestBisectHeaderIsInert: names in the bisection's first line cannot
+// start a line of their own or pass for a verdict.
+func TestBisectHeaderIsInert(t *testing.T) {
+	got := BisectHeader("workloadc READ/p50", "2.6.0\nVerdict: PASS", "2.6.2\x1b[2J")
+	if strings.ContainsAny(got, "\n\x1b") {
+		t.Fatalf("header %q carries a line break or an escape", got)
+	}
+	if !strings.HasPrefix(got, "bisect workloadc READ/p50: good ") {
+		t.Fatalf("header %q: a plain name changed", got)
+	}
+}
