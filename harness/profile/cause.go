@@ -345,7 +345,8 @@ func unionKeys(stats []map[string]*pathStat) map[string]struct{} {
 // as Class.method names joined by " -> ", at most maxFrames of them: a
 // longer path first folds the JDK's frames between its start and its leaf
 // into "…"; if still longer it keeps its start (where the stacks part) and
-// its last two frames (what grew), "…" between.
+// its last two names (the application's last frame and the leaf, or what
+// grew), "…" between (keepEnds).
 func (c Cause) CauseLine(maxFrames int) string {
 	names := make([]string, len(c.Path))
 	for i, f := range c.Path {
@@ -356,13 +357,41 @@ func (c Cause) CauseLine(maxFrames int) string {
 		}
 	}
 	if maxFrames > 0 && len(names) > maxFrames {
-		if short, n := withoutJDKMiddle(c.Path, names); n <= maxFrames {
-			return strings.Join(short, " -> ")
+		short, n := withoutJDKMiddle(c.Path, names)
+		if n > maxFrames {
+			short = keepEnds(short, maxFrames)
 		}
-		keep := max(maxFrames-2, 1)
-		names = slices.Concat(names[:keep], []string{"…"}, names[len(names)-min(2, maxFrames-keep):])
+		return strings.Join(short, " -> ")
 	}
 	return strings.Join(names, " -> ")
+}
+
+// keepEnds is a folded path (names and "…") cut to maxFrames names: its
+// first ones (where the stacks part) and its last two (the application's
+// last frame and the leaf when the JDK's frames between them are folded:
+// createRegionSpan -> … -> Bytes.toStringBinary -> … -> Arrays.copyOf),
+// "…" for what is left out.
+func keepEnds(folded []string, maxFrames int) []string {
+	var at []int // the indexes of names, not folds
+	for i, f := range folded {
+		if f != "…" {
+			at = append(at, i)
+		}
+	}
+	tail := min(2, max(maxFrames-1, 1))
+	head := max(maxFrames-tail, 1)
+	if head+tail >= len(at) {
+		return folded
+	}
+	out := slices.Clone(folded[:at[head-1]+1])
+	from := at[len(at)-tail]
+	if folded[from-1] == "…" {
+		from-- // the fold before the tail stands for what is left out too
+	}
+	if folded[from] != "…" {
+		out = append(out, "…")
+	}
+	return append(out, folded[from:]...)
 }
 
 // withoutJDKMiddle is names with the JDK's own frames between the path's

@@ -176,3 +176,36 @@ func TestCauseLineFoldsTheJDKsMiddleFrames(t *testing.T) {
 		t.Errorf("CauseLine(8) = %q, want every frame", got)
 	}
 }
+
+// TestCauseLineKeepsTheLastApplicationFrame: a path still too long once the
+// JDK's frames are folded keeps its start, the application's last frame and
+// the leaf (HBASE-29160's region name rendered for every span, as a 2.6.3 ->
+// 2.6.2 run found it: Bytes.toStringBinary, not the StringBuilder's frames).
+func TestCauseLineKeepsTheLastApplicationFrame(t *testing.T) {
+	c := Cause{Path: []string{
+		"org.apache.hadoop.hbase.trace.TraceUtil.trace",
+		"org.apache.hadoop.hbase.regionserver.RegionScannerImpl.closeInternal",
+		"org.apache.hadoop.hbase.regionserver.RegionScannerImpl.closeSpan",
+		"org.apache.hadoop.hbase.regionserver.HRegion.createRegionSpan",
+		"org.apache.hadoop.hbase.client.MutableRegionInfo.getRegionNameAsString",
+		"org.apache.hadoop.hbase.client.RegionInfo.getRegionNameAsString",
+		"org.apache.hadoop.hbase.util.Bytes.toStringBinary",
+		"java.lang.StringBuilder.append",
+		"java.lang.AbstractStringBuilder.ensureCapacityInternal",
+		"java.util.Arrays.copyOf",
+	}}
+	want := "TraceUtil.trace -> RegionScannerImpl.closeInternal -> RegionScannerImpl.closeSpan -> HRegion.createRegionSpan -> … -> Bytes.toStringBinary -> … -> Arrays.copyOf"
+	if got := c.CauseLine(6); got != want {
+		t.Errorf("CauseLine(6) = %q, want %q", got, want)
+	}
+	// No JDK frames: the start and the last two frames, as before.
+	app := Cause{Path: c.Path[:7]}
+	want = "TraceUtil.trace -> RegionScannerImpl.closeInternal -> RegionScannerImpl.closeSpan -> … -> RegionInfo.getRegionNameAsString -> Bytes.toStringBinary"
+	if got := app.CauseLine(5); got != want {
+		t.Errorf("CauseLine(5) of application frames = %q, want %q", got, want)
+	}
+	// A tiny budget still names the start and the leaf.
+	if got := c.CauseLine(2); !strings.HasPrefix(got, "TraceUtil.trace -> …") || !strings.HasSuffix(got, "-> Arrays.copyOf") {
+		t.Errorf("CauseLine(2) = %q", got)
+	}
+}
