@@ -357,11 +357,7 @@ func (c Cause) CauseLine(maxFrames int) string {
 		}
 	}
 	if maxFrames > 0 && len(names) > maxFrames {
-		short, n := withoutJDKMiddle(c.Path, names)
-		if n > maxFrames {
-			short = keepEnds(short, maxFrames)
-		}
-		return strings.Join(short, " -> ")
+		names = keepEnds(withoutJDKMiddle(c.Path, names), maxFrames)
 	}
 	return strings.Join(names, " -> ")
 }
@@ -370,7 +366,7 @@ func (c Cause) CauseLine(maxFrames int) string {
 // first ones (where the stacks part) and its last two (the application's
 // last frame and the leaf when the JDK's frames between them are folded:
 // createRegionSpan -> … -> Bytes.toStringBinary -> … -> Arrays.copyOf),
-// "…" for what is left out.
+// "…" for what is left out; a path of maxFrames names or fewer as it is.
 func keepEnds(folded []string, maxFrames int) []string {
 	var at []int // the indexes of names, not folds
 	for i, f := range folded {
@@ -395,13 +391,11 @@ func keepEnds(folded []string, maxFrames int) []string {
 }
 
 // withoutJDKMiddle is names with the JDK's own frames between the path's
-// first frame and its leaf folded into "…" (a run of them into one), and
-// how many frames it still names: the application's frames say where a
-// cost is made (readBlock -> BlockCacheKey.toString -> … -> Arrays.copyOf),
-// the JDK's how it is paid.
-func withoutJDKMiddle(path, names []string) ([]string, int) {
+// first frame and its leaf folded into "…" (a run of them into one): the
+// application's frames say where a cost is made (readBlock ->
+// BlockCacheKey.toString -> … -> Arrays.copyOf), the JDK's how it is paid.
+func withoutJDKMiddle(path, names []string) []string {
 	var out []string
-	n := 0
 	for i, name := range names {
 		if i > 0 && i < len(names)-1 && jdkFrame(path[i]) {
 			if out[len(out)-1] != "…" {
@@ -409,9 +403,9 @@ func withoutJDKMiddle(path, names []string) ([]string, int) {
 			}
 			continue
 		}
-		out, n = append(out, name), n+1
+		out = append(out, name)
 	}
-	return out, n
+	return out
 }
 
 // jdkFrame reports whether a frame is the JDK's own (java., javax., jdk., sun.).

@@ -2,7 +2,6 @@ package profile
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -152,12 +151,13 @@ func TestFindCauseReadsCPUSamplesAsSharesOfTheMeasuredCost(t *testing.T) {
 	}
 }
 
-// TestCauseLineFoldsTheJDKsMiddleFrames: a path too long for the line folds
-// the JDK's frames between its start and its leaf first, so the
-// application's frame that makes the cost stays named (HBASE-29099's
-// BlockCacheKey.toString under readBlock, as a 2.6.2 -> 2.6.1 run found it).
-func TestCauseLineFoldsTheJDKsMiddleFrames(t *testing.T) {
-	c := Cause{Path: []string{
+// TestCauseLineKeepsTheApplicationsFrames: a path too long for the line
+// folds the JDK's frames between its start and its leaf first, so the
+// application's frame that makes the cost stays named; a path still too
+// long keeps its start, the application's last frame and the leaf.
+func TestCauseLineKeepsTheApplicationsFrames(t *testing.T) {
+	// HBASE-29099's BlockCacheKey.toString under readBlock (2.6.2 -> 2.6.1).
+	bloom := []string{
 		"org.apache.hadoop.hbase.io.hfile.CompoundBloomFilter.containsInternal",
 		"org.apache.hadoop.hbase.io.hfile.CompoundBloomFilter.getBloomBlock",
 		"org.apache.hadoop.hbase.io.hfile.HFileReaderImpl.readBlock",
@@ -166,23 +166,9 @@ func TestCauseLineFoldsTheJDKsMiddleFrames(t *testing.T) {
 		"java.lang.AbstractStringBuilder.append",
 		"java.lang.AbstractStringBuilder.ensureCapacityInternal",
 		"java.util.Arrays.copyOf",
-	}}
-	want := "CompoundBloomFilter.containsInternal -> CompoundBloomFilter.getBloomBlock -> HFileReaderImpl.readBlock -> BlockCacheKey.toString -> … -> Arrays.copyOf"
-	if got := c.CauseLine(6); got != want {
-		t.Errorf("CauseLine(6) = %q, want %q", got, want)
 	}
-	// Room for every frame: nothing folded.
-	if got := c.CauseLine(8); strings.Contains(got, "…") {
-		t.Errorf("CauseLine(8) = %q, want every frame", got)
-	}
-}
-
-// TestCauseLineKeepsTheLastApplicationFrame: a path still too long once the
-// JDK's frames are folded keeps its start, the application's last frame and
-// the leaf (HBASE-29160's region name rendered for every span, as a 2.6.3 ->
-// 2.6.2 run found it: Bytes.toStringBinary, not the StringBuilder's frames).
-func TestCauseLineKeepsTheLastApplicationFrame(t *testing.T) {
-	c := Cause{Path: []string{
+	// HBASE-29160's region name rendered for every span (2.6.3 -> 2.6.2).
+	span := []string{
 		"org.apache.hadoop.hbase.trace.TraceUtil.trace",
 		"org.apache.hadoop.hbase.regionserver.RegionScannerImpl.closeInternal",
 		"org.apache.hadoop.hbase.regionserver.RegionScannerImpl.closeSpan",
@@ -193,19 +179,21 @@ func TestCauseLineKeepsTheLastApplicationFrame(t *testing.T) {
 		"java.lang.StringBuilder.append",
 		"java.lang.AbstractStringBuilder.ensureCapacityInternal",
 		"java.util.Arrays.copyOf",
-	}}
-	want := "TraceUtil.trace -> RegionScannerImpl.closeInternal -> RegionScannerImpl.closeSpan -> HRegion.createRegionSpan -> … -> Bytes.toStringBinary -> … -> Arrays.copyOf"
-	if got := c.CauseLine(6); got != want {
-		t.Errorf("CauseLine(6) = %q, want %q", got, want)
 	}
-	// No JDK frames: the start and the last two frames, as before.
-	app := Cause{Path: c.Path[:7]}
-	want = "TraceUtil.trace -> RegionScannerImpl.closeInternal -> RegionScannerImpl.closeSpan -> … -> RegionInfo.getRegionNameAsString -> Bytes.toStringBinary"
-	if got := app.CauseLine(5); got != want {
-		t.Errorf("CauseLine(5) of application frames = %q, want %q", got, want)
-	}
-	// A tiny budget still names the start and the leaf.
-	if got := c.CauseLine(2); !strings.HasPrefix(got, "TraceUtil.trace -> …") || !strings.HasSuffix(got, "-> Arrays.copyOf") {
-		t.Errorf("CauseLine(2) = %q", got)
+	for _, tc := range []struct {
+		name      string
+		path      []string
+		maxFrames int
+		want      string
+	}{
+		{"the JDK's middle folded", bloom, 6, "CompoundBloomFilter.containsInternal -> CompoundBloomFilter.getBloomBlock -> HFileReaderImpl.readBlock -> BlockCacheKey.toString -> … -> Arrays.copyOf"},
+		{"room for every frame", bloom, 8, "CompoundBloomFilter.containsInternal -> CompoundBloomFilter.getBloomBlock -> HFileReaderImpl.readBlock -> BlockCacheKey.toString -> StringBuilder.append -> AbstractStringBuilder.append -> AbstractStringBuilder.ensureCapacityInternal -> Arrays.copyOf"},
+		{"the application's last frame kept", span, 6, "TraceUtil.trace -> RegionScannerImpl.closeInternal -> RegionScannerImpl.closeSpan -> HRegion.createRegionSpan -> … -> Bytes.toStringBinary -> … -> Arrays.copyOf"},
+		{"no JDK frames: the start and the last two", span[:7], 5, "TraceUtil.trace -> RegionScannerImpl.closeInternal -> RegionScannerImpl.closeSpan -> … -> RegionInfo.getRegionNameAsString -> Bytes.toStringBinary"},
+		{"a tiny budget: the start and the leaf", span, 2, "TraceUtil.trace -> … -> Arrays.copyOf"},
+	} {
+		if got := (Cause{Path: tc.path}).CauseLine(tc.maxFrames); got != tc.want {
+			t.Errorf("%s: CauseLine(%d) = %q, want %q", tc.name, tc.maxFrames, got, tc.want)
+		}
 	}
 }
